@@ -1,0 +1,243 @@
+"""The engine contract every game implements, and the pieces all games share.
+
+A game is a `Rules` object: pure functions over frozen pydantic models. The bot
+knows nothing else of a game. Randomness lives in the state as an `Rng`, so a
+game replays exactly from its seed and its action log (ruling G-2).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+
+class EngineError(Exception):
+    """A move the engine refused. `str(error)` is a sentence a player can read."""
+
+
+class NotYourTurn(EngineError):
+    """The seat is not among those the game is waiting for."""
+
+
+class GameOver(EngineError):
+    """The game has ended; no more moves are accepted."""
+
+
+class IllegalAction(EngineError):
+    """The move breaks a rule in the current position."""
+
+
+class InvalidInput(EngineError):
+    """The move could not be understood at all (malformed encoding, unknown seat)."""
+
+
+class Frozen(BaseModel):
+    """Base of every state, action, view, event and outcome: immutable, strict, JSON round-trippable."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+_MASK64 = (1 << 64) - 1
+
+
+class Rng(Frozen):
+    """A splitmix64 generator kept as data: each draw returns the value and the next generator."""
+
+    state: int
+
+    @classmethod
+    def seeded(cls, seed: int) -> Rng:
+        return cls(state=seed & _MASK64)
+
+    def next_u64(self) -> tuple[int, Rng]:
+        state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31), Rng(state=state)
+
+    def below(self, n: int) -> tuple[int, Rng]:
+        """A uniform integer in [0, n), without modulo bias."""
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        limit = (1 << 64) - ((1 << 64) % n)
+        rng = self
+        while True:
+            value, rng = rng.next_u64()
+            if value < limit:
+                return value % n, rng
+
+    def choice(self, items: Sequence[Any]) -> tuple[Any, Rng]:
+        index, rng = self.below(len(items))
+        return items[index], rng
+
+    def shuffled(self, items: Sequence[Any]) -> tuple[tuple[Any, ...], Rng]:
+        """A Fisher-Yates shuffle of `items` as a new tuple."""
+        result = list(items)
+        rng = self
+        for i in range(len(result) - 1, 0, -1):
+            j, rng = rng.below(i + 1)
+            result[i], result[j] = result[j], result[i]
+        return tuple(result), rng
+
+    def weighted(self, weights: Sequence[float]) -> tuple[int, Rng]:
+        """An index drawn with probability proportional to `weights`."""
+        value, rng = self.next_u64()
+        target = value / float(1 << 64) * sum(weights)
+        running = 0.0
+        for index, weight in enumerate(weights):
+            running += weight
+            if target < running:
+                return index, rng
+        return len(weights) - 1, rng
+
+
+class Event(Frozen):
+    """Something that happened, for the table's narration.
+
+    `text` may name seats as `{p0}`, `{p1}`, ... which `render` replaces with
+    player names. `visible_to` is `None` for a public event, or the seats that
+    may see it (a private detail such as the card you drew).
+    """
+
+    kind: str
+    text: str
+    visible_to: tuple[int, ...] | None = None
+
+    def visible(self, seat: int | None) -> bool:
+        return self.visible_to is None or (seat is not None and seat in self.visible_to)
+
+    def render(self, names: Sequence[str]) -> str:
+        text = self.text
+        for seat, name in enumerate(names):
+            text = text.replace(f"{{p{seat}}}", name)
+        return text
+
+
+def events_for(events: Sequence[Event], seat: int | None) -> list[Event]:
+    """The events a seat (or the public, for `None`) may see."""
+    return [event for event in events if event.visible(seat)]
+
+
+class ScoreLine(Frozen):
+    """One line of a seat's score breakdown, e.g. ("3 House Cats", 9)."""
+
+    label: str
+    points: int
+
+
+class Outcome(Frozen):
+    """How a finished game ended: scores per seat, winners (ties share), and why."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    reason: str
+    breakdown: tuple[tuple[ScoreLine, ...], ...] = ()
+
+
+class Action(Frozen):
+    """A decision. Each game's actions encode to a short canonical string for logs and custom_ids."""
+
+    @abstractmethod
+    def encode(self) -> str: ...
+
+
+StateT = TypeVar("StateT", bound=Frozen)
+ActionT = TypeVar("ActionT", bound=Action)
+ViewT = TypeVar("ViewT", bound=Frozen)
+
+MAX_ENCODED_ACTION = 60
+
+
+class Rules(ABC, Generic[StateT, ActionT, ViewT]):
+    """One game's rules. Subclasses implement the abstract verbs; `apply` is shared.
+
+    `apply` refuses finished games and seats that are not to act, then calls the
+    game's single `check` (which raises `IllegalAction` with a reason) and only
+    then `resolve`. `legal_actions` must list exactly the actions `check` accepts.
+    """
+
+    key: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    Options: ClassVar[type[Frozen]]
+    State: ClassVar[type[Frozen]]
+    View: ClassVar[type[Frozen]]
+
+    @abstractmethod
+    def setup(self, players: int, seed: int, options: Frozen | None = None) -> StateT:
+        """A new game for `players` seats from `seed`."""
+
+    @abstractmethod
+    def to_act(self, state: StateT) -> list[int]:
+        """The seats whose decision the game waits for now; empty once over."""
+
+    @abstractmethod
+    def legal_actions(self, state: StateT, seat: int) -> list[ActionT]:
+        """Every action `seat` may take now, in a fixed order; empty if it is not to act."""
+
+    @abstractmethod
+    def check(self, state: StateT, seat: int, action: ActionT) -> None:
+        """Raise `IllegalAction` with a readable reason unless `action` is legal for a seat to act."""
+
+    @abstractmethod
+    def resolve(self, state: StateT, seat: int, action: ActionT) -> tuple[StateT, list[Event]]:
+        """The new state and events after a checked, legal action."""
+
+    @abstractmethod
+    def view(self, state: StateT, seat: int | None) -> ViewT:
+        """Everything `seat` may see and nothing more; `None` is the public table."""
+
+    @abstractmethod
+    def outcome(self, state: StateT) -> Outcome | None:
+        """Scores and winners once the game is over, else `None`."""
+
+    @abstractmethod
+    def decode_action(self, text: str) -> ActionT:
+        """The action encoded as `text`; raise `InvalidInput` if it is not one."""
+
+    def apply(self, state: StateT, seat: int, action: ActionT) -> tuple[StateT, list[Event]]:
+        """Apply `action` by `seat`: pure, never mutates `state`."""
+        if self.outcome(state) is not None:
+            raise GameOver("This game is already over.")
+        if seat not in self.to_act(state):
+            raise NotYourTurn("It's not your turn to decide anything right now.")
+        self.check(state, seat, action)
+        return self.resolve(state, seat, action)
+
+    def is_legal(self, state: StateT, seat: int, action: ActionT) -> bool:
+        try:
+            if self.outcome(state) is not None or seat not in self.to_act(state):
+                return False
+            self.check(state, seat, action)
+        except EngineError:
+            return False
+        return True
+
+    def encode_action(self, action: ActionT) -> str:
+        return action.encode()
+
+    def label(self, state: StateT, seat: int, action: ActionT) -> str:
+        """A short button label for `action` (at most 80 characters), e.g. "Play Cat 7"."""
+        return action.encode()
+
+    def actions_are_public(self, state: StateT, seat: int) -> bool:
+        """Whether `seat`'s current choices reveal nothing hidden, so they may sit on the public table."""
+        return False
+
+    def player_count(self, state: StateT) -> int:
+        """How many seats the game has."""
+        return state.players  # type: ignore[attr-defined]
+
+    def replay(
+        self, players: int, seed: int, options: Frozen | None, log: Sequence[tuple[int, str]]
+    ) -> StateT:
+        """The state reached from `seed` by the encoded actions in `log`."""
+        state = self.setup(players, seed, options)
+        for seat, encoded in log:
+            state, _ = self.apply(state, seat, self.decode_action(encoded))
+        return state

@@ -1,0 +1,33 @@
+"""The engine package stays pure: no Discord, no database, no bot, no clock, no global random."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ENGINE = Path(__file__).resolve().parents[1] / "engine"
+FORBIDDEN_IMPORTS = {"discord", "aiosqlite", "bot", "cogs", "random", "time", "datetime", "asyncio"}
+ENGINE_FILES = sorted(ENGINE.rglob("*.py"))
+
+
+def imported_roots(source: str) -> set[str]:
+    roots = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            roots.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            roots.add(node.module.split(".")[0])
+    return roots
+
+
+@pytest.mark.parametrize("path", ENGINE_FILES, ids=lambda p: str(p.relative_to(ENGINE)))
+def test_engine_module_imports_nothing_impure(path):
+    if path.name in {"testing.py"} or "ai" in path.relative_to(ENGINE).parts[:1]:
+        forbidden = FORBIDDEN_IMPORTS - {"time"}
+    else:
+        forbidden = FORBIDDEN_IMPORTS
+    assert not imported_roots(path.read_text()) & forbidden
+
+
+def test_the_check_sees_a_forbidden_import():
+    assert "discord" in imported_roots("import discord.ext.commands\nfrom aiosqlite import connect")
