@@ -33,7 +33,9 @@ def _load_games() -> dict[str, Rules]:
             if error.name != f"engine.{name}":
                 raise
             continue
-        games[module.RULES.key] = module.RULES
+        rules = getattr(module, "RULES", None)
+        if rules is not None:
+            games[rules.key] = rules
     return games
 
 

@@ -1,0 +1,52 @@
+"""`catnip` / `python -m bot`: run the bot, or the offline demo when no Discord token is configured."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+
+from bot.config import Settings, SettingsError, load_settings
+
+
+def configure_logging(level: str) -> None:
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
+    logging.getLogger("discord").setLevel(max(logging.getLevelName(level), logging.INFO))
+
+
+async def run_bot(settings: Settings) -> None:
+    from bot.app import create_bot
+
+    bot = create_bot(settings)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    runner = asyncio.create_task(bot.start(settings.discord_token))
+    waiter = asyncio.create_task(stop.wait())
+    done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    if waiter in done:
+        logging.getLogger("catnip").info("shutting down")
+    await bot.close()
+    if runner in done:
+        runner.result()
+
+
+def main() -> None:
+    try:
+        settings = load_settings()
+    except SettingsError as error:
+        print(f"catnip: invalid settings:\n{error}", file=sys.stderr)
+        raise SystemExit(2) from None
+    configure_logging(settings.log_level)
+    if not settings.discord_token:
+        from bot.offline import run_offline
+
+        asyncio.run(run_offline(settings))
+        return
+    asyncio.run(run_bot(settings))
+
+
+if __name__ == "__main__":
+    main()

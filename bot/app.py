@@ -1,0 +1,135 @@
+"""`create_bot`: the one factory that builds a fully configured, not yet started Catnip bot."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from pathlib import Path
+
+import discord
+from discord.ext import commands
+
+from bot.clock import Clock, SystemClock
+from bot.config import Settings
+from bot.sessions import GameService
+from bot.storage import GameStore, SqliteGameStore
+from bot.timers import Timers, TimerSettings
+
+log = logging.getLogger("catnip")
+
+COGS_DIR = Path(__file__).resolve().parents[1] / "cogs"
+
+
+def cog_extensions() -> list[str]:
+    """Every extension under cogs/: a package whose __init__ defines `setup`."""
+    return sorted(
+        f"cogs.{path.parent.name}"
+        for path in COGS_DIR.glob("*/__init__.py")
+        if "async def setup(" in path.read_text()
+    )
+
+
+class CatnipBot(commands.Bot):
+    """The bot: a game service over the store, timers, and the Discord front in cogs/."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        store: GameStore | None = None,
+        clock: Clock | None = None,
+        sync_commands: bool = True,
+        seed_source=None,
+    ) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        intents.guild_messages = True
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        self.settings = settings
+        self.store: GameStore = store or SqliteGameStore(settings.database_path)
+        self.clock: Clock = clock or SystemClock()
+        self.service = GameService(self.store, self.clock, computer_delay=settings.computer_delay_seconds)
+        self.timers = Timers(
+            self.service,
+            TimerSettings(
+                turn_seconds=settings.turn_timer_seconds,
+                secret_seconds=settings.secret_timer_seconds,
+                warning_seconds=settings.timer_warning_seconds,
+                abandon_after_seconds=settings.abandon_after_hours * 3600,
+            ),
+        )
+        self.sync_commands = sync_commands
+        self._seed_source = seed_source or (lambda: secrets.randbits(63))
+        self._background: list[asyncio.Task] = []
+        self.presenter = None
+
+    def new_seed(self) -> int:
+        return self._seed_source()
+
+    async def setup_hook(self) -> None:
+        from cogs.play._components import ComponentRouter
+        from cogs.play._presenter import TablePresenter
+
+        await self.store.open()
+        self.presenter = TablePresenter(self, self.service, self.timers)
+        self.service.presenters.append(self.presenter)
+        self.timers.presenters.append(self.presenter)
+        self.add_dynamic_items(ComponentRouter)
+        for extension in cog_extensions():
+            await self.load_extension(extension)
+        resumed = await self.service.resume()
+        await self.timers.resume()
+        log.info("resumed %d games", len(resumed))
+        if self.sync_commands:
+            await self._sync()
+        self._background.append(asyncio.create_task(self._after_ready(resumed)))
+        self._background.append(asyncio.create_task(self._tick_timers()))
+
+    async def _sync(self) -> None:
+        guild_id = self.settings.dev_guild_id
+        if guild_id:
+            guild = discord.Object(guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            synced = await self.tree.sync()
+        log.info(
+            "synced %d slash commands to %s", len(synced), f"guild {guild_id}" if guild_id else "all guilds"
+        )
+
+    async def _after_ready(self, resumed) -> None:
+        """Once the guilds are known: re-render each resumed table and let computer seats move."""
+        await self.wait_until_ready()
+        for game in resumed:
+            self.presenter.refresh(game)
+            if game.state is not None:
+                await self.timers.arm(game)
+                self.service.schedule_computers(game)
+
+    async def _tick_timers(self) -> None:
+        await self.wait_until_ready()
+        while not self.is_closed():
+            try:
+                await self.timers.tick()
+            except Exception:
+                log.exception("timer tick failed")
+            await asyncio.sleep(1)
+
+    async def close(self) -> None:
+        for task in self._background:
+            task.cancel()
+        for task in self._background:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.service.shutdown()
+        if self.presenter is not None:
+            await self.presenter.settle()
+        await super().close()
+        await self.store.close()
+
+
+def create_bot(settings: Settings, **kwargs) -> CatnipBot:
+    """The fully configured bot, not yet started: the store opens and cogs load in `setup_hook`."""
+    return CatnipBot(settings, **kwargs)

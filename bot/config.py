@@ -1,0 +1,52 @@
+"""Catnip's settings, read once from the environment and `.env` (pydantic-settings)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Every knob of the bot. Environment variables use the upper-case field names."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    discord_token: str | None = Field(default=None, description="Bot token; unset runs the offline demo.")
+    database_path: Path = Field(default=Path("./catnip.sqlite3"), description="SQLite file for all games.")
+    dev_guild_id: int | None = Field(default=None, description="Sync slash commands to this guild instantly.")
+    log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING or ERROR.")
+    turn_timer_seconds: int = Field(default=120, ge=10, le=86_400, description="Time for a turn decision.")
+    secret_timer_seconds: int = Field(default=60, ge=10, le=86_400, description="Time for secret picks.")
+    timer_warning_seconds: int = Field(
+        default=30, ge=0, le=3_600, description="Warn this long before expiry."
+    )
+    abandon_after_hours: float = Field(default=24, gt=0, description="End games idle this long as abandoned.")
+    computer_delay_seconds: float = Field(
+        default=1.5, ge=0, le=30, description="Pause between computer moves."
+    )
+
+    @field_validator("log_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        level = value.upper()
+        if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+            raise ValueError("must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL")
+        return level
+
+
+class SettingsError(Exception):
+    """Settings that cannot be used, explained in one line per bad setting."""
+
+
+def load_settings(**overrides: object) -> Settings:
+    """The settings from the environment and `.env`; raise `SettingsError` naming each bad setting."""
+    try:
+        return Settings(**overrides)
+    except ValidationError as error:
+        lines = []
+        for problem in error.errors():
+            name = str(problem["loc"][0]).upper() if problem["loc"] else "settings"
+            lines.append(f"{name}: {problem['msg']} (got {problem.get('input')!r})")
+        raise SettingsError("\n".join(lines)) from None

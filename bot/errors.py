@@ -1,0 +1,30 @@
+"""Refusals: requests the bot turns down with one short sentence, shown only to the person who asked."""
+
+from __future__ import annotations
+
+
+class Refusal(Exception):
+    """A request refused for a reason the user can act on; `str(error)` is that reason."""
+
+
+class NotInGame(Refusal):
+    """The user has no seat in this game."""
+
+
+class NotHost(Refusal):
+    """Only the host (or someone with Manage Server) may do this."""
+
+
+class TableMovedOn(Refusal):
+    """The click was made on an out-of-date table or panel."""
+
+    def __init__(self, message: str = "The table has moved on — here is the current position.") -> None:
+        super().__init__(message)
+
+
+class GameClosed(Refusal):
+    """The game is finished, cancelled or unknown."""
+
+
+class BadRequest(Refusal):
+    """A malformed or forged component id."""

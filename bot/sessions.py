@@ -1,0 +1,476 @@
+"""The session layer: lobbies, moves, computer seats and endings, with no Discord in sight.
+
+`GameService` is the only place that decides who may do what. It talks to the
+store and the engines and tells its presenters (the Discord front, or a test
+recorder) what changed; every accepted move is committed before they hear of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from bot.clock import Clock
+from bot.errors import GameClosed, NotHost, NotInGame, Refusal, TableMovedOn
+from bot.storage import GameRecord, GameStore, SeatRecord, StaleMove, load_state
+from engine import GAMES, Event, Frozen, Rules
+from engine.ai import LEVELS, computer_player
+
+log = logging.getLogger("catnip.sessions")
+
+COMPUTER_NAMES = ("Whiskers", "Mittens", "Pounce", "Biscuit", "Nimbus", "Saffron")
+
+
+@dataclass
+class LiveGame:
+    """A game the bot is running: its record, rules and (once started) its current state."""
+
+    record: GameRecord
+    rules: Rules
+    state: Frozen | None = None
+    last_human_at: float = 0.0
+    events: list[Event] = field(default_factory=list)
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.record.seats]
+
+    def seat_of(self, user_id: int) -> int | None:
+        for seat in self.record.seats:
+            if seat.user_id == user_id:
+                return seat.seat
+        return None
+
+    def to_act(self) -> list[int]:
+        return [] if self.state is None else self.rules.to_act(self.state)
+
+    def options(self) -> Frozen:
+        return self.rules.Options(**self.record.options)
+
+    def log_prefix(self) -> str:
+        return f"game={self.record.id} guild={self.record.guild_id}"
+
+
+class Presenter(Protocol):
+    """Whoever shows games to people; told after each committed change."""
+
+    async def lobby_changed(self, game: LiveGame) -> None: ...
+
+    async def game_changed(self, game: LiveGame, events: Sequence[Event]) -> None: ...
+
+    async def game_closed(self, game: LiveGame, reason: str) -> None: ...
+
+
+def describe_players(names: Sequence[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+class GameService:
+    """Runs every game: lobby changes, moves, computer turns, timers' defaults and endings."""
+
+    def __init__(self, store: GameStore, clock: Clock, *, computer_delay: float = 0.0) -> None:
+        self.store = store
+        self.clock = clock
+        self.computer_delay = computer_delay
+        self.presenters: list[Presenter] = []
+        self.live: dict[int, LiveGame] = {}
+        self._computer_tasks: dict[int, asyncio.Task] = {}
+
+    # ----------------------------------------------------------------- loading
+
+    async def resume(self) -> list[LiveGame]:
+        """Load every lobby and active game (never finished ones) into memory."""
+        games = []
+        for record in await self.store.active_games():
+            games.append(await self._load(record))
+        return games
+
+    async def _load(self, record: GameRecord) -> LiveGame:
+        rules = GAMES[record.game]
+        state = None
+        if record.status == "active":
+            state = await load_state(self.store, record, rules)
+        game = LiveGame(record=record, rules=rules, state=state, last_human_at=record.updated_at)
+        self.live[record.id] = game
+        return game
+
+    async def get(self, game_id: int) -> LiveGame:
+        """The live game `game_id`, loading it if needed; refuses closed or unknown games."""
+        game = self.live.get(game_id)
+        if game is None:
+            try:
+                record = await self.store.get_game(game_id)
+            except Exception as error:
+                raise GameClosed("I can't find that game any more.") from error
+            if record.status not in ("lobby", "active"):
+                raise GameClosed(f"That game is {record.status} — start a new one with /play.")
+            game = await self._load(record)
+        return game
+
+    def games_in_channel(self, channel_id: int) -> list[LiveGame]:
+        return [
+            game
+            for game in self.live.values()
+            if channel_id in (game.record.channel_id, game.record.thread_id)
+        ]
+
+    # ----------------------------------------------------------------- lobby
+
+    async def open_lobby(
+        self,
+        *,
+        game_key: str,
+        guild_id: int,
+        channel_id: int,
+        thread_id: int | None,
+        host_id: int,
+        host_name: str,
+    ) -> LiveGame:
+        if game_key not in GAMES:
+            raise Refusal(f"There is no game called {game_key!r}.")
+        rules = GAMES[game_key]
+        remembered = await self.store.remembered_options(channel_id, game_key) or {}
+        options = _valid_options(rules, remembered)
+        record = await self.store.create_lobby(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            thread_id=thread_id,
+            game=game_key,
+            options=options,
+            host=SeatRecord(seat=0, user_id=host_id, name=host_name),
+            now=self.clock.now(),
+        )
+        game = LiveGame(record=record, rules=rules, last_human_at=self.clock.now())
+        self.live[record.id] = game
+        log.info("%s opened a %s lobby", game.log_prefix(), game_key)
+        await self._notify_lobby(game)
+        return game
+
+    async def _lobby(self, game_id: int) -> LiveGame:
+        game = await self.get(game_id)
+        if game.record.status != "lobby":
+            raise GameClosed("This game has already started.")
+        return game
+
+    async def _set_seats(self, game: LiveGame, seats: Sequence[SeatRecord]) -> None:
+        numbered = [seat.model_copy(update={"seat": index}) for index, seat in enumerate(seats)]
+        game.record = await self.store.update_lobby(game.id, seats=numbered, now=self.clock.now())
+        await self._notify_lobby(game)
+
+    async def join(self, game_id: int, user_id: int, name: str) -> LiveGame:
+        game = await self._lobby(game_id)
+        if game.seat_of(user_id) is not None:
+            raise Refusal("You're already seated at this table.")
+        if len(game.record.seats) >= game.rules.max_players:
+            raise Refusal(f"The table is full ({game.rules.max_players} players).")
+        await self._set_seats(game, [*game.record.seats, SeatRecord(seat=0, user_id=user_id, name=name)])
+        return game
+
+    async def leave_lobby(self, game_id: int, user_id: int) -> LiveGame:
+        game = await self._lobby(game_id)
+        if game.seat_of(user_id) is None:
+            raise NotInGame("You're not seated at this table.")
+        if user_id == game.record.host_id:
+            raise Refusal("You're the host: use Cancel to close the table.")
+        await self._set_seats(game, [s for s in game.record.seats if s.user_id != user_id])
+        return game
+
+    def _require_host(self, game: LiveGame, user_id: int, can_manage: bool = False) -> None:
+        if user_id != game.record.host_id and not can_manage:
+            host = next((s.name for s in game.record.seats if s.user_id == game.record.host_id), "the host")
+            raise NotHost(f"Only {host} (the host) can do that.")
+
+    async def add_computer(self, game_id: int, user_id: int, level: str) -> LiveGame:
+        game = await self._lobby(game_id)
+        self._require_host(game, user_id)
+        if level not in LEVELS:
+            raise Refusal(f"Computer players come in {', '.join(LEVELS)}.")
+        if len(game.record.seats) >= game.rules.max_players:
+            raise Refusal(f"The table is full ({game.rules.max_players} players).")
+        taken = {s.name for s in game.record.seats}
+        name = next(n for n in COMPUTER_NAMES if n not in taken)
+        seat = SeatRecord(seat=0, user_id=None, name=f"{name} 🤖", computer=level)
+        await self._set_seats(game, [*game.record.seats, seat])
+        return game
+
+    async def remove_computer(self, game_id: int, user_id: int) -> LiveGame:
+        game = await self._lobby(game_id)
+        self._require_host(game, user_id)
+        computers = [s for s in game.record.seats if s.computer]
+        if not computers:
+            raise Refusal("There is no computer player to remove.")
+        last = computers[-1]
+        await self._set_seats(game, [s for s in game.record.seats if s is not last])
+        return game
+
+    async def set_option(self, game_id: int, user_id: int, name: str, value: object) -> LiveGame:
+        game = await self._lobby(game_id)
+        self._require_host(game, user_id)
+        options = {**game.record.options, name: value}
+        try:
+            validated = game.rules.Options(**options).model_dump(mode="json")
+        except Exception as error:
+            raise Refusal(f"That isn't a valid setting for {name}.") from error
+        game.record = await self.store.update_lobby(game.id, options=validated, now=self.clock.now())
+        await self._notify_lobby(game)
+        return game
+
+    async def start(self, game_id: int, user_id: int, seed: int) -> LiveGame:
+        game = await self._lobby(game_id)
+        self._require_host(game, user_id)
+        count = len(game.record.seats)
+        rules = game.rules
+        if not rules.min_players <= count <= rules.max_players:
+            raise Refusal(
+                f"{rules.title} needs {rules.min_players}–{rules.max_players} players; {count} seated."
+            )
+        state = rules.setup(count, seed, game.options())
+        game.record = await self.store.start_game(
+            game.id,
+            seed=seed,
+            seats=game.record.seats,
+            state_json=state.model_dump_json(),
+            now=self.clock.now(),
+        )
+        await self.store.remember_options(game.record.channel_id, game.record.game, game.record.options)
+        game.state = state
+        game.last_human_at = self.clock.now()
+        log.info("%s started with %d seats", game.log_prefix(), count)
+        await self._notify_game(game, [])
+        self.schedule_computers(game)
+        return game
+
+    async def cancel(self, game_id: int, user_id: int, can_manage: bool = False) -> None:
+        game = await self._lobby(game_id)
+        self._require_host(game, user_id, can_manage)
+        await self._close(game, "cancelled", "The host closed the table.")
+
+    # ----------------------------------------------------------------- play
+
+    def check_player(self, game: LiveGame, user_id: int) -> int:
+        """The seat of `user_id` in `game`, or a refusal naming the players."""
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise NotInGame(f"This game is between {describe_players(game.names)}.")
+        return seat
+
+    async def play(self, game_id: int, user_id: int, version: int, encoded: str) -> LiveGame:
+        """Apply the move `encoded` clicked by `user_id` on a component made at `version`."""
+        game = await self.get(game_id)
+        if game.state is None:
+            raise GameClosed("This game hasn't started yet.")
+        seat = self.check_player(game, user_id)
+        async with self.store.lock(game.id):
+            await self._check_fresh(game, seat, version)
+            to_act = game.to_act()
+            if seat not in to_act:
+                waiting = describe_players([game.names[s] for s in to_act])
+                raise Refusal(
+                    f"It's not your turn — waiting for {waiting}." if waiting else "Nothing to do now."
+                )
+            action = game.rules.decode_action(encoded)
+            await self._commit(game, seat, action, human=True)
+        self.schedule_computers(game)
+        return game
+
+    async def _check_fresh(self, game: LiveGame, seat: int, version: int) -> None:
+        """Refuse clicks made on an out-of-date table.
+
+        One exception keeps simultaneous secret choices smooth: while several
+        seats choose at once, a panel made before other seats' picks still
+        works, as long as this seat has not moved since it was made.
+        """
+        current = game.record.version
+        if version == current:
+            return
+        if version > current or len(game.to_act()) < 2:
+            raise TableMovedOn()
+        since = await self.store.moves(game.id, after_seq=version - 1)
+        if any(move.seat == seat for move in since):
+            raise TableMovedOn()
+
+    async def _commit(self, game: LiveGame, seat: int, action: Frozen, *, human: bool) -> list[Event]:
+        state, events = game.rules.apply(game.state, seat, action)
+        outcome = game.rules.outcome(state)
+        now = self.clock.now()
+        try:
+            version = await self.store.commit_move(
+                game.id,
+                expected_version=game.record.version,
+                seat=seat,
+                action=action.encode(),
+                events=[event.model_dump(mode="json") for event in events],
+                state_json=state.model_dump_json(),
+                now=now,
+                status="finished" if outcome is not None else None,
+            )
+        except StaleMove as error:
+            game.record = await self.store.get_game(game.id)
+            game.state = await load_state(self.store, game.record, game.rules)
+            raise TableMovedOn() from error
+        game.state = state
+        game.record = game.record.model_copy(
+            update={"version": version, "updated_at": now, "status": "finished" if outcome else "active"}
+        )
+        if human:
+            game.last_human_at = now
+        game.events = [*game.events, *events][-50:]
+        log.debug("%s seat=%d played %s", game.log_prefix(), seat, action.encode())
+        if outcome is not None:
+            await self.store.record_result(
+                game.id, scores=outcome.scores, winners=outcome.winners, reason=outcome.reason, now=now
+            )
+            await self.store.clear_deadline(game.id)
+            log.info("%s finished: winners %s", game.log_prefix(), outcome.winners)
+        await self._notify_game(game, events)
+        if outcome is not None:
+            self.live.pop(game.id, None)
+        return events
+
+    # ----------------------------------------------------------------- computers
+
+    def computer_seats(self, game: LiveGame) -> list[int]:
+        return [s for s in game.to_act() if game.record.seats[s].computer]
+
+    def schedule_computers(self, game: LiveGame) -> None:
+        """Let computer seats that are to act move, one at a time, at a readable pace."""
+        if not self.computer_seats(game):
+            return
+        running = self._computer_tasks.get(game.id)
+        if running is not None and not running.done():
+            return
+        self._computer_tasks[game.id] = asyncio.create_task(self._run_computers(game.id))
+
+    async def _run_computers(self, game_id: int) -> None:
+        while True:
+            game = self.live.get(game_id)
+            if game is None or game.state is None or not self.computer_seats(game):
+                return
+            if self.computer_delay:
+                await self.clock.sleep(self.computer_delay)
+            try:
+                await self.decide_for(game, self.computer_seats(game)[:1], reason=None)
+            except Exception:
+                log.exception("game=%d computer move failed", game_id)
+                return
+
+    async def decide_for(self, game: LiveGame, seats: Sequence[int], *, reason: str | None) -> None:
+        """Let the computer decide for `seats` (computer seats, or humans whose timer ran out)."""
+        async with self.store.lock(game.id):
+            for seat in seats:
+                if game.state is None or seat not in game.to_act():
+                    continue
+                level = game.record.seats[seat].computer or "normal"
+                action = await self._choose(game, seat, level)
+                events = []
+                if reason:
+                    text = f"⏰ {{p{seat}}} {reason}; the computer chose for them."
+                    events.append(Event(kind="timeout", text=text))
+                game.events = [*game.events, *events]
+                await self._commit(game, seat, action, human=False)
+
+    async def _choose(self, game: LiveGame, seat: int, level: str) -> Frozen:
+        rules, state = game.rules, game.state
+        view = rules.view(state, seat)
+        legal = rules.legal_actions(state, seat)
+        seed = (game.record.seed or 0) * 7919 + game.record.version * 31 + seat
+        player = computer_player(game.record.game, level)
+        if level == "hard":
+            return await asyncio.to_thread(player.choose, rules, view, seat, legal, seed)
+        return player.choose(rules, view, seat, legal, seed)
+
+    async def take_over(self, game_id: int, user_id: int) -> LiveGame:
+        """`user_id` leaves a running game; a computer player takes the seat."""
+        game = await self.get(game_id)
+        if game.state is None:
+            return await self.leave_lobby(game_id, user_id)
+        seat = self.check_player(game, user_id)
+        old = game.record.seats[seat]
+        replacement = SeatRecord(seat=seat, user_id=None, name=f"{old.name} 🤖", computer="normal")
+        game.record = await self.store.replace_seat(game.id, replacement, now=self.clock.now())
+        event = Event(kind="leave", text=f"{old.name} left; a computer player took over the seat.")
+        game.events = [*game.events, event]
+        await self._notify_game(game, [event])
+        if all(s.computer for s in game.record.seats):
+            await self._close(game, "abandoned", "Everyone left, so the game was ended.")
+        else:
+            self.schedule_computers(game)
+        return game
+
+    async def end(self, game_id: int, user_id: int, can_manage: bool) -> None:
+        game = await self.get(game_id)
+        self._require_host(game, user_id, can_manage)
+        await self._close(game, "abandoned", "The game was ended before its finish.")
+
+    async def abandon(self, game: LiveGame, reason: str) -> None:
+        await self._close(game, "abandoned", reason)
+
+    async def _close(self, game: LiveGame, status: str, reason: str) -> None:
+        game.record = await self.store.set_status(game.id, status, now=self.clock.now())
+        await self.store.clear_deadline(game.id)
+        self.live.pop(game.id, None)
+        task = self._computer_tasks.pop(game.id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        log.info("%s closed (%s): %s", game.log_prefix(), status, reason)
+        for presenter in self.presenters:
+            await presenter.game_closed(game, reason)
+
+    async def rematch(self, game_id: int, user_id: int, seed: int) -> LiveGame:
+        """A new game with the same players and options, started at once."""
+        record = await self.store.get_game(game_id)
+        if record.status != "finished":
+            raise Refusal("A rematch can start once the game has finished.")
+        if not any(seat.user_id == user_id for seat in record.seats):
+            raise NotInGame("Only the players of that game can call a rematch.")
+        new = await self.store.create_lobby(
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            thread_id=record.thread_id,
+            game=record.game,
+            options=record.options,
+            host=next(seat for seat in record.seats if seat.user_id == user_id),
+            now=self.clock.now(),
+        )
+        new = await self.store.update_lobby(new.id, seats=record.seats, now=self.clock.now())
+        game = LiveGame(record=new, rules=GAMES[new.game], last_human_at=self.clock.now())
+        self.live[new.id] = game
+        return await self.start(new.id, user_id, seed)
+
+    async def shutdown(self) -> None:
+        """Stop computer players between moves; every committed move is already safe in the store."""
+        tasks = [task for task in self._computer_tasks.values() if not task.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._computer_tasks.clear()
+
+    # ----------------------------------------------------------------- notify
+
+    async def _notify_lobby(self, game: LiveGame) -> None:
+        for presenter in self.presenters:
+            await presenter.lobby_changed(game)
+
+    async def _notify_game(self, game: LiveGame, events: Sequence[Event]) -> None:
+        for presenter in self.presenters:
+            try:
+                await presenter.game_changed(game, events)
+            except Exception:
+                log.exception("%s could not show the change", game.log_prefix())
+
+
+def _valid_options(rules: Rules, remembered: dict) -> dict:
+    """The remembered options if they still validate, else the game's defaults."""
+    try:
+        return rules.Options(**remembered).model_dump(mode="json")
+    except Exception:
+        return rules.Options().model_dump(mode="json")

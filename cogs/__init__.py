@@ -1,0 +1,1 @@
+"""Discord front: slash commands, components and renderers mapping Discord onto game sessions."""

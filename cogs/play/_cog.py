@@ -1,0 +1,193 @@
+"""Slash commands: /play, /game …, /rules, /stats and /leaderboard."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import NotInGame, Refusal
+from bot.sessions import LiveGame
+from cogs.play._components import reply
+from cogs.play._rules_text import rules_summary
+from cogs.render.messages import COLOUR, private_panel, table_message
+from engine import GAMES, EngineError, Event
+
+if TYPE_CHECKING:
+    from bot.app import CatnipBot
+
+log = logging.getLogger("catnip.commands")
+
+GAME_CHOICES = [app_commands.Choice(name=rules.title, value=key) for key, rules in GAMES.items()]
+
+
+class PlayCog(commands.Cog, name="Play"):
+    """Opening tables and everything a player asks of a running game."""
+
+    game = app_commands.Group(name="game", description="Your game in this channel", guild_only=True)
+
+    def __init__(self, bot: CatnipBot) -> None:
+        self.bot = bot
+
+    async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, Refusal | EngineError):
+            await reply(interaction, str(original))
+            return
+        log.error(
+            "command %s by user %s failed",
+            interaction.command and interaction.command.name,
+            interaction.user.id,
+            exc_info=original,
+        )
+        await reply(interaction, "Sorry — something went wrong on my side. Please try again.")
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        self.bot.presenter.messages_since_table[message.channel.id] += 1
+
+    # ------------------------------------------------------------------ /play
+
+    @app_commands.command(name="play", description="Open a table for one of Catnip's games")
+    @app_commands.describe(game="Which game to play")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def play(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        rules = GAMES[game.value]
+        channel = interaction.channel
+        thread = None
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if isinstance(channel, discord.TextChannel):
+            me = channel.guild.me
+            if me is not None and channel.permissions_for(me).create_public_threads:
+                name = f"{rules.title} with {interaction.user.display_name}"[:100]
+                try:
+                    thread = await channel.create_thread(
+                        name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
+                    )
+                except discord.HTTPException:
+                    thread = None
+        parent_id = channel.parent_id if isinstance(channel, discord.Thread) else channel.id
+        live = await self.bot.service.open_lobby(
+            game_key=game.value,
+            guild_id=interaction.guild_id,
+            channel_id=parent_id,
+            thread_id=thread.id if thread else (channel.id if isinstance(channel, discord.Thread) else None),
+            host_id=interaction.user.id,
+            host_name=interaction.user.display_name,
+        )
+        where = thread.mention if thread else "below"
+        await interaction.followup.send(
+            f"🐾 Your {rules.title} table #{live.id} is open {where}.", ephemeral=True
+        )
+
+    # ------------------------------------------------------------------ /game
+
+    def _game_here(self, interaction: discord.Interaction) -> LiveGame:
+        games = self.bot.service.games_in_channel(interaction.channel_id)
+        mine = [g for g in games if g.seat_of(interaction.user.id) is not None]
+        chosen = mine or games
+        if not chosen:
+            raise Refusal("There is no game running in this channel. Start one with /play.")
+        return chosen[-1]
+
+    @game.command(name="status", description="Show the current table of this channel's game")
+    async def status(self, interaction: discord.Interaction) -> None:
+        game = self._game_here(interaction)
+        if game.state is None:
+            raise Refusal(f"Table #{game.id} is still a lobby: {len(game.record.seats)} seated.")
+        message = table_message(game, self.bot.timers.due(game.id))
+        await interaction.response.send_message(embed=message.embed, ephemeral=True)
+
+    @game.command(name="hand", description="Open your private view of your game here")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        game = self._game_here(interaction)
+        seat = game.seat_of(interaction.user.id)
+        if seat is None:
+            raise NotInGame("You're not playing in this channel's game.")
+        if game.state is None:
+            raise Refusal("The game hasn't started yet.")
+        message = private_panel(game, seat)
+        await interaction.response.send_message(embed=message.embed, view=message.view, ephemeral=True)
+
+    @game.command(name="leave", description="Leave your game; a computer player takes your seat")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        game = self._game_here(interaction)
+        await self.bot.service.take_over(game.id, interaction.user.id)
+        await reply(interaction, "You left the game; a computer player took your seat.")
+
+    @game.command(name="end", description="End this channel's game (host or Manage Server)")
+    async def end(self, interaction: discord.Interaction) -> None:
+        game = self._game_here(interaction)
+        permissions = getattr(interaction.user, "guild_permissions", None)
+        await self.bot.service.end(
+            game.id, interaction.user.id, bool(permissions and permissions.manage_guild)
+        )
+        await reply(interaction, f"Table #{game.id} was ended.")
+
+    @game.command(name="log", description="Recent events of this channel's game")
+    async def log(self, interaction: discord.Interaction) -> None:
+        game = self._game_here(interaction)
+        seat = game.seat_of(interaction.user.id)
+        moves = await self.bot.store.recent_moves(game.id, 15)
+        lines = []
+        for move in moves:
+            for data in move.events:
+                event = Event.model_validate(data)
+                if event.visible(seat):
+                    lines.append(event.render(game.names))
+        text = "\n".join(lines[-25:]) or "Nothing has happened yet."
+        embed = discord.Embed(
+            title=f"Table #{game.id} — recent events", description=text[-4000:], colour=COLOUR
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    # ------------------------------------------------------------------ info
+
+    @app_commands.command(name="rules", description="How to play one of Catnip's games")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        embed = discord.Embed(
+            title=f"How to play {GAMES[game.value].title}",
+            description=rules_summary(game.value),
+            colour=COLOUR,
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="stats", description="Games played and won on this server")
+    @app_commands.guild_only()
+    async def stats(self, interaction: discord.Interaction, user: discord.Member | None = None) -> None:
+        who = user or interaction.user
+        rows = await self.bot.store.stats(interaction.guild_id, who.id)
+        lines = [
+            f"**{GAMES[row['game']].title if row['game'] in GAMES else row['game']}**: "
+            f"{row['won']} won of {row['played']} (best score {row['best']})"
+            for row in rows
+        ]
+        embed = discord.Embed(
+            title=f"{who.display_name}'s games",
+            colour=COLOUR,
+            description="\n".join(lines) or "No finished games yet.",
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="leaderboard", description="Who wins most on this server")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        rows = await self.bot.store.leaderboard(interaction.guild_id, game.value)
+        lines = [
+            f"{i}. <@{row['user_id']}> — {row['won']} wins in {row['played']} games"
+            for i, row in enumerate(rows, 1)
+        ]
+        embed = discord.Embed(
+            title=f"{GAMES[game.value].title} leaderboard",
+            colour=COLOUR,
+            description="\n".join(lines) or "No finished games yet.",
+        )
+        await interaction.response.send_message(
+            embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )

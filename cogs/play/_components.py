@@ -1,0 +1,161 @@
+"""Every click on a Catnip button or select, routed by its custom_id.
+
+One `DynamicItem` matches every custom_id, so each click — including old
+buttons after a restart and ids Catnip never made — gets an answer.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.errors import Refusal, TableMovedOn
+from cogs.play import _ids as ids
+from cogs.render.messages import private_panel
+from engine import EngineError
+
+if TYPE_CHECKING:
+    from bot.app import CatnipBot
+
+log = logging.getLogger("catnip.components")
+
+
+class ComponentRouter(discord.ui.DynamicItem[discord.ui.Item], template=r"(?s).+"):
+    """Stands in for any Catnip component; its callback hands the click to `handle_click`."""
+
+    def __init__(self, item: discord.ui.Item) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item, match, /):
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await handle_click(interaction, self.item.custom_id)
+
+
+async def reply(interaction: discord.Interaction, text: str) -> None:
+    """A short ephemeral answer, whether or not the interaction was answered already."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def handle_click(interaction: discord.Interaction, custom_id: str) -> None:
+    bot: CatnipBot = interaction.client  # type: ignore[assignment]
+    try:
+        component = ids.parse(custom_id)
+        handler = HANDLERS[component.kind]
+        await handler(bot, interaction, component)
+    except TableMovedOn as refusal:
+        await _moved_on(bot, interaction, custom_id, str(refusal))
+    except (Refusal, EngineError) as refusal:
+        await reply(interaction, str(refusal))
+    except Exception:
+        log.exception("click %r by user %s failed", custom_id, interaction.user.id)
+        await reply(
+            interaction, "Sorry — something went wrong on my side. The game is safe; please try again."
+        )
+
+
+async def _moved_on(bot: CatnipBot, interaction: discord.Interaction, custom_id: str, text: str) -> None:
+    component = ids.parse(custom_id)
+    game = bot.service.live.get(component.game_id)
+    if game is None:
+        await reply(interaction, text)
+        return
+    bot.presenter.refresh(game)
+    seat = game.seat_of(interaction.user.id)
+    if _on_private_panel(interaction) and seat is not None and game.state is not None:
+        message = private_panel(game, seat, note=f"↻ {text}")
+        await interaction.response.edit_message(embed=message.embed, view=message.view)
+    else:
+        await reply(interaction, text)
+
+
+def _on_private_panel(interaction: discord.Interaction) -> bool:
+    message = interaction.message
+    return message is not None and message.flags.ephemeral
+
+
+async def on_action(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
+    encoded = component.arg
+    if component.kind == "s":
+        values = (interaction.data or {}).get("values") or []
+        if len(values) != 1:
+            raise Refusal("Choose exactly one option.")
+        encoded = values[0]
+    game = await bot.service.play(component.game_id, interaction.user.id, component.version, encoded)
+    seat = game.seat_of(interaction.user.id)
+    if _on_private_panel(interaction) and seat is not None:
+        message = private_panel(game, seat)
+        await interaction.response.edit_message(embed=message.embed, view=message.view)
+    else:
+        await interaction.response.defer()
+
+
+async def on_page(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
+    game = await bot.service.get(component.game_id)
+    seat = bot.service.check_player(game, interaction.user.id)
+    if game.record.version != component.version:
+        raise TableMovedOn()
+    message = private_panel(game, seat, page=int(component.arg))
+    await interaction.response.edit_message(embed=message.embed, view=message.view)
+
+
+async def on_view(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
+    game = await bot.service.get(component.game_id)
+    seat = bot.service.check_player(game, interaction.user.id)
+    if game.state is None:
+        raise Refusal("The game hasn't started yet.")
+    message = private_panel(game, seat)
+    await interaction.response.send_message(embed=message.embed, view=message.view, ephemeral=True)
+
+
+async def on_lobby(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
+    service, user = bot.service, interaction.user
+    op, _, arg = component.arg.partition("/")
+    game_id = component.game_id
+    if op == "join":
+        await service.join(game_id, user.id, user.display_name)
+    elif op == "leave":
+        await service.leave_lobby(game_id, user.id)
+    elif op == "addc":
+        values = (interaction.data or {}).get("values") or []
+        await service.add_computer(game_id, user.id, values[0] if values else "")
+    elif op == "rmc":
+        await service.remove_computer(game_id, user.id)
+    elif op == "opt":
+        game = await service.get(game_id)
+        current = game.record.options.get(arg)
+        if not isinstance(current, bool):
+            raise Refusal("That option can't be toggled.")
+        await service.set_option(game_id, user.id, arg, not current)
+    elif op == "start":
+        await service.start(game_id, user.id, seed=bot.new_seed())
+    elif op == "cancel":
+        await service.cancel(game_id, user.id, can_manage=_can_manage(interaction))
+    await interaction.response.defer()
+
+
+async def on_rematch(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
+    game = await bot.service.rematch(component.game_id, interaction.user.id, seed=bot.new_seed())
+    await interaction.response.send_message(f"🔁 Rematch started: table #{game.id} below.", ephemeral=True)
+
+
+def _can_manage(interaction: discord.Interaction) -> bool:
+    permissions = getattr(interaction.user, "guild_permissions", None)
+    return bool(permissions and permissions.manage_guild)
+
+
+HANDLERS = {
+    "a": on_action,
+    "s": on_action,
+    "pg": on_page,
+    "v": on_view,
+    "l": on_lobby,
+    "r": on_rematch,
+}

@@ -1,0 +1,179 @@
+"""Keeps each game's public table message and turn pings in step with the game.
+
+Updates are coalesced per game in a background task, so answering a click
+never waits for the table edit, and a burst of moves costs one edit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import Counter
+from collections.abc import Sequence
+
+import discord
+
+from bot.sessions import GameService, LiveGame
+from bot.timers import Timers
+from cogs.render.messages import Message, lobby_message, table_message
+from engine import Event
+
+log = logging.getLogger("catnip.table")
+
+REPOST_AFTER_SECONDS = 45 * 60
+REPOST_AFTER_MESSAGES = 15
+
+
+class TablePresenter:
+    """Edits the table after each change, reposts it when old or buried, pings whoever must act."""
+
+    def __init__(self, bot: discord.Client, service: GameService, timers: Timers) -> None:
+        self.bot = bot
+        self.service = service
+        self.timers = timers
+        self._tasks: dict[int, asyncio.Task] = {}
+        self._dirty: set[int] = set()
+        self._pings: dict[int, tuple[int, int, frozenset[int]]] = {}
+        self.messages_since_table: Counter[int] = Counter()
+
+    # -------------------------------------------------------------- Presenter
+
+    async def lobby_changed(self, game: LiveGame) -> None:
+        self.refresh(game)
+
+    async def game_changed(self, game: LiveGame, events: Sequence[Event]) -> None:
+        await self.timers.arm(game)
+        self.refresh(game)
+
+    async def game_closed(self, game: LiveGame, reason: str) -> None:
+        await self.timers.arm(game)
+        await self._clear_ping(game.id)
+        channel = await self._table_channel(game)
+        if channel is None or game.record.table_message_id is None:
+            return
+        embed = discord.Embed(title=f"{game.rules.title} — table #{game.id} closed", description=reason)
+        try:
+            await channel.get_partial_message(game.record.table_message_id).edit(
+                content=None, embed=embed, view=None
+            )
+        except discord.HTTPException:
+            log.warning("%s could not mark the table closed", game.log_prefix())
+
+    async def timer_warning(self, game: LiveGame, seats: list[int], seconds_left: int) -> None:
+        channel = await self._table_channel(game)
+        users = [game.record.seats[s].user_id for s in seats if game.record.seats[s].user_id]
+        if channel is None or not users:
+            return
+        mentions = " ".join(f"<@{u}>" for u in users)
+        await channel.send(
+            f"⏰ {mentions} — {seconds_left} s left to decide in {game.rules.title} #{game.id}; "
+            "after that the computer chooses for you.",
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]),
+            delete_after=max(seconds_left, 5),
+        )
+
+    # -------------------------------------------------------------- refreshing
+
+    def refresh(self, game: LiveGame) -> None:
+        """Schedule a table update; several changes in a row become one edit."""
+        self._dirty.add(game.id)
+        task = self._tasks.get(game.id)
+        if task is None or task.done():
+            self._tasks[game.id] = asyncio.create_task(self._refresh_loop(game))
+
+    async def settle(self) -> None:
+        """Wait until every scheduled table update is done (tests and shutdown)."""
+        while any(not task.done() for task in self._tasks.values()):
+            await asyncio.gather(*[t for t in self._tasks.values() if not t.done()], return_exceptions=True)
+
+    async def _refresh_loop(self, game: LiveGame) -> None:
+        while game.id in self._dirty:
+            self._dirty.discard(game.id)
+            try:
+                await self._show(game)
+            except Exception:
+                log.exception("%s table update failed", game.log_prefix())
+                return
+
+    async def _show(self, game: LiveGame) -> None:
+        channel = await self._table_channel(game)
+        if channel is None:
+            log.info("%s channel is gone; closing the game", game.log_prefix())
+            if game.id in self.service.live:
+                await self.service.abandon(game, "The game's channel is gone.")
+            return
+        if game.record.status == "lobby":
+            message = lobby_message(game)
+        else:
+            message = table_message(game, self.timers.due(game.id))
+        await self._put_table(game, channel, message)
+        if game.record.status == "active":
+            await self._ping(game, channel)
+        else:
+            await self._clear_ping(game.id)
+
+    async def _put_table(self, game: LiveGame, channel: discord.abc.Messageable, message: Message) -> None:
+        record = game.record
+        old_id = record.table_message_id
+        if old_id is not None and not self._needs_repost(game, channel.id, old_id):
+            try:
+                await channel.get_partial_message(old_id).edit(**message.kwargs())
+                return
+            except discord.NotFound:
+                old_id = None
+            except discord.HTTPException as error:
+                log.info("%s table edit refused (%s); posting a fresh table", game.log_prefix(), error.status)
+        sent = await channel.send(**message.kwargs())
+        self.messages_since_table[channel.id] = 0
+        await self.service.store.set_table_message(
+            record.id, channel_id=channel.id, message_id=sent.id, now=self.service.clock.now()
+        )
+        game.record = game.record.model_copy(
+            update={"table_message_id": sent.id, "table_channel_id": channel.id}
+        )
+        if old_id is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(old_id).delete()
+
+    def _needs_repost(self, game: LiveGame, channel_id: int, message_id: int) -> bool:
+        age = self.service.clock.now() - discord.utils.snowflake_time(message_id).timestamp()
+        return age > REPOST_AFTER_SECONDS or self.messages_since_table[channel_id] > REPOST_AFTER_MESSAGES
+
+    async def _ping(self, game: LiveGame, channel: discord.abc.Messageable) -> None:
+        users = frozenset(
+            game.record.seats[s].user_id for s in game.to_act() if game.record.seats[s].user_id is not None
+        )
+        previous = self._pings.get(game.id)
+        if previous is not None and previous[2] == users:
+            return
+        await self._clear_ping(game.id)
+        if not users:
+            return
+        mentions = " ".join(f"<@{u}>" for u in sorted(users))
+        sent = await channel.send(
+            f"🔔 {mentions} — your move in {game.rules.title} #{game.id}. "
+            "Use the buttons on the table or **My hand / My view**.",
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]),
+        )
+        self._pings[game.id] = (channel.id, sent.id, users)
+
+    async def _clear_ping(self, game_id: int) -> None:
+        previous = self._pings.pop(game_id, None)
+        if previous is None:
+            return
+        channel = self.bot.get_channel(previous[0])
+        if channel is None:
+            return
+        with contextlib.suppress(discord.HTTPException):
+            await channel.get_partial_message(previous[1]).delete()
+
+    async def _table_channel(self, game: LiveGame):
+        channel_id = game.record.table_channel_id or game.record.thread_id or game.record.channel_id
+        channel = self.bot.get_channel(channel_id)
+        if channel is not None:
+            return channel
+        try:
+            return await self.bot.fetch_channel(channel_id)
+        except (discord.NotFound, discord.Forbidden):
+            return None

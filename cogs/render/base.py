@@ -1,0 +1,72 @@
+"""How a game's views become text. Each game subclasses `Renderer`; the defaults show every view field."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine import Frozen
+
+COMMON_FIELDS = {"seat", "players", "to_act", "prompt", "over"}
+
+
+def fill_names(text: str, names: Sequence[str]) -> str:
+    for seat, name in enumerate(names):
+        text = text.replace(f"{{p{seat}}}", name)
+    return text
+
+
+def title_of(field: str) -> str:
+    return field.replace("_", " ").capitalize()
+
+
+def plain(value: Any, names: Sequence[str], players: int) -> str:
+    """A readable one-block rendering of any view value."""
+    if isinstance(value, Frozen):
+        parts = [f"{title_of(k)}: {plain(v, names, players)}" for k, v in value if v not in (None, (), "")]
+        return "; ".join(parts) or "—"
+    if isinstance(value, tuple | list):
+        if not value:
+            return "—"
+        if len(value) == players and players > 1 and all(not isinstance(v, str) for v in value):
+            return "\n".join(f"**{names[i]}**: {plain(v, names, players)}" for i, v in enumerate(value))
+        return ", ".join(plain(v, names, players) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {plain(v, names, players)}" for k, v in value.items()) or "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "—"
+    return fill_names(str(value), names)
+
+
+class Renderer:
+    """Text for one game's table and private panels.
+
+    `table_fields` shows the public view; `private_fields` what only the seat
+    sees. Fields are (name, value) pairs; values longer than a Discord field are
+    split across several fields by the caller, never cut.
+    """
+
+    hand_label = "My view"
+    emoji = "🐾"
+
+    def table_fields(self, view: Frozen, names: Sequence[str]) -> list[tuple[str, str]]:
+        return self._fields(view, names, exclude=set())
+
+    def private_fields(self, view: Frozen, public: Frozen, names: Sequence[str]) -> list[tuple[str, str]]:
+        """Fields of the seat's view that differ from the public one (its secrets and own details)."""
+        different = {name for name, value in view if getattr(public, name, None) != value}
+        return self._fields(view, names, exclude=set(type(view).model_fields) - different)
+
+    def _fields(self, view: Frozen, names: Sequence[str], exclude: set[str]) -> list[tuple[str, str]]:
+        players = getattr(view, "players", len(names))
+        fields = []
+        for name, value in view:
+            if name in COMMON_FIELDS or name in exclude:
+                continue
+            fields.append((title_of(name), plain(value, names, players)))
+        return fields
+
+    def prompt(self, view: Frozen, names: Sequence[str]) -> str:
+        return fill_names(getattr(view, "prompt", ""), names)

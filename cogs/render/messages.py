@@ -1,0 +1,311 @@
+"""The messages Catnip shows: lobby, table, private panel and final scores, within Discord's limits."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import discord
+
+from bot.sessions import LiveGame, describe_players
+from cogs.play import _ids as ids
+from cogs.render import renderer_for
+from cogs.render.base import fill_names
+from engine import Action, Outcome, events_for
+
+FIELD_LIMIT = 1024
+EMBED_TOTAL = 6000
+BUTTONS_PER_PAGE = 20
+SELECT_OPTIONS = 25
+NARRATION_LINES = 6
+COLOUR = discord.Colour.from_rgb(236, 153, 76)
+
+
+@dataclass
+class Message:
+    """What to send or edit: content, one embed and a stopped (never stored) view."""
+
+    content: str | None = None
+    embed: discord.Embed | None = None
+    view: discord.ui.View | None = None
+    mentions: Sequence[int] = field(default_factory=tuple)
+
+    def kwargs(self) -> dict:
+        allowed = discord.AllowedMentions(
+            users=[discord.Object(u) for u in self.mentions], roles=False, everyone=False
+        )
+        return {"content": self.content, "embed": self.embed, "view": self.view, "allowed_mentions": allowed}
+
+
+def new_view(items: Sequence[discord.ui.Item]) -> discord.ui.View:
+    """A view to send. It is stopped at once: clicks are routed by custom_id, never by stored views."""
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    view.stop()
+    return view
+
+
+def split_value(text: str, limit: int = FIELD_LIMIT) -> list[str]:
+    """Split `text` into chunks of at most `limit` characters at line breaks, never inside a line."""
+    chunks: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            cut = line.rfind(" ", 0, limit)
+            cut = cut if cut > 0 else limit
+            chunks.append(line[:cut])
+            line = line[cut:].lstrip()
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            chunks.append(current)
+            current = line
+        else:
+            current = candidate
+    if current or not chunks:
+        chunks.append(current or "—")
+    return chunks
+
+
+def add_fields(embed: discord.Embed, fields: Sequence[tuple[str, str]], inline: bool = False) -> None:
+    """Add fields, splitting long values over continued fields; stop before Discord's totals overflow."""
+    for name, value in fields:
+        for index, chunk in enumerate(split_value(value or "—")):
+            label = name if index == 0 else f"{name} (cont.)"
+            if len(embed.fields) >= 24 or len(embed) + len(label) + len(chunk) > EMBED_TOTAL - 200:
+                embed.add_field(name="…", value="More in /game status or your private view.", inline=False)
+                return
+            embed.add_field(name=label[:256], value=chunk, inline=inline)
+
+
+def narration(game: LiveGame, seat: int | None, limit: int = NARRATION_LINES) -> str:
+    lines = [event.render(game.names) for event in events_for(game.events, seat)]
+    return "\n".join(lines[-limit:])
+
+
+def seat_list(game: LiveGame) -> str:
+    lines = []
+    for seat in game.record.seats:
+        who = f"<@{seat.user_id}>" if seat.user_id else seat.name
+        level = f" ({seat.computer})" if seat.computer else ""
+        host = " 👑" if seat.user_id == game.record.host_id else ""
+        lines.append(f"{seat.seat + 1}. {who}{level}{host}")
+    return "\n".join(lines) or "—"
+
+
+def lobby_message(game: LiveGame) -> Message:
+    rules = game.rules
+    renderer = renderer_for(game.record.game)
+    count = len(game.record.seats)
+    embed = discord.Embed(
+        title=f"{renderer.emoji} {rules.title} — table #{game.id}",
+        description=f"Waiting for players: {rules.min_players}–{rules.max_players} can play. "
+        "Join, then the host starts the game.",
+        colour=COLOUR,
+    )
+    add_fields(embed, [(f"Seats ({count}/{rules.max_players})", seat_list(game))])
+    option_lines = [f"{name.replace('_', ' ')}: **{value}**" for name, value in game.record.options.items()]
+    if option_lines:
+        add_fields(embed, [("Options", "\n".join(option_lines))])
+    gid = game.id
+    full = count >= rules.max_players
+    items: list[discord.ui.Item] = [
+        discord.ui.Button(
+            label="Join",
+            style=discord.ButtonStyle.success,
+            custom_id=ids.lobby_id(gid, "join"),
+            disabled=full,
+            row=0,
+        ),
+        discord.ui.Button(label="Leave", custom_id=ids.lobby_id(gid, "leave"), row=0),
+        discord.ui.Button(
+            label="Start",
+            style=discord.ButtonStyle.primary,
+            custom_id=ids.lobby_id(gid, "start"),
+            disabled=not rules.min_players <= count <= rules.max_players,
+            row=0,
+        ),
+        discord.ui.Button(
+            label="Cancel", style=discord.ButtonStyle.danger, custom_id=ids.lobby_id(gid, "cancel"), row=0
+        ),
+    ]
+    items.append(
+        discord.ui.Select(
+            custom_id=ids.lobby_id(gid, "addc"),
+            placeholder="Add computer player (host)…",
+            options=[
+                discord.SelectOption(label=f"Computer player: {level}", value=level)
+                for level in ("easy", "normal", "hard")
+            ],
+            disabled=full,
+            row=1,
+        )
+    )
+    items.append(
+        discord.ui.Button(
+            label="Remove computer",
+            custom_id=ids.lobby_id(gid, "rmc"),
+            disabled=not any(s.computer for s in game.record.seats),
+            row=2,
+        )
+    )
+    row = 2
+    for name, value in game.record.options.items():
+        if isinstance(value, bool):
+            items.append(
+                discord.ui.Button(
+                    label=f"{name.replace('_', ' ')}: {'on' if value else 'off'}"[:80],
+                    custom_id=ids.lobby_id(gid, "opt", name),
+                    row=row,
+                )
+            )
+    return Message(embed=embed, view=new_view(items))
+
+
+def _status_line(game: LiveGame, due: float | None) -> tuple[str, list[int]]:
+    to_act = game.to_act()
+    renderer = renderer_for(game.record.game)
+    view = game.rules.view(game.state, None)
+    waiting = describe_players([game.names[s] for s in to_act])
+    line = renderer.prompt(view, game.names) or f"Waiting for {waiting}"
+    if due is not None:
+        line += f" · ⏰ <t:{int(due)}:R>"
+    humans = [game.record.seats[s].user_id for s in to_act if game.record.seats[s].user_id]
+    return line, humans
+
+
+def table_message(game: LiveGame, due: float | None = None) -> Message:
+    """The public table: the public view, whose turn, recent events, and the public controls."""
+    rules, state = game.rules, game.state
+    renderer = renderer_for(game.record.game)
+    outcome = rules.outcome(state)
+    view = rules.view(state, None)
+    embed = discord.Embed(title=f"{renderer.emoji} {rules.title} — table #{game.id}", colour=COLOUR)
+    if outcome is not None:
+        embed.description = final_text(game, outcome)
+    else:
+        line, _ = _status_line(game, due)
+        embed.description = f"**Now:** {line}"
+    add_fields(embed, renderer.table_fields(view, game.names))
+    story = narration(game, None)
+    if story:
+        add_fields(embed, [("What happened", story)])
+    embed.set_footer(text=f"Game #{game.id} · move {game.record.version - 1}")
+    items: list[discord.ui.Item] = []
+    if outcome is not None:
+        items.append(
+            discord.ui.Button(
+                label="Rematch", style=discord.ButtonStyle.success, custom_id=ids.rematch_id(game.id)
+            )
+        )
+    else:
+        items.append(
+            discord.ui.Button(
+                label=renderer.hand_label,
+                emoji="🃏",
+                style=discord.ButtonStyle.primary,
+                custom_id=ids.view_id(game.id),
+                row=0,
+            )
+        )
+        to_act = rules.to_act(state)
+        if len(to_act) == 1 and rules.actions_are_public(state, to_act[0]):
+            seat = to_act[0]
+            items += action_items(game, seat, rules.legal_actions(state, seat), page=0, first_row=1)
+    return Message(embed=embed, view=new_view(items))
+
+
+def final_text(game: LiveGame, outcome: Outcome) -> str:
+    winners = describe_players([game.names[s] for s in outcome.winners])
+    lines = [
+        f"🏆 **{winners or 'Nobody'}** {'win' if len(outcome.winners) != 1 else 'wins'}! {outcome.reason}"
+    ]
+    order = sorted(range(len(outcome.scores)), key=lambda s: -outcome.scores[s])
+    for seat in order:
+        crown = "👑 " if seat in outcome.winners else ""
+        line = f"{crown}**{game.names[seat]}** — {outcome.scores[seat]}"
+        if outcome.breakdown and outcome.breakdown[seat]:
+            parts = ", ".join(f"{item.label} {item.points}" for item in outcome.breakdown[seat])
+            line += f" ({parts})"
+        lines.append(line)
+    return fill_names("\n".join(lines), game.names)[:4000]
+
+
+def action_items(
+    game: LiveGame, seat: int, actions: Sequence[Action], page: int, first_row: int = 0
+) -> list[discord.ui.Item]:
+    """Buttons for a few actions, or a paged select for many; all within Discord's limits."""
+    rules, state, version = game.rules, game.state, game.record.version
+    rows_left = 5 - first_row
+    per_page_buttons = min(BUTTONS_PER_PAGE, 5 * (rows_left - 1)) if rows_left > 1 else 5
+    if len(actions) <= per_page_buttons:
+        return [
+            discord.ui.Button(
+                label=rules.label(state, seat, action)[:80],
+                custom_id=ids.action_id(game.id, version, action.encode()),
+                style=discord.ButtonStyle.secondary,
+                row=first_row + index // 5,
+            )
+            for index, action in enumerate(actions)
+        ]
+    pages = max(1, -(-len(actions) // SELECT_OPTIONS))
+    page = min(max(page, 0), pages - 1)
+    chunk = actions[page * SELECT_OPTIONS : (page + 1) * SELECT_OPTIONS]
+    items: list[discord.ui.Item] = [
+        discord.ui.Select(
+            custom_id=ids.select_id(game.id, version, page),
+            placeholder=f"Choose… ({page + 1}/{pages})" if pages > 1 else "Choose…",
+            options=[
+                discord.SelectOption(label=rules.label(state, seat, action)[:100], value=action.encode())
+                for action in chunk
+            ],
+            row=first_row,
+        )
+    ]
+    if pages > 1:
+        items.append(
+            discord.ui.Button(
+                label="◀ Previous",
+                custom_id=ids.page_id(game.id, version, page - 1),
+                disabled=page == 0,
+                row=first_row + 1,
+            )
+        )
+        items.append(
+            discord.ui.Button(
+                label="Next ▶",
+                custom_id=ids.page_id(game.id, version, page + 1),
+                disabled=page >= pages - 1,
+                row=first_row + 1,
+            )
+        )
+    return items
+
+
+def private_panel(game: LiveGame, seat: int, page: int = 0, note: str | None = None) -> Message:
+    """What only `seat` sees: its own view, and its legal actions as controls."""
+    rules, state = game.rules, game.state
+    renderer = renderer_for(game.record.game)
+    view = rules.view(state, seat)
+    public = rules.view(state, None)
+    embed = discord.Embed(
+        title=f"{renderer.emoji} {game.names[seat]} — your view (table #{game.id})", colour=COLOUR
+    )
+    actions = rules.legal_actions(state, seat)
+    to_act = rules.to_act(state)
+    if rules.outcome(state) is not None:
+        embed.description = "The game is over."
+    elif actions:
+        embed.description = f"**Your decision:** {renderer.prompt(view, game.names)}"
+    else:
+        embed.description = (
+            f"Nothing to decide now — waiting for {describe_players([game.names[s] for s in to_act])}."
+        )
+    if note:
+        embed.description = f"{note}\n{embed.description}"
+    add_fields(embed, renderer.private_fields(view, public, game.names))
+    mine = narration(game, seat, limit=4)
+    if mine:
+        add_fields(embed, [("Recently", mine)])
+    items = action_items(game, seat, actions, page) if actions else []
+    return Message(embed=embed, view=new_view(items))

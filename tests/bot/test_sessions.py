@@ -1,0 +1,268 @@
+"""The session layer without Discord: lobbies, permissions, stale clicks, timers, resume, rematch, stats."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.clock import ManualClock
+from bot.errors import GameClosed, NotHost, NotInGame, Refusal, TableMovedOn
+from bot.sessions import GameService
+from bot.storage import SqliteGameStore
+from bot.timers import Timers, TimerSettings
+
+ANN, BO, CY, DI = 101, 102, 103, 104
+
+
+class Recorder:
+    """A presenter that remembers what it was told."""
+
+    def __init__(self) -> None:
+        self.lobbies, self.changes, self.closed, self.warnings = [], [], [], []
+
+    async def lobby_changed(self, game):
+        self.lobbies.append(len(game.record.seats))
+
+    async def game_changed(self, game, events):
+        self.changes.append((game.record.version, list(events)))
+
+    async def game_closed(self, game, reason):
+        self.closed.append(reason)
+
+    async def timer_warning(self, game, seats, seconds_left):
+        self.warnings.append((seats, seconds_left))
+
+
+@pytest.fixture
+async def world(tmp_path):
+    store = SqliteGameStore(tmp_path / "catnip.sqlite3")
+    await store.open()
+    clock = ManualClock()
+    service = GameService(store, clock)
+    recorder = Recorder()
+    service.presenters.append(recorder)
+    timers = Timers(service, TimerSettings(turn_seconds=120, secret_seconds=60, warning_seconds=30))
+    timers.presenters.append(recorder)
+    yield store, clock, service, recorder, timers
+    await service.shutdown()
+    await store.close()
+
+
+async def lobby(service, game="catsdogs", players=(ANN, BO, CY)):
+    live = await service.open_lobby(
+        game_key=game, guild_id=1, channel_id=10, thread_id=None, host_id=players[0], host_name="Ann"
+    )
+    for user in players[1:]:
+        await service.join(live.id, user, f"user{user}")
+    return live
+
+
+async def play_one(service, game, user):
+    """Play the first legal action of `user`'s seat, as a click made on the current version."""
+    seat = game.seat_of(user)
+    action = game.rules.legal_actions(game.state, seat)[0]
+    return await service.play(game.id, user, game.record.version, action.encode())
+
+
+def user_to_act(game):
+    seat = game.to_act()[0]
+    return game.record.seats[seat].user_id
+
+
+async def test_lobby_join_leave_start_and_the_host_rules(world):
+    _, _, service, recorder, _ = world
+    live = await lobby(service, players=(ANN, BO))
+    with pytest.raises(Refusal, match="already seated"):
+        await service.join(live.id, BO, "Bo")
+    with pytest.raises(NotHost, match="Only Ann"):
+        await service.start(live.id, BO, seed=1)
+    with pytest.raises(NotHost):
+        await service.add_computer(live.id, BO, "easy")
+    await service.add_computer(live.id, ANN, "easy")
+    assert [s.computer for s in live.record.seats] == [None, None, "easy"]
+    await service.leave_lobby(live.id, BO)
+    assert [s.seat for s in live.record.seats] == [0, 1], "seats are renumbered after a leave"
+    with pytest.raises(Refusal, match="host"):
+        await service.leave_lobby(live.id, ANN)
+    game = await service.start(live.id, ANN, seed=7)
+    assert game.state is not None and game.record.status == "active"
+    assert recorder.lobbies == [1, 2, 3, 2]
+    with pytest.raises(GameClosed, match="already started"):
+        await service.join(live.id, CY, "Cy")
+
+
+async def test_a_full_table_refuses_more_players(world):
+    _, _, service, _, _ = world
+    live = await lobby(service, players=(ANN, BO, CY, DI))
+    await service.add_computer(live.id, ANN, "normal")
+    with pytest.raises(Refusal, match="full"):
+        await service.join(live.id, 999, "Late")
+
+
+async def test_start_refuses_a_player_count_the_game_cannot_seat(world):
+    _, _, service, _, _ = world
+    live = await lobby(service, game="catsanity", players=(ANN,))
+    with pytest.raises(Refusal, match="needs 2–5 players"):
+        await service.start(live.id, ANN, seed=1)
+
+
+async def test_remembered_options_carry_to_the_next_lobby_in_the_channel(world):
+    _, _, service, _, _ = world
+    live = await lobby(service, players=(ANN, BO, CY))
+    await service.set_option(live.id, ANN, "first_player", 2)
+    await service.start(live.id, ANN, seed=3)
+    again = await lobby(service, players=(ANN, BO, CY))
+    assert again.record.options["first_player"] == 2
+    with pytest.raises(Refusal, match="valid setting"):
+        await service.set_option(again.id, ANN, "first_player", "banana")
+
+
+async def test_permission_matrix_refuses_without_touching_the_state(world):
+    store, _, service, _, _ = world
+    live = await lobby(service)
+    game = await service.start(live.id, ANN, seed=11)
+    before = (game.record.version, game.state)
+    actor = user_to_act(game)
+    idle = next(u for u in (ANN, BO, CY) if u != actor)
+    with pytest.raises(NotInGame, match="between Ann, user102 and user103"):
+        await service.play(game.id, 555, game.record.version, "p:C1")
+    idle_seat = game.seat_of(idle)
+    idle_card = game.state.hands[idle_seat][0]
+    with pytest.raises(Refusal, match="not your turn"):
+        await service.play(game.id, idle, game.record.version, f"p:{idle_card}")
+    with pytest.raises(Exception, match="."):
+        await service.play(game.id, actor, game.record.version, "p:nonsense")
+    assert (game.record.version, game.state) == before
+    assert await store.moves(game.id) == []
+
+
+async def test_a_double_click_is_refused_as_the_table_moved_on(world):
+    _, _, service, _, _ = world
+    live = await lobby(service)
+    game = await service.start(live.id, ANN, seed=12)
+    actor = user_to_act(game)
+    version = game.record.version
+    card = game.rules.legal_actions(game.state, game.seat_of(actor))[0].encode()
+    await service.play(game.id, actor, version, card)
+    with pytest.raises(TableMovedOn):
+        await service.play(game.id, actor, version, card)
+    assert game.record.version == version + 1
+
+
+async def test_a_finished_game_refuses_clicks_and_records_stats(world):
+    store, _, service, _, _ = world
+    live = await lobby(service)
+    game = await service.start(live.id, ANN, seed=13)
+    while game.state is not None and game.rules.outcome(game.state) is None:
+        await play_one(service, game, user_to_act(game))
+    outcome = game.rules.outcome(game.state)
+    with pytest.raises(GameClosed):
+        await service.play(game.id, ANN, game.record.version, "p:C1")
+    stats = {u: await store.stats(1, u) for u in (ANN, BO, CY)}
+    assert all(rows[0]["played"] == 1 for rows in stats.values())
+    won = {u for u in (ANN, BO, CY) if stats[u][0]["won"]}
+    assert won == {game.record.seats[s].user_id for s in outcome.winners}
+    board = await store.leaderboard(1, "catsdogs")
+    assert {row["user_id"] for row in board} == {ANN, BO, CY}
+
+
+async def test_leaving_hands_the_seat_to_a_computer_that_plays_on(world):
+    _, _, service, _, _ = world
+    live = await lobby(service)
+    game = await service.start(live.id, ANN, seed=14)
+    await service.take_over(game.id, BO)
+    seat = game.record.seats[1]
+    assert seat.user_id is None and seat.computer == "normal"
+    for _ in range(200):
+        if game.rules.outcome(game.state) is not None:
+            break
+        if service.computer_seats(game):
+            await service.decide_for(game, service.computer_seats(game), reason=None)
+        else:
+            await play_one(service, game, user_to_act(game))
+    assert game.rules.outcome(game.state) is not None
+
+
+async def test_timers_warn_then_let_the_computer_decide(world):
+    store, clock, service, recorder, timers = world
+    live = await lobby(service)
+    game = await service.start(live.id, ANN, seed=15)
+    await timers.arm(game)
+    assert [d.game_id for d in await store.deadlines()] == [game.id]
+    version = game.record.version
+    clock.advance(95)
+    await timers.tick()
+    assert recorder.warnings and recorder.warnings[0][1] == 25
+    assert game.record.version == version, "a warning does not move"
+    clock.advance(30)
+    await timers.tick()
+    assert game.record.version == version + 1
+    assert "ran out of time" in game.events[-2].text or "ran out of time" in game.events[-1].text
+
+
+async def test_an_idle_game_is_abandoned(world):
+    _, clock, service, recorder, timers = world
+    live = await lobby(service)
+    await service.start(live.id, ANN, seed=16)
+    timers.settings = TimerSettings(turn_seconds=10_000_000, abandon_after_seconds=3600)
+    clock.advance(3601)
+    await timers.tick()
+    assert live.id not in service.live
+    assert "No one played" in recorder.closed[-1]
+
+
+async def test_restart_resumes_games_and_their_deadlines(world, tmp_path):
+    store, clock, service, _, timers = world
+    live = await lobby(service)
+    game = await service.start(live.id, ANN, seed=17)
+    for _ in range(3):
+        await play_one(service, game, user_to_act(game))
+    await timers.arm(game)
+    pending = await lobby(service, players=(BO, CY))
+    state, version = game.state, game.record.version
+
+    reopened = SqliteGameStore(tmp_path / "catnip.sqlite3")
+    await reopened.open()
+    fresh = GameService(reopened, clock)
+    resumed = {g.id: g for g in await fresh.resume()}
+    assert set(resumed) == {game.id, pending.id}
+    again = resumed[game.id]
+    assert again.state == state and again.record.version == version
+    assert resumed[pending.id].state is None
+    fresh_timers = Timers(fresh, TimerSettings())
+    await fresh_timers.resume()
+    assert fresh_timers.due(game.id) == timers.due(game.id)
+    await play_one(fresh, again, user_to_act(again))
+    assert again.record.version == version + 1
+    await reopened.close()
+
+
+async def test_rematch_starts_a_new_game_with_the_same_players(world):
+    _, _, service, _, _ = world
+    live = await lobby(service)
+    game = await service.start(live.id, ANN, seed=18)
+    with pytest.raises(Refusal, match="once the game has finished"):
+        await service.rematch(game.id, ANN, seed=1)
+    while game.rules.outcome(game.state) is None:
+        await play_one(service, game, user_to_act(game))
+    with pytest.raises(NotInGame):
+        await service.rematch(game.id, 999, seed=1)
+    new = await service.rematch(game.id, BO, seed=19)
+    assert new.id != game.id and new.record.status == "active"
+    assert [s.user_id for s in new.record.seats] == [s.user_id for s in game.record.seats]
+    assert new.record.host_id == BO
+
+
+async def test_cancel_and_end_need_the_host_or_manage_server(world):
+    _, _, service, recorder, _ = world
+    live = await lobby(service)
+    with pytest.raises(NotHost):
+        await service.cancel(live.id, BO)
+    await service.cancel(live.id, BO, can_manage=True)
+    assert recorder.closed == ["The host closed the table."]
+    other = await lobby(service)
+    game = await service.start(other.id, ANN, seed=20)
+    with pytest.raises(NotHost):
+        await service.end(game.id, CY, can_manage=False)
+    await service.end(game.id, ANN, can_manage=False)
+    with pytest.raises(GameClosed):
+        await service.get(game.id)
