@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.errors import Refusal, TableMovedOn
-from cogs.play import _ids as ids
+from cogs import custom_ids as ids
 from cogs.render.messages import private_panel
 from engine import EngineError
 

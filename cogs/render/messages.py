@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import discord
 
 from bot.sessions import LiveGame, describe_players
-from cogs.play import _ids as ids
+from cogs import custom_ids as ids
 from cogs.render import renderer_for
 from cogs.render.base import fill_names
 from engine import Action, Outcome, events_for

@@ -1,0 +1,90 @@
+"""Cats & Dogs at the table: the trick in play, each player's ribbons, and your hand."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cogs.render.base import Renderer
+from engine.catsdogs.cards import RIBBONS, TABLE, card_label, card_name, ribbons
+from engine.catsdogs.model import View
+
+
+def short(card: str) -> str:
+    """A card in a line of cards: "🐱7", with its ribbons when it has any: "🐶1·3🎀"."""
+    text = card_name(card).replace(" Cat ", "").replace(" Dog ", "")
+    return f"{text}·{RIBBONS[card]}🎀" if RIBBONS[card] else text
+
+
+def cards_line(cards: Sequence[str]) -> str:
+    return " ".join(short(card) for card in cards) or "—"
+
+
+def who(seat: int, names: Sequence[str]) -> str:
+    return "Table" if seat == TABLE else names[seat]
+
+
+class CatsDogsRenderer(Renderer):
+    hand_label = "My hand"
+    emoji = "🐱🐶"
+
+    def table_fields(self, view: View, names: Sequence[str]) -> list[tuple[str, str]]:
+        fields = [(self._heading(view), self._trick(view, names))]
+        if view.mode == "two-player" and len(view.table) > 1:
+            fields.append(("Table cards still to come", cards_line(view.table[1:])))
+        if view.mode == "solo":
+            upcoming = view.table[1:] if view.trick else view.table
+            fields.append(
+                ("Face-up trick cards to come", f"{cards_line(upcoming)} · {view.hidden_left} hidden")
+            )
+        fields.append(("Players", self._players(view, names)))
+        if view.last_trick is not None:
+            fields.append(("Last trick", self._last_trick(view, names)))
+        if view.table_pile:
+            fields.append(("Collected by the table", cards_line(view.table_pile)))
+        return fields
+
+    def private_fields(self, view: View, public: View, names: Sequence[str]) -> list[tuple[str, str]]:
+        hand = "\n".join(card_label(card) for card in view.hand) or "No cards left this round."
+        fields = [("Your hand", hand), (self._heading(view), self._trick(view, names))]
+        if view.seat is not None and view.collected[view.seat]:
+            mine = view.collected[view.seat]
+            fields.append(("You collected", f"{cards_line(mine)} = {ribbons(mine)}🎀"))
+        return fields
+
+    def _heading(self, view: View) -> str:
+        rounds = f" of {view.max_rounds}" if view.max_rounds else ""
+        return (
+            f"Round {view.round}{rounds} · trick {min(view.trick_no + 1, view.tricks_in_round)}/"
+            f"{view.tricks_in_round}"
+        )
+
+    def _trick(self, view: View, names: Sequence[str]) -> str:
+        plays = [f"{who(seat, names)}: {short(card)}" for seat, card in view.trick]
+        if view.mode == "two-player" and view.table and not any(seat == TABLE for seat, _ in view.trick):
+            plays.insert(0, f"Table: {short(view.table[0])}")
+        if view.mode == "solo" and view.hidden_left and view.table:
+            plays.insert(0, f"Face-up: {short(view.table[0])} · hidden card 🂠")
+        return "\n".join(plays) or "No card played yet."
+
+    def _players(self, view: View, names: Sequence[str]) -> str:
+        lines = []
+        for seat in range(view.players):
+            pile = view.collected[seat]
+            turn = "▶ " if seat in view.to_act else ""
+            lines.append(
+                f"{turn}**{names[seat]}** — total **{view.scores[seat]}**/{view.target} · "
+                f"this round {view.ribbons[seat]}🎀 ({cards_line(pile)}) · {view.hand_sizes[seat]} in hand"
+            )
+        return "\n".join(lines)
+
+    def _last_trick(self, view: View, names: Sequence[str]) -> str:
+        trick = view.last_trick
+        plays = ", ".join(f"{who(seat, names)} {short(card)}" for seat, card in trick.plays)
+        if trick.winner is None:
+            result = "tie — everyone keeps their own card"
+        else:
+            result = f"{who(trick.winner, names)} wins"
+        return f"{plays}\n🐱 {trick.cats} vs 🐶 {trick.dogs}: {result}"
+
+
+RENDERER = CatsDogsRenderer()

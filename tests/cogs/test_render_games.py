@@ -1,0 +1,128 @@
+"""Complete games driven through the session layer, every state rendered, Discord's limits respected,
+and no seat's secrets in the public table, another seat's panel, or a public custom_id."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from bot.clock import ManualClock
+from bot.emulator.limits import check_message
+from bot.sessions import GameService
+from bot.storage import SqliteGameStore
+from cogs.render.messages import Message, lobby_message, private_panel, table_message
+from engine import GAMES, Rng
+
+SecretTexts = Callable[[object, int], set[str]]
+"""`secrets(state, seat)`: texts that would reveal what only `seat` may know (its hand, its picks)."""
+
+
+def catsdogs_secrets(state, seat: int) -> set[str]:
+    from cogs.render.catsdogs import short
+    from engine.catsdogs.cards import card_label, card_name
+
+    hidden = set(state.hands[seat])
+    texts = set()
+    for card in hidden:
+        texts |= {card_label(card), card_name(card), short(card)}
+    return texts
+
+
+SECRETS: dict[str, SecretTexts] = {"catsdogs": catsdogs_secrets}
+
+NARRATION = {"What happened", "Recently"}
+"""Event narration may name cards of earlier rounds, which are public history; engine tests cover events."""
+
+PLAYER_COUNTS = {
+    "catsdogs": [1, 2, 3, 4, 5],
+    "catsanity": [2, 3, 4, 5],
+    "madcat": [2, 3, 4, 5],
+    "ninelives": [2, 4, 6],
+}
+
+
+def payload(message: Message, ephemeral: bool = False) -> dict:
+    data = {
+        "content": message.content,
+        "embeds": [message.embed.to_dict()] if message.embed else [],
+        "components": message.view.to_components() if message.view else [],
+        "flags": 64 if ephemeral else 0,
+    }
+    return data
+
+
+def public_texts(message: Message) -> str:
+    """What a secret must never be part of: the table's fields except narration, and its custom_ids."""
+    embed = message.embed
+    parts = [embed.title or "", embed.description or ""]
+    parts += [f"{field.name}\n{field.value}" for field in embed.fields if field.name not in NARRATION]
+    return "\n".join(parts)
+
+
+def custom_ids(message: Message) -> list[str]:
+    return [
+        item.custom_id
+        for item in (message.view.children if message.view else [])
+        if hasattr(item, "custom_id")
+    ]
+
+
+def assert_fits(message: Message, ephemeral: bool = False) -> None:
+    problems = check_message(payload(message, ephemeral))
+    assert not problems, problems
+
+
+async def drive(service: GameService, key: str, players: int, seed: int) -> int:
+    """Play one whole game by clicking random legal actions as the seated users; return the moves made."""
+    host = 1000
+    live = await service.open_lobby(
+        game_key=key, guild_id=1, channel_id=5, thread_id=None, host_id=host, host_name="P0"
+    )
+    for index in range(1, players):
+        await service.join(live.id, host + index, f"P{index}")
+    assert_fits(lobby_message(live))
+    game = await service.start(live.id, host, seed=seed)
+    rng = Rng.seeded(seed)
+    secrets = SECRETS.get(key)
+    moves = 0
+    while True:
+        state = game.state
+        table = table_message(game, due=None)
+        assert_fits(table)
+        panels = {seat: private_panel(game, seat) for seat in range(players)}
+        for panel in panels.values():
+            assert_fits(panel, ephemeral=True)
+        if secrets is not None:
+            table_text = public_texts(table) + "\n".join(custom_ids(table))
+            for seat in range(players):
+                for secret in secrets(state, seat):
+                    assert secret not in table_text, f"seat {seat}'s {secret!r} is on the public table"
+                    for other, panel in panels.items():
+                        if other != seat:
+                            text = public_texts(panel) + "\n".join(custom_ids(panel))
+                            assert secret not in text, f"seat {seat}'s {secret!r} is in seat {other}'s panel"
+        if game.rules.outcome(state) is not None:
+            assert "win" in table.embed.description
+            return moves
+        seat, rng = rng.choice(game.to_act())
+        action, rng = rng.choice(game.rules.legal_actions(state, seat))
+        await service.play(game.id, host + seat, game.record.version, action.encode())
+        moves += 1
+
+
+@pytest.fixture
+async def service(tmp_path):
+    store = SqliteGameStore(tmp_path / "render.sqlite3", synchronous="NORMAL")
+    await store.open()
+    yield GameService(store, ManualClock())
+    await store.close()
+
+
+@pytest.mark.parametrize(
+    ("key", "players"),
+    [(key, count) for key, counts in PLAYER_COUNTS.items() if key in GAMES for count in counts],
+)
+async def test_a_whole_game_renders_within_discords_limits_and_keeps_secrets(service, key, players):
+    for seed in range(2):
+        assert await drive(service, key, players, seed) > 0
