@@ -11,7 +11,9 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 class Settings(BaseSettings):
     """Every knob of the bot. Environment variables use the upper-case field names."""
 
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True
+    )
 
     discord_token: str | None = Field(default=None, description="Bot token; unset runs the offline demo.")
     database_path: Path = Field(default=Path("./catnip.sqlite3"), description="SQLite file for all games.")
