@@ -1,0 +1,124 @@
+"""`GameStore`: the only way the bot reads and writes games. Times are passed in by the caller."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+from bot.storage.models import Deadline, GameRecord, GameStatus, MoveRecord, SeatRecord
+
+
+@runtime_checkable
+class GameStore(Protocol):
+    async def open(self) -> None:
+        """Connect and bring the schema up to date; calling it again does nothing."""
+
+    async def close(self) -> None:
+        """Close the database; calling it again does nothing."""
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        """The lock to hold around load → apply → commit of one game (the same lock for the same id)."""
+
+    async def create_lobby(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        thread_id: int | None,
+        game: str,
+        options: dict,
+        host: SeatRecord,
+        now: float,
+    ) -> GameRecord:
+        """A new game in the lobby (version 0) with the host seated."""
+
+    async def update_lobby(
+        self,
+        game_id: int,
+        *,
+        seats: Sequence[SeatRecord] | None = None,
+        options: dict | None = None,
+        thread_id: int | None = None,
+        now: float,
+    ) -> GameRecord:
+        """The lobby with its seats / options / thread replaced; StaleMove once the game has started."""
+
+    async def start_game(
+        self, game_id: int, *, seed: int, seats: Sequence[SeatRecord], state_json: str, now: float
+    ) -> GameRecord:
+        """The game started: active, version 1, first snapshot written; StaleMove if it already started."""
+
+    async def get_game(self, game_id: int) -> GameRecord:
+        """The game `game_id`; raises GameNotFound."""
+
+    async def load_state_json(self, game_id: int) -> tuple[str | None, int]:
+        """The latest snapshot (None if missing or behind the log) and the game's version."""
+
+    async def commit_move(
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        seat: int,
+        action: str,
+        events: list[dict],
+        state_json: str,
+        now: float,
+        status: GameStatus | None = None,
+    ) -> int:
+        """Append the move and its snapshot in one transaction; the new version, or StaleMove."""
+
+    async def moves(self, game_id: int, *, after_seq: int = 0, limit: int | None = None) -> list[MoveRecord]:
+        """The logged moves with seq > `after_seq`, oldest first."""
+
+    async def recent_moves(self, game_id: int, limit: int) -> list[MoveRecord]:
+        """The newest `limit` moves, oldest first."""
+
+    async def replace_seat(self, game_id: int, seat: SeatRecord, *, now: float) -> GameRecord:
+        """The game with seat `seat.seat` given to someone else (e.g. a computer takes over)."""
+
+    async def set_status(self, game_id: int, status: GameStatus, *, now: float) -> GameRecord:
+        """The game with its status changed; an ended game loses its deadline."""
+
+    async def set_table_message(
+        self, game_id: int, *, channel_id: int, message_id: int | None, now: float
+    ) -> None:
+        """Remember where the game's current table message is."""
+
+    async def record_result(
+        self, game_id: int, *, scores: Sequence[int], winners: Sequence[int], reason: str, now: float
+    ) -> None:
+        """Store the final scores and winners per seat (recording again replaces them)."""
+
+    async def active_games(self) -> list[GameRecord]:
+        """Every game in the lobby or active, never the ended ones."""
+
+    async def games_in_channel(
+        self, channel_id: int, *, statuses: Sequence[GameStatus] = ("lobby", "active")
+    ) -> list[GameRecord]:
+        """The games whose channel or thread is `channel_id`, with one of `statuses`."""
+
+    async def set_deadline(self, game_id: int, *, decision: str, due: float) -> None:
+        """Set (or replace) the game's one pending deadline."""
+
+    async def clear_deadline(self, game_id: int) -> None:
+        """Remove the game's deadline, if any."""
+
+    async def deadlines(self) -> list[Deadline]:
+        """The pending deadlines of live games, soonest first."""
+
+    async def remember_options(self, channel_id: int, game: str, options: dict) -> None:
+        """Remember the options last used for `game` in `channel_id`."""
+
+    async def remembered_options(self, channel_id: int, game: str) -> dict | None:
+        """The options last used for `game` in `channel_id`, or None."""
+
+    async def stats(self, guild_id: int, user_id: int) -> list[dict]:
+        """Per game the member played in this server: {"game", "played", "won", "best"}."""
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[dict]:
+        """The server's best players of `game`: {"user_id", "played", "won"}, most wins first."""
+
+    async def repair_snapshot(self, game_id: int, *, state_json: str, version: int, seq: int) -> bool:
+        """Write a rebuilt snapshot if the game is still at `version` with `seq` moves; whether it was."""
