@@ -1,0 +1,210 @@
+"""CatSanity on the engine contract: setup, legal actions, one check, resolution, views, outcome."""
+
+from __future__ import annotations
+
+from engine.catsanity import flow
+from engine.catsanity.cards import (
+    ALL_CARDS,
+    KIND,
+    KIND_EMOJI,
+    KIND_NAMES,
+    MOON,
+    SUN,
+    SUN_KINDS,
+    TOKENS_BY_PLAYERS,
+    name,
+)
+from engine.catsanity.model import (
+    Adopt,
+    CallAuction,
+    CatSanityAction,
+    Declare,
+    NinjaTarget,
+    Options,
+    PlaceBid,
+    ReturnCat,
+    State,
+    View,
+)
+from engine.catsanity.scoring import score_lines
+from engine.catsanity.view import build_view, to_act
+from engine.core import Event, Frozen, IllegalAction, InvalidInput, Outcome, Rng, Rules
+
+_KIND_RANK = {kind: index for index, kind in enumerate(flow.KIND_ORDER)}
+_DECLARE = tuple(Declare(kind=kind) for kind in SUN_KINDS)
+_AUCTION = CallAuction()
+_BIDS = tuple(PlaceBid(amount=n) for n in range(8))
+_SUN_LABEL = {"house": "House", "chorus": "Chorus", "fib": "Fibonacci"}
+
+
+def _return_kinds(state: State, seat: int) -> list[str]:
+    picked = state.recall.picked if state.recall else ()
+    kinds = {KIND[card] for card in state.homes[seat] if card not in picked}
+    return sorted(kinds, key=_KIND_RANK.__getitem__)
+
+
+class CatSanityRules(Rules[State, CatSanityAction, View]):
+    """Adopt the best sets of cats without losing your mind (2–5 players)."""
+
+    key = "catsanity"
+    title = "CatSanity"
+    min_players = 2
+    max_players = 5
+    Options = Options
+    State = State
+    View = View
+
+    def setup(self, players: int, seed: int, options: Frozen | None = None) -> State:
+        """A shuffled deck, 2 cards dealt to the alley (CS-1), tokens by player count, the first turn."""
+        if not self.min_players <= players <= self.max_players:
+            raise InvalidInput(f"CatSanity is for 2 to 5 players, not {players}.")
+        opts = options if isinstance(options, Options) else Options()
+        rng = Rng.seeded(seed)
+        deck, rng = rng.shuffled(ALL_CARDS)
+        if opts.first_seat is None:
+            first, rng = rng.below(players)
+        elif 0 <= opts.first_seat < players:
+            first = opts.first_seat
+        else:
+            raise InvalidInput(f"The first player must be a seat from 0 to {players - 1}.")
+        state = State(
+            players=players,
+            rng=rng,
+            deck=deck[:-2],
+            alley=deck[-2:][::-1],
+            homes=((),) * players,
+            tokens=(TOKENS_BY_PLAYERS[players],) * players,
+            turn=first,
+            phase="turn",
+        )
+        return flow.start_turn(state, first, [])
+
+    def to_act(self, state: State) -> list[int]:
+        return list(to_act(state))
+
+    def legal_actions(self, state: State, seat: int) -> list[CatSanityAction]:
+        if seat not in to_act(state):
+            return []
+        phase = state.phase
+        if phase == "turn":
+            actions: list[CatSanityAction] = [Adopt(card=card) for card in state.alley]
+            if any(card in SUN for card in state.alley):
+                actions.append(_AUCTION)
+            return actions
+        if phase == "auction":
+            high = state.auction.high  # type: ignore[union-attr]
+            return [_BIDS[0], *(_BIDS[n] for n in range(high + 1, state.tokens[seat] + 1))]
+        if phase == "copy":
+            return list(_DECLARE)
+        if phase == "ninja":
+            return [NinjaTarget(target=other) for other in flow.opponents(state, seat)]
+        return [ReturnCat(kind=kind) for kind in _return_kinds(state, seat)]
+
+    def check(self, state: State, seat: int, action: CatSanityAction) -> None:
+        if action in self.legal_actions(state, seat):
+            return
+        raise IllegalAction(self._reason(state, seat, action))
+
+    def _reason(self, state: State, seat: int, action: CatSanityAction) -> str:
+        """Why `action` is refused, in a sentence for the player."""
+        phase = state.phase
+        expected = {
+            "turn": "adopt a cat from the alley or call an auction",
+            "auction": "bid or pass in the auction",
+            "copy": "declare what the Copy Cat mimics",
+            "ninja": "pick an opponent for the Ninja attack",
+            "recall": "choose a cat to return to the deck",
+        }.get(phase, "wait")
+        if isinstance(action, Adopt) and phase == "turn":
+            return f"There is no {self._card_text(action.card)} in the alley to adopt."
+        if isinstance(action, CallAuction) and phase == "turn":
+            return "An auction needs at least one Sun Cat in the alley."
+        if isinstance(action, PlaceBid) and phase == "auction":
+            auction = state.auction
+            assert auction is not None
+            if action.amount > state.tokens[seat]:
+                return f"You only have {state.tokens[seat]} sanity tokens, you can't bid {action.amount}."
+            return f"A bid must be higher than {auction.high}; bid more or pass."
+        if isinstance(action, Declare) and phase == "copy":
+            return "The Copy Cat can mimic House, Chorus, Fibonacci, or a Twin with a letter A–H."
+        if isinstance(action, NinjaTarget) and phase == "ninja":
+            return "The Ninja Cat must attack one of your opponents."
+        if isinstance(action, ReturnCat) and phase == "recall":
+            return f"You have no {KIND_NAMES.get(action.kind, action.kind)} left in your home to return."
+        return f"Right now you need to {expected}."
+
+    @staticmethod
+    def _card_text(card: str) -> str:
+        return name(card) if card in KIND else repr(card)
+
+    def resolve(self, state: State, seat: int, action: CatSanityAction) -> tuple[State, list[Event]]:
+        events: list[Event] = []
+        if isinstance(action, Adopt):
+            new = flow.adopt(state, seat, action.card, events)
+        elif isinstance(action, CallAuction):
+            new = flow.call_auction(state, seat, events)
+        elif isinstance(action, PlaceBid):
+            new = flow.bid(state, seat, action.amount, events)
+        elif isinstance(action, Declare):
+            new = flow.declare(state, seat, action.kind, events)
+        elif isinstance(action, NinjaTarget):
+            new = flow.ninja(state, seat, action.target, events)
+        else:
+            new = flow.return_pick(state, seat, action.kind, events)
+        return new, events
+
+    def view(self, state: State, seat: int | None) -> View:
+        return build_view(state, seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        breakdown = tuple(score_lines(home, state.copy_as) for home in state.homes)
+        scores = tuple(sum(line.points for line in lines) for lines in breakdown)
+        best = max(scores)
+        winners = tuple(seat for seat, total in enumerate(scores) if total == best)
+        reason = (
+            "The deck ran out at the start of a turn."
+            if state.end_reason == "deck"
+            else "Every player went insane."
+        )
+        return Outcome(scores=scores, winners=winners, reason=reason, breakdown=breakdown)
+
+    def decode_action(self, text: str) -> CatSanityAction:
+        verb, _, arg = text.partition(":")
+        if verb == "auction" and not arg:
+            return _AUCTION
+        if verb == "adopt" and arg in KIND:
+            return Adopt(card=arg)
+        if verb == "copy" and arg in SUN_KINDS:
+            return Declare(kind=arg)
+        if verb == "return" and arg in KIND_NAMES:
+            return ReturnCat(kind=arg)
+        if verb in ("bid", "ninja") and arg.isdigit() and len(arg) <= 2:
+            return PlaceBid(amount=int(arg)) if verb == "bid" else NinjaTarget(target=int(arg))
+        raise InvalidInput(f"{text!r} is not a CatSanity move.")
+
+    def label(self, state: State, seat: int, action: CatSanityAction) -> str:
+        """A button label; seats appear as {pN} placeholders like in prompts."""
+        if isinstance(action, Adopt):
+            card = action.card
+            cost = " (−1 sanity)" if card in MOON else ""
+            return f"{KIND_EMOJI[KIND[card]]} Adopt {name(card)}{cost}"
+        if isinstance(action, CallAuction):
+            suns = sum(card in SUN for card in state.alley)
+            return f"🔨 Mine! Mine! Mine! (auction {suns} Sun Cat{'s' if suns > 1 else ''})"
+        if isinstance(action, PlaceBid):
+            if not action.amount:
+                return "Pass"
+            return f"Bid {action.amount} sanity token{'s' if action.amount > 1 else ''}"
+        if isinstance(action, Declare):
+            kind = action.kind
+            text = f"Twin {kind[4]}" if kind.startswith("twin") else _SUN_LABEL[kind]
+            return f"{KIND_EMOJI[kind]} Copy Cat is a {text} Cat"
+        if isinstance(action, NinjaTarget):
+            return f"🥷 Banzai! Attack {{p{action.target}}}"
+        return f"{KIND_EMOJI[action.kind]} Return a {KIND_NAMES[action.kind]}"
+
+    def actions_are_public(self, state: State, seat: int) -> bool:
+        """Every decision is public except the Recall picks, which stay secret until both are made."""
+        return state.phase != "recall"

@@ -1,0 +1,77 @@
+"""The allowlist view of CatSanity: built field by field; the deck is only ever a size."""
+
+from __future__ import annotations
+
+from engine.catsanity.model import State, View
+from engine.catsanity.scoring import quick_score
+
+
+def to_act(state: State) -> tuple[int, ...]:
+    """The seat the game waits for, as a tuple (empty once play has ended)."""
+    phase = state.phase
+    if phase == "auction":
+        return (state.auction.waiting[0],)  # type: ignore[union-attr]
+    if phase == "recall":
+        return (state.recall.waiting[0],)  # type: ignore[union-attr]
+    if phase == "over":
+        return ()
+    return (state.turn,)
+
+
+def prompt(state: State, seat: int | None) -> str:
+    """What is being decided now, with {pN} placeholders."""
+    turn = state.turn
+    phase = state.phase
+    if phase == "turn":
+        return f"{{p{turn}}} adopts a cat from the alley or calls an auction"
+    if phase == "copy":
+        return f"{{p{turn}}} declares which Sun Cat the Copy Cat mimics"
+    if phase == "ninja":
+        return f"{{p{turn}}} picks an opponent for the Ninja attack"
+    if phase == "auction":
+        auction = state.auction
+        assert auction is not None
+        bidder = auction.waiting[0]
+        if auction.high_seat is None:
+            standing = "no bid yet"
+        else:
+            standing = f"highest bid {auction.high} by {{p{auction.high_seat}}}"
+        return f"{{p{bidder}}} bids or passes in {{p{auction.caller}}}'s auction ({standing})"
+    if phase == "recall":
+        recall = state.recall
+        assert recall is not None
+        chooser = recall.waiting[0]
+        if seat == chooser and recall.picked:
+            return f"{{p{chooser}}} chooses one more cat to return to the deck"
+        return f"{{p{chooser}}} chooses 2 cats to return to the deck (Recall Cat)"
+    return "Play has ended"
+
+
+def build_view(state: State, seat: int | None) -> View:
+    """Everything `seat` may see: homes, alley, tokens, deck size, the auction, its own Recall pick."""
+    recall = state.recall
+    mine: tuple[str, ...] = ()
+    if recall is not None and seat is not None and recall.waiting and recall.waiting[0] == seat:
+        mine = recall.picked
+    copy_as = state.copy_as
+    return View(
+        seat=seat,
+        players=state.players,
+        to_act=to_act(state),
+        prompt=prompt(state, seat),
+        over=state.phase == "over",
+        turn=state.turn,
+        turns=state.turns,
+        phase=state.phase,
+        deck_size=len(state.deck),
+        alley=state.alley,
+        homes=state.homes,
+        tokens=state.tokens,
+        copy_as=copy_as,
+        scores=tuple(quick_score(home, copy_as) for home in state.homes),
+        auction=state.auction,
+        recall_adopter=recall.adopter if recall else None,
+        recall_waiting=recall.waiting if recall else (),
+        my_recall_pick=mine,
+        end_reason=state.end_reason,
+    )
