@@ -1,0 +1,324 @@
+"""The rules of Cats & Dogs: standard (3–5 players), two-player (CD-6) and solo (CD-7)."""
+
+from __future__ import annotations
+
+from engine.catsdogs.cards import (
+    CARDS,
+    RIBBONS,
+    TABLE,
+    TARGET,
+    card_label,
+    card_name,
+    names,
+    resolve_trick,
+    sort_cards,
+)
+from engine.catsdogs.model import (
+    DUO,
+    HAND_SIZE,
+    SOLO,
+    SOLO_ROUNDS,
+    STANDARD,
+    Options,
+    Play,
+    RoundRecord,
+    State,
+    TrickRecord,
+    View,
+    mode_of,
+)
+from engine.catsdogs.view import build_view
+from engine.core import Event, Frozen, IllegalAction, InvalidInput, Outcome, Rng, Rules, ScoreLine
+
+_DECODE = {f"p:{card}": Play(card=card) for card in CARDS}
+
+
+def tricks_per_round(players: int) -> int:
+    """How many tricks a round has: the hand size."""
+    return HAND_SIZE[players]
+
+
+def deal(players: int, rng: Rng, round_no: int, leader: int) -> tuple[dict, list[Event]]:
+    """The fields of a freshly dealt round (CD-4, CD-6, CD-7) and the events that tell it."""
+    deck, rng = rng.shuffled(CARDS)
+    size = HAND_SIZE[players]
+    hands = tuple(sort_cards(deck[i * size : (i + 1) * size]) for i in range(players))
+    rest = deck[players * size :]
+    table: tuple[str, ...] = ()
+    hidden: tuple[str, ...] = ()
+    if players == 2:
+        table, rest = rest[:5], rest[5:]
+    elif players == 1:
+        hidden, table, rest = rest[:5], rest[5:10], rest[10:]
+    fields = {
+        "rng": rng,
+        "round": round_no,
+        "hands": hands,
+        "out": tuple(rest),
+        "table": tuple(table),
+        "hidden": tuple(hidden),
+        "trick": (),
+        "trick_no": 0,
+        "leader": leader,
+        "round_leader": leader,
+        "collected": ((),) * players,
+        "table_pile": (),
+    }
+    return fields, deal_events(round_no, leader, hands, tuple(table))
+
+
+def deal_events(
+    round_no: int, leader: int, hands: tuple[tuple[str, ...], ...], table: tuple[str, ...]
+) -> list[Event]:
+    """The public start of a round and each seat's private hand."""
+    players = len(hands)
+    if players == 1:
+        start = (
+            f"Round {round_no} of {SOLO_ROUNDS}: five tricks, each a hidden card and {names(table)} face up."
+        )
+    elif players == 2:
+        start = f"Round {round_no}: the table cards are {names(table)}; {{p{leader}}} plays first."
+    else:
+        start = f"Round {round_no}: {len(hands[0])} cards each; {{p{leader}}} leads."
+    events = [Event(kind="round", text=start)]
+    events += [
+        Event(kind="hand", text=f"Your hand: {names(hand)}.", visible_to=(seat,))
+        for seat, hand in enumerate(hands)
+    ]
+    return events
+
+
+def _next_leader(state: State, plays: tuple[tuple[int, str], ...], winner: int | None) -> int:
+    """Who leads the next trick: CD-3 for 3–5 players, CD-6 for two."""
+    if state.players == 1:
+        return 0
+    if state.players == 2:
+        # CD-6: the table winning, or a tie, hands the lead to the player who did not play first.
+        return winner if winner is not None and winner >= 0 else plays[1][0]
+    return winner if winner is not None else plays[-1][0]
+
+
+def _trick_text(plays: tuple[tuple[int, str], ...], result, collected: dict[int, list[str]]) -> str:
+    def who(seat: int) -> str:
+        return "the table" if seat == TABLE else f"{{p{seat}}}"
+
+    if result.cats == result.dogs:
+        head = f"Cats {result.cats} – Dogs {result.dogs}: a tie, every card goes to whoever played it."
+    else:
+        if result.cats and result.dogs:
+            sums = f"Cats {result.cats} – Dogs {result.dogs}"
+        else:
+            sums = f"All {'cats' if result.cats else 'dogs'} ({result.cats or result.dogs})"
+        head = f"{sums}: {who(result.winner)} wins with {card_name(plays[result.best][1])}."
+    parts = [f"{who(seat)} {names(cards)}" for seat, cards in collected.items()]
+    return f"{head} Collected: {'; '.join(parts)}."
+
+
+class CatsDogsRules(Rules[State, Play, View]):
+    """Cats & Dogs for 1–5 players; the mode follows the player count."""
+
+    key = "catsdogs"
+    title = "Cats & Dogs"
+    min_players = 1
+    max_players = 5
+    Options = Options
+    State = State
+    View = View
+
+    def setup(self, players: int, seed: int, options: Frozen | None = None) -> State:
+        if not self.min_players <= players <= self.max_players:
+            raise InvalidInput("Cats & Dogs is played by 1 to 5 players.")
+        opts = options if isinstance(options, Options) else Options()
+        rng = Rng.seeded(seed)
+        if opts.first_player is not None:
+            if not 0 <= opts.first_player < players:
+                raise InvalidInput(f"The first player must be a seat from 1 to {players}.")
+            leader = opts.first_player
+        elif players > 1:
+            # CD-X1: the bot can't know who has had the most pets; a seat is drawn instead.
+            leader, rng = rng.below(players)
+        else:
+            leader = 0
+        fields, _ = deal(players, rng, 1, leader)
+        return State(
+            players=players,
+            scores=(0,) * players,
+            rounds=(),
+            last_trick=None,
+            last_win=(0,) * players,
+            tricks_played=0,
+            over=False,
+            **fields,
+        )
+
+    def opening_events(self, state: State) -> list[Event]:
+        """The events that tell the first deal (setup itself returns only the state)."""
+        return deal_events(state.round, state.round_leader, state.hands, state.table)
+
+    def to_act(self, state: State) -> list[int]:
+        if state.over:
+            return []
+        return [(state.leader + len(state.trick)) % state.players]
+
+    def legal_actions(self, state: State, seat: int) -> list[Play]:
+        if state.over or seat != (state.leader + len(state.trick)) % state.players:
+            return []
+        return [_DECODE[f"p:{card}"] for card in state.hands[seat]]
+
+    def check(self, state: State, seat: int, action: Play) -> None:
+        if state.over:
+            raise IllegalAction("This game is already over.")
+        if seat != (state.leader + len(state.trick)) % state.players:
+            raise IllegalAction("It's not your turn to play a card.")
+        if not isinstance(action, Play) or action.card not in RIBBONS:
+            raise IllegalAction("That is not a Cats & Dogs card.")
+        if action.card not in state.hands[seat]:
+            raise IllegalAction(
+                f"You don't hold {card_name(action.card)}; CD-1 lets you play any card you hold."
+            )
+
+    def resolve(self, state: State, seat: int, action: Play) -> tuple[State, list[Event]]:
+        card = action.card
+        hands = list(state.hands)
+        hands[seat] = tuple(c for c in hands[seat] if c != card)
+        trick = (*state.trick, (seat, card))
+        events = [Event(kind="play", text=f"{{p{seat}}} plays {card_name(card)}.")]
+        if len(trick) < state.players:
+            return state.model_copy(update={"hands": tuple(hands), "trick": trick}), events
+        return self._finish_trick(state, tuple(hands), trick, events)
+
+    def _finish_trick(
+        self, state: State, hands: tuple, trick: tuple[tuple[int, str], ...], events: list[Event]
+    ) -> tuple[State, list[Event]]:
+        table, hidden = state.table, state.hidden
+        plays = trick
+        if state.players == 2:
+            plays = (*trick, (TABLE, table[0]))
+            table = table[1:]
+        elif state.players == 1:
+            plays = (*trick, (TABLE, table[0]), (TABLE, hidden[0]))
+            events.append(Event(kind="reveal", text=f"The hidden card is turned up: {card_name(hidden[0])}."))
+            table, hidden = table[1:], hidden[1:]
+        result = resolve_trick(plays)
+        collected = list(state.collected)
+        table_pile = state.table_pile
+        taken: dict[int, list[str]] = {}
+        for (_, card), collector in zip(plays, result.collectors, strict=True):
+            taken.setdefault(collector, []).append(card)
+            if collector == TABLE:
+                table_pile = (*table_pile, card)
+            else:
+                collected[collector] = (*collected[collector], card)
+        tricks_played = state.tricks_played + 1
+        last_win = state.last_win
+        if result.winner is not None and result.winner != TABLE:
+            last_win = tuple(tricks_played if s == result.winner else v for s, v in enumerate(last_win))
+        leader = _next_leader(state, plays, result.winner)
+        trick_no = state.trick_no + 1
+        record = TrickRecord(
+            round=state.round,
+            number=trick_no,
+            plays=plays,
+            cats=result.cats,
+            dogs=result.dogs,
+            winner=result.winner,
+            collectors=result.collectors,
+        )
+        events.append(Event(kind="trick", text=_trick_text(plays, result, taken)))
+        update = {
+            "hands": hands,
+            "trick": (),
+            "trick_no": trick_no,
+            "table": table,
+            "hidden": hidden,
+            "collected": tuple(collected),
+            "table_pile": table_pile,
+            "leader": leader,
+            "last_trick": record,
+            "last_win": last_win,
+            "tricks_played": tricks_played,
+        }
+        if trick_no < HAND_SIZE[state.players]:
+            if state.players > 1:
+                events.append(Event(kind="lead", text=f"{{p{leader}}} leads the next trick."))
+            return state.model_copy(update=update), events
+        return self._finish_round(state.model_copy(update=update), events)
+
+    def _finish_round(self, state: State, events: list[Event]) -> tuple[State, list[Event]]:
+        """Score the round (CD-4), end the game (CD-5, CD-7) or deal the next round."""
+        players = state.players
+        gained = tuple(sum(RIBBONS[c] for c in pile) for pile in state.collected)
+        scores = tuple(a + b for a, b in zip(state.scores, gained, strict=True))
+        record = RoundRecord(
+            number=state.round, collected=state.collected, table_pile=state.table_pile, ribbons=gained
+        )
+        parts = ", ".join(f"{{p{s}}} +{gained[s]}🎀 (total {scores[s]})" for s in range(players))
+        events.append(Event(kind="score", text=f"Round {state.round} is over: {parts}."))
+        state = state.model_copy(update={"scores": scores, "rounds": (*state.rounds, record)})
+        # CD-5 (and CD-X4 for two players); solo: CD-7 with the early success of CD-X3.
+        solo_done = players == 1 and state.round >= SOLO_ROUNDS
+        if max(scores) >= TARGET or solo_done:
+            state = state.model_copy(update={"over": True})
+            events.append(Event(kind="end", text=self.outcome(state).reason))
+            return state, events
+        if players == 1:
+            leader = 0
+        elif players == 2:
+            # CD-6: the higher total starts; on a tie the player who did not start this round.
+            leader = 0 if scores[0] > scores[1] else 1 if scores[1] > scores[0] else 1 - state.round_leader
+        else:
+            leader = (state.round_leader + 1) % players  # CD-4: left of the previous first leader
+        fields, dealt = deal(players, state.rng, state.round + 1, leader)
+        return state.model_copy(update=fields), events + dealt
+
+    def view(self, state: State, seat: int | None) -> View:
+        return build_view(state, seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if not state.over:
+            return None
+        scores = state.scores
+        breakdown = tuple(
+            tuple(ScoreLine(label=f"Round {r.number}", points=r.ribbons[s]) for r in state.rounds)
+            for s in range(state.players)
+        )
+        if state.players == 1:
+            if scores[0] >= TARGET:
+                reason = f"{{p0}} collected {scores[0]} ribbons in {state.round} rounds: success!"
+                return Outcome(scores=scores, winners=(0,), reason=reason, breakdown=breakdown)
+            reason = f"{{p0}} collected {scores[0]} ribbons in {SOLO_ROUNDS} rounds, short of {TARGET}: lost."
+            return Outcome(scores=scores, winners=(), reason=reason, breakdown=breakdown)
+        top = max(scores)
+        tied = tuple(s for s in range(state.players) if scores[s] == top)
+        if len(tied) == 1:
+            winners = tied
+            reason = f"{{p{tied[0]}}} wins with {top} ribbons."
+        else:
+            latest = max(state.last_win[s] for s in tied)
+            if latest:
+                winners = tuple(s for s in tied if state.last_win[s] == latest)
+                reason = (
+                    f"{{p{winners[0]}}} wins the tie at {top} ribbons as the tied player "
+                    "who most recently won a trick (CD-5)."
+                )
+            else:
+                winners = tied
+                reason = (
+                    f"{' and '.join(f'{{p{s}}}' for s in tied)} share the win with {top} ribbons (CD-X2)."
+                )
+        return Outcome(scores=scores, winners=winners, reason=reason, breakdown=breakdown)
+
+    def decode_action(self, text: str) -> Play:
+        try:
+            return _DECODE[text.strip().upper().replace("P:", "p:", 1)]
+        except KeyError:
+            raise InvalidInput(f"{text!r} is not a card to play; write it like p:C7 or p:D3.") from None
+
+    def label(self, state: State, seat: int, action: Play) -> str:
+        return card_label(action.card)
+
+    def actions_are_public(self, state: State, seat: int) -> bool:
+        return False
+
+
+__all__ = ["DUO", "SOLO", "STANDARD", "CatsDogsRules", "mode_of", "tricks_per_round"]

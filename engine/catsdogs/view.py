@@ -1,0 +1,77 @@
+"""The allowlist view of Cats & Dogs: what one seat, or the public table, may see.
+
+Shown: your own hand, the cards on the current trick, the face-up table cards,
+everyone's collected cards and ribbons this round, hand sizes, scores. Never:
+another hand, the cards out of play, a solo card before it is turned, and no
+card id of an earlier round (those cards may be out of play or in a hand now).
+"""
+
+from __future__ import annotations
+
+from engine.catsdogs.cards import RIBBONS, TARGET, card_name
+from engine.catsdogs.model import HAND_SIZE, SOLO_ROUNDS, State, View, mode_of
+
+
+def prompt(state: State) -> str:
+    """What is being decided now, with {pN} placeholders."""
+    if state.over:
+        return "The game is over."
+    seat = (state.leader + len(state.trick)) % state.players
+    number = state.trick_no + 1
+    if state.players == 1:
+        return f"{{p0}} chooses a card for trick {number} of round {state.round}"
+    if state.players == 2:
+        verb = "plays first to" if not state.trick else "answers on"
+        return f"{{p{seat}}} {verb} trick {number} (table card {card_name(state.table[0])})"
+    return f"{{p{seat}}} chooses a card to play to trick {number}"
+
+
+_VIEW_FIELDS = frozenset(View.model_fields)
+_set = object.__setattr__
+_RIBBON = RIBBONS.__getitem__
+
+
+def _trusted_view(values: dict) -> View:
+    """A View from values already of the right types (`model_construct` minus its per-field loop)."""
+    view = View.__new__(View)
+    _set(view, "__dict__", values)
+    _set(view, "__pydantic_fields_set__", set(_VIEW_FIELDS))
+    _set(view, "__pydantic_extra__", None)
+    _set(view, "__pydantic_private__", None)
+    return view
+
+
+def build_view(state: State, seat: int | None) -> View:
+    """The view of `seat` (None: the public table), built field by field from what it may see."""
+    players = state.players
+    over = state.over
+    last = state.last_trick
+    return _trusted_view(
+        dict(
+            seat=seat,
+            players=players,
+            to_act=() if over else ((state.leader + len(state.trick)) % players,),
+            prompt=prompt(state),
+            over=over,
+            mode=mode_of(players),
+            round=state.round,
+            max_rounds=SOLO_ROUNDS if players == 1 else None,
+            target=TARGET,
+            hand=state.hands[seat] if seat is not None else (),
+            hand_sizes=tuple(map(len, state.hands)),
+            leader=state.leader,
+            trick_no=state.trick_no,
+            tricks_in_round=HAND_SIZE[players],
+            trick=state.trick,
+            table=state.table,
+            hidden_left=len(state.hidden),
+            out_count=len(state.out),
+            collected=state.collected,
+            table_pile=state.table_pile,
+            ribbons=tuple(sum(map(_RIBBON, pile)) for pile in state.collected),
+            scores=state.scores,
+            round_ribbons=tuple(record.ribbons for record in state.rounds),
+            last_trick=last if last is not None and last.round == state.round else None,
+            last_win=state.last_win,
+        )
+    )

@@ -1,0 +1,136 @@
+"""The conformance harness over 1–5 players: invariants, leak check, and the solo game's deep checks."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.catsdogs import RULES, Options, State
+from engine.catsdogs.cards import CARDS, ribbons
+from engine.testing import RandomPlayer, _check_round_trips, _check_step_contract, check_conformance
+
+
+def all_cards(state: State) -> list[str]:
+    """Every card where the state keeps it: hands, trick, collected, out, table, hidden, table pile."""
+    found = [card for hand in state.hands for card in hand]
+    found += [card for _, card in state.trick]
+    found += [card for pile in state.collected for card in pile]
+    found += [*state.out, *state.table, *state.hidden, *state.table_pile]
+    return found
+
+
+def invariant(previous: State, state: State) -> None:
+    """The 18 cards are accounted for; round ribbons equal the collected cards' ribbons; scores add up."""
+    found = all_cards(state)
+    assert sorted(found) == sorted(CARDS), f"cards not accounted for: {sorted(found)}"
+    for record in state.rounds:
+        assert record.ribbons == tuple(ribbons(pile) for pile in record.collected)
+    totals = tuple(sum(record.ribbons[s] for record in state.rounds) for s in range(state.players))
+    assert state.scores == totals
+    if len(state.rounds) > len(previous.rounds):
+        # The round just ended: every card but those out of play was collected, nothing went back.
+        record = state.rounds[-1]
+        played = [card for pile in record.collected for card in pile] + list(record.table_pile)
+        assert sorted(played) == sorted(set(CARDS) - set(previous.out))
+        for before, after in zip(previous.collected, record.collected, strict=True):
+            assert set(before) <= set(after)
+    else:
+        assert state.round == previous.round
+        for before, after in zip(previous.collected, state.collected, strict=True):
+            assert set(before) <= set(after)
+        for before, after in zip(previous.hands, state.hands, strict=True):
+            assert set(after) <= set(before)
+
+
+def leak_check(state: State, seat: int | None, view) -> None:
+    """No card of another hand, out of play, or still hidden (solo) appears anywhere in the view."""
+    secret = set(state.out) | set(state.hidden)
+    for other, hand in enumerate(state.hands):
+        if other != seat:
+            secret |= set(hand)
+    # A plain substring test: stricter than a token match, it cannot miss an id hidden inside any text.
+    text = view.model_dump_json()
+    leaked = [card for card in secret if card in text]
+    assert not leaked, f"seat {seat} sees {sorted(leaked)}"
+    if seat is not None:
+        assert view.hand == state.hands[seat]
+
+
+# 3,050 random games in all (with the solo games below): cheaper configurations get more games.
+GAMES = {2: 700, 3: 500, 4: 450, 5: 400}
+
+
+@pytest.mark.parametrize("players", sorted(GAMES))
+def test_conformance_with_two_to_five_players(players):
+    """CD-1…CD-6 under random play, deep contract checks on the first games of each player count."""
+    played = check_conformance(
+        RULES,
+        players=[players],
+        games=GAMES[players],
+        deep_games=12,
+        invariant=invariant,
+        leak_check=leak_check,
+    )
+    assert played == GAMES[players]
+
+
+def test_conformance_with_options():
+    """CD-X1: a chosen first player works under the same checks."""
+    played = check_conformance(
+        RULES,
+        players=[3],
+        games=40,
+        options=[Options(first_player=2)],
+        deep_games=5,
+        invariant=invariant,
+        leak_check=leak_check,
+    )
+    assert played == 40
+
+
+SOLO_GAMES = 1000
+
+
+def test_conformance_solo():
+    """CD-7 under random play: 1,000 solo games with invariants and leak checks.
+
+    The harness's deep checks require a winner, which a lost solo game has none of,
+    so the solo deep checks run in `test_solo_deep_contract` below.
+    """
+    played = check_conformance(
+        RULES, players=[1], games=SOLO_GAMES, deep_games=0, invariant=invariant, leak_check=leak_check
+    )
+    assert played == SOLO_GAMES
+
+
+def test_conformance_game_count():
+    assert sum(GAMES.values()) + SOLO_GAMES >= 3000
+
+
+def test_solo_deep_contract():
+    """The harness's deep checks on solo games, lost ones included (their winners are empty)."""
+    outcomes = set()
+    for seed in range(25):
+        player = RandomPlayer(RULES, seed ^ 0x5EED)
+        state = RULES.setup(1, seed)
+        log = []
+        recent = []
+        while RULES.outcome(state) is None:
+            _check_step_contract(RULES, state, 1, recent[-6:])
+            action = player.choose(state, 0)
+            before = state.model_dump_json()
+            new_state, events = RULES.apply(state, 0, action)
+            assert state.model_dump_json() == before
+            _check_round_trips(RULES, new_state, 1, events)
+            invariant(state, new_state)
+            log.append((0, action.encode()))
+            recent.append(action)
+            state = new_state
+        outcome = RULES.outcome(state)
+        assert type(outcome).model_validate_json(outcome.model_dump_json()) == outcome
+        assert outcome.winners in {(), (0,)}
+        assert (outcome.winners == (0,)) == (state.scores[0] >= 21)
+        outcomes.add(outcome.winners)
+        assert RULES.replay(1, seed, None, log) == state
+        assert RULES.to_act(state) == []
+        assert not RULES.is_legal(state, 0, recent[-1])
+    assert outcomes == {(), (0,)}
