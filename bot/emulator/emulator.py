@@ -1,0 +1,319 @@
+"""The public face of the emulator: start it, point discord.py at it, run a bot, drive members."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.emulator import harness
+from bot.emulator.model import (
+    BOT_PERMISSIONS,
+    EVERYONE_PERMISSIONS,
+    Channel,
+    Clock,
+    Message,
+    Violation,
+    World,
+    permission_value,
+)
+from bot.emulator.server import Server
+from bot.emulator.users import Invoker, SimulatedMember
+
+TOKEN = "emulator-token"
+
+
+class EmulatorFailure(AssertionError):
+    """Discord rules were broken, the bot crashed, logged an error, or used an unemulated endpoint."""
+
+
+@dataclass(frozen=True)
+class MemberSpec:
+    """A member to create: a name and (optionally) the permissions of a role they get."""
+
+    name: str
+    permissions: Any = None
+
+
+@dataclass(frozen=True)
+class Timing:
+    interaction_id: int
+    label: str
+    seconds: float | None  # dispatch -> initial response; None: never answered
+
+
+class Emulator:
+    """A local Discord (one guild) served on 127.0.0.1, plus the simulated members' API."""
+
+    def __init__(
+        self,
+        *,
+        guild_name: str = "Catnip Test",
+        channels: Iterable[str] = ("games",),
+        members: Iterable[str | MemberSpec] = (),
+        bot_name: str = "Catnip",
+        token: str = TOKEN,
+        clock: Clock | None = None,
+        heartbeat_interval: float = 41.25,
+        rate_limit: tuple[int, float] = (50, 1.0),
+        response_deadline: float = 3.0,
+        token_lifetime: float = 15 * 60.0,
+        edit_window: float | None = 60 * 60.0,
+        bot_permissions: Any = BOT_PERMISSIONS,
+        everyone_permissions: Any = EVERYONE_PERMISSIONS,
+        strict: bool = True,
+    ) -> None:
+        self.world = World(
+            guild_name=guild_name,
+            channels=channels,
+            bot_name=bot_name,
+            bot_permissions=permission_value(bot_permissions),
+            everyone_permissions=permission_value(everyone_permissions),
+            clock=clock,
+            response_deadline=response_deadline,
+            token_lifetime=token_lifetime,
+            edit_window=edit_window,
+        )
+        for spec in members:
+            spec = MemberSpec(spec) if isinstance(spec, str) else spec
+            self.world.add_member(spec.name, permission_value(spec.permissions))
+        self.token = token
+        self.strict = strict
+        self.server = Server(
+            self.world, token=token, heartbeat_interval=heartbeat_interval, rate_limit=rate_limit
+        )
+        self.invoker = Invoker(self.world, self.check_bots)
+        self.errors = harness.ErrorLog()
+        self.bots: list[tuple[Any, asyncio.Task[None]]] = []
+        self._log_guard: contextlib.ExitStack | None = None
+
+    # lifecycle --------------------------------------------------------------------------------------
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def start(cls, *, port: int = 0, **options: Any) -> AsyncIterator[Emulator]:
+        """Runs an emulator for the ``async with`` block; on exit stops bots and fails on broken rules."""
+        emulator = cls(**options)
+        await emulator.open(port)
+        failed = False
+        try:
+            yield emulator
+        except BaseException:
+            failed = True
+            raise
+        finally:
+            await emulator.close()
+            if emulator.strict and not failed:
+                emulator.check()
+
+    async def open(self, port: int = 0) -> None:
+        await self.server.start(port)
+        self._log_guard = contextlib.ExitStack()
+        self._log_guard.enter_context(self.errors.installed())
+
+    async def close(self) -> None:
+        for bot, task in self.bots:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(bot.close(), 2)
+            if not task.done():
+                task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+        for watcher in list(self.invoker.watchers):
+            watcher.cancel()
+        await self.server.stop()
+        if self._log_guard is not None:
+            self._log_guard.close()
+            self._log_guard = None
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    @property
+    def api_base(self) -> str:
+        """What ``discord.http.Route.BASE`` must be."""
+        return f"{self.server.url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return self.server.gateway.url
+
+    # discord.py -------------------------------------------------------------------------------------
+
+    def point_discord_py(self) -> contextlib.AbstractContextManager[None]:
+        """Points discord.py here and refuses non-loopback connections until the block ends."""
+        return harness.point_discord_py(self.api_base, self.gateway_url)
+
+    async def run_bot(self, bot: Any, *, timeout: float = 10.0) -> asyncio.Task[None]:
+        """Starts ``bot.start(token)``; returns its task once READY and the guild is available."""
+
+        def ready() -> bool:
+            guild = bot.get_guild(self.world.guild_id) if bot.is_ready() else None
+            return guild is not None and not guild.unavailable
+
+        task = await harness.start_bot(bot, self.token, is_ready=ready, timeout=timeout)
+        self.bots.append((bot, task))
+        self.check_bots()
+        return task
+
+    async def stop_bot(self, bot: Any, *, clean: bool = True) -> None:
+        """Stops a bot: ``bot.close()``, or without ``clean`` a crash (task cancelled, sockets cut)."""
+        entry = next((e for e in self.bots if e[0] is bot), None)
+        if entry is None:
+            raise ValueError("that bot was not started by this emulator")
+        self.bots.remove(entry)
+        task = entry[1]
+        if clean:
+            await bot.close()
+        else:
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+            await bot.http.close()
+            await self.server.gateway.drop(abort=True)
+        with contextlib.suppress(BaseException):
+            await task
+
+    def check_bots(self) -> None:
+        """Raises BotCrashed if a bot task died, EmulatorFailure if discord.py logged an error."""
+        for _, task in self.bots:
+            harness.raise_if_dead(task)
+        if self.errors.records:
+            lines = self.errors.describe()
+            self.errors.records.clear()
+            raise EmulatorFailure("discord.py logged errors:\n  " + "\n  ".join(lines))
+
+    def check(self) -> None:
+        """Raises EmulatorFailure listing broken rules, logged errors and unemulated endpoints."""
+        self.check_bots()
+        problems = [str(v) for v in self.world.violations]
+        problems += [f"[unsupported] the emulator has no route for {r}" for r in self.server.unsupported]
+        if problems:
+            raise EmulatorFailure("Discord rules broken:\n  " + "\n  ".join(problems))
+
+    # members, channels, messages --------------------------------------------------------------------
+
+    def member(self, name: str) -> SimulatedMember:
+        return SimulatedMember(self.world, self.invoker, self.world.member_named(name))
+
+    def add_member(self, name: str, permissions: Any = None) -> SimulatedMember:
+        """Adds a member (with a role granting ``permissions``) and tells the bot (GUILD_MEMBER_ADD)."""
+        user = self.world.add_member(name, permission_value(permissions))
+        for role_id in user.role_ids:
+            role = self.world.roles[role_id]
+            self.world.dispatch(
+                "GUILD_ROLE_CREATE", {"guild_id": str(self.world.guild_id), "role": role.payload()}
+            )
+        self.world.dispatch(
+            "GUILD_MEMBER_ADD", {**self.world.member_payload(user), "guild_id": str(self.world.guild_id)}
+        )
+        return self.member(name)
+
+    @property
+    def members(self) -> list[SimulatedMember]:
+        users = [u for u in self.world.members.values() if not u.bot and u.id != self.world.owner.id]
+        return [SimulatedMember(self.world, self.invoker, u) for u in users]
+
+    def channel(self, name: str) -> Channel:
+        """A channel or thread by name."""
+        return self.world.channel_named(name)
+
+    def threads(self, parent: Channel | str | None = None) -> list[Channel]:
+        threads = [c for c in self.world.channels.values() if c.is_thread]
+        if parent is not None:
+            parent_id = (parent if isinstance(parent, Channel) else self.channel(parent)).id
+            threads = [t for t in threads if t.parent_id == parent_id]
+        return sorted(threads, key=lambda t: t.id)
+
+    def public_messages(self, channel: Channel | str) -> list[Message]:
+        """What everyone sees in a channel or thread, oldest first."""
+        target = channel if isinstance(channel, Channel) else self.channel(channel)
+        return self.world.channel_messages(target.id)
+
+    def message(self, message_id: int) -> Message:
+        return self.world.messages[message_id]
+
+    def on_message(self, callback: Callable[[str, Message], None]) -> None:
+        """Calls ``callback(kind, message)`` on every "create", "update" and "delete"."""
+        self.world.listeners.append(callback)
+
+    @property
+    def commands(self) -> dict[str, Any]:
+        return {c.name: c for c in self.world.commands.values()}
+
+    # rules, timings, time ---------------------------------------------------------------------------
+
+    @property
+    def violations(self) -> list[Violation]:
+        return self.world.violations
+
+    def take_violations(self) -> list[Violation]:
+        """Returns and forgets the violations recorded so far (for tests that provoke them)."""
+        taken = list(self.world.violations)
+        self.world.violations.clear()
+        return taken
+
+    def interaction_timings(self) -> list[Timing]:
+        return [Timing(i.id, i.label, i.latency) for i in self.world.interactions.values()]
+
+    @property
+    def clock(self) -> Clock:
+        return self.world.clock
+
+    def advance(self, seconds: float) -> None:
+        """Moves the emulator's clock forward (deadlines, token lifetime, message age)."""
+        self.world.clock.advance(seconds)
+
+    async def settle(self, idle: float = 0.1, timeout: float = 10.0) -> None:
+        """Waits until no request is in flight, no interaction is unanswered, and ``idle`` s are quiet."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        server = self.server
+        while True:
+            self.check_bots()
+            quiet = loop.time() - server.last_activity
+            queued = any(not c.queue.empty() for c in server.gateway.connections)
+            if server.in_flight == 0 and self.invoker.pending == 0 and not queued and quiet >= idle:
+                return
+            if loop.time() > deadline:
+                raise TimeoutError(f"the bot did not settle within {timeout:g} s")
+            await asyncio.sleep(min(0.02, idle / 2))
+
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 5.0) -> Any:
+        """Waits until ``predicate()`` returns something truthy, and returns it."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            self.check_bots()
+            value = predicate()
+            if value:
+                return value
+            if loop.time() > deadline:
+                raise TimeoutError(f"condition not met within {timeout:g} s")
+            await asyncio.sleep(0.01)
+
+    # failure injection ------------------------------------------------------------------------------
+
+    def force_429(
+        self, route: str | None = None, *, count: int = 1, retry_after: float = 0.05, is_global: bool = False
+    ) -> None:
+        """The next ``count`` bot requests whose "METHOD /path" contains ``route`` get a 429."""
+        self.server.force_429(route, count=count, retry_after=retry_after, is_global=is_global)
+
+    @property
+    def rate_limited(self) -> list[str]:
+        return self.server.rate_limited
+
+    async def drop_gateway(self, code: int = 4000, *, abort: bool = False) -> int:
+        """Closes the bot's gateway connections (it resumes); returns how many were closed."""
+        return await self.server.gateway.drop(code, abort=abort)
+
+    async def request_reconnect(self) -> None:
+        await self.server.gateway.request_reconnect()
+
+    def invalidate_sessions(self) -> None:
+        """Forgets gateway sessions, so the next RESUME is refused and the bot must IDENTIFY again."""
+        self.server.gateway.invalidate_sessions()

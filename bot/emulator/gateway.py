@@ -1,0 +1,254 @@
+"""The emulated Gateway: HELLO, heartbeats, IDENTIFY -> READY + GUILD_CREATE, RESUME, dispatches."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from bot.emulator.model import World
+
+_log = logging.getLogger(__name__)
+
+DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, VOICE, RESUME, RECONNECT, REQUEST_MEMBERS, INVALID_SESSION = (
+    0,
+    1,
+    2,
+    3,
+    4,
+    6,
+    7,
+    8,
+    9,
+)
+HELLO, HEARTBEAT_ACK = 10, 11
+
+GUILDS = 1 << 0
+GUILD_MEMBERS = 1 << 1
+GUILD_MESSAGES = 1 << 9
+MESSAGE_CONTENT = 1 << 15
+_EVENT_INTENTS = {
+    "MESSAGE_CREATE": GUILD_MESSAGES,
+    "MESSAGE_UPDATE": GUILD_MESSAGES,
+    "MESSAGE_DELETE": GUILD_MESSAGES,
+    "THREAD_CREATE": GUILDS,
+    "GUILD_MEMBER_ADD": GUILD_MEMBERS,
+    "THREAD_UPDATE": GUILDS,
+}
+_BUFFER = 5000  # events kept per session for RESUME
+
+
+@dataclass
+class Connection:
+    ws: web.WebSocketResponse
+    request: web.Request
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    session: Session | None = None
+
+
+@dataclass
+class Session:
+    id: str
+    intents: int
+    seq: int = 0
+    buffer: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=_BUFFER))
+    connection: Connection | None = None
+    identifies: int = 0
+    resumes: int = 0
+
+
+class Gateway:
+    """Sessions of the bot's gateway connections, and the dispatch of events to them."""
+
+    def __init__(self, world: World, *, token: str, heartbeat_interval: float = 41.25) -> None:
+        self.world = world
+        self.token = token
+        self.heartbeat_interval = heartbeat_interval
+        self.url = ""  # set by the server once it knows its port
+        self.sessions: dict[str, Session] = {}
+        self.identifies = 0
+        self.resumes = 0
+        self.ready = asyncio.Event()
+        self.connections: list[Connection] = []
+        self._writers: set[asyncio.Task[None]] = set()
+
+    # dispatch ---------------------------------------------------------------------------------------
+
+    def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        """Sends an event to every session (buffered for RESUME while a session is disconnected)."""
+        for session in self.sessions.values():
+            needed = _EVENT_INTENTS.get(event, 0)
+            if needed and not session.intents & needed:
+                continue
+            payload = data
+            if event.startswith("MESSAGE_") and not session.intents & MESSAGE_CONTENT:
+                author = (data.get("author") or {}).get("id")
+                if author != str(self.world.bot.id) and "content" in data:
+                    payload = {**data, "content": ""}
+            self._send_event(session, event, payload)
+
+    def _send_event(self, session: Session, event: str, data: dict[str, Any]) -> None:
+        session.seq += 1
+        text = json.dumps({"op": DISPATCH, "t": event, "s": session.seq, "d": data})
+        session.buffer.append((session.seq, text))
+        if session.connection is not None:
+            session.connection.queue.put_nowait(text)
+
+    @property
+    def connected(self) -> list[Connection]:
+        """Live connections that have identified or resumed."""
+        return [c for c in self.connections if c.session is not None]
+
+    # control ----------------------------------------------------------------------------------------
+
+    async def drop(self, code: int = 4000, *, abort: bool = False) -> int:
+        """Closes every live connection (sessions stay resumable); returns how many were closed."""
+        closed = 0
+        for connection in list(self.connections):
+            self.connections.remove(connection)
+            if connection.session is not None and connection.session.connection is connection:
+                connection.session.connection = None
+            connection.queue.put_nowait(None)
+            if abort and connection.request.transport is not None:
+                connection.request.transport.abort()
+            else:
+                await connection.ws.close(code=code, message=b"emulator dropped the connection")
+            closed += 1
+        return closed
+
+    async def request_reconnect(self) -> None:
+        """Sends op 7 RECONNECT to every live connection (the client resumes)."""
+        for connection in self.connected:
+            connection.queue.put_nowait(json.dumps({"op": RECONNECT, "d": None}))
+
+    def invalidate_sessions(self) -> None:
+        """Forgets every session: the next RESUME gets INVALID_SESSION and the client re-IDENTIFYs."""
+        self.sessions.clear()
+
+    async def close(self) -> None:
+        await self.drop(code=1001)
+        for task in list(self._writers):
+            task.cancel()
+
+    # the websocket ----------------------------------------------------------------------------------
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
+        await ws.prepare(request)
+        connection = Connection(ws, request)
+        self.connections.append(connection)
+        writer = asyncio.create_task(self._writer(connection))
+        self._writers.add(writer)
+        writer.add_done_callback(self._writers.discard)
+        session: Session | None = None
+        hello = {"op": HELLO, "d": {"heartbeat_interval": int(self.heartbeat_interval * 1000)}}
+        connection.queue.put_nowait(json.dumps(hello))
+        try:
+            async for msg in ws:
+                if msg.type is not WSMsgType.TEXT:
+                    continue
+                payload = json.loads(msg.data)
+                op, data = payload.get("op"), payload.get("d")
+                if op == HEARTBEAT:
+                    connection.queue.put_nowait(json.dumps({"op": HEARTBEAT_ACK}))
+                elif op == IDENTIFY:
+                    if data.get("token") != self.token:
+                        await ws.close(code=4004, message=b"Authentication failed.")
+                        break
+                    session = connection.session = self._identify(connection, data)
+                elif op == RESUME:
+                    session = connection.session = self._resume(connection, data)
+                elif op == REQUEST_MEMBERS:
+                    self._send_members(connection, session, data)
+        finally:
+            if session is not None and session.connection is connection:
+                session.connection = None
+            if connection in self.connections:
+                self.connections.remove(connection)
+            connection.queue.put_nowait(None)
+        return ws
+
+    async def _writer(self, connection: Connection) -> None:
+        while True:
+            text = await connection.queue.get()
+            if text is None or connection.ws.closed:
+                return
+            try:
+                await connection.ws.send_str(text)
+            except (ConnectionError, RuntimeError):
+                return
+
+    def _identify(self, connection: Connection, data: dict[str, Any]) -> Session:
+        session = Session(secrets.token_hex(16), int(data.get("intents", 0) or 0))
+        session.connection = connection
+        self.sessions[session.id] = session
+        self.identifies += 1
+        world = self.world
+        ready: dict[str, Any] = {
+            "v": 10,
+            "user": {**world.bot.payload(), "verified": True, "mfa_enabled": False, "locale": "en-US"},
+            "guilds": [{"id": str(world.guild_id), "unavailable": True}],
+            "session_id": session.id,
+            "session_type": "normal",
+            "resume_gateway_url": self.url,
+            "application": {"id": str(world.bot.id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "guild_join_requests": [],
+            "geo_ordered_rtc_regions": [],
+            "user_settings": {},
+        }
+        if "shard" in data:
+            ready["shard"] = data["shard"]
+        self._send_event(session, "READY", ready)
+        guild = world.guild_payload(all_members=bool(session.intents & GUILD_MEMBERS))
+        self._send_event(session, "GUILD_CREATE", guild)
+        self.ready.set()
+        return session
+
+    def _resume(self, connection: Connection, data: dict[str, Any]) -> Session | None:
+        session = self.sessions.get(str(data.get("session_id")))
+        after = int(data.get("seq") or 0)
+        if session is not None and session.buffer and session.buffer[0][0] > after + 1:
+            session = None  # the events it missed are no longer buffered
+        if session is None or data.get("token") != self.token:
+            connection.queue.put_nowait(json.dumps({"op": INVALID_SESSION, "d": False}))
+            return None
+        if session.connection is not None:
+            session.connection.queue.put_nowait(None)
+        session.connection = connection
+        self.resumes += 1
+        for seq, text in session.buffer:
+            if seq > after:
+                connection.queue.put_nowait(text)
+        self._send_event(session, "RESUMED", {})
+        return session
+
+    def _send_members(self, connection: Connection, session: Session | None, data: dict[str, Any]) -> None:
+        if session is None:
+            return
+        world = self.world
+        members = list(world.members.values())
+        wanted = data.get("user_ids")
+        if wanted:
+            ids = {int(u) for u in (wanted if isinstance(wanted, list) else [wanted])}
+            members = [m for m in members if m.id in ids]
+        elif data.get("query"):
+            members = [m for m in members if m.name.lower().startswith(str(data["query"]).lower())]
+        chunk = {
+            "guild_id": str(world.guild_id),
+            "members": [world.member_payload(m) for m in members],
+            "chunk_index": 0,
+            "chunk_count": 1,
+            "not_found": [],
+        }
+        if data.get("nonce") is not None:
+            chunk["nonce"] = data["nonce"]
+        self._send_event(session, "GUILD_MEMBERS_CHUNK", chunk)

@@ -1,0 +1,151 @@
+"""Pointing the real discord.py at the emulator, refusing every non-loopback connection meanwhile, and
+running a bot so that its crashes and logged errors fail the test."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import logging
+import socket
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+_guard_lock = threading.Lock()
+_guard_depth = 0
+_originals: dict[str, Any] = {}
+
+
+class NonLoopbackRefused(ConnectionRefusedError):
+    """A connection to a non-loopback address was attempted while the emulator harness was active."""
+
+
+def _is_loopback(host: Any) -> bool:
+    if host in (None, "", "localhost", b"localhost"):
+        return True
+    if isinstance(host, bytes):
+        host = host.decode()
+    try:
+        return ipaddress.ip_address(str(host).split("%")[0]).is_loopback
+    except ValueError:
+        return str(host).endswith(".localhost")
+
+
+def _guarded_getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
+    if not _is_loopback(host):
+        raise NonLoopbackRefused(f"emulator harness: refused to resolve non-loopback host {host!r}")
+    return _originals["getaddrinfo"](host, *args, **kwargs)
+
+
+def _check_address(sock: socket.socket, address: Any) -> None:
+    if sock.family in (socket.AF_INET, socket.AF_INET6) and not _is_loopback(address[0]):
+        raise NonLoopbackRefused(f"emulator harness: refused a connection to non-loopback {address[0]!r}")
+
+
+def _guarded_connect(self: socket.socket, address: Any) -> Any:
+    _check_address(self, address)
+    return _originals["connect"](self, address)
+
+
+def _guarded_connect_ex(self: socket.socket, address: Any) -> Any:
+    _check_address(self, address)
+    return _originals["connect_ex"](self, address)
+
+
+@contextlib.contextmanager
+def loopback_only() -> Iterator[None]:
+    """Refuses (NonLoopbackRefused) name lookups and connections to anything but 127.0.0.0/8 and ::1."""
+    global _guard_depth
+    with _guard_lock:
+        if _guard_depth == 0:
+            _originals.update(
+                getaddrinfo=socket.getaddrinfo,
+                connect=socket.socket.connect,
+                connect_ex=socket.socket.connect_ex,
+            )
+            socket.getaddrinfo = _guarded_getaddrinfo
+            socket.socket.connect = _guarded_connect  # type: ignore[method-assign]
+            socket.socket.connect_ex = _guarded_connect_ex  # type: ignore[method-assign]
+        _guard_depth += 1
+    try:
+        yield
+    finally:
+        with _guard_lock:
+            _guard_depth -= 1
+            if _guard_depth == 0:
+                socket.getaddrinfo = _originals["getaddrinfo"]
+                socket.socket.connect = _originals["connect"]  # type: ignore[method-assign]
+                socket.socket.connect_ex = _originals["connect_ex"]  # type: ignore[method-assign]
+
+
+@contextlib.contextmanager
+def point_discord_py(api_base: str, gateway_url: str) -> Iterator[None]:
+    """Sets discord.py's REST base and default gateway (its own class attributes), restores them on exit."""
+    import yarl
+    from discord.gateway import DiscordWebSocket
+    from discord.http import Route
+
+    old_base, old_gateway = Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
+    Route.BASE = api_base
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+    try:
+        with loopback_only():
+            yield
+    finally:
+        Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = old_base, old_gateway
+
+
+class ErrorLog(logging.Handler):
+    """Collects ERROR records of the ``discord`` loggers (discord.py's way of reporting swallowed errors)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+    def describe(self) -> list[str]:
+        lines = []
+        for record in self.records:
+            text = f"{record.name}: {record.getMessage()}"
+            if record.exc_info and record.exc_info[1] is not None:
+                text += f" ({type(record.exc_info[1]).__name__}: {record.exc_info[1]})"
+            lines.append(text)
+        return lines
+
+    @contextlib.contextmanager
+    def installed(self) -> Iterator[ErrorLog]:
+        logger = logging.getLogger("discord")
+        logger.addHandler(self)
+        try:
+            yield self
+        finally:
+            logger.removeHandler(self)
+
+
+class BotCrashed(RuntimeError):
+    """The bot's ``start()`` task ended: the original exception is chained."""
+
+
+async def start_bot(bot: Any, token: str, *, is_ready: Any, timeout: float = 10.0) -> asyncio.Task[None]:
+    """Starts ``bot.start(token)`` as a task and returns once ``is_ready()``; raises if the task dies."""
+    task = asyncio.create_task(bot.start(token), name=f"bot {type(bot).__name__}")
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not is_ready():
+        if task.done():
+            raise_if_dead(task)
+            raise BotCrashed("bot.start() returned before the bot was ready")
+        if loop.time() > deadline:
+            task.cancel()
+            raise TimeoutError(f"the bot was not ready within {timeout:g} s")
+        await asyncio.sleep(0.01)
+    return task
+
+
+def raise_if_dead(task: asyncio.Task[Any]) -> None:
+    """Raises BotCrashed (chained to the cause) when a bot task has ended with an exception."""
+    if task.done() and not task.cancelled() and task.exception() is not None:
+        raise BotCrashed(f"the bot task died: {task.exception()!r}") from task.exception()

@@ -1,0 +1,574 @@
+"""The emulated guild in memory: clock, snowflakes, members, channels, threads, messages, commands.
+
+Everything here is plain data plus the builders of the JSON payloads discord.py parses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import hashlib
+import itertools
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.emulator import limits
+
+DISCORD_EPOCH_MS = 1_420_070_400_000
+STABLE_EPOCH = 1_609_459_200.0  # 2021-01-01: creation time of the stable guild, channel and member ids
+
+# Permission bits (https://discord.com/developers/docs/topics/permissions).
+ADMINISTRATOR = 1 << 3
+MANAGE_GUILD = 1 << 5
+EVERYONE_PERMISSIONS = (
+    (1 << 0)  # create_instant_invite
+    | (1 << 6)  # add_reactions
+    | (1 << 10)  # view_channel
+    | (1 << 11)  # send_messages
+    | (1 << 14)  # embed_links
+    | (1 << 15)  # attach_files
+    | (1 << 16)  # read_message_history
+    | (1 << 18)  # use_external_emojis
+    | (1 << 26)  # change_nickname
+    | (1 << 31)  # use_application_commands
+    | (1 << 35)  # create_public_threads
+    | (1 << 38)  # send_messages_in_threads
+)
+BOT_PERMISSIONS = (
+    EVERYONE_PERMISSIONS
+    | (1 << 13)  # manage_messages
+    | (1 << 34)  # manage_threads
+    | (1 << 36)  # create_private_threads
+)
+ALL_PERMISSIONS = (1 << 53) - 1
+SEND_MESSAGES = 1 << 11
+SEND_IN_THREADS = 1 << 38
+CREATE_PUBLIC_THREADS = 1 << 35
+VIEW_CHANNEL = 1 << 10
+
+TEXT_CHANNEL = 0
+PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
+
+
+def permission_value(spec: Any) -> int:
+    """The permission bit field for an int, a discord.Permissions, or an iterable of permission names."""
+    if spec is None:
+        return 0
+    if isinstance(spec, int):
+        return spec
+    if hasattr(spec, "value"):
+        return int(spec.value)
+    import discord  # the flag names are discord.py's
+
+    return discord.Permissions(**{name: True for name in spec}).value
+
+
+class Clock:
+    """Wall-clock time plus an offset the tests move forward with :meth:`advance`."""
+
+    def __init__(self, start: float | None = None) -> None:
+        self.offset = 0.0 if start is None else start - time.time()
+
+    def time(self) -> float:
+        """Seconds since the Unix epoch, as the emulator sees them."""
+        return time.time() + self.offset
+
+    def advance(self, seconds: float) -> None:
+        """Moves the emulator's time forward (message ages, token and response deadlines)."""
+        self.offset += seconds
+
+
+def iso(timestamp: float) -> str:
+    """ISO 8601 text of a Unix timestamp, as Discord writes it."""
+    return dt.datetime.fromtimestamp(timestamp, tz=dt.UTC).isoformat()
+
+
+def snowflake_at(timestamp: float, low: int = 0) -> int:
+    """A snowflake whose creation time is ``timestamp`` (low: the 22 worker/process/increment bits)."""
+    return ((int(timestamp * 1000) - DISCORD_EPOCH_MS) << 22) | (low & 0x3FFFFF)
+
+
+def stable_snowflake(kind: str, name: str) -> int:
+    """The same snowflake for the same kind and name in every run (dated 2021-01-01)."""
+    digest = hashlib.sha256(f"{kind}:{name}".encode()).digest()
+    return snowflake_at(STABLE_EPOCH + digest[0] * 60, int.from_bytes(digest[1:4], "big"))
+
+
+def snowflake_time(snowflake: int) -> float:
+    """The Unix timestamp encoded in a snowflake."""
+    return ((snowflake >> 22) + DISCORD_EPOCH_MS) / 1000
+
+
+@dataclass
+class Role:
+    id: int
+    name: str
+    permissions: int
+    position: int = 0
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "permissions": str(self.permissions),
+            "position": self.position,
+            "color": 0,
+            "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+            "hoist": False,
+            "managed": False,
+            "mentionable": False,
+            "icon": None,
+            "unicode_emoji": None,
+            "flags": 0,
+        }
+
+
+@dataclass
+class User:
+    id: int
+    name: str
+    bot: bool = False
+    role_ids: list[int] = field(default_factory=list)
+    joined_at: float = STABLE_EPOCH
+
+    def payload(self) -> dict[str, Any]:
+        data = {
+            "id": str(self.id),
+            "username": self.name.lower().replace(" ", "_"),
+            "global_name": self.name,
+            "discriminator": "0",
+            "avatar": None,
+            "public_flags": 0,
+            "flags": 0,
+        }
+        if self.bot:
+            data["bot"] = True
+        return data
+
+
+@dataclass
+class Channel:
+    id: int
+    name: str
+    type: int = TEXT_CHANNEL
+    position: int = 0
+    parent_id: int | None = None
+    owner_id: int | None = None
+    created_at: float = STABLE_EPOCH
+    last_message_id: int | None = None
+    message_count: int = 0
+    auto_archive_duration: int = 1440
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in (PUBLIC_THREAD, PRIVATE_THREAD)
+
+
+@dataclass
+class Message:
+    id: int
+    channel_id: int
+    author_id: int
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[dict[str, Any]] = field(default_factory=list)
+    flags: int = 0
+    type: int = 0
+    created_at: float = 0.0
+    edited_at: float | None = None
+    visible_to: int | None = None  # the member who alone sees an ephemeral message
+    interaction_id: int | None = None
+    webhook_id: int | None = None
+    thread_id: int | None = None
+    deleted: bool = False
+
+    @property
+    def ephemeral(self) -> bool:
+        return self.visible_to is not None
+
+    @property
+    def loading(self) -> bool:
+        """True while this is a deferred reply's "thinking…" placeholder."""
+        return bool(self.flags & limits.LOADING_FLAG)
+
+    def interactive(self) -> list[dict[str, Any]]:
+        """Buttons and selects, in display order."""
+        return limits.interactive_components(self.components)
+
+    def buttons(self) -> list[dict[str, Any]]:
+        return [c for c in self.interactive() if c.get("type") == 2]
+
+    def selects(self) -> list[dict[str, Any]]:
+        return [c for c in self.interactive() if c.get("type") != 2]
+
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for c in self.interactive() if c.get("custom_id")]
+
+    def text(self) -> str:
+        """Everything a reader sees: content, embeds and component labels, one piece per line."""
+        parts = [self.content] if self.content else []
+        for embed in self.embeds:
+            parts += [str((embed.get("author") or {}).get("name") or ""), str(embed.get("title") or "")]
+            parts.append(str(embed.get("description") or ""))
+            for f in embed.get("fields") or []:
+                parts += [str(f.get("name") or ""), str(f.get("value") or "")]
+            parts.append(str((embed.get("footer") or {}).get("text") or ""))
+        for component in limits.walk_components(self.components):
+            parts += [str(component.get(k)) for k in ("label", "placeholder", "content") if component.get(k)]
+            for option in component.get("options") or []:
+                parts += [str(option.get("label") or ""), str(option.get("description") or "")]
+        return "\n".join(p for p in parts if p)
+
+    @classmethod
+    def from_snapshot(cls, data: dict[str, Any]) -> Message:
+        return cls(**data)
+
+    def snapshot(self) -> dict[str, Any]:
+        """Plain JSON data (for the control API and for test assertions)."""
+        return {
+            "id": self.id,
+            "channel_id": self.channel_id,
+            "author_id": self.author_id,
+            "content": self.content,
+            "embeds": self.embeds,
+            "components": self.components,
+            "attachments": self.attachments,
+            "flags": self.flags,
+            "type": self.type,
+            "created_at": self.created_at,
+            "edited_at": self.edited_at,
+            "visible_to": self.visible_to,
+            "interaction_id": self.interaction_id,
+            "webhook_id": self.webhook_id,
+            "thread_id": self.thread_id,
+            "deleted": self.deleted,
+        }
+
+
+@dataclass
+class Command:
+    id: int
+    name: str
+    type: int
+    description: str
+    options: list[dict[str, Any]]
+    guild_id: int | None
+    payload: dict[str, Any]
+
+    @property
+    def default_member_permissions(self) -> int | None:
+        value = self.payload.get("default_member_permissions")
+        return None if value is None else int(value)
+
+
+@dataclass
+class Interaction:
+    id: int
+    token: str
+    type: int  # 2 command, 3 component, 5 modal submit
+    member_id: int
+    channel_id: int
+    data: dict[str, Any]
+    label: str
+    created_at: float
+    message_id: int | None = None  # the message a component belongs to
+    parent: Interaction | None = None  # for a modal submit: the interaction that opened the modal
+    response_type: int | None = None
+    responded_at: float | None = None
+    failed: str | None = None
+    original_id: int | None = None  # the message @original names
+    followup_ids: list[int] = field(default_factory=list)
+    modal: dict[str, Any] | None = None
+    answered: asyncio.Event = field(default_factory=asyncio.Event)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def latency(self) -> float | None:
+        """Seconds from dispatch to the initial response (None while unanswered)."""
+        return None if self.responded_at is None else self.responded_at - self.created_at
+
+
+@dataclass
+class Violation:
+    rule: str
+    detail: str
+    where: str = ""
+
+    def __str__(self) -> str:
+        return f"[{self.rule}] {self.detail}" + (f" ({self.where})" if self.where else "")
+
+
+class World:
+    """One guild, its channels, members and messages, and the bot's application."""
+
+    def __init__(
+        self,
+        *,
+        guild_name: str = "Catnip Test",
+        channels: Iterable[str] = ("games",),
+        bot_name: str = "Catnip",
+        bot_permissions: int = BOT_PERMISSIONS,
+        everyone_permissions: int = EVERYONE_PERMISSIONS,
+        clock: Clock | None = None,
+        response_deadline: float = limits.RESPONSE_DEADLINE,
+        token_lifetime: float = limits.TOKEN_LIFETIME,
+        edit_window: float | None = limits.EDIT_WINDOW,
+    ) -> None:
+        self.clock = clock or Clock()
+        self.response_deadline = response_deadline
+        self.token_lifetime = token_lifetime
+        self.edit_window = edit_window
+        self.guild_id = stable_snowflake("guild", guild_name)
+        self.guild_name = guild_name
+        self.bot = User(stable_snowflake("user", f"bot:{bot_name}"), bot_name, bot=True)
+        self.owner = User(stable_snowflake("user", f"owner:{guild_name}"), "Server Owner")
+        self.roles: dict[int, Role] = {self.guild_id: Role(self.guild_id, "@everyone", everyone_permissions)}
+        bot_role = Role(stable_snowflake("role", f"bot:{bot_name}"), bot_name, bot_permissions, position=1)
+        self.roles[bot_role.id] = bot_role
+        self.bot.role_ids.append(bot_role.id)
+        self.members: dict[int, User] = {self.owner.id: self.owner, self.bot.id: self.bot}
+        self.channels: dict[int, Channel] = {}
+        for position, name in enumerate(channels):
+            self.add_channel(name, position=position)
+        self.messages: dict[int, Message] = {}
+        self.commands: dict[int, Command] = {}
+        self.interactions: dict[int, Interaction] = {}
+        self.tokens: dict[str, Interaction] = {}
+        self.violations: list[Violation] = []
+        self.listeners: list[Callable[[str, Message], None]] = []
+        self.dispatch: Callable[[str, dict[str, Any]], None] = lambda name, data: None
+        self._last_id = 0
+        self._counter = itertools.count(1)
+
+    # ids and time -----------------------------------------------------------------------------------
+
+    def now(self) -> float:
+        return self.clock.time()
+
+    def new_id(self) -> int:
+        """A fresh snowflake encoding the emulator's current time."""
+        candidate = snowflake_at(self.now(), next(self._counter) & 0xFFF)
+        self._last_id = max(candidate, self._last_id + 1)
+        return self._last_id
+
+    def violate(self, rule: str, detail: str, where: str = "") -> Violation:
+        violation = Violation(rule, detail, where)
+        self.violations.append(violation)
+        return violation
+
+    # guild structure --------------------------------------------------------------------------------
+
+    def add_channel(self, name: str, *, position: int | None = None) -> Channel:
+        channel = Channel(stable_snowflake("channel", f"{self.guild_name}:{name}"), name)
+        channel.position = len(self.channels) if position is None else position
+        self.channels[channel.id] = channel
+        return channel
+
+    def add_member(self, name: str, permissions: int | None = None) -> User:
+        """Adds a member; with ``permissions`` they also get a role granting exactly those."""
+        user = User(stable_snowflake("user", name), name)
+        if permissions:
+            role = Role(stable_snowflake("role", f"member:{name}"), f"{name}'s role", permissions, position=1)
+            self.roles[role.id] = role
+            user.role_ids.append(role.id)
+        self.members[user.id] = user
+        return user
+
+    def member_named(self, name: str) -> User:
+        for user in self.members.values():
+            if user.name == name:
+                return user
+        raise KeyError(f"no member called {name!r}")
+
+    def channel_named(self, name: str) -> Channel:
+        for channel in self.channels.values():
+            if channel.name == name:
+                return channel
+        raise KeyError(f"no channel or thread called {name!r}")
+
+    def permissions_of(self, user: User) -> int:
+        """Guild-level permissions of a member (owner and administrators have all)."""
+        if user.id == self.owner.id:
+            return ALL_PERMISSIONS
+        value = self.roles[self.guild_id].permissions
+        for role_id in user.role_ids:
+            value |= self.roles[role_id].permissions
+        return ALL_PERMISSIONS if value & ADMINISTRATOR else value
+
+    def visible(self, message: Message, member_id: int | None) -> bool:
+        """Whether a member (None: everybody) sees a message."""
+        if message.deleted:
+            return False
+        return message.visible_to is None or message.visible_to == member_id
+
+    def channel_messages(self, channel_id: int, member_id: int | None = None) -> list[Message]:
+        """Messages of a channel or thread a member sees, oldest first."""
+        found = [
+            m for m in self.messages.values() if m.channel_id == channel_id and self.visible(m, member_id)
+        ]
+        return sorted(found, key=lambda m: m.id)
+
+    def notify(self, kind: str, message: Message) -> None:
+        for listener in list(self.listeners):
+            listener(kind, message)
+
+    # payloads ---------------------------------------------------------------------------------------
+
+    def member_payload(
+        self, user: User, *, with_user: bool = True, permissions: bool = False
+    ) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "roles": [str(r) for r in user.role_ids],
+            "joined_at": iso(user.joined_at),
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "premium_since": None,
+            "nick": None,
+            "avatar": None,
+            "communication_disabled_until": None,
+        }
+        if with_user:
+            data["user"] = user.payload()
+        if permissions:
+            data["permissions"] = str(self.permissions_of(user))
+        return data
+
+    def channel_payload(self, channel: Channel, *, permissions_for: User | None = None) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(channel.id),
+            "type": channel.type,
+            "guild_id": str(self.guild_id),
+            "name": channel.name,
+            "last_message_id": None if channel.last_message_id is None else str(channel.last_message_id),
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
+        if channel.is_thread:
+            data.update(
+                parent_id=str(channel.parent_id),
+                owner_id=str(channel.owner_id),
+                message_count=channel.message_count,
+                total_message_sent=channel.message_count,
+                member_count=1,
+                thread_metadata={
+                    "archived": False,
+                    "auto_archive_duration": channel.auto_archive_duration,
+                    "archive_timestamp": iso(channel.created_at),
+                    "locked": False,
+                    "create_timestamp": iso(channel.created_at),
+                },
+            )
+        else:
+            data.update(
+                position=channel.position, parent_id=None, topic=None, nsfw=False, permission_overwrites=[]
+            )
+        if permissions_for is not None:
+            data["permissions"] = str(self.permissions_of(permissions_for))
+        return data
+
+    def guild_payload(self, *, all_members: bool = True) -> dict[str, Any]:
+        """GUILD_CREATE data; without the members intent only the bot's own member is included."""
+        members = list(self.members.values()) if all_members else [self.bot]
+        channels = [c for c in self.channels.values() if not c.is_thread]
+        threads = [c for c in self.channels.values() if c.is_thread]
+        return {
+            "id": str(self.guild_id),
+            "name": self.guild_name,
+            "icon": None,
+            "owner_id": str(self.owner.id),
+            "unavailable": False,
+            "member_count": len(self.members),
+            "large": False,
+            "features": [],
+            "roles": [r.payload() for r in self.roles.values()],
+            "emojis": [],
+            "stickers": [],
+            "channels": [self.channel_payload(c) for c in channels],
+            "threads": [self.channel_payload(t) for t in threads],
+            "members": [self.member_payload(m) for m in members],
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "preferred_locale": "en-US",
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "joined_at": iso(STABLE_EPOCH),
+        }
+
+    def message_payload(self, message: Message) -> dict[str, Any]:
+        author = self.members.get(message.author_id) or self.bot
+        data: dict[str, Any] = {
+            "id": str(message.id),
+            "channel_id": str(message.channel_id),
+            "guild_id": str(self.guild_id),
+            "author": author.payload(),
+            "content": message.content,
+            "timestamp": iso(message.created_at),
+            "edited_timestamp": None if message.edited_at is None else iso(message.edited_at),
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": message.attachments,
+            "embeds": message.embeds,
+            "components": message.components,
+            "pinned": False,
+            "type": message.type,
+            "flags": message.flags,
+        }
+        if not message.ephemeral:
+            data["member"] = self.member_payload(author, with_user=False)
+        if message.webhook_id is not None:
+            data["webhook_id"] = str(message.webhook_id)
+            data["application_id"] = str(self.bot.id)
+        interaction = self.interactions.get(message.interaction_id or 0)
+        if interaction is not None:
+            user = self.members[interaction.member_id]
+            data["interaction_metadata"] = {
+                "id": str(interaction.id),
+                "type": interaction.type,
+                "user": user.payload(),
+                "authorizing_integration_owners": {"0": str(self.guild_id)},
+            }
+            if interaction.message_id is not None and interaction.type == 3:
+                data["interaction_metadata"]["interacted_message_id"] = str(interaction.message_id)
+        if message.thread_id is not None and message.thread_id in self.channels:
+            data["thread"] = self.channel_payload(self.channels[message.thread_id])
+        channel = self.channels.get(message.channel_id)
+        if channel is not None and channel.is_thread:
+            data["position"] = max(channel.message_count - 1, 0)
+        return data
+
+    def command_payload(self, command: Command) -> dict[str, Any]:
+        data = dict(command.payload)
+        data.update(
+            id=str(command.id),
+            application_id=str(self.bot.id),
+            version=str(command.id),
+            type=command.type,
+            name=command.name,
+            description=command.description,
+            options=command.options,
+            default_member_permissions=command.payload.get("default_member_permissions"),
+            nsfw=command.payload.get("nsfw", False),
+        )
+        if command.guild_id is not None:
+            data["guild_id"] = str(command.guild_id)
+        return data

@@ -1,0 +1,510 @@
+"""REST API v10: users, application commands, guild, channels, messages, threads.
+
+Interaction callbacks and webhook follow-ups live in :mod:`bot.emulator.callbacks`; both use the message
+helpers of :class:`Rest`, which validate every message against :mod:`bot.emulator.limits`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from aiohttp import web
+
+from bot.emulator import limits
+from bot.emulator.gateway import Gateway
+from bot.emulator.model import (
+    CREATE_PUBLIC_THREADS,
+    PUBLIC_THREAD,
+    SEND_IN_THREADS,
+    SEND_MESSAGES,
+    Channel,
+    Command,
+    Message,
+    World,
+)
+
+_KEPT_FLAGS = limits.EPHEMERAL_FLAG  # flags a message keeps across edits
+_SETTABLE_FLAGS = (1 << 2) | (1 << 12) | limits.V2_FLAG  # suppress embeds, suppress notifications, v2
+
+
+def json_response(data: Any, status: int = 200) -> web.Response:
+    """A JSON response with ``Content-Type: application/json`` exactly (discord.py insists)."""
+    return web.Response(
+        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+    )
+
+
+def no_content() -> web.Response:
+    return web.Response(status=204)
+
+
+# Discord's answers to refused requests: (HTTP status, JSON error code, message).
+INVALID_FORM = (400, 50035, "Invalid Form Body")
+UNKNOWN_INTERACTION = (404, 10062, "Unknown interaction")
+ALREADY_ACKNOWLEDGED = (400, 40060, "Interaction has already been acknowledged.")
+UNKNOWN_WEBHOOK = (404, 10015, "Unknown Webhook")
+INVALID_WEBHOOK_TOKEN = (401, 50027, "Invalid Webhook Token")
+UNKNOWN_MESSAGE = (404, 10008, "Unknown Message")
+UNKNOWN_CHANNEL = (404, 10003, "Unknown Channel")
+MISSING_PERMISSIONS = (403, 50013, "Missing Permissions")
+EDIT_REFUSED = (400, 30046, "Maximum number of edits to messages older than 1 hour reached. Try again later")
+COMPONENTS_ONLY = (400, 40004, "This response type is only valid for component interactions")
+
+ErrorKind = tuple[int, int, str]
+
+
+def error(status: int, code: int, message: str, problems: list[str] | None = None) -> web.Response:
+    """A Discord-style error body: ``{"code", "message", "errors"}``."""
+    body: dict[str, Any] = {"code": code, "message": message}
+    if problems:
+        body["errors"] = {"_errors": [{"code": "BASE_TYPE_INVALID", "message": p} for p in problems]}
+    return json_response(body, status)
+
+
+class Refused(Exception):
+    """Raised by helpers to answer a request with a Discord error."""
+
+    def __init__(self, response: web.Response) -> None:
+        super().__init__(response.text)
+        self.response = response
+
+
+async def read_payload(request: web.Request) -> dict[str, Any]:
+    """The JSON body of a request, or the ``payload_json`` of a multipart body plus its files."""
+    if request.content_type.startswith("multipart/"):
+        payload: dict[str, Any] = {}
+        files: list[dict[str, Any]] = []
+        reader = await request.multipart()
+        async for part in reader:
+            if part.name == "payload_json":
+                payload = json.loads(await part.text())
+            elif part.filename:
+                data = await part.read()
+                files.append(
+                    {
+                        "filename": part.filename,
+                        "size": len(data),
+                        "content_type": part.headers.get("Content-Type"),
+                    }
+                )
+        payload["__files__"] = files
+        return payload
+    if not request.can_read_body:
+        return {}
+    text = await request.text()
+    return json.loads(text) if text else {}
+
+
+def snowflake(request: web.Request, key: str) -> int:
+    try:
+        return int(request.match_info[key])
+    except (KeyError, ValueError):
+        raise Refused(error(*UNKNOWN_CHANNEL)) from None
+
+
+class Rest:
+    """Channel, thread, command and user routes, and the message helpers shared with callbacks."""
+
+    def __init__(self, world: World, gateway: Gateway) -> None:
+        self.world = world
+        self.gateway = gateway
+
+    def routes(self) -> list[tuple[str, str, Any]]:
+        return [
+            ("GET", "/users/@me", self.get_me),
+            ("GET", "/users/{user_id}", self.get_user),
+            ("GET", "/oauth2/applications/@me", self.get_application),
+            ("GET", "/applications/@me", self.get_application),
+            ("GET", "/gateway", self.get_gateway),
+            ("GET", "/gateway/bot", self.get_gateway),
+            ("GET", "/applications/{app_id}/commands", self.get_commands),
+            ("PUT", "/applications/{app_id}/commands", self.put_commands),
+            ("GET", "/applications/{app_id}/guilds/{guild_id}/commands", self.get_commands),
+            ("PUT", "/applications/{app_id}/guilds/{guild_id}/commands", self.put_commands),
+            ("GET", "/guilds/{guild_id}", self.get_guild),
+            ("GET", "/guilds/{guild_id}/channels", self.get_guild_channels),
+            ("GET", "/guilds/{guild_id}/members", self.get_members),
+            ("GET", "/guilds/{guild_id}/members/{user_id}", self.get_member),
+            ("GET", "/channels/{channel_id}", self.get_channel),
+            ("GET", "/channels/{channel_id}/messages", self.get_history),
+            ("POST", "/channels/{channel_id}/messages", self.post_message),
+            ("GET", "/channels/{channel_id}/messages/{message_id}", self.get_message),
+            ("PATCH", "/channels/{channel_id}/messages/{message_id}", self.patch_message),
+            ("DELETE", "/channels/{channel_id}/messages/{message_id}", self.delete_message),
+            ("POST", "/channels/{channel_id}/threads", self.post_thread),
+            ("POST", "/channels/{channel_id}/messages/{message_id}/threads", self.post_message_thread),
+            ("POST", "/channels/{channel_id}/typing", self.typing),
+            ("PUT", "/channels/{channel_id}/thread-members/@me", self.typing),
+        ]
+
+    # message helpers (shared with callbacks) --------------------------------------------------------
+
+    def check(self, fields: dict[str, Any], where: str) -> None:
+        """Records and refuses (HTTP 400) a message that breaks Discord's limits."""
+        problems = limits.check_message(fields)
+        if problems:
+            for rule, detail in problems:
+                self.world.violate(rule, detail, where)
+            raise Refused(error(*INVALID_FORM, [p for _, p in problems]))
+
+    def refuse(self, rule: str, detail: str, where: str, kind: ErrorKind = INVALID_FORM) -> Refused:
+        """Records a violation and builds the Discord error the bot gets for it."""
+        self.world.violate(rule, detail, where)
+        return Refused(error(*kind, [detail]))
+
+    @staticmethod
+    def fields_of(payload: dict[str, Any], base: Message | None = None) -> dict[str, Any]:
+        """The message fields after applying a create/edit payload to ``base`` (None: a new message)."""
+        fields: dict[str, Any] = {
+            "content": base.content if base else "",
+            "embeds": base.embeds if base else [],
+            "components": base.components if base else [],
+            "attachments": base.attachments if base else [],
+            "flags": base.flags if base else 0,
+        }
+        if "content" in payload:
+            fields["content"] = payload["content"] or ""
+        if "embeds" in payload:
+            fields["embeds"] = payload["embeds"] or []
+        elif "embed" in payload:
+            fields["embeds"] = [payload["embed"]] if payload["embed"] else []
+        if "components" in payload:
+            fields["components"] = payload["components"] or []
+        if "attachments" in payload and base is not None:
+            keep = {str(a.get("id")) for a in payload["attachments"] or []}
+            fields["attachments"] = [a for a in base.attachments if str(a["id"]) in keep]
+        if "flags" in payload and payload["flags"] is not None:
+            asked = int(payload["flags"])
+            kept = (base.flags & _KEPT_FLAGS) if base else (asked & limits.EPHEMERAL_FLAG)
+            fields["flags"] = (asked & _SETTABLE_FLAGS) | kept
+        if base is not None:
+            fields["flags"] &= ~limits.LOADING_FLAG
+        return fields
+
+    def add_files(self, fields: dict[str, Any], payload: dict[str, Any]) -> None:
+        uploaded = []
+        for file in payload.get("__files__", []):
+            attachment_id = self.world.new_id()
+            url = f"https://cdn.emulator.invalid/attachments/{attachment_id}/{file['filename']}"
+            uploaded.append({"id": str(attachment_id), "url": url, "proxy_url": url, **file})
+        fields["attachments"] = list(fields["attachments"]) + uploaded
+
+    def create_message(
+        self,
+        channel: Channel,
+        fields: dict[str, Any],
+        *,
+        author_id: int | None = None,
+        visible_to: int | None = None,
+        interaction_id: int | None = None,
+        webhook: bool = False,
+        type: int = 0,
+    ) -> Message:
+        """Stores a message, dispatches MESSAGE_CREATE when it is public, and notifies listeners."""
+        world = self.world
+        message = Message(
+            id=world.new_id(),
+            channel_id=channel.id,
+            author_id=world.bot.id if author_id is None else author_id,
+            content=fields["content"],
+            embeds=fields["embeds"],
+            components=fields["components"],
+            attachments=fields["attachments"],
+            flags=fields["flags"],
+            type=type,
+            created_at=world.now(),
+            visible_to=visible_to,
+            interaction_id=interaction_id,
+            webhook_id=world.bot.id if webhook else None,
+        )
+        world.messages[message.id] = message
+        if not message.ephemeral:
+            channel.last_message_id = message.id
+            if channel.is_thread:
+                channel.message_count += 1
+            world.dispatch("MESSAGE_CREATE", world.message_payload(message))
+        world.notify("create", message)
+        return message
+
+    def update_message(self, message: Message, fields: dict[str, Any]) -> Message:
+        """Applies checked fields to a message, dispatches MESSAGE_UPDATE when public."""
+        message.content = fields["content"]
+        message.embeds = fields["embeds"]
+        message.components = fields["components"]
+        message.attachments = fields["attachments"]
+        message.flags = fields["flags"]
+        message.edited_at = self.world.now()
+        if not message.ephemeral:
+            self.world.dispatch("MESSAGE_UPDATE", self.world.message_payload(message))
+        self.world.notify("update", message)
+        return message
+
+    def remove_message(self, message: Message) -> None:
+        message.deleted = True
+        if not message.ephemeral:
+            data = {
+                "id": str(message.id),
+                "channel_id": str(message.channel_id),
+                "guild_id": str(self.world.guild_id),
+            }
+            self.world.dispatch("MESSAGE_DELETE", data)
+        self.world.notify("delete", message)
+
+    def check_edit_age(self, message: Message, where: str) -> None:
+        window = self.world.edit_window
+        age = self.world.now() - message.created_at
+        if window is not None and age > window:
+            raise self.refuse(
+                limits.EDIT_TOO_OLD,
+                f"message {message.id} is {age / 60:.0f} min old; edits are refused after {window / 60:.0f}",
+                where,
+                EDIT_REFUSED,
+            )
+
+    def channel(self, channel_id: int) -> Channel:
+        channel = self.world.channels.get(channel_id)
+        if channel is None:
+            raise Refused(error(*UNKNOWN_CHANNEL))
+        return channel
+
+    def channel_message(self, request: web.Request, where: str) -> Message:
+        """The message a channel route names; ephemeral messages are out of reach of channel routes."""
+        channel = self.channel(snowflake(request, "channel_id"))
+        message = self.world.messages.get(int(request.match_info["message_id"]))
+        if message is None or message.deleted or message.channel_id != channel.id:
+            raise Refused(error(*UNKNOWN_MESSAGE))
+        if message.ephemeral:
+            raise self.refuse(
+                limits.EPHEMERAL,
+                f"message {message.id} is ephemeral: only its interaction token reaches it",
+                where,
+                UNKNOWN_MESSAGE,
+            )
+        return message
+
+    def require(self, permission: int, what: str, where: str) -> None:
+        if not self.world.permissions_of(self.world.bot) & permission:
+            raise self.refuse(
+                limits.PERMISSIONS, f"the bot lacks the permission to {what}", where, MISSING_PERMISSIONS
+            )
+
+    # users, application, gateway --------------------------------------------------------------------
+
+    async def get_me(self, request: web.Request) -> web.Response:
+        return json_response(
+            {**self.world.bot.payload(), "verified": True, "mfa_enabled": False, "locale": "en-US"}
+        )
+
+    async def get_user(self, request: web.Request) -> web.Response:
+        user = self.world.members.get(snowflake(request, "user_id"))
+        return json_response(user.payload()) if user else error(404, 10013, "Unknown User")
+
+    async def get_application(self, request: web.Request) -> web.Response:
+        bot = self.world.bot
+        return json_response(
+            {
+                "id": str(bot.id),
+                "name": bot.name,
+                "description": "",
+                "icon": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": self.world.owner.payload(),
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "team": None,
+                "summary": "",
+            }
+        )
+
+    async def get_gateway(self, request: web.Request) -> web.Response:
+        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+        return json_response({"url": self.gateway.url, "shards": 1, "session_start_limit": limit})
+
+    # application commands ---------------------------------------------------------------------------
+
+    def _scope(self, request: web.Request) -> int | None:
+        if int(request.match_info["app_id"]) != self.world.bot.id:
+            raise Refused(error(403, 50001, "Missing Access"))
+        guild = request.match_info.get("guild_id")
+        if guild is not None and int(guild) != self.world.guild_id:
+            raise Refused(error(403, 50001, "Missing Access"))
+        return None if guild is None else int(guild)
+
+    async def get_commands(self, request: web.Request) -> web.Response:
+        scope = self._scope(request)
+        found = [c for c in self.world.commands.values() if c.guild_id == scope]
+        return json_response([self.world.command_payload(c) for c in found])
+
+    async def put_commands(self, request: web.Request) -> web.Response:
+        scope = self._scope(request)
+        payload = await read_payload(request)
+        world = self.world
+        old = {(c.name, c.type): c for c in world.commands.values() if c.guild_id == scope}
+        for command in old.values():
+            del world.commands[command.id]
+        for item in payload:
+            kind = int(item.get("type", 1))
+            previous = old.get((item["name"], kind))
+            command = Command(
+                id=previous.id if previous else world.new_id(),
+                name=item["name"],
+                type=kind,
+                description=item.get("description", ""),
+                options=item.get("options", []),
+                guild_id=scope,
+                payload=item,
+            )
+            world.commands[command.id] = command
+        found = [c for c in world.commands.values() if c.guild_id == scope]
+        return json_response([world.command_payload(c) for c in found])
+
+    # guild ------------------------------------------------------------------------------------------
+
+    def _guild(self, request: web.Request) -> None:
+        if int(request.match_info["guild_id"]) != self.world.guild_id:
+            raise Refused(error(404, 10004, "Unknown Guild"))
+
+    async def get_guild(self, request: web.Request) -> web.Response:
+        self._guild(request)
+        payload = self.world.guild_payload()
+        for key in ("channels", "threads", "members", "voice_states", "presences"):
+            payload.pop(key)
+        return json_response(payload)
+
+    async def get_guild_channels(self, request: web.Request) -> web.Response:
+        self._guild(request)
+        channels = [c for c in self.world.channels.values() if not c.is_thread]
+        return json_response([self.world.channel_payload(c) for c in channels])
+
+    async def get_members(self, request: web.Request) -> web.Response:
+        self._guild(request)
+        return json_response([self.world.member_payload(m) for m in self.world.members.values()])
+
+    async def get_member(self, request: web.Request) -> web.Response:
+        self._guild(request)
+        member = self.world.members.get(snowflake(request, "user_id"))
+        return (
+            json_response(self.world.member_payload(member))
+            if member
+            else error(404, 10007, "Unknown Member")
+        )
+
+    # channels and messages --------------------------------------------------------------------------
+
+    async def get_channel(self, request: web.Request) -> web.Response:
+        return json_response(self.world.channel_payload(self.channel(snowflake(request, "channel_id"))))
+
+    async def get_history(self, request: web.Request) -> web.Response:
+        channel = self.channel(snowflake(request, "channel_id"))
+        messages = self.world.channel_messages(channel.id)
+        query = request.query
+        limit = max(1, min(int(query.get("limit", 50)), 100))
+        if "before" in query:
+            messages = [m for m in messages if m.id < int(query["before"])][-limit:]
+        elif "after" in query:
+            messages = [m for m in messages if m.id > int(query["after"])][:limit]
+        elif "around" in query:
+            pivot = int(query["around"])
+            older = [m for m in messages if m.id <= pivot][-(limit // 2 + 1) :]
+            newer = [m for m in messages if m.id > pivot][: limit - len(older)]
+            messages = older + newer
+        else:
+            messages = messages[-limit:]
+        return json_response([self.world.message_payload(m) for m in reversed(messages)])
+
+    async def post_message(self, request: web.Request) -> web.Response:
+        where = f"POST {request.path}"
+        channel = self.channel(snowflake(request, "channel_id"))
+        if channel.is_thread:
+            self.require(SEND_IN_THREADS, f"send messages in thread {channel.name}", where)
+        else:
+            self.require(SEND_MESSAGES, f"send messages in #{channel.name}", where)
+        payload = await read_payload(request)
+        if int(payload.get("flags") or 0) & limits.EPHEMERAL_FLAG:
+            raise self.refuse(
+                limits.EPHEMERAL, "a channel message cannot be ephemeral: everybody would see it", where
+            )
+        fields = self.fields_of(payload)
+        self.add_files(fields, payload)
+        self.check(fields, where)
+        message = self.create_message(channel, fields, type=19 if payload.get("message_reference") else 0)
+        return json_response(self.world.message_payload(message))
+
+    async def get_message(self, request: web.Request) -> web.Response:
+        message = self.channel_message(request, f"GET {request.path}")
+        return json_response(self.world.message_payload(message))
+
+    async def patch_message(self, request: web.Request) -> web.Response:
+        where = f"PATCH {request.path}"
+        message = self.channel_message(request, where)
+        if message.author_id != self.world.bot.id:
+            return error(403, 50005, "Cannot edit a message authored by another user")
+        self.check_edit_age(message, where)
+        payload = await read_payload(request)
+        fields = self.fields_of(payload, message)
+        self.add_files(fields, payload)
+        self.check(fields, where)
+        return json_response(self.world.message_payload(self.update_message(message, fields)))
+
+    async def delete_message(self, request: web.Request) -> web.Response:
+        message = self.channel_message(request, f"DELETE {request.path}")
+        self.remove_message(message)
+        return no_content()
+
+    # threads ----------------------------------------------------------------------------------------
+
+    def _new_thread(
+        self, parent: Channel, payload: dict[str, Any], thread_id: int, kind: int, where: str
+    ) -> Channel:
+        if parent.is_thread:
+            raise Refused(error(400, 50024, "Cannot execute action on this channel type"))
+        self.require(CREATE_PUBLIC_THREADS, f"create threads in #{parent.name}", where)
+        name = str(payload.get("name") or "")
+        if not 1 <= len(name) <= 100:
+            raise self.refuse(
+                limits.LABEL_LIMIT, f"thread name is {len(name)} characters (must be 1-100)", where
+            )
+        thread = Channel(
+            id=thread_id,
+            name=name,
+            type=kind,
+            parent_id=parent.id,
+            owner_id=self.world.bot.id,
+            created_at=self.world.now(),
+            auto_archive_duration=int(payload.get("auto_archive_duration") or 1440),
+        )
+        self.world.channels[thread.id] = thread
+        data = self.world.channel_payload(thread)
+        member = {
+            "id": str(thread.id),
+            "user_id": str(self.world.bot.id),
+            "join_timestamp": data["thread_metadata"]["create_timestamp"],
+            "flags": 0,
+        }
+        self.world.dispatch("THREAD_CREATE", {**data, "newly_created": True, "member": member})
+        return thread
+
+    async def post_thread(self, request: web.Request) -> web.Response:
+        parent = self.channel(snowflake(request, "channel_id"))
+        payload = await read_payload(request)
+        kind = int(payload.get("type") or PUBLIC_THREAD)
+        thread = self._new_thread(parent, payload, self.world.new_id(), kind, f"POST {request.path}")
+        return json_response(self.world.channel_payload(thread), 201)
+
+    async def post_message_thread(self, request: web.Request) -> web.Response:
+        where = f"POST {request.path}"
+        message = self.channel_message(request, where)
+        if message.thread_id is not None:
+            return error(400, 160004, "A thread has already been created for this message")
+        payload = await read_payload(request)
+        parent = self.channel(message.channel_id)
+        thread = self._new_thread(parent, payload, message.id, PUBLIC_THREAD, where)
+        message.thread_id = thread.id
+        message.flags |= 1 << 5  # HAS_THREAD
+        return json_response(self.world.channel_payload(thread), 201)
+
+    async def typing(self, request: web.Request) -> web.Response:
+        self.channel(snowflake(request, "channel_id"))
+        return no_content()

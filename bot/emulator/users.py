@@ -1,0 +1,527 @@
+"""Simulated members: invoke slash commands, click buttons, choose select values, submit modals, and
+read what each member can see (public messages plus their own ephemeral ones)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from bot.emulator import limits
+from bot.emulator.callbacks import COMMAND, COMPONENT, MODAL_SUBMIT, fail
+from bot.emulator.model import Channel, Interaction, Message, User, World
+
+ATTACHMENT_SIZE_LIMIT = 25 * 1024 * 1024
+
+
+class InvalidInvocation(Exception):
+    """Raised when a member tries something Discord's client would not let them do."""
+
+
+class InteractionResult:
+    """An interaction's outcome: the initial response, its message, the follow-ups, and the timing."""
+
+    def __init__(self, world: World, interaction: Interaction) -> None:
+        self.world = world
+        self.interaction = interaction
+
+    def __repr__(self) -> str:
+        state = self.failed or f"response type {self.response_type}"
+        return f"<InteractionResult {self.interaction.label} {state}>"
+
+    @property
+    def id(self) -> int:
+        return self.interaction.id
+
+    @property
+    def failed(self) -> str | None:
+        """Why the interaction failed (no initial response in time), or None."""
+        return self.interaction.failed
+
+    @property
+    def ok(self) -> bool:
+        return self.interaction.response_type is not None
+
+    @property
+    def response_type(self) -> int | None:
+        return self.interaction.response_type
+
+    @property
+    def latency(self) -> float | None:
+        return self.interaction.latency
+
+    @property
+    def message(self) -> Message | None:
+        """The message the initial response created or updated, as it is now."""
+        message = self.world.messages.get(self.interaction.original_id or 0)
+        return None if message is None or message.deleted else message
+
+    @property
+    def followups(self) -> list[Message]:
+        found = (self.world.messages.get(i) for i in self.interaction.followup_ids)
+        return [m for m in found if m is not None and not m.deleted]
+
+    @property
+    def messages(self) -> list[Message]:
+        """The response message and the follow-ups."""
+        return ([self.message] if self.message else []) + self.followups
+
+    @property
+    def modal(self) -> dict[str, Any] | None:
+        return self.interaction.modal
+
+    async def wait_for(self, predicate: Callable[[InteractionResult], Any], timeout: float = 3.0) -> Any:
+        """Waits until ``predicate(self)`` is truthy (after follow-ups and edits); returns its value."""
+        async with asyncio.timeout(timeout):
+            while True:
+                value = predicate(self)
+                if value:
+                    return value
+                self.interaction.changed.clear()
+                await self.interaction.changed.wait()
+
+    async def wait_followup(self, count: int = 1, timeout: float = 3.0) -> Message:
+        """Waits for the ``count``-th follow-up message and returns it."""
+        return await self.wait_for(lambda r: len(r.followups) >= count and r.followups[count - 1], timeout)
+
+    async def wait_final(self, timeout: float = 3.0) -> Message:
+        """Waits until a deferred reply's "thinking…" message has been replaced; returns it."""
+        return await self.wait_for(
+            lambda r: r.message is not None and not r.message.loading and r.message, timeout
+        )
+
+
+class Invoker:
+    """Creates interactions, dispatches INTERACTION_CREATE, and watches the 3-second deadline."""
+
+    def __init__(self, world: World, check: Callable[[], None]) -> None:
+        self.world = world
+        self.check = check
+        self.watchers: set[asyncio.Task[None]] = set()
+
+    def payload(
+        self, interaction: Interaction, member: User, channel: Channel, message: Message | None
+    ) -> dict[str, Any]:
+        world = self.world
+        data: dict[str, Any] = {
+            "id": str(interaction.id),
+            "application_id": str(world.bot.id),
+            "type": interaction.type,
+            "data": interaction.data,
+            "guild_id": str(world.guild_id),
+            "guild": {"id": str(world.guild_id), "locale": "en-US", "features": []},
+            "channel_id": str(channel.id),
+            "channel": world.channel_payload(channel, permissions_for=member),
+            "member": world.member_payload(member, permissions=True),
+            "token": interaction.token,
+            "version": 1,
+            "app_permissions": str(world.permissions_of(world.bot)),
+            "locale": "en-US",
+            "guild_locale": "en-US",
+            "entitlements": [],
+            "entitlement_sku_ids": [],
+            "authorizing_integration_owners": {"0": str(world.guild_id)},
+            "context": 0,
+            "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+        }
+        if message is not None:
+            data["message"] = world.message_payload(message)
+        return data
+
+    async def invoke(
+        self,
+        member: User,
+        channel: Channel,
+        kind: int,
+        data: dict[str, Any],
+        label: str,
+        *,
+        message: Message | None = None,
+        parent: Interaction | None = None,
+        wait: bool = True,
+    ) -> InteractionResult:
+        """Dispatches an interaction; with ``wait``, returns once answered or failed (3 s deadline)."""
+        self.check()
+        world = self.world
+        interaction = Interaction(
+            id=world.new_id(),
+            token=f"emu.{secrets.token_urlsafe(48)}",
+            type=kind,
+            member_id=member.id,
+            channel_id=channel.id,
+            data=data,
+            label=f"{member.name}: {label}",
+            created_at=world.now(),
+            message_id=None if message is None else message.id,
+            parent=parent,
+        )
+        world.interactions[interaction.id] = interaction
+        world.tokens[interaction.token] = interaction
+        source = message if message is not None else self._parent_message(parent)
+        world.dispatch("INTERACTION_CREATE", self.payload(interaction, member, channel, source))
+        watcher = asyncio.create_task(self._watch(interaction))
+        self.watchers.add(watcher)
+        watcher.add_done_callback(self.watchers.discard)
+        result = InteractionResult(world, interaction)
+        if wait:
+            await self.wait(result)
+        return result
+
+    def _parent_message(self, parent: Interaction | None) -> Message | None:
+        while parent is not None:
+            if parent.message_id is not None:
+                return self.world.messages.get(parent.message_id)
+            parent = parent.parent
+        return None
+
+    async def wait(self, result: InteractionResult) -> InteractionResult:
+        """Waits until the interaction is answered or has failed, surfacing a crashed bot at once."""
+        interaction = result.interaction
+        while not interaction.answered.is_set():
+            self.check()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(interaction.answered.wait(), 0.05)
+        return result
+
+    async def _watch(self, interaction: Interaction) -> None:
+        world = self.world
+        while interaction.response_type is None and interaction.failed is None:
+            remaining = interaction.created_at + world.response_deadline - world.now()
+            if remaining <= 0:
+                fail(world, interaction, f"no initial response within {world.response_deadline:g} s")
+                return
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(interaction.answered.wait(), min(remaining, 0.05))
+
+    @property
+    def pending(self) -> int:
+        return sum(
+            1 for i in self.world.interactions.values() if i.response_type is None and i.failed is None
+        )
+
+
+def _find_command(world: World, path: str) -> tuple[Any, list[str]]:
+    name, *subpath = path.strip().lstrip("/").split()
+    for guild_id in (world.guild_id, None):
+        for command in world.commands.values():
+            if command.name == name and command.type == 1 and command.guild_id == guild_id:
+                return command, subpath
+    known = sorted({c.name for c in world.commands.values()})
+    raise InvalidInvocation(f"no slash command /{name} is registered (known: {known})")
+
+
+def _convert(world: World, option: dict[str, Any], value: Any, resolved: dict[str, Any]) -> Any:
+    kind, name = option["type"], option["name"]
+    choices = option.get("choices")
+    if choices:
+        by_name = {c["name"]: c["value"] for c in choices}
+        values = [c["value"] for c in choices]
+        value = by_name.get(value, value) if value not in values else value
+        if value not in values:
+            raise InvalidInvocation(f"option {name}: {value!r} is not one of the choices {values}")
+    if kind == 3:
+        value = str(value)
+        low, high = option.get("min_length", 0), option.get("max_length", 6000)
+        if not low <= len(value) <= high:
+            raise InvalidInvocation(f"option {name}: length must be {low}-{high}")
+        return value
+    if kind in (4, 10):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or (kind == 4 and not isinstance(value, int))
+        ):
+            raise InvalidInvocation(
+                f"option {name}: {value!r} is not a {'whole ' if kind == 4 else ''}number"
+            )
+        low, high = option.get("min_value"), option.get("max_value")
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise InvalidInvocation(f"option {name}: {value} is outside {low}..{high}")
+        return value
+    if kind == 5:
+        if not isinstance(value, bool):
+            raise InvalidInvocation(f"option {name}: {value!r} is not true/false")
+        return value
+    if kind in (6, 9) and not (kind == 9 and _role(world, value)):
+        user = _user(world, value)
+        resolved.setdefault("users", {})[str(user.id)] = user.payload()
+        resolved.setdefault("members", {})[str(user.id)] = {
+            **world.member_payload(user, with_user=False),
+            "permissions": str(world.permissions_of(user)),
+        }
+        return str(user.id)
+    if kind in (8, 9):
+        role = _role(world, value)
+        if role is None:
+            raise InvalidInvocation(f"option {name}: no role {value!r}")
+        resolved.setdefault("roles", {})[str(role.id)] = role.payload()
+        return str(role.id)
+    if kind == 7:
+        channel = value if isinstance(value, Channel) else _channel(world, value)
+        allowed = option.get("channel_types")
+        if allowed and channel.type not in allowed:
+            raise InvalidInvocation(f"option {name}: channel {channel.name} has a type not in {allowed}")
+        resolved.setdefault("channels", {})[str(channel.id)] = world.channel_payload(
+            channel, permissions_for=world.bot
+        )
+        return str(channel.id)
+    raise InvalidInvocation(f"option {name}: option type {kind} is not supported by the emulator")
+
+
+def _user(world: World, value: Any) -> User:
+    if isinstance(value, SimulatedMember):
+        return value.user
+    if isinstance(value, User):
+        return value
+    if isinstance(value, int) and value in world.members:
+        return world.members[value]
+    return world.member_named(str(value))
+
+
+def _role(world: World, value: Any) -> Any:
+    for role in world.roles.values():
+        if value in (role.id, role.name, str(role.id)):
+            return role
+    return None
+
+
+def _channel(world: World, value: Any) -> Channel:
+    if isinstance(value, int) and value in world.channels:
+        return world.channels[value]
+    return world.channel_named(str(value))
+
+
+def command_data(world: World, path: str, given: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+    """The ``data`` of a CHAT_INPUT interaction for ``/path`` with typed, checked options."""
+    command, subpath = _find_command(world, path)
+    declared = command.options
+    top: list[dict[str, Any]] = []
+    where = top
+    for part in subpath:
+        sub = next((o for o in declared if o["name"] == part and o["type"] in (1, 2)), None)
+        if sub is None:
+            raise InvalidInvocation(f"/{command.name} has no subcommand {part!r}")
+        node: dict[str, Any] = {"name": part, "type": sub["type"], "options": []}
+        where.append(node)
+        where = node["options"]
+        declared = sub.get("options", [])
+    if any(o["type"] in (1, 2) for o in declared):
+        names = [o["name"] for o in declared]
+        raise InvalidInvocation(f"/{path} needs a subcommand: one of {names}")
+    resolved: dict[str, Any] = {}
+    unknown = set(given) - {o["name"] for o in declared}
+    if unknown:
+        raise InvalidInvocation(f"/{path} has no option(s) {sorted(unknown)}")
+    for option in declared:
+        if option["name"] in given:
+            value = _convert(world, option, given[option["name"]], resolved)
+            where.append({"name": option["name"], "type": option["type"], "value": value})
+        elif option.get("required"):
+            raise InvalidInvocation(f"/{path} needs option {option['name']!r}")
+    data: dict[str, Any] = {"id": str(command.id), "name": command.name, "type": 1, "options": top}
+    if resolved:
+        data["resolved"] = resolved
+    if command.guild_id is not None:
+        data["guild_id"] = str(command.guild_id)
+    return data, command
+
+
+class SimulatedMember:
+    """A guild member driven by a test: every action goes through the real protocol."""
+
+    def __init__(self, world: World, invoker: Invoker, user: User) -> None:
+        self.world = world
+        self.invoker = invoker
+        self.user = user
+
+    def __repr__(self) -> str:
+        return f"<SimulatedMember {self.name} {self.id}>"
+
+    @property
+    def name(self) -> str:
+        return self.user.name
+
+    @property
+    def id(self) -> int:
+        return self.user.id
+
+    @property
+    def permissions(self) -> int:
+        return self.world.permissions_of(self.user)
+
+    def _channel(self, channel: Channel | str | int | None) -> Channel:
+        if channel is None:
+            return next(
+                c for c in sorted(self.world.channels.values(), key=lambda c: c.position) if not c.is_thread
+            )
+        return channel if isinstance(channel, Channel) else _channel(self.world, channel)
+
+    def _current(self, message: Message | int) -> Message:
+        message_id = message if isinstance(message, int) else message.id
+        current = self.world.messages.get(message_id)
+        if current is None or current.deleted:
+            raise InvalidInvocation(f"message {message_id} does not exist (any more)")
+        if not self.world.visible(current, self.id):
+            raise InvalidInvocation(
+                f"{self.name} cannot see message {message_id} (another member's ephemeral)"
+            )
+        return current
+
+    async def slash(
+        self,
+        command: str,
+        channel: Channel | str | int | None = None,
+        *,
+        options: dict[str, Any] | None = None,
+        wait: bool = True,
+        **named: Any,
+    ) -> InteractionResult:
+        """Runs ``/command`` (``"group sub"`` for subcommands) in ``channel`` (default: the first one).
+
+        Options come as keywords, or in ``options`` for names that clash with ``channel``/``wait``.
+        """
+        given = {**named, **(options or {})}
+        data, declared = command_data(self.world, command, given)
+        required = declared.default_member_permissions
+        if required and self.permissions & required != required:
+            raise InvalidInvocation(f"{self.name} lacks the permissions to see /{declared.name}")
+        text = " ".join([f"/{command.strip()}", *(f"{k}:{v}" for k, v in given.items())])
+        return await self.invoker.invoke(self.user, self._channel(channel), COMMAND, data, text, wait=wait)
+
+    def _component(self, message: Message, target: str | None, kinds: set[int]) -> dict[str, Any]:
+        found = [c for c in message.interactive() if c.get("type") in kinds]
+        if target is None and len(found) == 1:
+            return found[0]
+        for key in ("custom_id", "label", "placeholder"):
+            for component in found:
+                if target is not None and component.get(key) == target:
+                    return component
+        shown = [c.get("label") or c.get("placeholder") or c.get("custom_id") for c in found]
+        raise InvalidInvocation(f"message {message.id} shows no component {target!r} (it shows {shown})")
+
+    async def click(
+        self, message: Message | int, target: str | None = None, *, force: bool = False, wait: bool = True
+    ) -> InteractionResult:
+        """Clicks the button whose custom_id or label is ``target``.
+
+        With ``force`` the member sends ``target`` as the custom_id even if the message no longer shows
+        it, or never did (stale clients, double clicks, forged ids).
+        """
+        current = self._current(message)
+        if force:
+            custom_id = str(target)
+        else:
+            button = self._component(current, target, {2})
+            if button.get("disabled"):
+                raise InvalidInvocation(f"button {target!r} is disabled")
+            if not button.get("custom_id"):
+                raise InvalidInvocation(f"button {target!r} is a link, not an interaction")
+            custom_id = button["custom_id"]
+        data = {"custom_id": custom_id, "component_type": 2}
+        channel = self.world.channels[current.channel_id]
+        label = f"click {target or custom_id}"
+        return await self.invoker.invoke(
+            self.user, channel, COMPONENT, data, label, message=current, wait=wait
+        )
+
+    async def select(
+        self,
+        message: Message | int,
+        target: str | None,
+        values: list[str],
+        *,
+        force: bool = False,
+        wait: bool = True,
+    ) -> InteractionResult:
+        """Chooses ``values`` in the string select whose custom_id or placeholder is ``target``."""
+        current = self._current(message)
+        if force:
+            custom_id = str(target)
+        else:
+            select = self._component(current, target, {3})
+            if select.get("disabled"):
+                raise InvalidInvocation(f"select {target!r} is disabled")
+            offered = [o["value"] for o in select.get("options", [])]
+            low, high = select.get("min_values", 1), select.get("max_values", 1)
+            if (
+                any(v not in offered for v in values)
+                or not low <= len(values) <= high
+                or len(set(values)) != len(values)
+            ):
+                raise InvalidInvocation(
+                    f"select {target!r} offers {offered} ({low}-{high} choices), not {values}"
+                )
+            custom_id = select["custom_id"]
+        data = {"custom_id": custom_id, "component_type": 3, "values": list(values)}
+        channel = self.world.channels[current.channel_id]
+        label = f"select {target or custom_id}={values}"
+        return await self.invoker.invoke(
+            self.user, channel, COMPONENT, data, label, message=current, wait=wait
+        )
+
+    async def submit_modal(
+        self, source: InteractionResult, values: dict[str, str], *, wait: bool = True
+    ) -> InteractionResult:
+        """Fills the modal ``source`` answered with (keys: input custom_id or label) and submits it."""
+        interaction = source.interaction
+        modal = interaction.modal
+        if modal is None:
+            raise InvalidInvocation(f"{interaction.label} was not answered with a modal")
+        if interaction.member_id != self.id:
+            raise InvalidInvocation(f"the modal was shown to someone else, not {self.name}")
+        components = [self._fill(row, values) for row in modal.get("components", [])]
+        data = {"custom_id": modal["custom_id"], "components": [c for c in components if c]}
+        channel = self.world.channels[interaction.channel_id]
+        label = f"submit modal {modal.get('title')!r}"
+        return await self.invoker.invoke(
+            self.user, channel, MODAL_SUBMIT, data, label, parent=interaction, wait=wait
+        )
+
+    def _fill(self, component: dict[str, Any], values: dict[str, str]) -> dict[str, Any] | None:
+        kind = component.get("type")
+        if kind == 1:
+            inner = [self._fill(c, values) for c in component.get("components", [])]
+            return {"type": 1, "components": [c for c in inner if c]}
+        if kind == 18:
+            inner = self._fill({**component["component"], "_label": component.get("label")}, values)
+            return {"type": 18, "id": component.get("id", 0), "component": inner} if inner else None
+        if kind == 4:
+            label = component.get("label") or component.get("_label")
+            value = values.get(component["custom_id"], values.get(label or "", component.get("value") or ""))
+            low, high = component.get("min_length", 0), component.get("max_length", limits.TEXT_INPUT_VALUE)
+            if (component.get("required", True) or value) and not (
+                max(low, 1 if component.get("required", True) else 0) <= len(value) <= high
+            ):
+                raise InvalidInvocation(
+                    f"modal input {label or component['custom_id']!r} needs {low}-{high} characters"
+                )
+            return {"type": 4, "custom_id": component["custom_id"], "value": value}
+        if kind == 3:
+            chosen = values.get(component["custom_id"], [])
+            return {"type": 3, "custom_id": component["custom_id"], "values": list(chosen)}
+        return None
+
+    async def say(self, channel: Channel | str | int, content: str) -> Message:
+        """Posts a plain message as this member (MESSAGE_CREATE reaches the bot)."""
+        target = self._channel(channel)
+        world = self.world
+        message = Message(world.new_id(), target.id, self.id, content=content, created_at=world.now())
+        world.messages[message.id] = message
+        target.last_message_id = message.id
+        world.dispatch("MESSAGE_CREATE", world.message_payload(message))
+        world.notify("create", message)
+        return message
+
+    def visible_messages(self, channel: Channel | str | int | None = None) -> list[Message]:
+        """Public messages of a channel or thread plus this member's ephemeral ones, oldest first."""
+        return self.world.channel_messages(self._channel(channel).id, self.id)
+
+    def ephemeral_messages(self, channel: Channel | str | int | None = None) -> list[Message]:
+        """Only the ephemeral messages sent to this member (all channels unless one is given)."""
+        found = [m for m in self.world.messages.values() if m.visible_to == self.id and not m.deleted]
+        if channel is not None:
+            channel_id = self._channel(channel).id
+            found = [m for m in found if m.channel_id == channel_id]
+        return sorted(found, key=lambda m: m.id)
