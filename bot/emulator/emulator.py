@@ -162,8 +162,8 @@ class Emulator:
     async def stop_bot(self, bot: Any, *, clean: bool = True) -> None:
         """Stops a bot: ``bot.close()``, or without ``clean`` a crash (task cancelled, sockets cut)."""
         entry = next((e for e in self.bots if e[0] is bot), None)
-        if entry is None:
-            raise ValueError("that bot was not started by this emulator")
+        if entry is None:  # already stopped
+            return
         self.bots.remove(entry)
         task = entry[1]
         if clean:

@@ -166,7 +166,7 @@ class Server:
             self.unsupported.append(f"{request.method} {request.path}")
             _log.warning("emulator: no route for %s %s", request.method, request.path)
             return error(404, 0, f"404: Not Found (the emulator does not support {label})")
-        public = template.startswith(("/interactions/", "/webhooks/"))
+        public = template.startswith(("/interactions/", "/webhooks/")) or template == "/gateway"
         if not public and request.headers.get("Authorization") != f"Bot {self.token}":
             return error(401, 0, "401: Unauthorized")
         major = "+".join(info.get(k, "") for k in ("channel_id", "guild_id", "app_id", "token"))

@@ -69,12 +69,6 @@ class Admin(app_commands.Group):
     ) -> None:
         await interaction.response.send_message(f"{key.value}={value}", ephemeral=True)
 
-    @app_commands.command(description="Reset everything")
-    @app_commands.default_permissions(manage_guild=True)
-    async def reset(self, interaction: discord.Interaction) -> None:
-        allowed = interaction.permissions.manage_guild
-        await interaction.response.send_message(f"reset allowed={allowed}", ephemeral=True)
-
 
 def make_bot(gate: asyncio.Event | None = None) -> commands.Bot:
     """The test bot: every interaction path the emulator supports, via the real discord.py."""
@@ -170,6 +164,12 @@ def make_bot(gate: asyncio.Event | None = None) -> commands.Bot:
         raise RuntimeError("boom")
 
     tree.add_command(Admin(name="admin", description="Server settings"))
+
+    @tree.command(description="Reset everything")
+    @app_commands.default_permissions(manage_guild=True)
+    async def reset(interaction: discord.Interaction) -> None:
+        allowed = interaction.permissions.manage_guild
+        await interaction.response.send_message(f"reset allowed={allowed}", ephemeral=True)
 
     @bot.event
     async def on_message(message: discord.Message) -> None:

@@ -33,6 +33,7 @@ async def test_synced_commands_are_recorded_with_subcommand_groups_and_choices(e
         "note",
         "crash",
         "admin",
+        "reset",
     }
     admin = emu.commands["admin"]
     group = next(o for o in admin.options if o["name"] == "config")
