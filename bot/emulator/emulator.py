@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.emulator import harness
+from bot.emulator.control import Control
 from bot.emulator.model import (
     BOT_PERMISSIONS,
     EVERYONE_PERMISSIONS,
@@ -85,6 +86,7 @@ class Emulator:
             self.world, token=token, heartbeat_interval=heartbeat_interval, rate_limit=rate_limit
         )
         self.invoker = Invoker(self.world, self.check_bots)
+        Control(self).install(self.server.app)
         self.errors = harness.ErrorLog()
         self.bots: list[tuple[Any, asyncio.Task[None]]] = []
         self._log_guard: contextlib.ExitStack | None = None

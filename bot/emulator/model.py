@@ -390,6 +390,10 @@ class World:
                 return channel
         raise KeyError(f"no channel or thread called {name!r}")
 
+    def default_channel(self) -> Channel:
+        """The first text channel (where commands run unless told otherwise)."""
+        return min((c for c in self.channels.values() if not c.is_thread), key=lambda c: c.position)
+
     def permissions_of(self, user: User) -> int:
         """Guild-level permissions of a member (owner and administrators have all)."""
         if user.id == self.owner.id:

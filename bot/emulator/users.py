@@ -353,9 +353,7 @@ class SimulatedMember:
 
     def _channel(self, channel: Channel | str | int | None) -> Channel:
         if channel is None:
-            return next(
-                c for c in sorted(self.world.channels.values(), key=lambda c: c.position) if not c.is_thread
-            )
+            return self.world.default_channel()
         return channel if isinstance(channel, Channel) else _channel(self.world, channel)
 
     def _current(self, message: Message | int) -> Message:

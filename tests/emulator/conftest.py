@@ -46,6 +46,22 @@ class Pick(discord.ui.View):
     async def colour(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
         await interaction.response.send_message(f"You picked {', '.join(select.values)}", ephemeral=True)
 
+    @discord.ui.button(label="Refresh", custom_id="pick:refresh")
+    async def refresh(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.defer()
+        await interaction.edit_original_response(content="Refreshed")
+
+    @discord.ui.button(label="Rename", custom_id="pick:rename")
+    async def rename(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        await interaction.response.send_modal(Rename())
+
+
+class Rename(discord.ui.Modal, title="Rename"):
+    name = discord.ui.TextInput(label="New name", custom_id="rename:name")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(content=f"Renamed to {self.name.value}")
+
 
 class Feedback(discord.ui.Modal, title="Feedback"):
     text = discord.ui.TextInput(label="What do you think?", custom_id="feedback:text", max_length=200)

@@ -80,6 +80,26 @@ async def test_select_values_reach_the_bot(emu: Emulator, bot) -> None:
         await ann.select(table, "pick:colour", ["purple"])
 
 
+async def test_deferred_update_then_an_edit_of_the_original_changes_the_clicked_message(
+    emu: Emulator, bot
+) -> None:
+    ann = emu.member("Ann")
+    table = (await ann.slash("table")).message
+    refreshed = await ann.click(table, "Refresh")
+    assert refreshed.response_type == 6 and refreshed.message is table
+    await emu.settle()
+    assert table.content == "Refreshed" and "pick:refresh" in table.custom_ids()
+
+
+async def test_a_modal_opened_by_a_button_can_update_that_button_s_message(emu: Emulator, bot) -> None:
+    ann = emu.member("Ann")
+    table = (await ann.slash("table")).message
+    opened = await ann.click(table, "Rename")
+    submitted = await ann.submit_modal(opened, {"rename:name": "Whiskers"})
+    assert submitted.response_type == 7 and submitted.message is table
+    assert table.content == "Renamed to Whiskers"
+
+
 async def test_deferred_reply_follow_ups_and_edits(emu: Emulator, bot) -> None:
     result = await emu.member("Ann").slash("slow")
     assert result.response_type == 5

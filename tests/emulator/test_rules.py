@@ -170,6 +170,20 @@ async def test_the_token_expires_after_15_minutes(emu: Emulator, api, command) -
     assert [v.rule for v in emu.take_violations()] == [limits.TOKEN_EXPIRED]
 
 
+async def test_follow_ups_are_read_edited_and_deleted_through_the_token(emu: Emulator, api, command) -> None:
+    result = await emu.member("Ann").slash(command, wait=False)
+    await api("POST", callback(result), {"type": 4, "data": {"content": "reply"}})
+    status, followup = await api("POST", webhook(emu, result, "?wait=1"), {"content": "note", "flags": 64})
+    assert status == 200 and followup["flags"] == 64
+    path = webhook(emu, result, f"/messages/{followup['id']}")
+    assert (await api("PATCH", path, {"content": "note 2"}))[1]["content"] == "note 2"
+    assert (await api("GET", webhook(emu, result, "/messages/@original")))[1]["content"] == "reply"
+    assert (await api("DELETE", path))[0] == 204
+    assert (await api("GET", path))[0] == 404
+    assert (await api("DELETE", webhook(emu, result, "/messages/@original")))[0] == 204
+    assert result.messages == [] and emu.member("Ann").visible_messages() == []
+
+
 async def test_follow_up_before_the_initial_response_is_refused(emu: Emulator, api, command) -> None:
     result = await emu.member("Ann").slash(command, wait=False)
     assert (await api("POST", webhook(emu, result, "?wait=1"), {"content": "early"}))[0] == 404

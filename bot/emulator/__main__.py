@@ -1,0 +1,70 @@
+"""Runs the emulator on its own: ``python -m bot.emulator --port 8765 --members Ann,Bo,Cy``.
+
+The first line printed is ``EMULATOR <url>``; point the bot at ``<url>/api/v10`` and ``ws://...``, and
+drive members over the control API (see :mod:`bot.emulator.control`, client: :mod:`bot.emulator.remote`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import sys
+
+from bot.emulator.emulator import TOKEN, Emulator, MemberSpec
+from bot.emulator.render import transcript_printer
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bot.emulator", description="A local Discord for Catnip.")
+    parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (0: any free port)")
+    parser.add_argument("--guild", default="Catnip Test", help="guild name")
+    parser.add_argument("--channels", default="games", help="comma-separated text channels")
+    parser.add_argument("--members", default="Ann,Bo,Cy,Di,Ed,Flo", help="comma-separated members")
+    parser.add_argument("--managers", default="", help="comma-separated members with Manage Server")
+    parser.add_argument("--token", default=TOKEN, help="the bot token the emulator accepts")
+    parser.add_argument("--transcript", action="store_true", help="print every message as a user sees it")
+    parser.add_argument("--rate-limit", type=int, default=50, help="requests per second per route bucket")
+    return parser.parse_args(argv)
+
+
+def _names(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+async def serve(args: argparse.Namespace) -> int:
+    members: list[str | MemberSpec] = [*_names(args.members)]
+    members += [MemberSpec(name, ["manage_guild"]) for name in _names(args.managers)]
+    emulator = Emulator(
+        guild_name=args.guild,
+        channels=_names(args.channels),
+        members=members,
+        token=args.token,
+        rate_limit=(args.rate_limit, 1.0),
+    )
+    await emulator.open(args.port)
+    if args.transcript:
+        emulator.on_message(transcript_printer(emulator.world))
+    print(f"EMULATOR {emulator.url}", flush=True)
+    print(
+        f"  REST    {emulator.api_base}\n  gateway {emulator.gateway_url}\n  token   {args.token}", flush=True
+    )
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    await emulator.close()
+    for violation in emulator.violations:
+        print(f"violation: {violation}", file=sys.stderr)
+    return 1 if emulator.violations else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return asyncio.run(serve(parse(argv)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

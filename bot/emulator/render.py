@@ -1,0 +1,93 @@
+"""Readable text of what a Discord user sees: messages with embeds and components, as a transcript."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from bot.emulator.limits import walk_components
+from bot.emulator.model import Message, World
+
+_STYLES = {1: "", 2: "", 3: "✓ ", 4: "✗ ", 5: "↗ "}
+
+
+def _emoji(component: dict[str, Any]) -> str:
+    emoji = component.get("emoji") or {}
+    return f"{emoji['name']} " if emoji.get("name") and not emoji.get("id") else ""
+
+
+def render_components(components: list[dict[str, Any]]) -> list[str]:
+    """One line per action row: ``[Join] [Start]`` buttons and ``▾ placeholder (options)`` selects."""
+    lines = []
+    for row in components:
+        parts = []
+        for component in walk_components([row]):
+            kind = component.get("type")
+            if kind == 2:
+                style = _STYLES.get(component.get("style", 1), "")
+                label = f"{style}{_emoji(component)}{component.get('label') or ''}"
+                parts.append(f"[{label.strip()}]" + (" (disabled)" if component.get("disabled") else ""))
+            elif kind in (3, 5, 6, 7, 8):
+                options = ", ".join(o.get("label", "") for o in component.get("options") or [])
+                placeholder = component.get("placeholder") or "choose"
+                parts.append(f"▾ {placeholder}" + (f" ({options})" if options else ""))
+            elif kind == 10:
+                parts.append(str(component.get("content", "")))
+        if parts:
+            lines.append(" ".join(parts))
+    return lines
+
+
+def render_embed(embed: dict[str, Any]) -> list[str]:
+    lines = []
+    if (embed.get("author") or {}).get("name"):
+        lines.append(embed["author"]["name"])
+    if embed.get("title"):
+        lines.append(f"**{embed['title']}**")
+    if embed.get("description"):
+        lines += str(embed["description"]).splitlines()
+    for field in embed.get("fields") or []:
+        lines.append(f"{field.get('name')}: {field.get('value')}")
+    if (embed.get("footer") or {}).get("text"):
+        lines.append(f"— {embed['footer']['text']}")
+    return lines
+
+
+def render_message(world: World, message: Message, kind: str = "create") -> str:
+    """A message as a Discord user would read it, with where it is, who wrote it, and who sees it."""
+    channel = world.channels.get(message.channel_id)
+    where = (
+        f"#{channel.name}" if channel and not channel.is_thread else f"🧵 {channel.name if channel else '?'}"
+    )
+    author = world.members.get(message.author_id)
+    name = author.name if author else "?"
+    audience = ""
+    if message.visible_to is not None:
+        reader = world.members.get(message.visible_to)
+        audience = f" → only {reader.name if reader else '?'} sees this"
+    if kind == "delete":
+        return f"{where} · {name}: (message deleted)"
+    mark = " (edited)" if kind == "update" else ""
+    if message.loading:
+        return f"{where} · {name}{audience}{mark}: {name} is thinking…"
+    lines = [f"{where} · {name}{audience}{mark}:" + (f" {message.content}" if message.content else "")]
+    for embed in message.embeds:
+        lines += [f"  │ {line}" for line in render_embed(embed)]
+    lines += [f"  {line}" for line in render_components(message.components)]
+    if message.attachments:
+        lines.append("  📎 " + ", ".join(a.get("filename", "file") for a in message.attachments))
+    return "\n".join(lines)
+
+
+def transcript_printer(
+    world: World, write: Callable[[str], Any] | None = None, *, ephemeral: bool = True
+) -> Callable[[str, Message], None]:
+    """A listener for :meth:`Emulator.on_message` that writes each change as readable text."""
+    out = write or (lambda text: print(text, file=sys.stdout, flush=True))
+
+    def listener(kind: str, message: Message) -> None:
+        if ephemeral or message.visible_to is None:
+            out(render_message(world, message, kind))
+
+    return listener
