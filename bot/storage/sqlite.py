@@ -7,8 +7,10 @@ queries see only committed data, so a reader never observes a half-done move.
 Durability: WAL with `synchronous=FULL`. With NORMAL, WAL never corrupts the
 database, but a power cut or OS crash can lose the last commits after they were
 reported done — a move the table already showed. FULL syncs the WAL on every
-commit, so a move the store has acknowledged survives; it costs one fsync per
-move (see `python -m bench.store`).
+commit, so a move the store has acknowledged survives. The fsync is what limits
+commits per second, so moves of different games that wait at the same moment
+share one transaction (group commit, see commits.py); `python -m bench.store`
+measures the result.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any, Literal, TypeVar
 
 import aiosqlite
 
+from bot.storage.commits import GroupCommit, PendingMove
 from bot.storage.migrations import apply_migrations
 from bot.storage.models import (
     ENDED_STATUSES,
@@ -127,6 +130,7 @@ class SqliteGameStore:
         self._reader: Db | None = None
         self._write_lock = asyncio.Lock()
         self._game_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._commits = GroupCommit(self._transaction)
 
     # ------------------------------------------------------------------ connection
 
@@ -153,6 +157,7 @@ class SqliteGameStore:
 
     async def close(self) -> None:
         """Close both connections; idempotent."""
+        await self._commits.drain()
         writer, reader = self._writer, self._reader
         self._writer = self._reader = None
         if reader is not None:
@@ -339,46 +344,18 @@ class SqliteGameStore:
         now: float,
         status: GameStatus | None = None,
     ) -> int:
-        """Append the move, write the snapshot and bump the version, all in one transaction.
+        """Append the move, write the snapshot and bump the version, atomically and durably.
 
-        Raises StaleMove (and changes nothing) if the game is not at
-        `expected_version` or no longer active. Returns the new version.
+        Raises StaleMove (and writes nothing) if the game is not at
+        `expected_version` or no longer active. Returns the new version. Moves of
+        several games waiting at the same moment share one transaction (see commits.py).
         """
         if status is not None:
             _check_status(status)
-        events_json = _json(events)
-
-        async def body(db: Db) -> int:
-            rows = await self._rows(
-                db,
-                "UPDATE games SET version = version + 1, updated_at = ?, status = COALESCE(?, status) "
-                "WHERE id = ? AND version = ? AND status = 'active' RETURNING version",
-                (now, status, game_id, expected_version),
-            )
-            if not rows:
-                await self._status(db, game_id)  # GameNotFound if it does not exist at all
-                raise StaleMove()
-            version = rows[0][0]
-            (seq,) = (
-                await self._rows(
-                    db,
-                    "INSERT INTO moves (game_id, seq, seat, action, events, at) "
-                    "VALUES (?, COALESCE((SELECT MAX(seq) FROM moves WHERE game_id = ?), 0) + 1, ?, ?, ?, ?) "
-                    "RETURNING seq",
-                    (game_id, game_id, seat, action, events_json, now),
-                )
-            )[0]
-            await db.execute(
-                "INSERT INTO snapshots (game_id, seq, version, state) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, version = excluded.version, "
-                "state = excluded.state",
-                (game_id, seq, version, state_json),
-            )
-            if status in ENDED_STATUSES:
-                await db.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
-            return version
-
-        return await self._transaction(body)
+        if self._writer is None:
+            raise RuntimeError("the game store is not open")
+        move = PendingMove(game_id, expected_version, seat, action, _json(events), state_json, now, status)
+        return await self._commits.commit(move)
 
     async def repair_snapshot(self, game_id: int, *, state_json: str, version: int, seq: int) -> bool:
         """Write a rebuilt snapshot if the game is still at `version` with `seq` moves; whether it was."""

@@ -573,7 +573,9 @@ async def test_racing_clicks_without_the_lock_commit_exactly_one_per_turn(store)
         assert await load_state(store, record, RULES) == replayed(record, log)
 
 
-async def test_a_cancelled_caller_never_leaves_a_half_written_move(store):
+@pytest.mark.parametrize(("turns", "written"), [(1, False), (3, True)], ids=["still-queued", "being-written"])
+async def test_a_cancelled_caller_never_leaves_a_half_written_move(store, turns, written):
+    """Cancelled while queued, a move is withdrawn; once its transaction has begun, it is committed whole."""
     game = await started_game(store)
     state = await load_state(store, game, RULES)
     new, _ = RULES.apply(state, 0, Pull(count=1))
@@ -588,19 +590,40 @@ async def test_a_cancelled_caller_never_leaves_a_half_written_move(store):
             now=1,
         )
     )
-    await asyncio.sleep(0)
+    for _ in range(turns):
+        await asyncio.sleep(0)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    await store.clear_deadline(game.id)  # queued behind the cancelled caller's transaction
-    # That transaction ran to its end in the background, and the store goes on working.
-    record = await store.get_game(game.id)
-    assert [(m.seq, m.action) for m in await store.moves(game.id)] == [(1, "pull:1")] and record.version == 2
-    await play_move(store, game.id)
+    await store.clear_deadline(game.id)  # a write queued behind anything still in progress
     record = await store.get_game(game.id)
     log = await store.moves(game.id)
-    assert record.version == 3 and [m.seq for m in log] == [1, 2]
-    assert await load_state(store, record, RULES) == replayed(record, log)
+    assert [(m.seq, m.action) for m in log] == ([(1, "pull:1")] if written else [])
+    assert record.version == len(log) + 1
+    assert await load_state(store, record, RULES) == (new if written else state)
+    # ...and play goes on.
+    await play_move(store, game.id)
+    assert [m.seq for m in await store.moves(game.id)] == list(range(1, len(log) + 2))
+
+
+async def test_a_failing_move_takes_no_other_game_down_with_it(store, caplog):
+    """Moves of several games share a transaction; one that fails half-way is undone alone."""
+    games = [await started_game(store, seed=seed) for seed in range(3)]
+
+    async def commit(game: GameRecord, seat):
+        return await store.commit_move(
+            game.id, expected_version=1, seat=seat, action="pull:1", events=[], state_json="{}", now=1.0
+        )
+
+    results = await asyncio.gather(
+        commit(games[0], 0), commit(games[1], None), commit(games[2], 0), return_exceptions=True
+    )
+    assert "a batch of 3 moves failed" in caplog.text
+    assert results[0] == results[2] == 2
+    assert isinstance(results[1], sqlite3.IntegrityError)  # no seat: refused after its version bump
+    assert [len(await store.moves(g.id)) for g in games] == [1, 0, 1]
+    assert (await store.get_game(games[1].id)).version == 1, "the failed move's version bump was rolled back"
+    assert await store.load_state_json(games[1].id) == (RULES.setup(2, 1, YarnOptions()).model_dump_json(), 1)
 
 
 def test_the_per_game_lock_is_shared_per_game(tmp_path):

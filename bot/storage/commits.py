@@ -1,0 +1,144 @@
+"""Group commit: the moves waiting to be committed, from any number of games, share one durable transaction.
+
+With `synchronous=FULL` every commit waits for an fsync, which is what limits
+how many moves per second a single SQLite file takes. While one transaction is
+being synced, the moves that arrive queue up and go into the next one together,
+so the cost of a sync is shared by every game moving at that moment.
+
+Each move stays atomic and checked on its own: its `UPDATE games ... WHERE
+version = expected` either matches (then its log entry and snapshot are written
+in the same transaction) or matches nothing and the move is refused as stale,
+having changed nothing. A caller hears back only after the transaction holding
+its move is committed to disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+from bot.storage.models import ENDED_STATUSES, GameNotFound, StaleMove
+
+log = logging.getLogger(__name__)
+
+Db = aiosqlite.Connection
+Transaction = Callable[[Callable[[Db], Awaitable[Any]]], Awaitable[Any]]
+
+MAX_BATCH = 200
+"""At most this many moves in one transaction, so one batch never holds the writer for long."""
+
+
+@dataclass(frozen=True)
+class PendingMove:
+    game_id: int
+    expected_version: int
+    seat: int
+    action: str
+    events_json: str
+    state_json: str
+    now: float
+    status: str | None
+
+
+async def _apply(db: Db, move: PendingMove) -> int | Exception:
+    """Write one move inside the current transaction: the new version, or the refusal (nothing written)."""
+    rows = await db.execute_fetchall(
+        "UPDATE games SET version = version + 1, updated_at = ?, status = COALESCE(?, status) "
+        "WHERE id = ? AND version = ? AND status = 'active' RETURNING version",
+        (move.now, move.status, move.game_id, move.expected_version),
+    )
+    if not rows:
+        exists = await db.execute_fetchall("SELECT 1 FROM games WHERE id = ?", (move.game_id,))
+        return StaleMove() if exists else GameNotFound(move.game_id)
+    version = next(iter(rows))[0]
+    rows = await db.execute_fetchall(
+        "INSERT INTO moves (game_id, seq, seat, action, events, at) "
+        "VALUES (?, COALESCE((SELECT MAX(seq) FROM moves WHERE game_id = ?), 0) + 1, ?, ?, ?, ?) "
+        "RETURNING seq",
+        (move.game_id, move.game_id, move.seat, move.action, move.events_json, move.now),
+    )
+    seq = next(iter(rows))[0]
+    await db.execute(
+        "INSERT INTO snapshots (game_id, seq, version, state) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, version = excluded.version, "
+        "state = excluded.state",
+        (move.game_id, seq, version, move.state_json),
+    )
+    if move.status in ENDED_STATUSES:
+        await db.execute("DELETE FROM deadlines WHERE game_id = ?", (move.game_id,))
+    return version
+
+
+class GroupCommit:
+    """Queues moves and commits them in batches through `transaction` (the store's write transaction)."""
+
+    def __init__(self, transaction: Transaction) -> None:
+        self._transaction = transaction
+        self._queue: list[tuple[PendingMove, asyncio.Future[int]]] = []
+        self._flusher: asyncio.Task[None] | None = None
+
+    async def commit(self, move: PendingMove) -> int:
+        """The game's new version once `move` is durably committed; raises StaleMove or GameNotFound."""
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._queue.append((move, future))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.create_task(self._flush(), name="catnip-group-commit")
+        # A caller cancelled while its move waits in the queue withdraws it; once its batch
+        # has begun, the move is committed (or not) with the batch regardless.
+        return await future
+
+    async def drain(self) -> None:
+        """Wait until every queued move has been committed or refused."""
+        while self._flusher is not None and not self._flusher.done():
+            await asyncio.wait({self._flusher})
+
+    async def _flush(self) -> None:
+        while self._queue:
+            taken, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
+            batch = [(move, future) for move, future in taken if not future.done()]
+            if not batch:
+                continue
+            try:
+                outcomes = await self._commit(batch)
+            except Exception as error:
+                outcomes = [error] * len(batch)
+            except BaseException as error:
+                for _, future in batch + self._queue:
+                    if not future.done():
+                        future.set_exception(error)
+                self._queue.clear()
+                raise
+            for (_, future), outcome in zip(batch, outcomes, strict=True):
+                if future.done():
+                    continue
+                if isinstance(outcome, Exception):
+                    future.set_exception(outcome)
+                else:
+                    future.set_result(outcome)
+
+    async def _commit(self, batch: list[tuple[PendingMove, asyncio.Future[int]]]) -> list[int | Exception]:
+        moves = [move for move, _ in batch]
+
+        async def apply_all(db: Db) -> list[int | Exception]:
+            return [await _apply(db, move) for move in moves]
+
+        try:
+            return await self._transaction(apply_all)
+        except Exception:
+            if len(moves) == 1:
+                raise
+            # Something other than a stale move failed and took the batch with it:
+            # commit the moves one by one so that only the faulty one is refused.
+            log.exception("a batch of %d moves failed; committing them one at a time", len(moves))
+            outcomes: list[int | Exception] = []
+            for move in moves:
+                try:
+                    outcomes.append(await self._transaction(lambda db, move=move: _apply(db, move)))
+                except Exception as error:
+                    outcomes.append(error)
+            return outcomes
