@@ -1,0 +1,147 @@
+"""Counting cats on the table and deciding where a card may go (NL-2, NL-3, NL-4, NL-9)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from engine.ninelives.cards import EMOJI, LIMIT, NO_COUNTS, Counts, LifeCard
+from engine.ninelives.model import Placed, State
+
+WILD = frozenset({"wildcard", "wildcard_paid"})
+
+
+def raw_counts(table: tuple[tuple[Placed, ...], ...]) -> Counts:
+    """Icons per cat on the uncovered table cards, overrides applied, nothing ignored."""
+    c0 = c1 = c2 = c3 = 0
+    for pile in table:
+        counts = pile[-1].counts
+        c0 += counts[0]
+        c1 += counts[1]
+        c2 += counts[2]
+        c3 += counts[3]
+    return (c0, c1, c2, c3)
+
+
+def cat_counts(table: tuple[tuple[Placed, ...], ...], ignored: tuple[int, ...] = ()) -> Counts:
+    """Each cat's count (NL-2): uncovered cards only, overrides first, then ignored cats left out (0)."""
+    counts = raw_counts(table)
+    if not ignored:
+        return counts
+    return tuple(0 if cat in ignored else n for cat, n in enumerate(counts))  # type: ignore[return-value]
+
+
+def effective(printed: Counts, power: LifeCard | None, icon: int = -1) -> tuple[Counts, str]:
+    """How a card played under `power` counts, and a note saying why if it differs (NL-9)."""
+    if power is None:
+        return printed, ""
+    key = power.power
+    if key == "shapeshift":
+        a, b = power.a, power.b
+        if not printed[a]:
+            return printed, ""
+        counts = list(printed)
+        counts[b] += counts[a]
+        counts[a] = 0
+        return tuple(counts), f"{EMOJI[a]} count as {EMOJI[b]}"  # type: ignore[return-value]
+    if key == "numbershift":
+        counts = [0, 0, 0, 0]
+        counts[power.a] = power.b
+        return tuple(counts), f"counts as {power.b}×{EMOJI[power.a]}"  # type: ignore[return-value]
+    if key == "single_cat" and icon >= 0:
+        counts = [0, 0, 0, 0]
+        counts[icon] = 1
+        return tuple(counts), f"counts as one {EMOJI[icon]}"  # type: ignore[return-value]
+    return printed, ""
+
+
+def too_many(current: Counts, adds: Counts, ignored: tuple[int, ...], allowed: int = -1) -> list[int]:
+    """The cats the card adds to that would end above 9 (NL-2: ignored cats and More Allowed exempt)."""
+    return [
+        cat
+        for cat in range(4)
+        if adds[cat] and current[cat] + adds[cat] > LIMIT and cat not in ignored and cat != allowed
+    ]
+
+
+def fits(current: Counts, adds: Counts, ignored: tuple[int, ...], allowed: int = -1) -> bool:
+    """Whether no cat the card adds to ends above 9 (the fast form of `too_many`)."""
+    for cat in range(4):
+        if adds[cat] and current[cat] + adds[cat] > LIMIT and cat not in ignored and cat != allowed:
+            return False
+    return True
+
+
+def perfect(after: Counts, adds: Counts, ignored: tuple[int, ...]) -> list[int]:
+    """The cats on the played card that now stand at exactly 9 (NL-4; never an ignored cat)."""
+    return [cat for cat in range(4) if adds[cat] and after[cat] == LIMIT and cat not in ignored]
+
+
+def minus(a: Counts, b: Counts) -> Counts:
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3])
+
+
+def plus(a: Counts, b: Counts) -> Counts:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
+
+
+class Option(NamedTuple):
+    """One legal way to play a card: as a new table card ("t"), covering ("cover") or swapping
+    ("swap") pile `pile`'s top card, counted as one `icon` under Single Cat (-1 otherwise)."""
+
+    mode: str
+    pile: int = -1
+    icon: int = -1
+
+
+def forbidden_by_power(state: State, card: int) -> bool:
+    """Forbid(A): this turn the player may not play a card showing A (NL-10)."""
+    power = state.power
+    return power is not None and power.power == "forbid" and state.cats[card][power.a] > 0
+
+
+def options(state: State, card: int, base: Counts | None = None) -> list[Option]:
+    """Every legal way to play `card` from hand this turn, given the power in force.
+
+    `base` may pass the table's `raw_counts` when the caller has them already.
+    """
+    if forbidden_by_power(state, card):
+        return []
+    power = state.power
+    key = power.power if power is not None else ""
+    printed = state.cats[card]
+    wild = key in WILD
+    allowed = power.a if key == "plus" else -1
+    icons = [cat for cat in range(4) if printed[cat]] if key == "single_cat" else [-1]
+    if base is None:
+        base = raw_counts(state.table)
+    modes = [("t", -1, base)]
+    if key in ("replace", "swap"):
+        mode = "cover" if key == "replace" else "swap"
+        modes += [(mode, i, minus(base, pile[-1].counts)) for i, pile in enumerate(state.table)]
+    result = []
+    for mode, pile, current in modes:
+        for icon in icons:
+            adds, _ = effective(printed, power, icon)
+            if wild or fits(current, adds, state.ignored, allowed):
+                result.append(Option(mode, pile, icon))
+    return result
+
+
+def blocking(state: State, card: int, option: Option) -> list[int]:
+    """The cats that stop `card` from being played this way (for error messages)."""
+    power = state.power
+    allowed = power.a if power is not None and power.power == "plus" else -1
+    current = raw_counts(state.table)
+    if option.pile >= 0:
+        current = minus(current, state.table[option.pile][-1].counts)
+    adds, _ = effective(state.cats[card], power, option.icon)
+    return too_many(current, adds, state.ignored, allowed)
+
+
+def all_full(state: State) -> bool:
+    """NL-5 (c): every cat not ignored stands at 9 or more."""
+    counts = raw_counts(state.table)
+    return all(counts[cat] >= LIMIT for cat in range(4) if cat not in state.ignored)
+
+
+__all__ = ["NO_COUNTS", "Option", "all_full", "cat_counts", "effective", "options", "perfect", "too_many"]

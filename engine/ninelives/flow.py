@@ -1,0 +1,353 @@
+"""How the game moves on: wagers and powers, plays, turn order, round ends and new rounds.
+
+Every function takes a state and returns a new one (never mutating), plus the events.
+"""
+
+from __future__ import annotations
+
+from engine.core import Event
+from engine.ninelives.cards import EMOJI, POWERS, LifeCard, icons_text, life_name
+from engine.ninelives.counting import Option, all_full, effective, perfect, raw_counts
+from engine.ninelives.model import Placed, State, evolve
+
+Events = list[Event]
+
+
+def public(kind: str, text: str) -> Event:
+    return Event(kind=kind, text=text)
+
+
+def private(kind: str, text: str, *seats: int) -> Event:
+    return Event(kind=kind, text=text, visible_to=tuple(sorted(set(seats))))
+
+
+def cards_text(state: State, cards: tuple[int, ...] | list[int]) -> str:
+    return ", ".join(icons_text(state.cats[c]) for c in cards)
+
+
+def put(items: tuple, index: int, value) -> tuple:
+    """`items` with `items[index]` replaced by `value`."""
+    return (*items[:index], value, *items[index + 1 :])
+
+
+def without(items: tuple[int, ...], remove: tuple[int, ...] | list[int]) -> tuple[int, ...]:
+    return tuple(i for i in items if i not in remove)
+
+
+def draw(state: State, seat: int, n: int) -> tuple[State, tuple[int, ...], Events]:
+    """Draw up to `n` cards into `seat`'s hand, reshuffling the discard pile when the deck runs out (NL-6)."""
+    deck, discard, rng = state.deck, state.discard, state.rng
+    drawn: list[int] = []
+    events: Events = []
+    for _ in range(n):
+        if not deck:
+            if not discard:
+                break
+            deck, rng = rng.shuffled(discard)
+            discard = ()
+            events.append(public("reshuffle", "The discard pile is shuffled into a new deck."))
+        drawn.append(deck[0])
+        deck = deck[1:]
+    if not drawn:
+        return state, (), events
+    hands = put(state.hands, seat, state.hands[seat] + tuple(drawn))
+    state = evolve(state, {"deck": deck, "discard": discard, "rng": rng, "hands": hands})
+    events.append(public("draw", f"{{p{seat}}} draws {len(drawn)} card{'s' * (len(drawn) != 1)}."))
+    events.append(private("drew", f"You drew {cards_text(state, drawn)}.", seat))
+    return state, tuple(drawn), events
+
+
+def next_active(state: State, seat: int) -> int:
+    """The next seat clockwise that is not safe (G-1)."""
+    for offset in range(1, state.players + 1):
+        candidate = (seat + offset) % state.players
+        if candidate not in state.safe:
+            return candidate
+    return seat
+
+
+TURN_RESET = {
+    "phase": "play",
+    "step": "play",
+    "power": None,
+    "wagered_now": False,
+    "selected": None,
+    "must_from": (),
+    "shuffle_target": None,
+}
+
+
+def new_turn(state: State, seat: int, owed: int, optional: int, optional_now: bool, rule: str = "") -> State:
+    """A fresh turn for `seat` (owed/optional: further turns of this visit, Double Turn)."""
+    return evolve(
+        state,
+        {
+            **TURN_RESET,
+            "turn": seat,
+            "owed": owed,
+            "optional": optional,
+            "optional_now": optional_now,
+            "wager_rule": rule,
+        },
+    )
+
+
+def next_visit(state: State, seat: int, events: Events) -> tuple[State, Events]:
+    """Pass play on from `seat`, applying what the last player's powers bind the next one to (NL-8)."""
+    nxt = next_active(state, seat)
+    skips, turns, rule = state.next_skip, 2 if state.next_double else 1, state.next_wager
+    state = evolve(state, {"next_skip": 0, "next_double": False, "next_wager": ""})
+    if turns == 2:
+        events.append(public("double", f"{{p{nxt}}} must take 2 turns."))
+    while skips and turns:
+        skips -= 1
+        turns -= 1
+        events.append(public("skipped", f"{{p{nxt}}} must skip a turn."))
+    if not turns:
+        return next_visit(state, nxt, events)
+    if rule == "force" and state.stacks[nxt]:
+        events.append(public("force", f"{{p{nxt}}} must wager a life this turn."))
+    elif rule == "forbid":
+        events.append(public("forbid", f"{{p{nxt}}} may not wager a life this turn."))
+    return new_turn(state, nxt, turns - 1, 0, False, rule), events
+
+
+def finish_turn(state: State, seat: int, events: Events) -> tuple[State, Events]:
+    """After a play or a skip: the round's end (NL-5), else the rest of the visit, else the next player."""
+    if all_full(state):
+        return end_round(state, tuple(range(state.players)), "all cats are at nine", events)
+    active = [s for s in range(state.players) if s not in state.safe]
+    if len(active) == 1:
+        return end_round(state, (active[0],), f"only {{p{active[0]}}} is left without a perfect nine", events)
+    if seat not in state.safe:
+        if state.owed:
+            return new_turn(state, seat, state.owed - 1, state.optional, False), events
+        if state.optional:
+            events.append(public("extra", f"{{p{seat}}} may take another turn."))
+            return new_turn(state, seat, 0, state.optional - 1, True), events
+    return next_visit(state, seat, events)
+
+
+def wager(state: State, seat: int) -> tuple[State, Events]:
+    """Move the top life card in front of the player, draw its number, apply its power (NL-3)."""
+    top = state.stacks[seat][0]
+    life = state.lifecards[top]
+    state = evolve(
+        state,
+        {
+            "stacks": put(state.stacks, seat, state.stacks[seat][1:]),
+            "wagered": put(state.wagered, seat, (*state.wagered[seat], top)),
+            "wagered_now": True,
+        },
+    )
+    events = [public("wager", f"{{p{seat}}} wagers a life: {POWERS[life.power].emoji} {life_name(life)}.")]
+    state, _, drawn = draw(state, seat, life.draw)
+    return activate(state, seat, life, events + drawn)
+
+
+def steal_sources(state: State, seat: int, table: bool) -> list[str]:
+    """Where a Steal may take from: "t" for the table, or seats with cards in hand."""
+    sources = ["t"] if table and state.table else []
+    return sources + [str(s) for s in range(state.players) if s != seat and state.hands[s]]
+
+
+def copy_targets(state: State, seat: int) -> list[int]:
+    """Other players whose top life card has a power to copy (not Copycat itself, NL-X4)."""
+    return [
+        s
+        for s in range(state.players)
+        if s != seat and state.stacks[s] and state.lifecards[state.stacks[s][0]].power != "copycat"
+    ]
+
+
+def shuffle_targets(state: State) -> list[int]:
+    """Stacks that Shuffle Lives can reorder (two cards or more)."""
+    return [s for s in range(state.players) if len(state.stacks[s]) > 1]
+
+
+def activate(state: State, seat: int, life: LifeCard, events: Events) -> tuple[State, Events]:
+    """Put `life`'s power in force for this turn and open its first decision, if any (NL-8, NL-10)."""
+    key = life.power
+    update: dict = {"power": life, "step": "play"}
+    if key == "skip":
+        update["next_skip"] = state.next_skip + 1
+    elif key == "copycat":
+        if copy_targets(state, seat):
+            update["step"] = "copy"
+        else:
+            events.append(public("power", "Nobody has a power to copy."))
+    elif key == "inspect":
+        others = {s for s in range(state.players) if s != seat}
+        update["open_hands"] = tuple(sorted(others | set(state.open_hands)))
+        events.append(public("power", f"Everyone but {{p{seat}}} plays with an open hand this round."))
+    elif key == "ignore":
+        update["ignored"] = tuple(sorted({*state.ignored, life.a}))
+        events.append(public("power", f"Everyone ignores {EMOJI[life.a]} this round."))
+        state = evolve(state, update)
+        if all_full(state):
+            return end_round(state, tuple(range(state.players)), "all cats are at nine", events)
+        return state, events
+    elif key == "wildcard_paid":
+        if state.hands[seat]:
+            update["step"] = "give"
+    elif key == "steal":
+        if steal_sources(state, seat, table=True):
+            update["step"] = "from"
+    elif key == "steal_and_play":
+        if steal_sources(state, seat, table=False):
+            update["step"] = "from"
+    elif key == "draw_and_play":
+        state, drawn, more = draw(state, seat, 2)
+        events += more
+        update["must_from"] = drawn
+    elif key == "double_turn":
+        update["optional"] = state.optional + 1
+        update["next_double"] = True
+    elif key == "carousel":
+        update["step"] = "dir"
+    elif key == "shuffle_lives":
+        if shuffle_targets(state):
+            update["step"] = "stack"
+    elif key == "force_wager":
+        update["next_wager"] = "force"
+    elif key == "forbid_wager":
+        update["next_wager"] = "forbid"
+    return evolve(state, update), events
+
+
+def copy_power(state: State, seat: int, target: int) -> tuple[State, Events]:
+    """Copycat: use `target`'s top life card's power; the draw was the Copycat's (NL-10)."""
+    life = state.lifecards[state.stacks[target][0]]
+    events = [public("copy", f"{{p{seat}}} copies {{p{target}}}'s {life_name(life)}.")]
+    return activate(state, seat, life, events)
+
+
+def place(state: State, seat: int, card: int, option: Option) -> tuple[State, Events]:
+    """Put `card` from the hand on the table as `option` says; a perfect nine makes the player safe (NL-4)."""
+    adds, note = effective(state.cats[card], state.power, option.icon)
+    placed = Placed(card=card, counts=adds, note=note)
+    hand = without(state.hands[seat], (card,))
+    table = state.table
+    text = f"{{p{seat}}} plays {icons_text(state.cats[card])}"
+    if option.mode == "t":
+        table = (*table, (placed,))
+    else:
+        pile = table[option.pile]
+        old = pile[-1]
+        if option.mode == "cover":
+            table = put(table, option.pile, (*pile, placed))
+            text += f" on top of {icons_text(state.cats[old.card])}"
+        else:
+            table = put(table, option.pile, (*pile[:-1], placed))
+            hand = (*hand, old.card)
+            text += f", swapping it for {icons_text(state.cats[old.card])}"
+    if note:
+        text += f" ({note})"
+    state = evolve(
+        state, {"table": table, "hands": put(state.hands, seat, hand), "selected": None, "step": "play"}
+    )
+    events = [public("play", text + ".")]
+    nines = perfect(raw_counts(table), adds, state.ignored)
+    if nines:
+        state = evolve(state, {"safe": tuple(sorted({*state.safe, seat}))})
+        cats = " and ".join(EMOJI[c] for c in nines)
+        events.append(public("perfect", f"Perfect nine {cats}! {{p{seat}}} is safe this round."))
+    return finish_turn(state, seat, events)
+
+
+def end_round(state: State, losers: tuple[int, ...], why: str, events: Events) -> tuple[State, Events]:
+    """NL-5: losers discard their top life and everything wagered; the table goes to the discard (NL-6)."""
+    events.append(public("round_end", f"Round {state.round} ends: {why}."))
+    stacks, wagered = list(state.stacks), list(state.wagered)
+    for seat in losers:
+        lost = len(stacks[seat][:1]) + len(wagered[seat])
+        stacks[seat] = stacks[seat][1:]
+        wagered[seat] = ()
+        events.append(public("lose", f"{{p{seat}}} loses {lost} li{'ves' if lost != 1 else 'fe'}."))
+    discard = state.discard + tuple(p.card for pile in state.table for p in pile)
+    state = evolve(
+        state,
+        {
+            **TURN_RESET,
+            "stacks": tuple(stacks),
+            "wagered": tuple(wagered),
+            "discard": discard,
+            "table": (),
+            "safe": (),
+            "open_hands": (),
+            "ignored": (),
+            "owed": 0,
+            "optional": 0,
+            "optional_now": False,
+            "wager_rule": "",
+            "next_skip": 0,
+            "next_double": False,
+            "next_wager": "",
+            "losers": tuple(sorted(losers)),
+        },
+    )
+    if any(state.lives(s) == 0 for s in range(state.players)):
+        events.append(public("game_end", "A player has no lives left: the game is over."))
+        return evolve(state, {"phase": "over"}), events
+    arranging, arranged = list(state.arranging), list(state.arranged)
+    for seat in range(state.players):
+        if len(wagered[seat]) == 1:
+            stacks[seat] = stacks[seat] + wagered[seat]
+            wagered[seat] = ()
+        elif wagered[seat]:
+            arranging[seat], arranged[seat] = wagered[seat], ()
+    state = evolve(
+        state,
+        {
+            "stacks": tuple(stacks),
+            "wagered": tuple(wagered),
+            "arranging": tuple(arranging),
+            "arranged": tuple(arranged),
+        },
+    )
+    if any(arranging):
+        return evolve(state, {"phase": "return"}), events
+    return choose_queen(state, events)
+
+
+def choose_queen(state: State, events: Events) -> tuple[State, Events]:
+    """NL-6: the player with the most cards in hand rules next; a tie goes to the current queen's pick."""
+    most = max(len(hand) for hand in state.hands)
+    tied = tuple(s for s in range(state.players) if len(state.hands[s]) == most)
+    if len(tied) > 1:
+        names = ", ".join(f"{{p{s}}}" for s in tied)
+        events.append(
+            public("tie", f"{names} tie for most cards; {{p{state.queen}}} picks the next Kittyqueen.")
+        )
+        return evolve(state, {"phase": "queen", "tied": tied}), events
+    return new_round(state, tied[0], events)
+
+
+def new_round(state: State, queen: int, events: Events) -> tuple[State, Events]:
+    """Start the next round with `queen` to move first."""
+    state = evolve(state, {"queen": queen, "round": state.round + 1, "tied": ()})
+    events.append(public("queen", f"{{p{queen}}} is the Kittyqueen 👑 and starts round {state.round}."))
+    return new_turn(state, queen, 0, 0, False), events
+
+
+def arrange(state: State, seat: int, card: int | None) -> tuple[State, bool]:
+    """One step of ordering life cards: `card` next, or None to keep the rest as they are.
+
+    Returns the new state and whether `seat`'s arrangement is complete (its cards are in `arranged`).
+    """
+    remaining, done = state.arranging[seat], state.arranged[seat]
+    if card is None:
+        remaining, done = (), done + remaining
+    else:
+        remaining, done = without(remaining, (card,)), (*done, card)
+        if len(remaining) == 1:
+            remaining, done = (), done + remaining
+    state = evolve(
+        state,
+        {"arranging": put(state.arranging, seat, remaining), "arranged": put(state.arranged, seat, done)},
+    )
+    return state, not remaining
+
+
+def clear_arrangement(state: State, seat: int) -> State:
+    return evolve(state, {"arranged": put(state.arranged, seat, ())})

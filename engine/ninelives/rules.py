@@ -1,0 +1,99 @@
+"""The Nine Lives `Rules`: setup and the contract's verbs, wired to the game's modules."""
+
+from __future__ import annotations
+
+from engine.core import Event, Frozen, IllegalAction, Outcome, Rng, Rules, ScoreLine
+from engine.ninelives.cards import HAND_SIZE, LIVES, build_cat_deck, build_life_pool
+from engine.ninelives.legal import legal, reason, to_act
+from engine.ninelives.model import Move, Options, State, View, decode
+from engine.ninelives.resolve import resolve
+from engine.ninelives.view import build_view, label
+
+
+class NineLivesRules(Rules[State, Move, View]):
+    """Nine Lives for 2-6 players (NL-11)."""
+
+    key = "ninelives"
+    title = "Nine Lives"
+    min_players = 2
+    max_players = 6
+    Options = Options
+    State = State
+    View = View
+
+    def setup(self, players: int, seed: int, options: Frozen | None = None) -> State:
+        """Deal 9 lives and 3 cat cards to each seat; everyone then orders their lives (NL-1)."""
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"Nine Lives is for {self.min_players} to {self.max_players} players.")
+        opts = options if isinstance(options, Options) else Options()
+        rng = Rng.seeded(seed)
+        cats, rng = build_cat_deck(rng)
+        lifecards, rng = build_life_pool(players, opts.limited_powers, rng)
+        deck, rng = rng.shuffled(range(len(cats)))
+        hands = tuple(deck[s * HAND_SIZE : (s + 1) * HAND_SIZE] for s in range(players))
+        deck = deck[players * HAND_SIZE :]
+        if opts.first_queen is None:
+            queen, rng = rng.below(players)
+        elif 0 <= opts.first_queen < players:
+            queen = opts.first_queen
+        else:
+            raise ValueError("The first Kittyqueen must be one of the seats.")
+        stacks = tuple(tuple(range(s * LIVES, (s + 1) * LIVES)) for s in range(players))
+        return State(
+            players=players,
+            rng=rng,
+            limited=opts.limited_powers,
+            cats=cats,
+            lifecards=lifecards,
+            deck=deck,
+            hands=hands,
+            stacks=stacks,
+            wagered=((),) * players,
+            queen=queen,
+            turn=queen,
+            arranging=stacks,
+            arranged=((),) * players,
+        )
+
+    def to_act(self, state: State) -> list[int]:
+        return to_act(state)
+
+    def legal_actions(self, state: State, seat: int) -> list[Move]:
+        return legal(state, seat)
+
+    def check(self, state: State, seat: int, action: Move) -> None:
+        if not isinstance(action, Move) or action not in legal(state, seat):
+            raise IllegalAction(reason(state, seat, action))
+
+    def resolve(self, state: State, seat: int, action: Move) -> tuple[State, list[Event]]:
+        return resolve(state, seat, action)
+
+    def view(self, state: State, seat: int | None) -> View:
+        return build_view(state, seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        """Most lives wins, ties share (NL-7)."""
+        if state.phase != "over":
+            return None
+        lives = tuple(state.lives(s) for s in range(state.players))
+        best = max(lives)
+        out = [s for s in range(state.players) if lives[s] == 0]
+        names = ", ".join(f"{{p{s}}}" for s in out)
+        return Outcome(
+            scores=lives,
+            winners=tuple(s for s in range(state.players) if lives[s] == best),
+            reason=f"{names} ran out of lives; the most lives left wins.",
+            breakdown=tuple((ScoreLine(label="Lives left", points=n),) for n in lives),
+        )
+
+    def decode_action(self, text: str) -> Move:
+        return decode(text)
+
+    def label(self, state: State, seat: int, action: Move) -> str:
+        return label(state, seat, action)
+
+    def actions_are_public(self, state: State, seat: int) -> bool:
+        """Tie picks and the power choices that involve no hand or hidden stack may go on the table."""
+        if state.phase == "queen":
+            return True
+        return state.phase == "play" and state.step in ("copy", "from", "take", "dir", "stack")

@@ -1,0 +1,194 @@
+"""What each seat may see, built field by field (an allowlist), plus prompts and button labels."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from engine.ninelives.cards import (
+    COMBOS,
+    EMOJI,
+    POWERS,
+    Counts,
+    LifeCard,
+    card_id,
+    icons_text,
+    life_id,
+    life_name,
+)
+from engine.ninelives.counting import options, raw_counts
+from engine.ninelives.legal import STEP_WORDS, to_act
+from engine.ninelives.model import CardView, LifeView, Move, Placed, PlacedView, SeatView, State, View
+
+
+@lru_cache(maxsize=4096)
+def card_view(card: int, icons: Counts) -> CardView:
+    return CardView(id=card_id(card), icons=icons)
+
+
+@lru_cache(maxsize=4096)
+def _life_view(card: int, power: str, a: int, b: int) -> LifeView:
+    return LifeView(id=life_id(card) if card >= 0 else "", power=power, a=a, b=b)
+
+
+def life_view(card: int, life: LifeCard) -> LifeView:
+    return _life_view(card, life.power, life.a, life.b)
+
+
+@lru_cache(maxsize=4096)
+def _placed_view(placed: Placed, icons: Counts) -> PlacedView:
+    return PlacedView(card=card_view(placed.card, icons), counts=placed.counts, note=placed.note)
+
+
+def _cards(state: State, cards: tuple[int, ...]) -> tuple[CardView, ...]:
+    cats = state.cats
+    return tuple(card_view(c, cats[c]) for c in cards)
+
+
+def _lives(state: State, cards: tuple[int, ...]) -> tuple[LifeView, ...]:
+    lifecards = state.lifecards
+    return tuple(life_view(c, lifecards[c]) for c in cards)
+
+
+def _seat_view(state: State, s: int) -> SeatView:
+    stack = state.stacks[s]
+    hidden_top = state.phase == "order" or not stack
+    return SeatView(
+        seat=s,
+        lives=state.lives(s),
+        stack_size=len(stack),
+        top=None if hidden_top else life_view(stack[0], state.lifecards[stack[0]]),
+        wagered=_lives(state, state.wagered[s]),
+        hand_size=len(state.hands[s]),
+        open_hand=_cards(state, state.hands[s]) if s in state.open_hands else None,
+        safe=s in state.safe,
+    )
+
+
+def prompt(state: State) -> str:
+    """What is being decided now, with {pN} placeholders."""
+    phase = state.phase
+    if phase == "over":
+        return "The game is over."
+    if phase == "order":
+        return "Everyone puts their nine lives in order, top card first."
+    if phase == "return":
+        seats = ", ".join(f"{{p{s}}}" for s in to_act(state))
+        return f"{seats}: put your wagered lives back under your stack, in the order you like."
+    if phase == "carousel":
+        side = "left" if state.direction == 1 else "right"
+        return f"Everyone chooses 2 cards to pass to the {side}."
+    if phase == "queen":
+        tied = ", ".join(f"{{p{s}}}" for s in state.tied)
+        return f"{{p{state.queen}}} picks the next Kittyqueen among {tied}."
+    words = STEP_WORDS[state.step]
+    if state.step == "play" and state.optional_now:
+        words = "take an extra turn or end the turn"
+    return f"{{p{state.turn}}}: {words}."
+
+
+def build_view(state: State, seat: int | None) -> View:
+    """The view of `seat` (None: the public table)."""
+    cats = state.cats
+    own = seat is not None
+    mine = own and seat == state.turn and state.phase == "play"
+    arranging_for = None
+    if own and state.arranging[seat]:
+        arranging_for = state.shuffle_target if state.phase == "play" else seat
+    gifts = state.gifts[seat] if own and state.phase == "carousel" else ()
+    return View(
+        seat=seat,
+        players=state.players,
+        to_act=tuple(to_act(state)),
+        prompt=prompt(state),
+        over=state.phase == "over",
+        limited=state.limited,
+        phase=state.phase,
+        step=state.step,
+        round=state.round,
+        queen=state.queen,
+        turn=state.turn,
+        seats=tuple(_seat_view(state, s) for s in range(state.players)),
+        table=tuple(tuple(_placed_view(p, cats[p.card]) for p in pile) for pile in state.table),
+        counts=raw_counts(state.table),
+        ignored=state.ignored,
+        deck_size=len(state.deck),
+        discard=_cards(state, state.discard),
+        combos=cats[COMBOS:],
+        power=None if state.power is None else life_view(-1, state.power),
+        wagered_now=state.wagered_now,
+        wager_rule=state.wager_rule,
+        optional_now=state.optional_now,
+        owed=state.owed,
+        optional=state.optional,
+        next_skip=state.next_skip,
+        next_double=state.next_double,
+        next_wager=state.next_wager,
+        direction=state.direction,
+        tied=state.tied,
+        losers=state.losers,
+        hand=_cards(state, state.hands[seat]) if own else (),
+        my_stack=_lives(state, state.stacks[seat]) if own else (),
+        selected=card_view(state.selected, cats[state.selected])
+        if mine and state.selected is not None
+        else None,
+        must_from=tuple(card_id(c) for c in state.must_from) if mine else (),
+        arranging_for=arranging_for,
+        arranging=_lives(state, state.arranging[seat]) if own else (),
+        arranged=_lives(state, state.arranged[seat]) if own else (),
+        gifts=_cards(state, gifts),
+        gift_need=state.gift_need[seat] if own and state.phase == "carousel" else 0,
+    )
+
+
+def _pile_top(state: State, card: int) -> str:
+    return icons_text(state.cats[card])
+
+
+def label(state: State, seat: int, move: Move) -> str:
+    """A short button label for `move`."""
+    verb, arg = move.verb, move.arg
+    if verb == "w":
+        life = state.lifecards[state.stacks[seat][0]]
+        return f"🎲 Wager {POWERS[life.power].emoji} {life_name(life)} (draw {life.draw})"
+    if verb in ("p", "give", "pass", "take"):
+        text = icons_text(state.cats[move.number])
+        word = {"p": "🐱 Play", "give": "💸 Give", "pass": "🎠 Pass", "take": "🦝 Take"}[verb]
+        if verb == "p" and state.phase == "play":
+            ways = options(state, move.number)
+            if len(ways) == 1 and ways[0].icon < 0:
+                return f"{word} {text}"[:80]
+            return f"{word} {text}…"[:80]
+        return f"{word} {text}"[:80]
+    if verb == "t":
+        return "🐱 Play it as a new table card"
+    if verb == "cover":
+        return f"🔁 Cover {_pile_top(state, move.number)}"[:80]
+    if verb == "swap":
+        return f"🔄 Swap it for {_pile_top(state, move.number)}"[:80]
+    if verb == "icon":
+        return f"☝️ Count it as one {EMOJI[int(arg)]}"
+    if verb == "n":
+        life = state.lifecards[move.number]
+        return f"Next: {POWERS[life.power].emoji} {life_name(life)} (draw {life.draw})"
+    fixed = {
+        "keep": "✅ Keep the rest in this order",
+        "giveup": "🏳️ Give up (lose a life)",
+        "skip": "⏭️ Skip your turn",
+        "end": "✋ End your turn",
+    }
+    if verb in fixed:
+        return fixed[verb]
+    if verb == "copy":
+        life = state.lifecards[state.stacks[int(arg)][0]]
+        return f"🐈 Copy {{p{arg}}}'s {life_name(life)}"
+    if verb == "to":
+        return f"💸 Give it to {{p{arg}}}"
+    if verb == "from":
+        return "🦝 Steal from the table" if arg == "t" else f"🦝 Steal from {{p{arg}}}"
+    if verb == "dir":
+        return "⬅️ Pass to the left" if arg == "l" else "➡️ Pass to the right"
+    if verb == "stack":
+        return f"🔀 Reorder {{p{arg}}}'s lives"
+    if verb == "queen":
+        return f"👑 Crown {{p{arg}}}"
+    return move.encode()

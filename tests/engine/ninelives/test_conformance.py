@@ -1,0 +1,93 @@
+"""The conformance harness over thousands of random games, with Nine Lives' invariants and leak check."""
+
+from __future__ import annotations
+
+import re
+
+from engine.ninelives import RULES
+from engine.ninelives.cards import card_id, life_id
+from engine.ninelives.model import Options, State
+from engine.testing import check_conformance
+
+ALL_CATS = set(range(45))
+BOTH_SETS = [Options(limited_powers=True), Options(limited_powers=False)]
+
+
+def invariant(previous: State, state: State) -> None:
+    """All 45 cat cards are somewhere, exactly once; lives = stack + wagered and never increase."""
+    cards = set().union(state.deck, state.discard, *state.hands)
+    on_table = [placed.card for pile in state.table for placed in pile]
+    cards.update(on_table)
+    count = len(state.deck) + len(state.discard) + sum(map(len, state.hands)) + len(on_table)
+    assert count == 45 and cards == ALL_CATS, "a cat card is missing or doubled"
+    for seat in range(state.players):
+        stack, wagered = state.stacks[seat], state.wagered[seat]
+        lives = len(stack) + len(wagered)
+        assert lives <= len(previous.stacks[seat]) + len(previous.wagered[seat]), "a player gained a life"
+        assert len(set(stack + wagered)) == lives, "a life card is both in the stack and wagered"
+    if state.phase == "carousel":
+        for seat in range(state.players):
+            assert set(state.gifts[seat]) <= set(state.hands[seat])
+
+
+def hidden_ids(state: State, seat: int | None) -> list[str]:
+    """Ids of every card `seat` must not see: other closed hands, the deck, other stacks below the top."""
+    hidden = [card_id(c) for c in state.deck]
+    for other in range(state.players):
+        if other == seat:
+            continue
+        if other not in state.open_hands:
+            hidden += [card_id(c) for c in state.hands[other]]
+        shuffler = state.phase == "play" and state.step == "reorder" and state.turn == seat
+        if shuffler and state.shuffle_target == other:
+            continue
+        below = state.stacks[other] if state.phase == "order" else state.stacks[other][1:]
+        hidden += [life_id(c) for c in below]
+    return hidden
+
+
+IDS = re.compile(r'"([CL]\d\d)"')
+
+
+def leak_check(state: State, seat: int | None, view) -> None:
+    """No id of a card hidden from `seat` appears anywhere in its view."""
+    shown = set(IDS.findall(view.model_dump_json()))
+    leaked = shown.intersection(hidden_ids(state, seat))
+    assert not leaked, f"seat {seat} sees hidden cards {sorted(leaked)}"
+
+
+def test_random_games_keep_the_contract_and_invariants():
+    """≥ 2,000 random games over 2-6 players and both power sets (NL-11)."""
+    played = check_conformance(
+        RULES,
+        players=[2, 3, 4, 5, 6],
+        games=210,
+        options=BOTH_SETS,
+        deep_games=1,
+        invariant=invariant,
+    )
+    assert played == 2100
+
+
+def test_no_seat_sees_another_hand_or_hidden_life():
+    played = check_conformance(
+        RULES,
+        players=[2, 4, 6],
+        games=8,
+        options=BOTH_SETS,
+        seed=7,
+        deep_games=0,
+        leak_check=leak_check,
+    )
+    assert played == 48
+
+
+def test_the_leak_check_catches_a_leaky_view():
+    state = RULES.setup(3, 5)
+    view = RULES.view(state, 0)
+    leaky = view.model_copy(update={"hand": RULES.view(state, 1).hand})
+    try:
+        leak_check(state, 0, leaky)
+    except AssertionError:
+        return
+    raise AssertionError("the leak check missed another seat's hand")

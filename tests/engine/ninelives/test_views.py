@@ -1,0 +1,83 @@
+"""What each seat sees (the issue's view list), prompts, labels and event privacy."""
+
+from __future__ import annotations
+
+from engine.core import events_for
+from engine.ninelives import RULES
+from engine.ninelives.cards import card_id, full_deck, life_id
+from engine.ninelives.model import Options
+from engine.testing import random_playout
+from tests.engine.ninelives.position import act, card_in, position, texts
+
+
+def test_a_seat_sees_its_hand_and_whole_stack_and_only_tops_of_others():
+    state = position(
+        ["oo s", "t tt", "x"],
+        table="ooo/s tt",
+        lives=["skip inspect", "plus:o forbid:s wildcard", "replace"],
+        wagered=["copycat", "", ""],
+    )
+    view = RULES.view(state, 0)
+    assert [c.id for c in view.hand] == [card_id(c) for c in state.hands[0]]
+    assert [life.id for life in view.my_stack] == [life_id(c) for c in state.stacks[0]]
+    assert view.seats[1].top.power == "plus" and view.seats[1].stack_size == 3
+    assert view.seats[0].lives == 3 and [w.power for w in view.seats[0].wagered] == ["copycat"]
+    assert [s.hand_size for s in view.seats] == [2, 2, 1]
+    text = view.model_dump_json()
+    assert life_id(state.stacks[1][1]) not in text and card_id(state.hands[1][0]) not in text
+    assert [[p.counts for p in pile] for pile in view.table] == [[(3, 0, 0, 0), (0, 1, 0, 0)], [(0, 0, 2, 0)]]
+    assert view.counts == (0, 1, 2, 0)
+
+
+def test_the_public_view_shows_no_hand_and_no_stack():
+    state = position(["oo s", "t tt"])
+    view = RULES.view(state, None)
+    assert view.hand == () and view.my_stack == ()
+    assert card_id(state.hands[0][0]) not in view.model_dump_json()
+
+
+def test_the_view_names_the_deck_so_unseen_cards_can_be_counted():
+    state = RULES.setup(4, 9)
+    assert full_deck(RULES.view(state, 2).combos) == state.cats
+
+
+def test_prompts_name_who_decides():
+    state = position(["oo", "s"], turn=1)
+    assert RULES.view(state, 0).prompt.startswith("{p1}")
+    assert "order" in RULES.view(RULES.setup(2, 1), 0).prompt
+
+
+def test_draws_and_gifts_are_private_events():
+    state = position(["o", "s", "t"], deck="xx xxx", lives=["wildcard_paid skip", "skip", "skip"])
+    state, events = act(state, 0, "w")
+    assert "⭐⭐" in texts(events, 0) and "⭐⭐" not in texts(events, None) + texts(events, 1)
+    state, _ = act(state, 0, f"give:{card_in(state, 0, 'o')}")
+    state, events = act(state, 0, "to:1")
+    assert "⚪" in texts(events, 1) and "⚪" not in texts(events, 2)
+
+
+def test_plays_and_hands_are_private_but_a_power_target_may_be_public():
+    state = position(["o", "s"], lives=["copycat", "plus:o"])
+    assert not RULES.actions_are_public(state, 0)
+    state, _ = act(state, 0, "w")
+    assert RULES.actions_are_public(state, 0)
+
+
+def test_labels_are_short_and_every_move_has_one():
+    for seed in range(6):
+        playout = random_playout(RULES, 5, seed, Options(limited_powers=False), keep_states=True)
+        for state, (seat, _) in zip(playout.states, playout.log, strict=False):
+            for move in RULES.legal_actions(state, seat):
+                label = RULES.label(state, seat, move)
+                assert 0 < len(label) <= 80 and label != move.encode()
+
+
+def test_events_narrate_a_whole_game():
+    state = RULES.setup(3, 4)
+    kinds = set()
+    playout = random_playout(RULES, 3, 4, keep_states=True)
+    for before, (seat, code) in zip(playout.states, playout.log, strict=False):
+        _, events = RULES.apply(before, seat, RULES.decode_action(code))
+        kinds |= {event.kind for event in events_for(events, None)}
+    assert state.phase == "order"
+    assert {"wager", "play", "round_end", "lose", "game_end"} <= kinds
