@@ -1,0 +1,271 @@
+"""The Mad Cat Sad Cat rules on the engine contract."""
+
+from __future__ import annotations
+
+from engine.core import Frozen, IllegalAction, InvalidInput, Outcome, Rng, Rules, ScoreLine
+from engine.madcat import turn as play
+from engine.madcat.cards import TOTAL_VPS, card, card_name, setup_cards
+from engine.madcat.dice import (
+    COMBO_NAMES,
+    DICE,
+    KIND_LABELS,
+    can_set_aside,
+    legal_asides,
+    readings,
+    show,
+)
+from engine.madcat.model import PICKS, MadcatAction, Mooch, Options, Roll, SetAside, State, Stop, View, decode
+
+_ROLL = Roll()
+_MOOCHES = tuple(Mooch(card=pick) for pick in PICKS)
+_MOOCH_LABELS = {
+    "2p": "🤫 Two pairs",
+    "fh": "🤫 Full house",
+    "4k": "🤫 Four of a kind",
+    "5k": "🤫 Five of a kind",
+    "fail": "💥 Fail",
+    "none": "🙈 No card",
+}
+
+
+class MadCatRules(Rules[State, MadcatAction, View]):
+    """Mad Cat Sad Cat for 2 to 5 players."""
+
+    key = "madcat"
+    title = "Mad Cat Sad Cat"
+    min_players = 2
+    max_players = 5
+    Options = Options
+    State = State
+    View = View
+
+    def setup(self, players: int, seed: int, options: Frozen | None = None) -> State:
+        if not self.min_players <= players <= self.max_players:
+            raise InvalidInput(f"Mad Cat Sad Cat is for 2 to 5 players, not {players}.")
+        options = options if options is not None else Options()
+        rng = Rng.seeded(seed)
+        if options.first_player is None:
+            first, rng = rng.below(players)
+        elif 0 <= options.first_player < players:
+            first = options.first_player
+        else:
+            raise InvalidInput(f"The starting player must be a seat from 0 to {players - 1}.")
+        cards = setup_cards()
+        return State(
+            players=players,
+            rng=rng,
+            first=first,
+            turn=first,
+            phase="roll",
+            supply=TOTAL_VPS - sum(cards),
+            cards=cards,
+            scores=(0,) * players,
+            earned=((0, 0, 0),) * players,
+            picks=(None,) * players,
+            paid=(False,) * players,
+        )
+
+    def to_act(self, state: State) -> list[int]:
+        phase = state.phase
+        if phase == "over":
+            return []
+        if phase == "mooch":
+            return [seat for seat, pick in enumerate(state.picks) if pick is None and seat != state.turn]
+        return [state.turn]
+
+    def legal_actions(self, state: State, seat: int) -> list[MadcatAction]:
+        phase = state.phase
+        if phase == "over":
+            return []
+        if phase == "mooch":
+            if seat == state.turn or state.picks[seat] is not None:
+                return []
+            return list(_MOOCHES)
+        if seat != state.turn:
+            return []
+        if phase == "roll":
+            return [_ROLL]
+        if phase == "aside":
+            return [SetAside(faces=part) for part in legal_asides(state.rolled, state.kind)]
+        actions: list[MadcatAction] = [_ROLL] if len(state.aside) < DICE else []
+        return actions + play.stops(state)
+
+    def check(self, state: State, seat: int, action: MadcatAction) -> None:
+        if not self._allows(state, seat, action):
+            raise IllegalAction(self._refusal(state, seat, action))
+
+    def _allows(self, state: State, seat: int, action: MadcatAction) -> bool:
+        """Whether `action` is among `legal_actions(state, seat)`, without building the list."""
+        phase = state.phase
+        if isinstance(action, Mooch):
+            return phase == "mooch" and seat != state.turn and state.picks[seat] is None
+        if seat != state.turn or phase in ("over", "mooch"):
+            return False
+        if isinstance(action, SetAside):
+            return phase == "aside" and action.faces in legal_asides(state.rolled, state.kind)
+        if isinstance(action, Roll):
+            return phase == "roll" or (phase == "decide" and len(state.aside) < DICE)
+        return phase == "decide" and action in play.stops(state)
+
+    def _refusal(self, state: State, seat: int, action: MadcatAction) -> str:
+        """Why `action` is not legal for `seat` now, as a sentence for the player."""
+        phase = state.phase
+        if phase == "over":
+            return "This game is already over."
+        if isinstance(action, Mooch):
+            if seat == state.turn:
+                return "You're the roller: the other players pick mooch cards."
+            if phase != "mooch":
+                return "Mooch cards are picked right after the roller locks in on mad or sad cats."
+            return "You've already picked a mooch card this turn."
+        if seat != state.turn:
+            if phase == "mooch":
+                return "You've already picked a mooch card; wait for the roller."
+            return "Only the roller handles the dice."
+        if phase == "mooch":
+            return "Wait until everyone else has picked a mooch card."
+        if isinstance(action, Roll):
+            if phase == "aside":
+                return "Set aside at least one of the dice you just rolled first."
+            return "All five dice are set aside: stop with a combination."
+        if isinstance(action, SetAside):
+            return self._aside_refusal(state, action.faces)
+        return self._stop_refusal(state, action)
+
+    def _aside_refusal(self, state: State, faces: tuple[str, ...]) -> str:
+        if state.phase != "aside":
+            return "You can only set dice aside right after a roll."
+        remaining = list(state.rolled)
+        for face in faces:
+            if face not in remaining:
+                return f"You didn't roll {show(faces)}: your roll is {show(state.rolled)}."
+            remaining.remove(face)
+        if not can_set_aside(faces, None):
+            return "Set aside only mad cats or only sad cats (plus wilds), never both."
+        return f"You're locked in on {state.kind} cats: you can't set aside {show(faces)}."
+
+    def _stop_refusal(self, state: State, action: Stop) -> str:
+        if state.phase != "decide":
+            return "You can only stop after setting aside dice from your roll."
+        if state.kind is not None and action.kind != state.kind:
+            return f"You're locked in on {state.kind} cats, so you can only take a {state.kind} card."
+        if (
+            action.combo not in readings(state.aside, state.kind)
+            or len(state.aside) == state.aside.count("w") == 5
+        ):
+            return f"Your set-aside dice {show(state.aside)} can't be read as {COMBO_NAMES[action.combo]}."
+        name = card_name(card(action.kind, action.combo, True)).replace(" (inner)", "")
+        return f"The inner {name} card holds no VPs, so you can't stop with it."
+
+    def resolve(self, state: State, seat: int, action: MadcatAction) -> tuple[State, list]:
+        if isinstance(action, Roll):
+            return play.roll(state)
+        if isinstance(action, SetAside):
+            return play.set_aside(state, action.faces)
+        if isinstance(action, Stop):
+            return play.stop(state, action)
+        return play.mooch(state, seat, action.card)
+
+    def view(self, state: State, seat: int | None) -> View:
+        mine = state.picks[seat] if seat is not None and 0 <= seat < state.players else None
+        # The table's part is the same for every seat: build it once per state, then only the
+        # seat and its own pick differ (the bot and the tests ask for every seat's view in turn).
+        memo = self._table
+        if memo is not None and memo[0] is state:
+            table = memo[1]
+        else:
+            table = self._table_view(state)
+            self._table = (state, table)
+        return table if seat is None else table.model_copy(update={"seat": seat, "my_pick": mine})
+
+    _table: tuple[State, View] | None = None
+
+    def _table_view(self, state: State) -> View:
+        """The public table's view of `state`: built field by field from public parts only."""
+        picks = state.picks
+        players = state.players
+        to_act = self.to_act(state)
+        if True in state.paid:
+            revealed = tuple(pick if paid else None for pick, paid in zip(picks, state.paid, strict=True))
+        else:
+            revealed = (None,) * players
+        return View(
+            seat=None,
+            players=players,
+            to_act=tuple(to_act),
+            prompt=_prompt(state, to_act),
+            over=state.phase == "over",
+            first=state.first,
+            turn=state.turn,
+            phase=state.phase,
+            supply=state.supply,
+            cards=state.cards,
+            scores=state.scores,
+            rolled=state.rolled,
+            aside=state.aside,
+            kind=state.kind,
+            readings=readings(state.aside, state.kind) if state.aside else (),
+            picked=tuple(pick is not None for pick in picks),
+            revealed=revealed,
+            my_pick=None,
+            final_round=state.supply == 0 and state.phase != "over",
+            turns=state.turns,
+        )
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        winner = play.winner_of(state)
+        tied = play.tied_leaders(state)
+        reason = f"The supply ran out; {{p{winner}}} has the most VPs ({state.scores[winner]})."
+        if len(tied) > 1:
+            others = " and ".join(f"{{p{seat}}}" for seat in tied if seat != winner)
+            reason += f" {others} tied, but {{p{winner}}} rolled more recently (MC-10)."
+        breakdown = tuple(
+            (
+                ScoreLine(label="Rolling", points=r),
+                ScoreLine(label="Mooching", points=m),
+                ScoreLine(label="Catpot", points=c),
+            )
+            for r, m, c in state.earned
+        )
+        return Outcome(scores=state.scores, winners=(winner,), reason=reason, breakdown=breakdown)
+
+    def decode_action(self, text: str) -> MadcatAction:
+        return decode(text)
+
+    def label(self, state: State, seat: int, action: MadcatAction) -> str:
+        if isinstance(action, Roll):
+            left = DICE - len(state.aside)
+            return (
+                "🎲 Roll the dice"
+                if left == DICE
+                else f"🎲 Roll again ({left} {'die' if left == 1 else 'dice'})"
+            )
+        if isinstance(action, SetAside):
+            return f"📥 Set aside {show(action.faces)}"
+        if isinstance(action, Stop):
+            vps = state.cards[card(action.kind, action.combo, True)]
+            kind = f"{KIND_LABELS[action.kind]} " if state.kind is None else ""
+            return f"🛑 Stop: {kind}{COMBO_NAMES[action.combo]} ({vps} VP{'s' if vps != 1 else ''})"
+        return _MOOCH_LABELS[action.card]
+
+    def actions_are_public(self, state: State, seat: int) -> bool:
+        return seat == state.turn and state.phase != "mooch"
+
+
+def _prompt(state: State, to_act: list[int]) -> str:
+    roller = f"{{p{state.turn}}}"
+    phase = state.phase
+    if phase == "over":
+        return "The game is over"
+    if phase == "roll":
+        return f"{roller} rolls the dice"
+    if phase == "aside":
+        return f"{roller} sets aside dice from the roll"
+    if phase == "mooch":
+        names = ", ".join(f"{{p{seat}}}" for seat in to_act)
+        return f"{names} {'picks' if len(to_act) == 1 else 'pick'} a mooch card in secret"
+    if len(state.aside) == DICE:
+        return f"{roller} chooses a combination to stop with"
+    return f"{roller} rolls again or stops"

@@ -1,0 +1,249 @@
+"""How a roller's turn unfolds: rolls, set-asides, lock-in, payouts, stop, fail, end (MC-2 … MC-10).
+
+Every function takes a state and the events so far and returns the new state
+and events; none mutates its input.
+"""
+
+from __future__ import annotations
+
+from engine.core import Event
+from engine.madcat.cards import CATPOT, add_lock_in_vps, card, card_name
+from engine.madcat.dice import (
+    COMBO_NAMES,
+    DICE,
+    FACES,
+    KINDS,
+    WILD,
+    kind_of,
+    legal_asides,
+    readings,
+    show,
+    sort_faces,
+)
+from engine.madcat.model import State, Stop
+
+ROLLING, MOOCHING, CATPOT_SLOT = 0, 1, 2
+PICK_NAMES = {**COMBO_NAMES, "fail": "Fail", "none": "no card"}
+
+Result = tuple[State, list[Event]]
+
+
+def _p(seat: int) -> str:
+    return f"{{p{seat}}}"
+
+
+def _vps(amount: int) -> str:
+    return f"{amount} VP" if amount == 1 else f"{amount} VPs"
+
+
+def stops(state: State) -> list[Stop]:
+    """The combinations the roller may stop with now (MC-7): readable, inner card not empty."""
+    aside = state.aside
+    if not aside or aside.count(WILD) == DICE:
+        return []
+    combos = readings(aside, state.kind)
+    if not combos:
+        return []
+    kinds = (state.kind,) if state.kind is not None else KINDS
+    cards = state.cards
+    return [
+        Stop(combo=combo, kind=kind)
+        for kind in kinds
+        for combo in combos
+        if cards[card(kind, combo, True)] > 0
+    ]
+
+
+def _take(state: State, index: int, seats: list[int], slot: int) -> tuple[State, int, int]:
+    """Split the VPs of card `index` fairly among `seats`; the remainder stays. Returns share and rest."""
+    pile = state.cards[index]
+    share = pile // len(seats)
+    rest = pile - share * len(seats)
+    cards = list(state.cards)
+    cards[index] = rest
+    scores = list(state.scores)
+    earned = list(state.earned)
+    paid = list(state.paid)
+    for seat in seats:
+        scores[seat] += share
+        gains = list(earned[seat])
+        gains[slot] += share
+        earned[seat] = tuple(gains)
+        if slot != ROLLING:
+            paid[seat] = True
+    state = state.model_copy(
+        update={"cards": tuple(cards), "scores": tuple(scores), "earned": tuple(earned), "paid": tuple(paid)}
+    )
+    return state, share, rest
+
+
+def _payout_text(seats: list[int], pick: str, index: int, share: int, rest: int) -> str:
+    names = " and ".join(_p(seat) for seat in seats)
+    verb = "reveals" if len(seats) == 1 else "reveal"
+    source = "the catpot" if index == CATPOT else f"the {card_name(index).replace(' (outer)', '')} card"
+    text = f"💰 {names} {verb} {PICK_NAMES[pick]}"
+    if share == 0:
+        text += f" but {source} has too few VPs to share"
+    else:
+        text += f" and take{'s' if len(seats) == 1 else ''} {_vps(share)}{' each' if len(seats) > 1 else ''}"
+        text += f" from {source}"
+    if rest:
+        text += f"; {_vps(rest)} stay{'s' if rest == 1 else ''} on it"
+    return text + "."
+
+
+def pay_moochers(state: State, events: list[Event]) -> State:
+    """Pay every unpaid moocher whose card the set-aside dice can be read as (MC-6)."""
+    kind = state.kind
+    for combo in readings(state.aside, kind):
+        seats = [s for s, pick in enumerate(state.picks) if pick == combo and not state.paid[s]]
+        if seats:
+            index = card(kind, combo, False)
+            state, share, rest = _take(state, index, seats, MOOCHING)
+            events.append(Event(kind="payout", text=_payout_text(seats, combo, index, share, rest)))
+    return state
+
+
+def roll(state: State) -> Result:
+    """Roll the dice not set aside; the turn fails if none of them may be set aside (MC-2, MC-9)."""
+    rng = state.rng
+    faces = []
+    for _ in range(DICE - len(state.aside)):
+        index, rng = rng.below(6)
+        faces.append(FACES[index])
+    rolled = sort_faces(faces)
+    events = [Event(kind="roll", text=f"🎲 {_p(state.turn)} rolls {show(rolled)}.")]
+    state = state.model_copy(update={"rng": rng, "rolled": rolled, "phase": "aside"})
+    if not legal_asides(rolled, state.kind):
+        return fail(state, events, f"no {state.kind} cat or wild to set aside")
+    return state, events
+
+
+def set_aside(state: State, faces: tuple[str, ...]) -> Result:
+    """Put `faces` on the tray; the first mad or sad die locks in and opens mooching (MC-3, MC-4)."""
+    aside = sort_faces(state.aside + faces)
+    seat = state.turn
+    events = [Event(kind="aside", text=f"📥 {_p(seat)} sets aside {show(faces)} (tray: {show(aside)}).")]
+    new_kind = kind_of(faces)
+    if state.kind is None and new_kind is not None:
+        cards, supply, moved = add_lock_in_vps(state.cards, state.supply, new_kind)
+        other = KINDS[1 - KINDS.index(new_kind)]
+        text = f"🔒 {_p(seat)} is locked in on {new_kind} cats"
+        if moved:
+            text += f": {_vps(moved)} go onto the catpot and the {other} cards"
+            text += f" ({_vps(supply)} left in the supply)"
+        events.append(Event(kind="lockin", text=text + "."))
+        if supply == 0 and state.supply > 0:
+            events.append(Event(kind="supply", text=_supply_empty_text(state)))
+        events.append(Event(kind="mooching", text="🤫 Everyone else now picks a mooch card in secret."))
+        state = state.model_copy(
+            update={"aside": aside, "kind": new_kind, "cards": cards, "supply": supply, "phase": "mooch"}
+        )
+        return state, events
+    state = state.model_copy(update={"aside": aside})
+    return after_aside(state, events)
+
+
+def _supply_empty_text(state: State) -> str:
+    if state.players in (2, 4):
+        return "📭 The supply is empty: the game ends after this turn."
+    first = _p(state.first)
+    return f"📭 The supply is empty: play goes on, without adding VPs, until {first}'s turn comes round."
+
+
+def after_aside(state: State, events: list[Event]) -> Result:
+    """Once the tray changed and every moocher picked: payouts, then the roller's next decision."""
+    if state.kind is not None:
+        state = pay_moochers(state, events)
+    if len(state.aside) == DICE:
+        if state.aside.count(WILD) == DICE:
+            return five_wilds(state, events)
+        if not stops(state):
+            return fail(state, events, "the five set-aside dice take no VPs")
+    return state.model_copy(update={"phase": "decide"}), events
+
+
+def mooch(state: State, seat: int, pick: str) -> Result:
+    """Record a secret pick; when the last one is in, the turn goes on (MC-4)."""
+    picks = list(state.picks)
+    picks[seat] = pick
+    state = state.model_copy(update={"picks": tuple(picks)})
+    events = [
+        Event(kind="mooch", text=f"🤫 {_p(seat)} has picked a mooch card."),  # the same text for every pick
+        Event(kind="mypick", text=f"🤫 You picked {PICK_NAMES[pick]}.", visible_to=(seat,)),
+    ]
+    waiting = any(p is None for s, p in enumerate(picks) if s != state.turn)
+    if waiting:
+        return state, events
+    return after_aside(state, events)
+
+
+def stop(state: State, action: Stop) -> Result:
+    """The roller takes all VPs of the chosen combination's inner card (MC-7)."""
+    index = card(action.kind, action.combo, True)
+    state, share, _ = _take(state, index, [state.turn], ROLLING)
+    name = COMBO_NAMES[action.combo]
+    text = f"🏆 {_p(state.turn)} stops with {action.kind} {name} and takes {_vps(share)}."
+    return end_turn(state, [Event(kind="stop", text=text)])
+
+
+def five_wilds(state: State, events: list[Event]) -> Result:
+    """Five set-aside wilds: the roller takes the whole catpot, nobody else anything (MC-8, MC-X4)."""
+    state, share, _ = _take(state, CATPOT, [state.turn], CATPOT_SLOT)
+    events.append(
+        Event(kind="fivewilds", text=f"🌟 Five wilds! {_p(state.turn)} takes the catpot: {_vps(share)}.")
+    )
+    return end_turn(state, events)
+
+
+def fail(state: State, events: list[Event], reason: str) -> Result:
+    """A failed turn: no VPs for the roller; moochers who picked Fail split the catpot (MC-9)."""
+    events.append(Event(kind="fail", text=f"💥 {_p(state.turn)}'s turn fails ({reason}): no VPs."))
+    seats = [s for s, pick in enumerate(state.picks) if pick == "fail" and not state.paid[s]]
+    if seats:
+        state, share, rest = _take(state, CATPOT, seats, CATPOT_SLOT)
+        events.append(Event(kind="payout", text=_payout_text(seats, "fail", CATPOT, share, rest)))
+    return end_turn(state, events)
+
+
+def end_turn(state: State, events: list[Event]) -> Result:
+    """Mooch cards go back to hand unrevealed, the dice pass on, or the game ends (MC-10)."""
+    players = state.players
+    following = (state.turn + 1) % players
+    update = {
+        "rolled": (),
+        "aside": (),
+        "kind": None,
+        "picks": (None,) * players,
+        "paid": (False,) * players,
+        "turns": state.turns + 1,
+    }
+    if state.supply == 0 and (players in (2, 4) or following == state.first):
+        update["phase"] = "over"
+        state = state.model_copy(update=update)
+        winner = winner_of(state)
+        events.append(
+            Event(
+                kind="end", text=f"🏁 The game is over: {_p(winner)} wins with {_vps(state.scores[winner])}."
+            )
+        )
+        return state, events
+    update["phase"] = "roll"
+    update["turn"] = following
+    return state.model_copy(update=update), events
+
+
+def tied_leaders(state: State) -> list[int]:
+    """The seats with the most VPs."""
+    best = max(state.scores)
+    return [seat for seat, score in enumerate(state.scores) if score == best]
+
+
+def winner_of(state: State) -> int:
+    """Most VPs; among tied seats the one who rolled most recently (MC-10)."""
+    tied = tied_leaders(state)
+    for back in range(state.players):
+        seat = (state.turn - back) % state.players
+        if seat in tied:
+            return seat
+    raise AssertionError("no winner")  # unreachable: tied is never empty
