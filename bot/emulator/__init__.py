@@ -1,5 +1,21 @@
 """A local Discord for end-to-end tests and the offline mode: the real discord.py talks to it over HTTP
-and a websocket on 127.0.0.1, and simulated members click, select and type slash commands."""
+and a websocket on 127.0.0.1, and simulated members click, select and type slash commands.
+
+    async with Emulator.start(members=["Ann", "Bo", MemberSpec("Mo", ["manage_guild"])]) as emu:
+        with emu.point_discord_py():              # Route.BASE + DEFAULT_GATEWAY; loopback only
+            await emu.run_bot(bot)                # bot.start("emulator-token"); READY + guild
+            ann = emu.member("Ann")
+            result = await ann.slash("play", "games", game="catsdogs")   # waits for the reply (3 s rule)
+            await emu.settle()                    # the bot went quiet
+            table = emu.public_messages(emu.threads()[0])[0]
+            await ann.click(table, "Join")        # custom_id or label; select(message, id, values)
+            ann.visible_messages("games"), ann.ephemeral_messages(), emu.interaction_timings()
+    # leaving the block fails (EmulatorFailure) on broken rules, bot crashes and discord.py errors.
+
+Rules live in :mod:`~bot.emulator.limits`, the clock is ``emu.clock`` (``emu.advance(seconds)``), and
+``python -m bot.emulator`` serves the same over a control API (:mod:`~bot.emulator.control`,
+client :mod:`~bot.emulator.remote`).
+"""
 
 from bot.emulator.emulator import TOKEN, Emulator, EmulatorFailure, MemberSpec, Timing
 from bot.emulator.harness import BotCrashed, NonLoopbackRefused, loopback_only, point_discord_py

@@ -65,6 +65,7 @@ class Emulator:
         bot_permissions: Any = BOT_PERMISSIONS,
         everyone_permissions: Any = EVERYONE_PERMISSIONS,
         strict: bool = True,
+        watch_loggers: Iterable[str] = ("discord",),
     ) -> None:
         self.world = World(
             guild_name=guild_name,
@@ -87,7 +88,7 @@ class Emulator:
         )
         self.invoker = Invoker(self.world, self.check_bots)
         Control(self).install(self.server.app)
-        self.errors = harness.ErrorLog()
+        self.errors = harness.ErrorLog(tuple(watch_loggers))
         self.bots: list[tuple[Any, asyncio.Task[None]]] = []
         self._log_guard: contextlib.ExitStack | None = None
 

@@ -169,6 +169,8 @@ class Gateway:
         finally:
             if session is not None and session.connection is connection:
                 session.connection = None
+                if ws.close_code in (1000, 1001):  # a clean close ends the session (no RESUME)
+                    self.sessions.pop(session.id, None)
             if connection in self.connections:
                 self.connections.remove(connection)
             connection.queue.put_nowait(None)

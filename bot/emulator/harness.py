@@ -97,10 +97,11 @@ def point_discord_py(api_base: str, gateway_url: str) -> Iterator[None]:
 
 
 class ErrorLog(logging.Handler):
-    """Collects ERROR records of the ``discord`` loggers (discord.py's way of reporting swallowed errors)."""
+    """Collects ERROR records of the watched loggers (discord.py reports swallowed errors this way)."""
 
-    def __init__(self) -> None:
+    def __init__(self, loggers: tuple[str, ...] = ("discord",)) -> None:
         super().__init__(logging.ERROR)
+        self.loggers = loggers
         self.records: list[logging.LogRecord] = []
 
     def emit(self, record: logging.LogRecord) -> None:
@@ -117,12 +118,14 @@ class ErrorLog(logging.Handler):
 
     @contextlib.contextmanager
     def installed(self) -> Iterator[ErrorLog]:
-        logger = logging.getLogger("discord")
-        logger.addHandler(self)
+        loggers = [logging.getLogger(name) for name in self.loggers]
+        for logger in loggers:
+            logger.addHandler(self)
         try:
             yield self
         finally:
-            logger.removeHandler(self)
+            for logger in loggers:
+                logger.removeHandler(self)
 
 
 class BotCrashed(RuntimeError):

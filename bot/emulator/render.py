@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -48,10 +50,42 @@ def render_embed(embed: dict[str, Any]) -> list[str]:
     if embed.get("description"):
         lines += str(embed["description"]).splitlines()
     for field in embed.get("fields") or []:
-        lines.append(f"{field.get('name')}: {field.get('value')}")
+        name, *rest = f"{field.get('name')}: {field.get('value')}".splitlines() or [""]
+        lines += [name, *(f"  {line}" for line in rest)]
     if (embed.get("footer") or {}).get("text"):
         lines.append(f"— {embed['footer']['text']}")
     return lines
+
+
+_MENTION = re.compile(r"<(@!?|@&|#)(\d+)>")
+_TIMESTAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
+
+
+def _when(world: World, match: re.Match[str]) -> str:
+    moment, style = int(match[1]), match[2] or "f"
+    if style != "R":
+        return dt.datetime.fromtimestamp(moment, tz=dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    delta = round(moment - world.now())
+    size = abs(delta)
+    amount = f"{size} s" if size < 120 else f"{size // 60} min" if size < 7200 else f"{size // 3600} h"
+    return f"in {amount}" if delta >= 0 else f"{amount} ago"
+
+
+def resolve_mentions(world: World, text: str) -> str:
+    """Mentions (``<@id>``, ``<@&id>``, ``<#id>``) and timestamps (``<t:…:R>``) as a user sees them."""
+
+    def name(match: re.Match[str]) -> str:
+        kind, key = match[1], int(match[2])
+        if kind == "#":
+            channel = world.channels.get(key)
+            return f"#{channel.name}" if channel else match[0]
+        if kind == "@&":
+            role = world.roles.get(key)
+            return f"@{role.name}" if role else match[0]
+        member = world.members.get(key)
+        return f"@{member.name}" if member else match[0]
+
+    return _TIMESTAMP.sub(lambda match: _when(world, match), _MENTION.sub(name, text))
 
 
 def render_message(world: World, message: Message, kind: str = "create") -> str:
@@ -77,7 +111,7 @@ def render_message(world: World, message: Message, kind: str = "create") -> str:
     lines += [f"  {line}" for line in render_components(message.components)]
     if message.attachments:
         lines.append("  📎 " + ", ".join(a.get("filename", "file") for a in message.attachments))
-    return "\n".join(lines)
+    return resolve_mentions(world, "\n".join(lines))
 
 
 def transcript_printer(

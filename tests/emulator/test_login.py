@@ -17,6 +17,12 @@ async def test_bot_logs_in_and_sees_the_guild_its_channels_and_members(emu: Emul
     assert guild.me.guild_permissions.send_messages and guild.me.guild_permissions.create_public_threads
     assert bot.application_id == bot.user.id == emu.world.bot.id
     assert emu.server.gateway.identifies == 1
+    fetched = await guild.fetch_member(emu.member("Mo").id)
+    assert (
+        fetched.guild_permissions.manage_guild
+        and not guild.get_member(emu.member("Ann").id).guild_permissions.manage_guild
+    )
+    assert (await bot.fetch_channel(emu.channel("lobby").id)).name == "lobby"
 
 
 async def test_synced_commands_are_recorded_with_subcommand_groups_and_choices(emu: Emulator, bot) -> None:

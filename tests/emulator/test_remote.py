@@ -11,7 +11,7 @@ import pytest
 
 from bot.emulator import Emulator
 from bot.emulator.remote import RemoteEmulator, RemoteError
-from bot.emulator.render import render_message, transcript_printer
+from bot.emulator.render import render_message, resolve_mentions, transcript_printer
 from tests.emulator.conftest import make_bot
 
 
@@ -92,3 +92,6 @@ async def test_the_transcript_reads_like_discord(emu: Emulator, bot) -> None:
     assert lines[1].startswith("#games · Catnip (edited): Count: 1")
     assert lines[2] == "#games · Catnip → only Ann sees this: Only for Ann"
     assert render_message(emu.world, table, "delete") == "#games · Catnip: (message deleted)"
+    now = int(emu.clock.time())
+    text = f"<@{emu.member('Bo').id}> in <#{table.channel_id}>, turn ends <t:{now + 5 * 3600 + 60}:R>"
+    assert resolve_mentions(emu.world, text) == "@Bo in #games, turn ends in 5 h"

@@ -73,6 +73,21 @@ async def test_a_message_breaking_a_limit_is_refused_and_recorded(emu: Emulator,
     assert emu.public_messages("games") == []
 
 
+async def test_files_are_uploaded_as_attachments(emu: Emulator) -> None:
+    form = aiohttp.FormData(quote_fields=False)
+    form.add_field(
+        "payload_json", '{"content": "the board", "attachments": [{"id": 0, "filename": "board.png"}]}'
+    )
+    form.add_field("files[0]", b"\x89PNG....", filename="board.png", content_type="image/png")
+    async with aiohttp.ClientSession(headers={"Authorization": f"Bot {emu.token}"}) as session:
+        url = f"{emu.api_base}/channels/{emu.channel('games').id}/messages"
+        async with session.post(url, data=form) as response:
+            assert response.status == 200
+            body = await response.json()
+    assert [a["filename"] for a in body["attachments"]] == ["board.png"]
+    assert emu.public_messages("games")[0].attachments[0]["size"] == 8
+
+
 async def test_messages_exactly_at_every_limit_are_accepted(emu: Emulator, api) -> None:
     channel = emu.channel("games").id
     full_rows = [row(*(button(5 * r + c, label="l" * 80) for c in range(5))) for r in range(4)]
