@@ -6,7 +6,7 @@ Each function takes the state and a list it appends narration events to, and ret
 from __future__ import annotations
 
 from engine.catsanity.cards import ALLEY_SIZE, COPY, CTHULHU, KIND, MOON, PRECIOUS, SUN, name
-from engine.catsanity.model import AuctionState, Bid, RecallState, State
+from engine.catsanity.model import AuctionState, Bid, RecallState, State, evolve
 from engine.core import Event
 
 KIND_ORDER = (
@@ -24,8 +24,19 @@ KIND_ORDER = (
 )
 
 
-def _say(events: list[Event], kind: str, text: str) -> None:
-    events.append(Event(kind=kind, text=text))
+class _Mute(list):
+    """An event list that keeps nothing: for playouts, where nobody reads the narration."""
+
+    def append(self, item: Event) -> None:
+        pass
+
+
+MUTE: list[Event] = _Mute()
+
+
+def _say(events: list[Event], kind: str, text: str, visible_to: tuple[int, ...] | None = None) -> None:
+    if events is not MUTE:
+        events.append(Event(kind=kind, text=text, visible_to=visible_to))
 
 
 def _tokens_left(count: int) -> str:
@@ -55,7 +66,7 @@ def end_play(state: State, reason: str, events: list[Event]) -> State:
         else "Nobody has any sanity left: play ends."
     )
     _say(events, "end", text + " Time to admire the homes and score!")
-    return state.model_copy(update={"phase": "over", "end_reason": reason, "auction": None, "recall": None})
+    return evolve(state, {"phase": "over", "end_reason": reason, "auction": None, "recall": None})
 
 
 def start_turn(state: State, seat: int, events: list[Event]) -> State:
@@ -77,13 +88,13 @@ def start_turn(state: State, seat: int, events: list[Event]) -> State:
         # Step 2: insane players are skipped; with nobody sane, play ends (CS-2 b).
         if tokens[seat] == 0:
             if not any(tokens):
-                return end_play(state.model_copy(update=update), "insane", events)
+                return end_play(evolve(state, update), "insane", events)
             _say(events, "skip", f"{{p{seat}}} is insane and skips the turn.")
             seat = (seat + 1) % players
             continue
         # Step 3 (CS-2 a): an empty deck ends play, even with cats left in the alley.
         if not deck:
-            return end_play(state.model_copy(update=update), "deck", events)
+            return end_play(evolve(state, update), "deck", events)
         turns += 1
         # Step 4: refill the alley to 3 cards from the top of the deck.
         drawn = deck[-(ALLEY_SIZE - len(alley)) :] if len(alley) < ALLEY_SIZE else ()
@@ -108,9 +119,7 @@ def start_turn(state: State, seat: int, events: list[Event]) -> State:
             seat = (seat + 1) % players
             continue
         update = {"tokens": tuple(tokens), "deck": deck, "alley": alley, "rng": rng, "turns": turns}
-        return state.model_copy(
-            update={**update, "phase": "turn", "turn": seat, "auction": None, "recall": None}
-        )
+        return evolve(state, {**update, "phase": "turn", "turn": seat, "auction": None, "recall": None})
 
 
 def end_turn(state: State, events: list[Event]) -> State:
@@ -137,16 +146,16 @@ def adopt(state: State, seat: int, card: str, events: list[Event]) -> State:
         )
     else:
         _say(events, "adopt", f"{{p{seat}}} adopts a {name(card)}.")
-    state = state.model_copy(update={"alley": alley, "homes": homes, "tokens": tokens})
+    state = evolve(state, {"alley": alley, "homes": homes, "tokens": tokens})
     kind = KIND[card]
     if kind == COPY:
-        return state.model_copy(update={"phase": "copy", "copy_as": None})
+        return evolve(state, {"phase": "copy", "copy_as": None})
     if kind == "ninja":
-        return state.model_copy(update={"phase": "ninja"})
+        return evolve(state, {"phase": "ninja"})
     if kind == "recall":
         _say(events, "recall", "Born free! Every opponent returns 2 cats from their home to the deck.")
         recall = RecallState(adopter=seat, waiting=opponents(state, seat))
-        return advance_recall(state.model_copy(update={"recall": recall}), events)
+        return advance_recall(evolve(state, {"recall": recall}), events)
     if kind == CTHULHU:
         return end_turn(cthulhu(state, seat, events), events)
     return end_turn(state, events)
@@ -156,7 +165,7 @@ def declare(state: State, seat: int, kind: str, events: list[Event]) -> State:
     """CS-6: the Copy Cat now mimics `kind` while it stays in this home."""
     text = f"Twin {kind[4]}" if kind.startswith("twin") else name_of_kind(kind)
     _say(events, "copy", f"{{p{seat}}} declares the Copy Cat a {text} Cat.")
-    return end_turn(state.model_copy(update={"copy_as": kind}), events)
+    return end_turn(evolve(state, {"copy_as": kind}), events)
 
 
 def name_of_kind(kind: str) -> str:
@@ -183,7 +192,7 @@ def ninja(state: State, seat: int, target: int, events: list[Event]) -> State:
         "ninja",
         f"Banzai! Ninja attack! {{p{seat}}} liberates a {name(card)} from {{p{target}}}'s home.",
     )
-    return end_turn(state.model_copy(update={"homes": homes, "rng": rng}), events)
+    return end_turn(evolve(state, {"homes": homes, "rng": rng}), events)
 
 
 def cthulhu(state: State, seat: int, events: list[Event]) -> State:
@@ -203,7 +212,7 @@ def cthulhu(state: State, seat: int, events: list[Event]) -> State:
         + ", ".join(parts)
         + f" (homes bigger than {{p{seat}}}'s lose 2).",
     )
-    return state.model_copy(update={"tokens": tuple(tokens)})
+    return evolve(state, {"tokens": tuple(tokens)})
 
 
 def return_pick(state: State, seat: int, kind: str, events: list[Event]) -> State:
@@ -213,17 +222,16 @@ def return_pick(state: State, seat: int, kind: str, events: list[Event]) -> Stat
     card = next(c for c in reversed(state.homes[seat]) if KIND[c] == kind and c not in recall.picked)
     picked = (*recall.picked, card)
     if len(picked) < 2:
-        events.append(
-            Event(
-                kind="recall-pick",
-                text=f"You set aside your {name(card)}; choose one more cat to return.",
-                visible_to=(seat,),
-            )
+        _say(
+            events,
+            "recall-pick",
+            f"You set aside your {name(card)}; choose one more cat to return.",
+            visible_to=(seat,),
         )
-        return state.model_copy(update={"recall": recall.model_copy(update={"picked": picked})})
+        return evolve(state, {"recall": evolve(recall, {"picked": picked})})
     state = _return_cards(state, seat, picked, events)
-    recall = recall.model_copy(update={"waiting": recall.waiting[1:], "picked": ()})
-    return advance_recall(state.model_copy(update={"recall": recall}), events)
+    recall = evolve(recall, {"waiting": recall.waiting[1:], "picked": ()})
+    return advance_recall(evolve(state, {"recall": recall}), events)
 
 
 def _return_cards(state: State, seat: int, cards: tuple[str, ...], events: list[Event]) -> State:
@@ -232,7 +240,7 @@ def _return_cards(state: State, seat: int, cards: tuple[str, ...], events: list[
     if COPY in cards:
         update["copy_as"] = None  # CS-6: a Copy Cat back in the deck forgets its declaration.
     _say(events, "recall", f"{{p{seat}}} returns {_names(cards)} to the deck.")
-    return state.model_copy(update=update)
+    return evolve(state, update)
 
 
 def advance_recall(state: State, events: list[Event]) -> State:
@@ -244,8 +252,8 @@ def advance_recall(state: State, events: list[Event]) -> State:
         chooser = waiting[0]
         home = state.homes[chooser]
         if len(home) > 2:
-            recall = recall.model_copy(update={"waiting": waiting, "picked": ()})
-            return state.model_copy(update={"phase": "recall", "recall": recall})
+            recall = evolve(recall, {"waiting": waiting, "picked": ()})
+            return evolve(state, {"phase": "recall", "recall": recall})
         if home:
             state = _return_cards(state, chooser, home, events)
         else:
@@ -253,7 +261,7 @@ def advance_recall(state: State, events: list[Event]) -> State:
         waiting = waiting[1:]
     deck, rng = state.rng.shuffled(state.deck)
     _say(events, "shuffle", "The deck is reshuffled.")
-    state = state.model_copy(update={"deck": deck, "rng": rng, "recall": None})
+    state = evolve(state, {"deck": deck, "rng": rng, "recall": None})
     return end_turn(state, events)
 
 
@@ -270,7 +278,7 @@ def call_auction(state: State, seat: int, events: list[Event]) -> State:
     )
     waiting = (*opponents(state, seat), seat)
     auction = AuctionState(caller=seat, waiting=waiting)
-    return advance_auction(state.model_copy(update={"phase": "auction", "auction": auction}), events)
+    return advance_auction(evolve(state, {"phase": "auction", "auction": auction}), events)
 
 
 def bid(state: State, seat: int, amount: int, events: list[Event]) -> State:
@@ -284,7 +292,7 @@ def bid(state: State, seat: int, amount: int, events: list[Event]) -> State:
         _say(events, "bid", f"{{p{seat}}} bids {amount}.")
     else:
         _say(events, "bid", f"{{p{seat}}} passes.")
-    return advance_auction(state.model_copy(update={"auction": auction.model_copy(update=update)}), events)
+    return advance_auction(evolve(state, {"auction": evolve(auction, update)}), events)
 
 
 def advance_auction(state: State, events: list[Event]) -> State:
@@ -299,10 +307,10 @@ def advance_auction(state: State, events: list[Event]) -> State:
         reason = "is insane" if state.tokens[seat] == 0 else f"can't outbid {auction.high}"
         _say(events, "bid", f"{{p{seat}}} {reason} and passes.")
         waiting = waiting[1:]
-    auction = auction.model_copy(update={"waiting": waiting, "bids": bids})
+    auction = evolve(auction, {"waiting": waiting, "bids": bids})
     if waiting:
-        return state.model_copy(update={"auction": auction})
-    return _settle(state.model_copy(update={"auction": auction}), events)
+        return evolve(state, {"auction": auction})
+    return _settle(evolve(state, {"auction": auction}), events)
 
 
 def _settle(state: State, events: list[Event]) -> State:
@@ -321,11 +329,12 @@ def _settle(state: State, events: list[Event]) -> State:
         f"{{p{winner}}} wins the auction for {auction.high} and adopts {_names(suns)} "
         f"({_tokens_left(left)}).",
     )
-    state = state.model_copy(
-        update={
+    state = evolve(
+        state,
+        {
             "alley": alley,
             "homes": _replace(state.homes, winner, state.homes[winner] + suns),
             "tokens": _replace(state.tokens, winner, left),
-        }
+        },
     )
     return end_turn(state, events)

@@ -2,9 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
 from engine.core import Action, Frozen, Rng
+
+M = TypeVar("M", bound=Frozen)
+
+
+def evolve(model: M, update: dict[str, Any]) -> M:
+    """A copy of a frozen model with some fields replaced: `model_copy(update=...)`, but cheaper.
+
+    Like `model_copy`, it does not validate; the engine only ever puts values of the right type in.
+    """
+    new = object.__new__(model.__class__)
+    fields = model.__dict__.copy()
+    fields.update(update)
+    object.__setattr__(new, "__dict__", fields)
+    object.__setattr__(new, "__pydantic_fields_set__", model.__pydantic_fields_set__ | update.keys())
+    object.__setattr__(new, "__pydantic_extra__", None)
+    object.__setattr__(new, "__pydantic_private__", None)
+    return new
+
 
 Phase = Literal["turn", "auction", "copy", "ninja", "recall", "over"]
 """turn: adopt or call an auction; auction: bidding; copy: Copy Cat declaration;

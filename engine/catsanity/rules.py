@@ -139,6 +139,10 @@ class CatSanityRules(Rules[State, CatSanityAction, View]):
 
     def resolve(self, state: State, seat: int, action: CatSanityAction) -> tuple[State, list[Event]]:
         events: list[Event] = []
+        return self.advance(state, seat, action, events), events
+
+    def advance(self, state: State, seat: int, action: CatSanityAction, events: list[Event]) -> State:
+        """The state after a legal `action`; narration goes to `events` (`flow.MUTE` drops it)."""
         if isinstance(action, Adopt):
             new = flow.adopt(state, seat, action.card, events)
         elif isinstance(action, CallAuction):
@@ -151,7 +155,7 @@ class CatSanityRules(Rules[State, CatSanityAction, View]):
             new = flow.ninja(state, seat, action.target, events)
         else:
             new = flow.return_pick(state, seat, action.kind, events)
-        return new, events
+        return new
 
     def view(self, state: State, seat: int | None) -> View:
         return build_view(state, seat)
