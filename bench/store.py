@@ -1,0 +1,410 @@
+"""Store speed: durable moves per second, commit latency, database size per game, and resume time.
+
+    python -m bench.store [--seconds 3] [--quick] [--dir DIR] [--synchronous FULL] [--game KEY]
+
+Moves carry real payloads: states, actions and events recorded from random games of
+the real engines (`--game` picks the one used for the throughput runs; default the
+game with the largest state). Each figure is measured on a fresh database in DIR
+(default: a temporary directory), with the store exactly as the bot opens it.
+
+1. Throughput: N games (1, 10, 100, 1,000) each commit moves back to back, each
+   holding its game's lock like the session does; moves/s and commit latency
+   (from asking for the game's lock to the durable commit). Saturated: every game
+   moves as fast as the store allows, so latency grows with N. Plus one paced run:
+   1,000 games each moving once every 2 s, closer to real play.
+2. Size: complete random games of every engine played through the store, then the
+   database file growth per finished game.
+3. Resume: a database with 10,000 finished and 1,000 active games; time to open it,
+   list the live games and load every active game's state (warm page cache, then
+   with the file evicted from the page cache).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import platform
+import random
+import sqlite3
+import statistics
+import tempfile
+import time
+from dataclasses import dataclass
+from importlib.metadata import version as package_version
+from pathlib import Path
+
+from bench.machine import describe_machine
+from bot.storage import GameRecord, SeatRecord, SqliteGameStore, load_state
+from engine import GAMES, Rules
+from engine.testing import RandomPlayer
+
+
+@dataclass
+class Step:
+    seat: int
+    action: str
+    events: list[dict]
+    state_json: str
+
+
+@dataclass
+class Script:
+    """One complete random game, recorded as the store would receive it."""
+
+    game: str
+    players: int
+    seed: int
+    options: dict
+    initial_json: str
+    steps: list[Step]
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    reason: str
+
+
+def record_game(rules: Rules, players: int, seed: int) -> Script:
+    options = rules.Options()
+    player = RandomPlayer(rules, seed ^ 0x5EED)
+    state = rules.setup(players, seed, options)
+    initial, steps = state.model_dump_json(), []
+    while rules.outcome(state) is None:
+        seat = player.pick_seat(rules.to_act(state))
+        action = player.choose(state, seat)
+        state, events = rules.apply(state, seat, action)
+        events = [event.model_dump(mode="json") for event in events]
+        steps.append(Step(seat, action.encode(), events, state.model_dump_json()))
+    outcome = rules.outcome(state)
+    return Script(
+        rules.key,
+        players,
+        seed,
+        options.model_dump(mode="json"),
+        initial,
+        steps,
+        outcome.scores,
+        outcome.winners,
+        outcome.reason,
+    )
+
+
+def seats_for(script: Script, first_user: int) -> list[SeatRecord]:
+    return [SeatRecord(seat=s, user_id=first_user + s, name=f"Player {s}") for s in range(script.players)]
+
+
+async def start(store: SqliteGameStore, script: Script, number: int) -> GameRecord:
+    seats = seats_for(script, 1000 + number % 500)
+    lobby = await store.create_lobby(
+        guild_id=1 + number % 20,
+        channel_id=100 + number,
+        thread_id=None,
+        game=script.game,
+        options=script.options,
+        host=seats[0],
+        now=time.time(),
+    )
+    return await store.start_game(
+        lobby.id, seed=script.seed, seats=seats, state_json=script.initial_json, now=time.time()
+    )
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+# --------------------------------------------------------------------------- 1. throughput
+
+
+async def throughput(path: Path, games: int, seconds: float, script: Script, sync: str, pace: float = 0.0):
+    """Commits/s and latencies with `games` games moving at once (every `pace` s each, or flat out)."""
+    store = SqliteGameStore(path, synchronous=sync)
+    await store.open()
+    records = await asyncio.gather(*(start(store, script, n) for n in range(games)))
+    latencies: list[float] = []
+    stop = asyncio.Event()
+
+    async def mover(game: GameRecord, phase: float) -> None:
+        version, index = game.version, 0
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), phase)
+        next_move = time.perf_counter()
+        while not stop.is_set():
+            step = script.steps[index % len(script.steps)]
+            began = time.perf_counter()
+            async with store.lock(game.id):
+                version = await store.commit_move(
+                    game.id,
+                    expected_version=version,
+                    seat=step.seat,
+                    action=step.action,
+                    events=step.events,
+                    state_json=step.state_json,
+                    now=time.time(),
+                )
+            latencies.append(time.perf_counter() - began)
+            index += 1
+            if pace:
+                next_move += pace
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), max(0.0, next_move - time.perf_counter()))
+
+    began = time.perf_counter()
+    rng = random.Random(games)
+    tasks = [asyncio.create_task(mover(game, rng.uniform(0, pace))) for game in records]
+    await asyncio.sleep(seconds)
+    stop.set()
+    await asyncio.gather(*tasks)
+    elapsed = time.perf_counter() - began
+    await store.close()
+    return len(latencies) / elapsed, latencies
+
+
+# --------------------------------------------------------------------------- 2. size
+
+
+async def size_per_game(path: Path, scripts: list[Script], sync: str) -> tuple[float, float]:
+    """Bytes the database grows by per finished game, and per move (after a checkpoint)."""
+    store = SqliteGameStore(path, synchronous=sync)
+    await store.open()
+    await store.close()
+    empty = path.stat().st_size
+    await store.open()
+
+    async def play(script: Script, number: int) -> None:
+        game = await start(store, script, number)
+        version = game.version
+        for index, step in enumerate(script.steps):
+            last = index == len(script.steps) - 1
+            async with store.lock(game.id):
+                version = await store.commit_move(
+                    game.id,
+                    expected_version=version,
+                    seat=step.seat,
+                    action=step.action,
+                    events=step.events,
+                    state_json=step.state_json,
+                    now=time.time(),
+                    status="finished" if last else None,
+                )
+        await store.record_result(
+            game.id, scores=script.scores, winners=script.winners, reason=script.reason, now=time.time()
+        )
+
+    await asyncio.gather(*(play(script, n) for n, script in enumerate(scripts)))
+    await store.close()
+    grown = path.stat().st_size - empty
+    return grown / len(scripts), grown / sum(len(s.steps) for s in scripts)
+
+
+# --------------------------------------------------------------------------- 3. resume
+
+
+def build_resume_database(path: Path, pool: list[Script], finished: int, active: int) -> None:
+    """Write `finished` + `active` games straight into the store's schema, in bulk (set-up, not measured)."""
+    asyncio.run(_create_schema(path))
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA synchronous = OFF")
+    db.execute("BEGIN")
+    now = time.time()
+    for number in range(finished + active):
+        script = pool[number % len(pool)]
+        done = number < finished
+        cut = len(script.steps) if done else len(script.steps) // 2
+        steps = script.steps[:cut]
+        game_id = number + 1
+        db.execute(
+            "INSERT INTO games (id, guild_id, channel_id, thread_id, game, options, seed, status, version, "
+            "host_id, created_at, updated_at) VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                game_id,
+                1 + number % 20,
+                100 + number,
+                script.game,
+                json.dumps(script.options),
+                script.seed,
+                "finished" if done else "active",
+                cut + 1,
+                1000 + number % 500,
+                now,
+                now,
+            ),
+        )
+        seats = seats_for(script, 1000 + number % 500)
+        db.executemany(
+            "INSERT INTO seats (game_id, seat, user_id, name, computer) VALUES (?, ?, ?, ?, NULL)",
+            [(game_id, s.seat, s.user_id, s.name) for s in seats],
+        )
+        db.executemany(
+            "INSERT INTO moves (game_id, seq, seat, action, events, at) VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, i + 1, s.seat, s.action, json.dumps(s.events), now) for i, s in enumerate(steps)],
+        )
+        state = steps[-1].state_json if steps else script.initial_json
+        db.execute("INSERT INTO snapshots VALUES (?, ?, ?, ?)", (game_id, cut, cut + 1, state))
+        if done:
+            db.executemany(
+                "INSERT INTO results VALUES (?, ?, ?, ?, ?)",
+                [
+                    (game_id, s.seat, s.user_id, script.scores[s.seat], int(s.seat in script.winners))
+                    for s in seats
+                ],
+            )
+        else:
+            db.execute("INSERT INTO deadlines VALUES (?, 'turn', ?)", (game_id, now + 300))
+    db.execute("COMMIT")
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+
+
+async def _create_schema(path: Path) -> None:
+    store = SqliteGameStore(path)
+    await store.open()
+    await store.close()
+
+
+def evict_from_page_cache(path: Path) -> None:
+    for file in (path, path.with_name(path.name + "-wal")):
+        if file.exists() and hasattr(os, "posix_fadvise"):
+            fd = os.open(file, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+                os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            finally:
+                os.close(fd)
+
+
+async def resume(path: Path, sync: str) -> dict[str, float]:
+    """Seconds to open the store, list the live games and load each active game's state."""
+    began = time.perf_counter()
+    store = SqliteGameStore(path, synchronous=sync)
+    await store.open()
+    opened = time.perf_counter()
+    games = await store.active_games()
+    listed = time.perf_counter()
+    for game in games:
+        if game.status == "active":
+            await load_state(store, game, GAMES[game.game])
+    loaded = time.perf_counter()
+    await store.close()
+    return {
+        "games": len(games),
+        "open": opened - began,
+        "active_games": listed - opened,
+        "load_state": loaded - listed,
+        "total": loaded - began,
+    }
+
+
+# --------------------------------------------------------------------------- report
+
+
+def filesystem_of(path: Path) -> str:
+    best = ("?", "?", "")
+    try:
+        with open("/proc/mounts") as mounts:
+            for line in mounts:
+                device, mountpoint, fstype = line.split()[:3]
+                if str(path).startswith(mountpoint) and len(mountpoint) >= len(best[2]):
+                    best = (device, fstype, mountpoint)
+    except OSError:
+        pass
+    return f"{best[0]} ({best[1]}) mounted on {best[2] or '?'}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--seconds", type=float, default=3.0, help="duration of each throughput run")
+    parser.add_argument("--quick", action="store_true", help="shorter runs and a 10x smaller resume database")
+    parser.add_argument(
+        "--dir", help="where to create the benchmark databases (default: a temporary directory)"
+    )
+    parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"])
+    parser.add_argument("--game", choices=sorted(GAMES), help="engine whose moves feed the throughput runs")
+    args = parser.parse_args()
+    seconds = 1.0 if args.quick else args.seconds
+    scale = 10 if args.quick else 1
+
+    workdir = Path(tempfile.mkdtemp(prefix="catnip-bench-", dir=args.dir))
+    print(describe_machine())
+    print(
+        f"SQLite {sqlite3.sqlite_version}, aiosqlite {package_version('aiosqlite')}, "
+        f"{platform.python_implementation()}; journal_mode=WAL synchronous={args.synchronous}"
+    )
+    print(f"databases in {workdir} on {filesystem_of(workdir.resolve())}")
+    print("load average at start: " + ", ".join(f"{load:.2f}" for load in os.getloadavg()))
+
+    pools = {
+        key: [record_game(rules, rules.max_players, seed) for seed in range(20)]
+        for key, rules in GAMES.items()
+    }
+    for key, pool in pools.items():
+        moves = statistics.mean(len(s.steps) for s in pool)
+        state = statistics.mean(len(step.state_json) for s in pool for step in s.steps)
+        print(
+            f"  {key:10} random games, {pool[0].players} players: {moves:.0f} moves, state JSON {state:.0f} B"
+        )
+    key = args.game or max(pools, key=lambda k: len(pools[k][0].steps[-1].state_json))
+    script = max(pools[key], key=lambda s: len(s.steps))
+
+    print(
+        f"\n1. Durable commits, {key} moves ({len(script.steps[0].state_json)} B state), {seconds:g} s a run"
+    )
+    print(f"   {'games moving':24} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
+    runs = [(games, 0.0) for games in (1, 10, 100, 1000)] + [(1000, 2.0)]
+    for number, (games, pace) in enumerate(runs):
+        rate, latencies = asyncio.run(
+            throughput(
+                workdir / f"throughput-{number}.sqlite3",
+                games,
+                seconds * (2 if pace else 1),
+                script,
+                args.synchronous,
+                pace,
+            )
+        )
+        label = f"{games:,}" + (f", each 1 move / {pace:.0f} s" if pace else ", flat out")
+        print(
+            f"   {label:24} {rate:9.0f} {percentile(latencies, 0.5) * 1000:8.2f} "
+            f"{percentile(latencies, 0.99) * 1000:8.2f} {max(latencies) * 1000:8.2f}"
+        )
+
+    print("\n2. Database size per finished game (complete random games, after a checkpoint)")
+    for key, pool in pools.items():
+        per_game, per_move = asyncio.run(
+            size_per_game(workdir / f"size-{key}.sqlite3", pool * (2 if args.quick else 5), args.synchronous)
+        )
+        moves = statistics.mean(len(s.steps) for s in pool)
+        print(
+            f"   {key:10} {per_game / 1024:6.1f} KiB a game ({moves:.0f} moves), {per_move:5.0f} B a move "
+            f"-> a 60-move game ~ {per_move * 60 / 1024:.1f} KiB"
+        )
+
+    finished, active = 10_000 // scale, 1_000 // scale
+    path = workdir / "resume.sqlite3"
+    began = time.perf_counter()
+    build_resume_database(path, [s for pool in pools.values() for s in pool], finished, active)
+    print(
+        f"\n3. Resume with {finished:,} finished and {active:,} active games "
+        f"({path.stat().st_size / 2**20:.0f} MiB, built in {time.perf_counter() - began:.0f} s)"
+    )
+    for label in ("warm page cache", "file evicted from page cache"):
+        if label.startswith("file"):
+            evict_from_page_cache(path)
+        figures = asyncio.run(resume(path, args.synchronous))
+        print(
+            f"   {label:30} total {figures['total']:.3f} s = open {figures['open']:.3f} + "
+            f"active_games {figures['active_games']:.3f} ({figures['games']:.0f} games) + "
+            f"load_state {figures['load_state']:.3f}"
+        )
+
+    for file in workdir.iterdir():
+        file.unlink()
+    workdir.rmdir()
+
+
+if __name__ == "__main__":
+    main()
