@@ -335,6 +335,7 @@ class World:
         for position, name in enumerate(channels):
             self.add_channel(name, position=position)
         self.messages: dict[int, Message] = {}
+        self.by_channel: dict[int, list[Message]] = {}
         self.commands: dict[int, Command] = {}
         self.interactions: dict[int, Interaction] = {}
         self.tokens: dict[str, Interaction] = {}
@@ -411,10 +412,13 @@ class World:
 
     def channel_messages(self, channel_id: int, member_id: int | None = None) -> list[Message]:
         """Messages of a channel or thread a member sees, oldest first."""
-        found = [
-            m for m in self.messages.values() if m.channel_id == channel_id and self.visible(m, member_id)
-        ]
-        return sorted(found, key=lambda m: m.id)
+        return [m for m in self.by_channel.get(channel_id, []) if self.visible(m, member_id)]
+
+    def store(self, message: Message) -> Message:
+        """Keeps a new message (ids only grow, so each channel's list stays in order)."""
+        self.messages[message.id] = message
+        self.by_channel.setdefault(message.channel_id, []).append(message)
+        return message
 
     def notify(self, kind: str, message: Message) -> None:
         for listener in list(self.listeners):

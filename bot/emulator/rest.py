@@ -218,7 +218,7 @@ class Rest:
             interaction_id=interaction_id,
             webhook_id=world.bot.id if webhook else None,
         )
-        world.messages[message.id] = message
+        world.store(message)
         if not message.ephemeral:
             channel.last_message_id = message.id
             if channel.is_thread:

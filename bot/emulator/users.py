@@ -197,9 +197,8 @@ class Invoker:
 
     @property
     def pending(self) -> int:
-        return sum(
-            1 for i in self.world.interactions.values() if i.response_type is None and i.failed is None
-        )
+        """Interactions still waiting for their initial response (each has a deadline watcher)."""
+        return sum(1 for watcher in self.watchers if not watcher.done())
 
 
 def _find_command(world: World, path: str) -> tuple[Any, list[str]]:
@@ -506,7 +505,7 @@ class SimulatedMember:
         target = self._channel(channel)
         world = self.world
         message = Message(world.new_id(), target.id, self.id, content=content, created_at=world.now())
-        world.messages[message.id] = message
+        world.store(message)
         target.last_message_id = message.id
         world.dispatch("MESSAGE_CREATE", world.message_payload(message))
         world.notify("create", message)

@@ -73,12 +73,10 @@ async def test_non_loopback_connections_are_refused_inside_the_harness(emu: Emul
         with pytest.raises(NonLoopbackRefused):
             socket.getaddrinfo("discord.com", 443)
         async with aiohttp.ClientSession() as session:
-            with pytest.raises(aiohttp.ClientError):
-                await session.get(
-                    "https://discord.com/api/v10/gateway", timeout=aiohttp.ClientTimeout(total=1)
-                )
-            with pytest.raises(aiohttp.ClientError):
-                await session.get("http://192.0.2.1/", timeout=aiohttp.ClientTimeout(total=1))
+            for url in ("https://discord.com/api/v10/gateway", "http://192.0.2.1/"):
+                with pytest.raises(aiohttp.ClientConnectorError) as refused:
+                    await session.get(url, timeout=aiohttp.ClientTimeout(total=1))
+                assert isinstance(refused.value.os_error, NonLoopbackRefused)
             async with session.get(f"{emu.api_base}/gateway") as response:
                 assert response.status == 200
         _reader, writer = await asyncio.open_connection("127.0.0.1", emu.server.port)
@@ -92,7 +90,8 @@ async def test_a_real_discord_client_never_leaves_the_machine(emu: Emulator) -> 
     with emu.point_discord_py():
         client = discord.Client(intents=discord.Intents.none())
         Route.BASE = "https://discord.com/api/v10"  # as if something pointed discord.py back at Discord
-        with pytest.raises(aiohttp.ClientError):
+        with pytest.raises(aiohttp.ClientConnectorError) as refused:
             await client.login("emulator-token")
+        assert isinstance(refused.value.os_error, NonLoopbackRefused)
         await client.close()
     assert Route.BASE == "https://discord.com/api/v10"
