@@ -124,6 +124,8 @@ class SqliteGameStore:
     """The `GameStore` on the SQLite database at `path` (created if missing)."""
 
     def __init__(self, path: str | PathLike[str], *, synchronous: Literal["FULL", "NORMAL"] = "FULL") -> None:
+        if synchronous not in ("FULL", "NORMAL"):
+            raise ValueError(f"synchronous must be FULL or NORMAL, not {synchronous!r}")
         self.path = str(path)
         self.synchronous = synchronous
         self._writer: Db | None = None
@@ -139,6 +141,7 @@ class SqliteGameStore:
         if self._writer is not None:
             return
         writer = await aiosqlite.connect(self.path, isolation_level=None, timeout=10.0)
+        reader = None
         try:
             (mode,) = (await writer.execute_fetchall("PRAGMA journal_mode = WAL"))[0]
             if mode.lower() != "wal":
@@ -151,7 +154,9 @@ class SqliteGameStore:
             reader = await aiosqlite.connect(self.path, isolation_level=None, timeout=10.0)
             await reader.execute("PRAGMA query_only = ON")
         except BaseException:
-            await writer.close()
+            for connection in (reader, writer):
+                if connection is not None:
+                    await connection.close()
             raise
         self._writer, self._reader = writer, reader
 
