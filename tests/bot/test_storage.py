@@ -481,6 +481,8 @@ async def test_a_hundred_games_played_at_once_keep_gapless_complete_logs(store):
     """Issue 2: many tasks moving in 100 games at once, each holding the game's lock as the session does."""
     games = [await started_game(store, seed=seed) for seed in range(100)]
     committed: dict[int, list[tuple[int, int, str]]] = {game.id: [] for game in games}
+    latest = {game.id: game.version for game in games}
+    moved = {game.id: asyncio.Condition() for game in games}
 
     async def player(game: GameRecord, seat: int, pick: int) -> None:
         while True:
@@ -504,7 +506,13 @@ async def test_a_hundred_games_played_at_once_keep_gapless_complete_logs(store):
                         status="finished" if RULES.outcome(new) else None,
                     )
                     committed[game.id].append((version - 1, seat, action.encode()))
-            await asyncio.sleep(0)
+                    latest[game.id] = version
+            seen = record.version
+            async with moved[game.id]:
+                if latest[game.id] != seen:
+                    moved[game.id].notify_all()
+                else:  # not this seat's turn: wait for someone to move
+                    await moved[game.id].wait_for(lambda seen=seen: latest[game.id] != seen)
 
     # Two tasks per seat (a player clicking in two windows), 400 tasks in all.
     await asyncio.gather(*(player(g, seat, pick) for g in games for seat in (0, 1) for pick in (0, 2)))
