@@ -42,11 +42,14 @@ class CatnipBot(commands.Bot):
         clock: Clock | None = None,
         sync_commands: bool = True,
         seed_source=None,
+        **client_options,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
         intents.guild_messages = True
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=intents, help_command=None, **client_options
+        )
         self.settings = settings
         self.store: GameStore = store or SqliteGameStore(settings.database_path)
         self.clock: Clock = clock or SystemClock()

@@ -129,16 +129,29 @@ async def on_lobby(bot: CatnipBot, interaction: discord.Interaction, component: 
     elif op == "rmc":
         await service.remove_computer(game_id, user.id)
     elif op == "opt":
-        game = await service.get(game_id)
-        current = game.record.options.get(arg)
-        if not isinstance(current, bool):
-            raise Refusal("That option can't be toggled.")
-        await service.set_option(game_id, user.id, arg, not current)
+        await service.set_option(
+            game_id, user.id, arg, await _option_value(service, interaction, game_id, arg)
+        )
     elif op == "start":
         await service.start(game_id, user.id, seed=bot.new_seed())
     elif op == "cancel":
         await service.cancel(game_id, user.id, can_manage=_can_manage(interaction))
     await interaction.response.defer()
+
+
+async def _option_value(service, interaction: discord.Interaction, game_id: int, name: str) -> object:
+    """The new value of lobby option `name`: a toggled switch, or the value chosen in its select."""
+    game = await service.get(game_id)
+    current = game.record.options.get(name)
+    if isinstance(current, bool):
+        return not current
+    values = (interaction.data or {}).get("values") or []
+    if name == "first_player" and len(values) == 1:
+        if values[0] == "random":
+            return None
+        if values[0].isdigit() and int(values[0]) < len(game.record.seats):
+            return int(values[0])
+    raise Refusal("That isn't a valid setting.")
 
 
 async def on_rematch(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:

@@ -44,7 +44,7 @@ class CatsDogsRenderer(Renderer):
         return fields
 
     def private_fields(self, view: View, public: View, names: Sequence[str]) -> list[tuple[str, str]]:
-        hand = "\n".join(card_label(card) for card in view.hand) or "No cards left this round."
+        hand = "\n".join(card_label(card) for card in view.hand) or "—"
         fields = [("Your hand", hand), (self._heading(view), self._trick(view, names))]
         if view.seat is not None and view.collected[view.seat]:
             mine = view.collected[view.seat]

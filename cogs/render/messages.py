@@ -73,7 +73,8 @@ def add_fields(embed: discord.Embed, fields: Sequence[tuple[str, str]], inline: 
         for index, chunk in enumerate(split_value(value or "—")):
             label = name if index == 0 else f"{name} (cont.)"
             if len(embed.fields) >= 24 or len(embed) + len(label) + len(chunk) > EMBED_TOTAL - 200:
-                embed.add_field(name="…", value="More in /game status or your private view.", inline=False)
+                if not embed.fields or embed.fields[-1].name != "…":
+                    embed.add_field(name="…", value="More in /game log or your private view.", inline=False)
                 return
             embed.add_field(name=label[:256], value=chunk, inline=inline)
 
@@ -93,6 +94,18 @@ def seat_list(game: LiveGame) -> str:
     return "\n".join(lines) or "—"
 
 
+def option_title(name: str) -> str:
+    return name.replace("_", " ").capitalize()
+
+
+def option_value(name: str, value: object, game: LiveGame) -> str:
+    if name == "first_player":
+        return "random" if value is None else game.names[value] if value < len(game.names) else "random"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
 def lobby_message(game: LiveGame) -> Message:
     rules = game.rules
     renderer = renderer_for(game.record.game)
@@ -104,7 +117,10 @@ def lobby_message(game: LiveGame) -> Message:
         colour=COLOUR,
     )
     add_fields(embed, [(f"Seats ({count}/{rules.max_players})", seat_list(game))])
-    option_lines = [f"{name.replace('_', ' ')}: **{value}**" for name, value in game.record.options.items()]
+    option_lines = [
+        f"{option_title(name)}: **{option_value(name, value, game)}**"
+        for name, value in game.record.options.items()
+    ]
     if option_lines:
         add_fields(embed, [("Options", "\n".join(option_lines))])
     gid = game.id
@@ -149,16 +165,21 @@ def lobby_message(game: LiveGame) -> Message:
             row=2,
         )
     )
-    row = 2
     for name, value in game.record.options.items():
         if isinstance(value, bool):
-            items.append(
-                discord.ui.Button(
-                    label=f"{name.replace('_', ' ')}: {'on' if value else 'off'}"[:80],
-                    custom_id=ids.lobby_id(gid, "opt", name),
-                    row=row,
+            label = f"{option_title(name)}: {'on' if value else 'off'}"
+            items.append(discord.ui.Button(label=label[:80], custom_id=ids.lobby_id(gid, "opt", name), row=2))
+        elif name == "first_player":
+            choices = [
+                discord.SelectOption(label="First player: random", value="random", default=value is None)
+            ]
+            choices += [
+                discord.SelectOption(
+                    label=f"First player: {seat.name}"[:100], value=str(seat.seat), default=value == seat.seat
                 )
-            )
+                for seat in game.record.seats
+            ]
+            items.append(discord.ui.Select(custom_id=ids.lobby_id(gid, "opt", name), options=choices, row=3))
     return Message(embed=embed, view=new_view(items))
 
 

@@ -1,0 +1,163 @@
+"""Simulated members playing Catnip over the emulated Discord, only through commands, buttons and selects."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.app import CatnipBot, create_bot
+from bot.config import Settings
+from bot.emulator import Emulator
+from engine import Rng
+
+MEMBERS = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
+NARRATION = {"What happened", "Recently"}
+SECRET_FIELDS = ("Your hand", "Your pick", "Your life stack", "Your recall", "Your mooch")
+ACTION = re.compile(r"^cn:(a|s|pg):")
+
+
+def settings_for(db: Path) -> Settings:
+    return Settings(
+        discord_token="emulator-token", database_path=db, computer_delay_seconds=0, _env_file=None
+    )
+
+
+async def start_catnip(emu: Emulator, db: Path, seed: int = 1) -> CatnipBot:
+    counter = iter(range(seed * 1000, seed * 1000 + 1000))
+    bot = create_bot(settings_for(db), guild_ready_timeout=0.05, seed_source=lambda: next(counter))
+    await emu.run_bot(bot)
+    return bot
+
+
+@contextlib.asynccontextmanager
+async def catnip(
+    tmp_path: Path, members=MEMBERS, **emulator_options
+) -> AsyncIterator[tuple[Emulator, CatnipBot]]:
+    async with Emulator.start(members=members, **emulator_options) as emu:
+        with emu.point_discord_py():
+            bot = await start_catnip(emu, tmp_path / "catnip.sqlite3")
+            try:
+                yield emu, bot
+            finally:
+                await bot.close()
+
+
+def table_of(emu: Emulator, channel) -> object | None:
+    """The current table message in `channel`: the newest public message with a Catnip table embed."""
+    for message in reversed(emu.public_messages(channel)):
+        if message.embeds and "table #" in (message.embeds[0].get("title") or ""):
+            return message
+    return None
+
+
+def fields(message, *, skip=NARRATION) -> str:
+    parts = [message.content or ""]
+    for embed in message.embeds:
+        parts += [embed.get("title") or "", embed.get("description") or ""]
+        parts += [f"{f['name']}\n{f['value']}" for f in embed.get("fields", []) if f["name"] not in skip]
+    return "\n".join(parts)
+
+
+def secret_items(message) -> set[str]:
+    """The private items a panel shows: each line of its secret fields (your hand, your pick …)."""
+    items = set()
+    for embed in message.embeds:
+        for f in embed.get("fields", []):
+            if f["name"].startswith(SECRET_FIELDS):
+                items |= {line.strip() for line in f["value"].split("\n") if len(line.strip()) > 2}
+    return items
+
+
+@dataclass
+class Table:
+    emu: Emulator
+    channel: object
+    members: list
+    rng: Rng
+    panels: dict[int, int] = field(default_factory=dict)
+    interactions: int = 0
+    refusals: int = 0
+
+    def table(self):
+        return table_of(self.emu, self.channel)
+
+    def over(self) -> bool:
+        table = self.table()
+        return table is not None and any(b.get("label") == "Rematch" for b in table.buttons())
+
+    def to_act(self) -> list:
+        """Members pinged to act right now (the turn pings), else everyone."""
+        pinged = set()
+        for message in self.emu.public_messages(self.channel):
+            if message.content.startswith("🔔"):
+                pinged |= {int(uid) for uid in re.findall(r"<@(\d+)>", message.content)}
+        chosen = [m for m in self.members if m.id in pinged]
+        return chosen or list(self.members)
+
+    async def step(self) -> None:
+        """One member to act makes one random choice among the controls they can see."""
+        member, self.rng = self.rng.choice(self.to_act())
+        table = self.table()
+        options = [c for c in table.interactive() if ACTION.match(c.get("custom_id", ""))]
+        source = table
+        if not options:
+            panel = await self.panel(member)
+            if panel is None:
+                return
+            source = panel
+            options = [c for c in panel.interactive() if ACTION.match(c.get("custom_id", ""))]
+            options = [c for c in options if not c.get("disabled")]
+            if not options:
+                return
+        component, self.rng = self.rng.choice(options)
+        if component["type"] == 2:
+            result = await member.click(source, component["custom_id"])
+        else:
+            value, self.rng = self.rng.choice([o["value"] for o in component["options"]])
+            result = await member.select(source, component["custom_id"], [value])
+        self.interactions += 1
+        assert result.ok, f"{member.name}'s click was not answered in time: {result.failed}"
+        if result.message is not None and result.message.ephemeral and result.response_type == 4:
+            self.refusals += 1
+        await self.emu.settle(idle=0.005, timeout=10)
+
+    async def panel(self, member):
+        """The member's private panel: the one they have, or a fresh one from "My hand / My view"."""
+        known = self.panels.get(member.id)
+        if known is not None:
+            message = self.emu.message(known)
+            if any(ACTION.match(c) for c in message.custom_ids()):
+                return message
+        table = self.table()
+        view_button = next((b for b in table.buttons() if b.get("custom_id", "").startswith("cn:v:")), None)
+        if view_button is None:
+            return None
+        result = await member.click(table, view_button["custom_id"])
+        self.interactions += 1
+        assert result.ok, result.failed
+        if result.message is None or not result.message.embeds:
+            return None
+        self.panels[member.id] = result.message.id
+        return result.message
+
+
+async def open_table(emu: Emulator, key: str, players: int, *, computers: int = 0):
+    """`/play`, joins and Start, all through the emulated Discord; returns the thread and the seated members."""
+    members = [emu.member(name) for name in MEMBERS[:players]]
+    host = members[0]
+    result = await host.slash("play", game=key)
+    assert result.ok
+    await result.wait_final()
+    thread = await emu.wait_for(lambda: (emu.threads("games") or [None])[-1])
+    lobby = await emu.wait_for(lambda: table_of(emu, thread))
+    for member in members[1:]:
+        assert (await member.click(lobby, "Join")).ok
+    for _ in range(computers):
+        assert (await host.select(lobby, "Add computer player (host)…", ["easy"])).ok
+    await emu.settle(idle=0.01)
+    assert (await host.click(lobby, "Start")).ok
+    await emu.settle(idle=0.01)
+    return thread, members

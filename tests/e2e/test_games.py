@@ -1,0 +1,70 @@
+"""Whole games over the emulated Discord: /play, Join, Start, then only buttons and selects to the end.
+
+Checks that each game finishes with scores and winners on the table, every interaction is answered in
+time, and no member's private items (their hand, their picks) show up publicly or to another member.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import GAMES, Rng
+from tests.e2e.driver import ACTION, Table, catnip, fields, open_table, secret_items
+
+PLAYER_COUNTS = {
+    "catsdogs": [1, 2, 3, 4, 5],
+    "catsanity": [2, 3, 4, 5],
+    "madcat": [2, 3, 4, 5],
+    "ninelives": [2, 3, 4, 5, 6],
+}
+MAX_STEPS = 3000
+
+
+def assert_no_leaks(table: Table) -> None:
+    emu = table.emu
+    public = "\n".join(fields(m) for m in emu.public_messages(table.channel))
+    public_ids = "\n".join(c for m in emu.public_messages(table.channel) for c in m.custom_ids())
+    panels = {member_id: emu.message(message_id) for member_id, message_id in table.panels.items()}
+    for owner, panel in panels.items():
+        for item in secret_items(panel):
+            assert item not in public, f"{item!r} from a private panel is in a public message"
+            assert item not in public_ids
+            for other, other_panel in panels.items():
+                if other != owner:
+                    assert item not in fields(other_panel), f"{item!r} is in another member's panel"
+
+
+@pytest.mark.parametrize(
+    ("key", "players"),
+    [(key, count) for key, counts in PLAYER_COUNTS.items() if key in GAMES for count in counts],
+)
+async def test_a_whole_game_through_discord(tmp_path, key, players):
+    async with catnip(tmp_path) as (emu, _):
+        thread, members = await open_table(emu, key, players)
+        table = Table(emu, thread, members, Rng.seeded(players * 97 + len(key)))
+        for _ in range(MAX_STEPS):
+            if table.over():
+                break
+            await table.step()
+            assert_no_leaks(table)
+        assert table.over(), f"{key} with {players} did not finish in {MAX_STEPS} steps"
+        final = table.table().embeds[0]["description"]
+        assert "🏆" in final and ("win" in final)
+        late = [t for t in emu.interaction_timings() if t.seconds is None or t.seconds > 3.0]
+        assert not late, late
+        assert not emu.violations
+
+
+async def test_a_computer_fills_seats_and_plays_to_the_end(tmp_path):
+    async with catnip(tmp_path) as (emu, _):
+        thread, members = await open_table(emu, "catsdogs", 1, computers=2)
+        table = Table(emu, thread, members, Rng.seeded(5))
+        for _ in range(MAX_STEPS):
+            if table.over():
+                break
+            await table.step()
+        assert table.over()
+
+
+def test_action_ids_are_recognised():
+    assert ACTION.match("cn:a:1:2:p:C7") and ACTION.match("cn:s:1:2:0") and not ACTION.match("cn:v:1")
