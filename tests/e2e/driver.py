@@ -145,7 +145,7 @@ class Table:
 
 
 async def open_table(emu: Emulator, key: str, players: int, *, computers: int = 0):
-    """`/play`, joins and Start, all through the emulated Discord; returns the thread and the seated members."""
+    """`/play`, joins and Start through the emulated Discord; returns the thread and the members."""
     members = [emu.member(name) for name in MEMBERS[:players]]
     host = members[0]
     result = await host.slash("play", game=key)
