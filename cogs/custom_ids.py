@@ -28,9 +28,9 @@ class ComponentId:
 
     def encode(self) -> str:
         parts = [PREFIX, self.kind, str(self.game_id)]
-        if self.kind in ("a", "s", "pg"):
+        if self.kind in ("a", "s", "m", "pg"):
             parts.append(str(self.version))
-        if self.arg or self.kind in ("a", "s", "pg", "l"):
+        if self.arg or self.kind in ("a", "s", "m", "pg", "l"):
             parts.append(self.arg)
         text = ":".join(parts)
         if len(text) > MAX_CUSTOM_ID:
@@ -44,6 +44,10 @@ def action_id(game_id: int, version: int, encoded: str) -> str:
 
 def select_id(game_id: int, version: int, page: int) -> str:
     return ComponentId("s", game_id, version, str(page)).encode()
+
+
+def multi_id(game_id: int, version: int, key: str) -> str:
+    return ComponentId("m", game_id, version, key).encode()
 
 
 def page_id(game_id: int, version: int, page: int) -> str:
@@ -69,7 +73,7 @@ def parse(custom_id: str) -> ComponentId:
     if len(parts) < 3 or parts[0] != PREFIX or not parts[2].isdigit():
         raise bad
     kind, game_id = parts[1], int(parts[2])
-    if kind in ("a", "s", "pg"):
+    if kind in ("a", "s", "m", "pg"):
         if len(parts) != 5 or not parts[3].isdigit() or not parts[4]:
             raise bad
         return ComponentId(kind, game_id, int(parts[3]), parts[4])

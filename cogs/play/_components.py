@@ -13,6 +13,7 @@ import discord
 
 from bot.errors import Refusal, TableMovedOn
 from cogs import custom_ids as ids
+from cogs.render import renderer_for
 from cogs.render.messages import private_panel
 from engine import EngineError
 
@@ -83,11 +84,13 @@ def _on_private_panel(interaction: discord.Interaction) -> bool:
 
 async def on_action(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
     encoded = component.arg
+    values = (interaction.data or {}).get("values") or []
     if component.kind == "s":
-        values = (interaction.data or {}).get("values") or []
         if len(values) != 1:
             raise Refusal("Choose exactly one option.")
         encoded = values[0]
+    elif component.kind == "m":
+        encoded = await _compose(bot, interaction, component, values)
     game = await bot.service.play(component.game_id, interaction.user.id, component.version, encoded)
     seat = game.seat_of(interaction.user.id)
     if _on_private_panel(interaction) and seat is not None:
@@ -95,6 +98,18 @@ async def on_action(bot: CatnipBot, interaction: discord.Interaction, component:
         await interaction.response.edit_message(embed=message.embed, view=message.view)
     else:
         await interaction.response.defer()
+
+
+async def _compose(
+    bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId, values: list[str]
+) -> str:
+    """The action a multi-select's chosen values stand for, as the game's renderer reads them."""
+    game = await bot.service.get(component.game_id)
+    seat = bot.service.check_player(game, interaction.user.id)
+    if game.state is None:
+        raise Refusal("The game hasn't started yet.")
+    view = game.rules.view(game.state, seat)
+    return renderer_for(game.record.game).compose(view, component.arg, values)
 
 
 async def on_page(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
@@ -167,6 +182,7 @@ def _can_manage(interaction: discord.Interaction) -> bool:
 HANDLERS = {
     "a": on_action,
     "s": on_action,
+    "m": on_action,
     "pg": on_page,
     "v": on_view,
     "l": on_lobby,

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
+from bot.errors import Refusal
 from engine import Frozen
 
 COMMON_FIELDS = {"seat", "players", "to_act", "prompt", "over"}
@@ -40,6 +42,34 @@ def plain(value: Any, names: Sequence[str], players: int) -> str:
     return fill_names(str(value), names)
 
 
+@dataclass(frozen=True)
+class Choice:
+    """One option of a control: an encoded action, or in a "multi" select the renderer's own value."""
+
+    value: str
+    label: str
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class Control:
+    """One row of controls on a panel or the table.
+
+    "buttons": up to 5 buttons, each sends its action. "select": one select,
+    the chosen option's action is sent. "multi": a select allowing
+    `min_values`..`max_values` choices, which `Renderer.compose` turns into one
+    action (or refuses with a reason).
+    """
+
+    kind: Literal["buttons", "select", "multi"]
+    choices: tuple[Choice, ...]
+    placeholder: str = "Choose…"
+    key: str = ""
+    min_values: int = 1
+    max_values: int = 1
+    style: Literal["primary", "secondary", "success", "danger"] = "secondary"
+
+
 class Renderer:
     """Text for one game's table and private panels.
 
@@ -67,6 +97,15 @@ class Renderer:
                 continue
             fields.append((title_of(name), plain(value, names, players)))
         return fields
+
+    def controls(self, view: Frozen, choices: Sequence[Choice]) -> list[Control] | None:
+        """A game's own arrangement of the seat's legal actions (`choices`), or None for the default:
+        buttons for a few actions, a paged select for many. Every legal action must stay reachable."""
+        return None
+
+    def compose(self, view: Frozen, key: str, values: Sequence[str]) -> str:
+        """The encoded action for the values chosen in the "multi" control `key`."""
+        raise Refusal("That choice can't be made here.")
 
     def prompt(self, view: Frozen, names: Sequence[str]) -> str:
         return fill_names(getattr(view, "prompt", ""), names)

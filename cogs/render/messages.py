@@ -10,7 +10,7 @@ import discord
 from bot.sessions import LiveGame, describe_players
 from cogs import custom_ids as ids
 from cogs.render import renderer_for
-from cogs.render.base import fill_names
+from cogs.render.base import Choice, fill_names
 from engine import Action, Outcome, events_for
 
 FIELD_LIMIT = 1024
@@ -252,10 +252,60 @@ def final_text(game: LiveGame, outcome: Outcome) -> str:
     return fill_names("\n".join(lines), game.names)[:4000]
 
 
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+def arranged_items(game: LiveGame, seat: int, actions: Sequence[Action], first_row: int) -> list | None:
+    """The game renderer's own controls for these actions, if it arranges them and they fit."""
+    rules, state, version = game.rules, game.state, game.record.version
+    choices = [Choice(action.encode(), rules.label(state, seat, action)) for action in actions]
+    controls = renderer_for(game.record.game).controls(rules.view(state, seat), choices)
+    if not controls or first_row + len(controls) > 5:
+        return None
+    items: list[discord.ui.Item] = []
+    for row, control in enumerate(controls, start=first_row):
+        if control.kind == "buttons":
+            items += [
+                discord.ui.Button(
+                    label=choice.label[:80],
+                    style=STYLES[control.style],
+                    row=row,
+                    custom_id=ids.action_id(game.id, version, choice.value),
+                )
+                for choice in control.choices[:5]
+            ]
+            continue
+        multi = control.kind == "multi"
+        items.append(
+            discord.ui.Select(
+                custom_id=ids.multi_id(game.id, version, control.key)
+                if multi
+                else ids.select_id(game.id, version, 0),
+                placeholder=control.placeholder[:150],
+                min_values=control.min_values if multi else 1,
+                max_values=min(control.max_values, len(control.choices)) if multi else 1,
+                options=[
+                    discord.SelectOption(label=c.label[:100], value=c.value, description=c.description)
+                    for c in control.choices[:SELECT_OPTIONS]
+                ],
+                row=row,
+            )
+        )
+    return items
+
+
 def action_items(
     game: LiveGame, seat: int, actions: Sequence[Action], page: int, first_row: int = 0
 ) -> list[discord.ui.Item]:
-    """Buttons for a few actions, or a paged select for many; all within Discord's limits."""
+    """The game's own controls, else buttons for a few actions or a paged select for many."""
+    arranged = arranged_items(game, seat, actions, first_row)
+    if arranged is not None:
+        return arranged
     rules, state, version = game.rules, game.state, game.record.version
     rows_left = 5 - first_row
     per_page_buttons = min(BUTTONS_PER_PAGE, 5 * (rows_left - 1)) if rows_left > 1 else 5

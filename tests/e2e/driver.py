@@ -16,7 +16,7 @@ from engine import Rng
 MEMBERS = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
 NARRATION = {"What happened", "Recently"}
 SECRET_FIELDS = ("Your hand", "Your pick", "Your life stack", "Your recall", "Your mooch")
-ACTION = re.compile(r"^cn:(a|s|pg):")
+ACTION = re.compile(r"^cn:(a|s|m|pg):")
 
 
 def settings_for(db: Path) -> Settings:
@@ -116,8 +116,10 @@ class Table:
         if component["type"] == 2:
             result = await member.click(source, component["custom_id"])
         else:
-            value, self.rng = self.rng.choice([o["value"] for o in component["options"]])
-            result = await member.select(source, component["custom_id"], [value])
+            values, self.rng = self.rng.shuffled([o["value"] for o in component["options"]])
+            low, high = component.get("min_values", 1), min(component.get("max_values", 1), len(values))
+            count, self.rng = self.rng.below(high - low + 1)
+            result = await member.select(source, component["custom_id"], list(values[: low + count]))
         self.interactions += 1
         assert result.ok, f"{member.name}'s click was not answered in time: {result.failed}"
         if result.message is not None and result.message.ephemeral and result.response_type == 4:
