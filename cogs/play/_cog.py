@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.errors import NotInGame, Refusal
 from bot.sessions import LiveGame
-from cogs.play._components import reply
+from cogs.play._components import handle_click, reply
 from cogs.play._rules_text import rules_summary
 from cogs.render.messages import COLOUR, private_panel, table_message
 from engine import GAMES, EngineError, Event
@@ -44,6 +44,21 @@ class PlayCog(commands.Cog, name="Play"):
             exc_info=original,
         )
         await reply(interaction, "Sorry — something went wrong on my side. Please try again.")
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Answer clicks whose custom_id the clicked message does not show (forged or stale clients):
+        discord.py routes only ids present on the message, so nothing else would answer them."""
+        if interaction.type is not discord.InteractionType.component or interaction.message is None:
+            return
+        custom_id = (interaction.data or {}).get("custom_id", "")
+        shown = {
+            getattr(child, "custom_id", None)
+            for row in interaction.message.components
+            for child in getattr(row, "children", [row])
+        }
+        if custom_id not in shown:
+            await handle_click(interaction, custom_id)
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:

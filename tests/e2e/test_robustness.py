@@ -1,0 +1,88 @@
+"""Over the emulated Discord: a crash mid-game and a restart, and every kind of bad click."""
+
+from __future__ import annotations
+
+import asyncio
+
+from engine import Rng
+from tests.e2e.driver import Table, catnip, open_table, start_catnip, table_of
+
+
+async def crash(emu, bot) -> None:
+    """Kill the bot as a dead process would stop: no clean shutdown, nothing flushed or closed."""
+    tasks = [*bot._background, *bot.presenter._tasks.values(), *bot.service._computer_tasks.values()]
+    await emu.stop_bot(bot, clean=False)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def test_a_crashed_bot_restarts_and_the_game_goes_on_through_its_old_buttons(tmp_path):
+    async with catnip(tmp_path) as (emu, bot):
+        thread, members = await open_table(emu, "catsdogs", 3)
+        table = Table(emu, thread, members, Rng.seeded(3))
+        for _ in range(8):
+            await table.step()
+        before = table_of(emu, thread)
+        moves_before = len(await bot.store.moves(next(iter(bot.service.live))))
+        await crash(emu, bot)
+
+        again = await start_catnip(emu, tmp_path / "catnip.sqlite3", seed=2)
+        try:
+            await emu.settle(idle=0.05)
+            assert table_of(emu, thread).id == before.id, "the resumed table is edited in place"
+            game = next(iter(again.service.live.values()))
+            assert len(await again.store.moves(game.id)) == moves_before
+            for _ in range(2000):
+                if table.over():
+                    break
+                await table.step()
+            assert table.over()
+            assert "🏆" in table_of(emu, thread).embeds[0]["description"]
+        finally:
+            await again.close()
+
+
+async def bad_click(member, message, custom_id):
+    result = await member.click(message, custom_id, force=True)
+    assert result.ok, result.failed
+    reply = result.message
+    assert reply is not None and reply.ephemeral and reply.visible_to == member.id
+    return reply.text()
+
+
+async def test_bad_clicks_get_a_private_answer_and_change_nothing(tmp_path):
+    async with catnip(tmp_path) as (emu, bot):
+        thread, members = await open_table(emu, "catsdogs", 3)
+        game = next(iter(bot.service.live.values()))
+        tab = table_of(emu, thread)
+        stranger = emu.member("Flo")
+        version = game.record.version
+        acting = game.to_act()[0]
+        actor = members[acting]
+        idle = members[(acting + 1) % 3]
+        actor_card = game.state.hands[acting][0]
+        idle_card = game.state.hands[(acting + 1) % 3][0]
+
+        assert "This game is between" in await bad_click(stranger, tab, f"cn:v:{game.id}")
+        assert "This game is between" in await bad_click(
+            stranger, tab, f"cn:a:{game.id}:{version}:p:{actor_card}"
+        )
+        assert "not your turn" in await bad_click(idle, tab, f"cn:a:{game.id}:{version}:p:{idle_card}")
+        assert "don't recognise" in await bad_click(actor, tab, "totally-forged")
+        assert "don't recognise" in await bad_click(actor, tab, f"cn:a:{game.id}:x:p:C1")
+        assert "can't find" in await bad_click(actor, tab, f"cn:a:999999:{version}:p:{actor_card}")
+        assert game.record.version == version and await bot.store.moves(game.id) == []
+
+        first = await actor.click(tab, f"cn:a:{game.id}:{version}:p:{actor_card}", force=True)
+        assert first.ok
+        await emu.settle(idle=0.02)
+        assert "moved on" in await bad_click(actor, tab, f"cn:a:{game.id}:{version}:p:{actor_card}")
+        assert game.record.version == version + 1
+
+        table = Table(emu, thread, members, Rng.seeded(9))
+        while not table.over():
+            await table.step()
+        finished = await bad_click(actor, table_of(emu, thread), f"cn:a:{game.id}:{game.record.version}:p:C1")
+        assert "finished" in finished
+        assert not emu.violations
