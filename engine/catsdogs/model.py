@@ -86,7 +86,8 @@ class View(Frozen):
     `hand` is the seat's own hand (empty for the public table); `table` the
     face-up table cards of the tricks still to come, the current one first;
     `collected` and `ribbons` this round's collected cards and their ribbons;
-    `round_ribbons` the ribbons of every finished round, per seat.
+    `round_ribbons` the ribbons of every finished round, per seat; `round_leader` who led the
+    round's first trick; `last_win` per seat the game-wide number of the last trick it won (0: none).
     """
 
     seat: int | None
@@ -101,6 +102,7 @@ class View(Frozen):
     hand: tuple[str, ...]
     hand_sizes: tuple[int, ...]
     leader: int
+    round_leader: int
     trick_no: int
     tricks_in_round: int
     trick: tuple[tuple[int, str], ...]

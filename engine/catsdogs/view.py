@@ -60,6 +60,7 @@ def build_view(state: State, seat: int | None) -> View:
             hand=state.hands[seat] if seat is not None else (),
             hand_sizes=tuple(map(len, state.hands)),
             leader=state.leader,
+            round_leader=state.round_leader,
             trick_no=state.trick_no,
             tricks_in_round=HAND_SIZE[players],
             trick=state.trick,
