@@ -197,8 +197,8 @@ class GameService:
         if len(game.record.seats) >= game.rules.max_players:
             raise Refusal(f"The table is full ({game.rules.max_players} players).")
         taken = {s.name for s in game.record.seats}
-        name = next(n for n in COMPUTER_NAMES if n not in taken)
-        seat = SeatRecord(seat=0, user_id=None, name=f"{name} 🤖", computer=level)
+        name = next(f"{n} 🤖" for n in COMPUTER_NAMES if f"{n} 🤖" not in taken)
+        seat = SeatRecord(seat=0, user_id=None, name=name, computer=level)
         await self._set_seats(game, [*game.record.seats, seat])
         return game
 
@@ -400,10 +400,7 @@ class GameService:
         event = Event(kind="leave", text=f"{old.name} left; a computer player took over the seat.")
         game.events = [*game.events, event]
         await self._notify_game(game, [event])
-        if all(s.computer for s in game.record.seats):
-            await self._close(game, "abandoned", "Everyone left, so the game was ended.")
-        else:
-            self.schedule_computers(game)
+        self.schedule_computers(game)
         return game
 
     async def end(self, game_id: int, user_id: int, can_manage: bool) -> None:

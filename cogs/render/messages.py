@@ -179,7 +179,14 @@ def lobby_message(game: LiveGame) -> Message:
                 )
                 for seat in game.record.seats
             ]
-            items.append(discord.ui.Select(custom_id=ids.lobby_id(gid, "opt", name), options=choices, row=3))
+            items.append(
+                discord.ui.Select(
+                    custom_id=ids.lobby_id(gid, "opt", name),
+                    options=choices,
+                    row=3,
+                    placeholder="First player…",
+                )
+            )
     return Message(embed=embed, view=new_view(items))
 
 

@@ -267,3 +267,12 @@ async def test_cancel_and_end_need_the_host_or_manage_server(world):
     await service.end(game.id, ANN, can_manage=False)
     with pytest.raises(GameClosed):
         await service.get(game.id)
+
+
+async def test_computer_players_get_distinct_names(world):
+    _, _, service, _, _ = world
+    live = await lobby(service, players=(ANN,))
+    for level in ("easy", "normal", "hard"):
+        await service.add_computer(live.id, ANN, level)
+    names = [seat.name for seat in live.record.seats]
+    assert len(set(names)) == 4 and all("🤖" in name for name in names[1:])
