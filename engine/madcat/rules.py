@@ -149,10 +149,7 @@ class MadCatRules(Rules[State, MadcatAction, View]):
             return "You can only stop after setting aside dice from your roll."
         if state.kind is not None and action.kind != state.kind:
             return f"You're locked in on {state.kind} cats, so you can only take a {state.kind} card."
-        if (
-            action.combo not in readings(state.aside, state.kind)
-            or len(state.aside) == state.aside.count("w") == 5
-        ):
+        if action.combo not in readings(state.aside, state.kind):
             return f"Your set-aside dice {show(state.aside)} can't be read as {COMBO_NAMES[action.combo]}."
         name = card_name(card(action.kind, action.combo, True)).replace(" (inner)", "")
         return f"The inner {name} card holds no VPs, so you can't stop with it."

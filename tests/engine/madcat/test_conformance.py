@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core import Rng, events_for
+from engine.core import IllegalAction, Rng, events_for
 from engine.madcat import RULES
 from engine.madcat.cards import TOTAL_VPS
 from engine.madcat.dice import DICE, kind_of
@@ -116,3 +116,40 @@ def test_public_narration_never_names_an_unrevealed_pick():
                 for other in range(4):
                     if other != seat:
                         assert mine[0] not in events_for(events, other)
+
+
+def every_action():
+    """Every action the encoding can express: roll, each multiset of 1-5 faces, each stop and pick."""
+    from itertools import combinations_with_replacement
+
+    from engine.madcat.dice import FACES
+
+    texts = ["roll", *(f"mooch:{pick}" for pick in PICKS)]
+    texts += [f"stop:{kind}:{combo}" for kind in ("mad", "sad") for combo in ("2p", "fh", "4k", "5k")]
+    for size in range(1, 6):
+        texts += ["a:" + "".join(faces) for faces in combinations_with_replacement(FACES, size)]
+    return [RULES.decode_action(text) for text in texts]
+
+
+def test_check_accepts_exactly_the_listed_actions_with_a_reason_for_the_rest():
+    universe = every_action()
+    assert len(universe) == 1 + 6 + 8 + 461
+    positions = 0
+    for seed in range(12):
+        state = RULES.setup(2 + seed % 4, seed)
+        player = RandomPlayer(RULES, seed)
+        while RULES.outcome(state) is None and positions < 600:
+            if positions % 5 == 0:
+                for seat in range(state.players):
+                    legal = RULES.legal_actions(state, seat)
+                    for action in universe:
+                        try:
+                            RULES.check(state, seat, action)
+                        except IllegalAction as error:
+                            assert action not in legal and str(error).endswith(".")
+                        else:
+                            assert action in legal and seat in RULES.to_act(state)
+            positions += 1
+            seat = player.pick_seat(RULES.to_act(state))
+            state, _ = RULES.apply(state, seat, player.choose(state, seat))
+    assert positions >= 600
