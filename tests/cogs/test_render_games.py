@@ -29,7 +29,17 @@ def catsdogs_secrets(state, seat: int) -> set[str]:
     return texts
 
 
-SECRETS: dict[str, SecretTexts] = {"catsdogs": catsdogs_secrets}
+def catsanity_secrets(state, seat: int) -> set[str]:
+    """The cat a Recall chooser has set aside, until both are chosen (CS-8)."""
+    from cogs.render.catsanity import recall_pick_line
+
+    recall = state.recall
+    if recall is None or not recall.waiting or recall.waiting[0] != seat:
+        return set()
+    return {recall_pick_line(card) for card in recall.picked}
+
+
+SECRETS: dict[str, SecretTexts] = {"catsdogs": catsdogs_secrets, "catsanity": catsanity_secrets}
 
 NARRATION = {"What happened", "Recently"}
 """Event narration may name cards of earlier rounds, which are public history; engine tests cover events."""
