@@ -39,7 +39,26 @@ def catsanity_secrets(state, seat: int) -> set[str]:
     return {recall_pick_line(card) for card in recall.picked}
 
 
-SECRETS: dict[str, SecretTexts] = {"catsdogs": catsdogs_secrets, "catsanity": catsanity_secrets}
+def madcat_secrets(state, seat: int) -> set[str]:
+    """A mooch pick not revealed yet, as its owner's panel and the table would print it (MC-4, MC-X2).
+
+    `drive` seats players named P0, P1, …; the renderer's pick lines carry the owner's name.
+    """
+    from cogs.render.madcat import PICK_LABELS, hidden_pick_line, player_line, revealed_pick_line
+
+    pick = state.picks[seat]
+    if pick is None or state.paid[seat]:
+        return set()
+    name = f"P{seat}"
+    shown = player_line("💰", name, state.scores[seat], f"showed {PICK_LABELS[pick]}")
+    return {hidden_pick_line(name, pick), revealed_pick_line(name, pick), shown}
+
+
+SECRETS: dict[str, SecretTexts] = {
+    "catsdogs": catsdogs_secrets,
+    "catsanity": catsanity_secrets,
+    "madcat": madcat_secrets,
+}
 
 NARRATION = {"What happened", "Recently"}
 """Event narration may name cards of earlier rounds, which are public history; engine tests cover events."""

@@ -1,0 +1,317 @@
+"""Mad Cat Sad Cat at the table: the dice tray, the 17 cat cards, the supply and the secret mooch picks.
+
+The roller's decisions are public (they sit under the table): Roll, a multi-select of the dice just
+rolled (composed into one set-aside), Roll again and Stop buttons showing the VPs each would take.
+Mooch picks are private: each other player picks on their own panel after the lock-in (MC-4), and
+the table only shows who has picked until a pick is revealed and paid (MC-6, MC-9, MC-X2).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from bot.errors import Refusal, TableMovedOn
+from cogs.render.base import Choice, Control, Renderer, fill_names
+from engine.madcat.cards import CATPOT, card
+from engine.madcat.dice import (
+    COMBO_NAMES,
+    COMBOS,
+    DICE,
+    FACE_KIND,
+    FACE_LABELS,
+    KIND_LABELS,
+    WILD,
+    can_set_aside,
+    kind_of,
+    legal_asides,
+    show,
+    sort_faces,
+)
+from engine.madcat.model import MOOCH_CARDS, View
+
+ASIDE_KEY = "aside"
+PICK_LABELS = {
+    "2p": "🤫 Two pairs",
+    "fh": "🤫 Full house",
+    "4k": "🤫 Four of a kind",
+    "5k": "🤫 Five of a kind",
+    "fail": "💥 Fail",
+    "none": "🙈 No card",
+}
+SHORT_COMBOS = {"2p": "Two pairs", "fh": "Full house", "4k": "4 of a kind", "5k": "5 of a kind"}
+FACE_WORDS = {"mad": "mad cat", "sad": "sad cat", None: "wild"}
+_DIE_VALUE = re.compile(r"^(\d)(m[123]|s[12]|w)$")
+_STOP = re.compile(r"^stop:(mad|sad):(2p|fh|4k|5k)$")
+
+
+def vps(amount: int) -> str:
+    return f"{amount} VP" if amount == 1 else f"{amount} VPs"
+
+
+def hidden_pick_line(name: str, pick: str) -> str:
+    """The owner's own line for a pick still face down: only their panel ever shows it."""
+    return f"{PICK_LABELS[pick]} — face down in front of you, {name}"
+
+
+def revealed_pick_line(name: str, pick: str) -> str:
+    """The owner's own line for a pick they revealed (and were paid for)."""
+    return f"{PICK_LABELS[pick]} — you revealed it, {name} ✅"
+
+
+def player_line(icon: str, name: str, score: int, status: str = "") -> str:
+    """One player on the table: e.g. "💰 **Bo** · 7 VPs · showed 🤫 Full house"."""
+    return f"{icon} **{name}** · {vps(score)}" + (f" · {status}" if status else "")
+
+
+def die_choices(view: View) -> tuple[Choice, ...]:
+    """One option per die just rolled that may go onto the tray under the current lock-in."""
+    return tuple(
+        Choice(f"{index}{face}", f"Die {index + 1}: {FACE_LABELS[face]} {FACE_WORDS[FACE_KIND[face]]}")
+        for index, face in enumerate(view.rolled)
+        if can_set_aside((face,), view.kind)
+    )
+
+
+class MadCatRenderer(Renderer):
+    hand_label = "My view"
+    emoji = "😾😿"
+
+    # ---- the table -------------------------------------------------------------------------------
+
+    def table_fields(self, view: View, names: Sequence[str]) -> list[tuple[str, str]]:
+        fields = []
+        if not view.over:
+            fields.append(self._tray(view, names))
+        fields.append(("🃏 Cat cards (VPs)", self._cards(view, names)))
+        if not view.over:  # the final scores and their breakdown head the finished table
+            fields.append(("🐱 Players", self._players(view, names)))
+        return fields
+
+    def _tray(self, view: View, names: Sequence[str]) -> tuple[str, str]:
+        roller = names[view.turn]
+        lock = f" · 🔒 {KIND_LABELS[view.kind]} cats" if view.kind else ""
+        title = f"🎲 {roller}'s dice{lock}"
+        if view.phase == "roll":
+            return title, f"🎲 All {DICE} dice in hand, ready to roll."
+        lines = []
+        if view.phase == "aside":
+            lines.append(f"Just rolled: **{show(view.rolled)}**")
+        else:
+            lines.append(f"Last roll: {show(view.rolled)}")
+        lines.append(f"On the tray: **{show(view.aside)}**" if view.aside else "On the tray: nothing yet")
+        left = DICE - len(view.aside)
+        if view.phase != "aside" and left:
+            lines.append(f"Left to roll: {left} {'die' if left == 1 else 'dice'}")
+        if view.aside:
+            lines.append(f"Reads as: {self._readings(view)}")
+        return title, "\n".join(lines)
+
+    def _readings(self, view: View) -> str:
+        if view.aside.count(WILD) == DICE:
+            return "🌟 five wilds — the catpot"
+        if not view.readings:
+            return "no combination yet"
+        if view.kind is None:  # four wilds alone: Four of a kind of either kind (MC-8)
+            return " · ".join(
+                f"{COMBO_NAMES[c]} ({kind} 🏆 {view.cards[card(kind, c, True)]})"
+                for c in view.readings
+                for kind in ("mad", "sad")
+            )
+        return " · ".join(
+            f"**{COMBO_NAMES[c]}** (🏆 {view.cards[card(view.kind, c, True)]} · "
+            f"🤫 {view.cards[card(view.kind, c, False)]})"
+            for c in view.readings
+        )
+
+    def _cards(self, view: View, names: Sequence[str]) -> str:
+        """The 16 combination cards as a grid (outer | inner per kind), then the catpot and the supply."""
+        rows = [f"{'':12}{'mad':<10}sad", f"{'':12}{'out in':<10}out in"]
+        for combo in COMBOS:
+            cells = [
+                f"{view.cards[card(kind, combo, False)]:>3}{view.cards[card(kind, combo, True)]:>3}"
+                for kind in ("mad", "sad")
+            ]
+            rows.append(f"{SHORT_COMBOS[combo]:<11}{cells[0]:<10}{cells[1]}".rstrip())
+        lines = [
+            "```",
+            *rows,
+            "```",
+            "🤫 *out*: the moochers split it · 🏆 *in*: the roller takes it",
+            f"🍯 Catpot **{view.cards[CATPOT]}** · 💰 Supply **{view.supply}** VPs",
+        ]
+        if view.kind is not None:
+            lines.append(f"🔒 {names[view.turn]} is locked in on {KIND_LABELS[view.kind]} cats this turn.")
+        if view.final_round:
+            if view.players in (2, 4):
+                lines.append("📭 The supply is empty: this is the last turn.")
+            else:
+                first = names[view.first]
+                lines.append(f"📭 The supply is empty: play ends before {first}'s turn comes round.")
+        return "\n".join(lines)
+
+    def _players(self, view: View, names: Sequence[str]) -> str:
+        lines = []
+        for seat in range(view.players):
+            name, score = names[seat], view.scores[seat]
+            if seat == view.turn:
+                lines.append(player_line("🎲", name, score, "rolling"))
+            elif view.revealed[seat] is not None:
+                lines.append(player_line("💰", name, score, f"showed {PICK_LABELS[view.revealed[seat]]}"))
+            elif view.phase == "mooch" and not view.picked[seat]:
+                lines.append(player_line("⏳", name, score, "picking a mooch card…"))
+            elif view.picked[seat]:
+                lines.append(player_line("🂠", name, score, "mooch card face down"))
+            else:
+                lines.append(player_line("🐱", name, score))
+        return "\n".join(lines)
+
+    # ---- a seat's own panel ----------------------------------------------------------------------
+
+    def private_fields(self, view: View, public: View, names: Sequence[str]) -> list[tuple[str, str]]:
+        seat = view.seat
+        fields = []
+        if seat is not None and view.my_pick is not None:
+            name = names[seat]
+            if view.revealed[seat] is not None:
+                line = revealed_pick_line(name, view.my_pick)
+            else:
+                line = hidden_pick_line(name, view.my_pick)
+            fields.append(("Your mooch pick", line))
+        if view.phase == "mooch" and seat in view.to_act:
+            fields.append(("🤫 Mooch cards — pick one in secret", self._mooch_menu(view)))
+        if not view.over:
+            fields.append(self._tray(view, names))
+        if seat is not None:
+            fields.append(("You have", vps(view.scores[seat])))
+        return fields
+
+    def _mooch_menu(self, view: View) -> str:
+        """What each mooch card would share now (MC-6, MC-9), and which the tray already reads as."""
+        lines = []
+        for pick in MOOCH_CARDS:
+            if pick == "fail":
+                lines.append(f"{PICK_LABELS[pick]} — catpot {vps(view.cards[CATPOT])}, if the turn fails")
+                continue
+            pot = view.cards[card(view.kind, pick, False)]
+            now = " ✨ the tray reads as this already" if pick in view.readings else ""
+            lines.append(f"{PICK_LABELS[pick]} — {vps(pot)} to share{now}")
+        lines.append(f"{PICK_LABELS['none']} — keep your cards")
+        lines.append("Moochers who picked the same card split its VPs; the rest stays on the card.")
+        return "\n".join(lines)
+
+    def prompt(self, view: View, names: Sequence[str]) -> str:
+        seat = view.seat
+        if seat is None or seat not in view.to_act:
+            return fill_names(view.prompt, names)
+        if view.phase == "mooch":
+            return (
+                "Pick one mooch card in secret. ⏰ Mooching is timed: the countdown is on the table's "
+                "status line, and when it runs out the computer picks for you."
+            )
+        if view.phase == "roll":
+            return "Your turn: roll the dice 🎲"
+        if view.phase == "aside":
+            if view.kind:
+                return f"Set aside at least one die you just rolled: {KIND_LABELS[view.kind]} cats or wilds."
+            return "Set aside at least one die you just rolled: only mad or only sad cats, plus any wilds."
+        if len(view.aside) == DICE:
+            return "All five dice are on your tray: stop with a combination."
+        return "Roll again, or stop and take an inner card's VPs."
+
+    # ---- controls --------------------------------------------------------------------------------
+
+    def controls(self, view: View, choices: Sequence[Choice]) -> list[Control] | None:
+        values = {choice.value for choice in choices}
+        if not values:
+            return None
+        if view.phase == "aside":
+            options = die_choices(view)
+            if not all(value.startswith("a:") for value in values) or not options:
+                return None
+            return [
+                Control(
+                    "multi",
+                    options,
+                    placeholder="📥 Set aside dice you just rolled (choose one or more)…",
+                    key=ASIDE_KEY,
+                    min_values=1,
+                    max_values=len(options),
+                )
+            ]
+        if view.phase == "mooch":
+            cards = tuple(Choice(f"mooch:{p}", self._mooch_label(view, p)) for p in MOOCH_CARDS)
+            none = (Choice("mooch:none", PICK_LABELS["none"]),)
+            if values != {c.value for c in cards + none}:
+                return None
+            return [Control("buttons", cards, style="primary"), Control("buttons", none)]
+        if not all(value == "roll" or _STOP.match(value) for value in values):
+            return None
+        rows = []
+        if "roll" in values:
+            label = "🎲 Roll the dice" if view.phase == "roll" else self._roll_again_label(view)
+            rows.append(Control("buttons", (Choice("roll", label),), style="primary"))
+        stops = tuple(self._stop_choice(view, value) for value in sorted(values - {"roll"}, key=_stop_order))
+        if stops:
+            if len(stops) <= 5:
+                rows.append(Control("buttons", stops, style="success"))
+            else:
+                rows.append(Control("select", stops, placeholder="🛑 Stop with…"))
+        return rows
+
+    def _mooch_label(self, view: View, pick: str) -> str:
+        pot = view.cards[CATPOT] if pick == "fail" else view.cards[card(view.kind, pick, False)]
+        return f"{PICK_LABELS[pick]} · {vps(pot)}"
+
+    def _roll_again_label(self, view: View) -> str:
+        left = DICE - len(view.aside)
+        return f"🎲 Roll again ({left} {'die' if left == 1 else 'dice'})"
+
+    def _stop_choice(self, view: View, value: str) -> Choice:
+        _, kind, combo = value.split(":")
+        take = view.cards[card(kind, combo, True)]
+        which = f"{KIND_LABELS[kind]} " if view.kind is None else ""
+        return Choice(value, f"🛑 Stop: {which}{COMBO_NAMES[combo]} → take {vps(take)}")
+
+    def compose(self, view: View, key: str, values: Sequence[str]) -> str:
+        """The set-aside of the chosen dice (MC-2, MC-3), or a refusal saying why it can't be made."""
+        if key != ASIDE_KEY:
+            raise Refusal("That choice can't be made here.")
+        if view.phase != "aside":
+            raise TableMovedOn()
+        if not values:
+            raise Refusal("Choose at least one of the dice you just rolled.")
+        faces, seen = [], set()
+        for value in values:
+            match = _DIE_VALUE.match(value)
+            if match is None or value in seen:
+                raise Refusal("That choice can't be made here.")
+            seen.add(value)
+            index, face = int(match[1]), match[2]
+            if index >= len(view.rolled) or view.rolled[index] != face:
+                raise TableMovedOn()
+            faces.append(face)
+        chosen = sort_faces(faces)
+        kind = kind_of(chosen)
+        if kind == "mixed":
+            raise Refusal(
+                f"You chose {show(chosen)}: set aside only mad cats or only sad cats (plus any wilds), "
+                "never both."
+            )
+        if view.kind is not None and kind not in (None, view.kind):
+            strays = show(f for f in chosen if FACE_KIND[f] not in (None, view.kind))
+            raise Refusal(
+                f"You're locked in on {view.kind} cats this turn: you can't set aside {strays}. "
+                f"Choose {view.kind} cats or wilds."
+            )
+        if chosen not in legal_asides(view.rolled, view.kind):
+            raise Refusal(f"You can't set aside {show(chosen)} now.")
+        return "a:" + "".join(chosen)
+
+
+def _stop_order(value: str) -> tuple[str, int]:
+    _, kind, combo = value.split(":")
+    return kind, COMBOS.index(combo)
+
+
+RENDERER = MadCatRenderer()
