@@ -369,12 +369,15 @@ class GameService:
             for seat in seats:
                 if game.state is None or seat not in game.to_act():
                     continue
-                level = game.record.seats[seat].computer or "normal"
-                action = await self._choose(game, seat, level)
+                action = game.rules.timeout_action(game.state, seat) if reason else None
+                chooser = "the table applied the default"
+                if action is None:
+                    level = game.record.seats[seat].computer or "normal"
+                    action = await self._choose(game, seat, level)
+                    chooser = "the computer chose for them"
                 events = []
                 if reason:
-                    text = f"⏰ {{p{seat}}} {reason}; the computer chose for them."
-                    events.append(Event(kind="timeout", text=text))
+                    events.append(Event(kind="timeout", text=f"⏰ {{p{seat}}} {reason}; {chooser}."))
                 game.events = [*game.events, *events]
                 await self._commit(game, seat, action, human=False)
 

@@ -225,6 +225,11 @@ class Rules(ABC, Generic[StateT, ActionT, ViewT]):
         """A short button label for `action` (at most 80 characters), e.g. "Play Cat 7"."""
         return action.encode()
 
+    def timeout_action(self, state: StateT, seat: int) -> ActionT | None:
+        """The passive default when `seat`'s timer runs out (ruling G-3), or None to let the
+        computer player choose."""
+        return None
+
     def actions_are_public(self, state: StateT, seat: int) -> bool:
         """Whether `seat`'s current choices reveal nothing hidden, so they may sit on the public table."""
         return False

@@ -207,7 +207,7 @@ class MadCatRenderer(Renderer):
         if view.phase == "mooch":
             return (
                 "Pick one mooch card in secret. ⏰ Mooching is timed: the countdown is on the table's "
-                "status line, and when it runs out the computer picks for you."
+                "status line, and if it runs out you pick no card."
             )
         if view.phase == "roll":
             return "Your turn: roll the dice 🎲"

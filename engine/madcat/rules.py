@@ -250,6 +250,12 @@ class MadCatRules(Rules[State, MadcatAction, View]):
     def actions_are_public(self, state: State, seat: int) -> bool:
         return seat == state.turn and state.phase != "mooch"
 
+    def timeout_action(self, state: State, seat: int) -> Mooch | None:
+        """A moocher whose picking timer runs out picks no card (MC-4, MC-X2)."""
+        if state.phase == "mooch" and seat != state.turn:
+            return Mooch(card="none")
+        return None
+
 
 def _prompt(state: State, to_act: list[int]) -> str:
     roller = f"{{p{state.turn}}}"

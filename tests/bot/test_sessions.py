@@ -276,3 +276,21 @@ async def test_computer_players_get_distinct_names(world):
         await service.add_computer(live.id, ANN, level)
     names = [seat.name for seat in live.record.seats]
     assert len(set(names)) == 4 and all("🤖" in name for name in names[1:])
+
+
+async def test_a_moocher_whose_timer_runs_out_picks_no_card(world):
+    """G-3 and MC-X2: the passive default, not the computer's choice, when a mooch timer expires."""
+    _, clock, service, _, timers = world
+    live = await lobby(service, game="madcat", players=(ANN, BO, CY))
+    game = await service.start(live.id, ANN, seed=21)
+    for _ in range(200):
+        if game.state.phase == "mooch":
+            break
+        await play_one(service, game, user_to_act(game))
+    assert game.state.phase == "mooch"
+    moochers = game.to_act()
+    await timers.arm(game)
+    clock.advance(10_000)
+    await timers.tick()
+    assert all(game.state.picks[seat] == "none" for seat in moochers)
+    assert any("applied the default" in event.text for event in game.events)
