@@ -259,6 +259,11 @@ def final_text(game: LiveGame, outcome: Outcome) -> str:
     return fill_names("\n".join(lines), game.names)[:4000]
 
 
+def label_of(game: LiveGame, seat: int, action: Action) -> str:
+    """The engine's label for `action`, with player names filled in."""
+    return fill_names(game.rules.label(game.state, seat, action), game.names)
+
+
 STYLES = {
     "primary": discord.ButtonStyle.primary,
     "secondary": discord.ButtonStyle.secondary,
@@ -270,7 +275,7 @@ STYLES = {
 def arranged_items(game: LiveGame, seat: int, actions: Sequence[Action], first_row: int) -> list | None:
     """The game renderer's own controls for these actions, if it arranges them and they fit."""
     rules, state, version = game.rules, game.state, game.record.version
-    choices = [Choice(action.encode(), rules.label(state, seat, action)) for action in actions]
+    choices = [Choice(action.encode(), label_of(game, seat, action)) for action in actions]
     controls = renderer_for(game.record.game).controls(rules.view(state, seat), choices)
     if not controls or first_row + len(controls) > 5:
         return None
@@ -279,7 +284,7 @@ def arranged_items(game: LiveGame, seat: int, actions: Sequence[Action], first_r
         if control.kind == "buttons":
             items += [
                 discord.ui.Button(
-                    label=choice.label[:80],
+                    label=fill_names(choice.label, game.names)[:80],
                     style=STYLES[control.style],
                     row=row,
                     custom_id=ids.action_id(game.id, version, choice.value),
@@ -292,12 +297,16 @@ def arranged_items(game: LiveGame, seat: int, actions: Sequence[Action], first_r
             discord.ui.Select(
                 custom_id=ids.multi_id(game.id, version, control.key)
                 if multi
-                else ids.select_id(game.id, version, 0),
+                else ids.select_id(game.id, version, row),
                 placeholder=control.placeholder[:150],
                 min_values=control.min_values if multi else 1,
                 max_values=min(control.max_values, len(control.choices)) if multi else 1,
                 options=[
-                    discord.SelectOption(label=c.label[:100], value=c.value, description=c.description)
+                    discord.SelectOption(
+                        label=fill_names(c.label, game.names)[:100],
+                        value=c.value,
+                        description=fill_names(c.description, game.names)[:100] if c.description else None,
+                    )
                     for c in control.choices[:SELECT_OPTIONS]
                 ],
                 row=row,
@@ -313,13 +322,13 @@ def action_items(
     arranged = arranged_items(game, seat, actions, first_row)
     if arranged is not None:
         return arranged
-    rules, state, version = game.rules, game.state, game.record.version
+    version = game.record.version
     rows_left = 5 - first_row
     per_page_buttons = min(BUTTONS_PER_PAGE, 5 * (rows_left - 1)) if rows_left > 1 else 5
     if len(actions) <= per_page_buttons:
         return [
             discord.ui.Button(
-                label=rules.label(state, seat, action)[:80],
+                label=label_of(game, seat, action)[:80],
                 custom_id=ids.action_id(game.id, version, action.encode()),
                 style=discord.ButtonStyle.secondary,
                 row=first_row + index // 5,
@@ -334,7 +343,7 @@ def action_items(
             custom_id=ids.select_id(game.id, version, page),
             placeholder=f"Choose… ({page + 1}/{pages})" if pages > 1 else "Choose…",
             options=[
-                discord.SelectOption(label=rules.label(state, seat, action)[:100], value=action.encode())
+                discord.SelectOption(label=label_of(game, seat, action)[:100], value=action.encode())
                 for action in chunk
             ],
             row=first_row,

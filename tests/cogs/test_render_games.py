@@ -155,3 +155,16 @@ async def service(tmp_path):
 async def test_a_whole_game_renders_within_discords_limits_and_keeps_secrets(service, key, players):
     for seed in range(2):
         assert await drive(service, key, players, seed) > 0
+
+
+def test_labels_name_players_instead_of_placeholders():
+    from types import SimpleNamespace
+
+    from cogs.render.messages import label_of
+
+    class Rules:
+        def label(self, state, seat, action):
+            return "Target {p1}"
+
+    game = SimpleNamespace(rules=Rules(), state=None, names=["Ann", "Bo"])
+    assert label_of(game, 0, None) == "Target Bo"
