@@ -1,7 +1,10 @@
 """Keeps each game's public table message and turn pings in step with the game.
 
 Updates are coalesced per game in a background task, so answering a click
-never waits for the table edit, and a burst of moves costs one edit.
+never waits for the table edit, and a burst of moves costs one edit. At most
+`REFRESH_SLOTS` tables are re-rendered at once: when many games move together,
+the others wait their turn instead of crowding the event loop, so clicks —
+which Discord wants answered within 3 s — are not queued behind table edits.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import discord
 
 from bot.sessions import GameService, LiveGame
 from bot.timers import Timers
+from cogs.render import renderer_for
 from cogs.render.messages import Message, lobby_message, table_message
 from engine import Event
 
@@ -23,6 +27,7 @@ log = logging.getLogger("catnip.table")
 
 REPOST_AFTER_SECONDS = 45 * 60
 REPOST_AFTER_MESSAGES = 15
+REFRESH_SLOTS = 16
 
 
 class TablePresenter:
@@ -35,6 +40,7 @@ class TablePresenter:
         self._tasks: dict[int, asyncio.Task] = {}
         self._dirty: set[int] = set()
         self._pings: dict[int, tuple[int, int, frozenset[int]]] = {}
+        self._slots = asyncio.Semaphore(REFRESH_SLOTS)
         self.messages_since_table: Counter[int] = Counter()
 
     # -------------------------------------------------------------- Presenter
@@ -43,7 +49,7 @@ class TablePresenter:
         self.refresh(game)
 
     async def game_changed(self, game: LiveGame, events: Sequence[Event]) -> None:
-        await self.timers.arm(game)
+        self.timers.arm_soon(game)
         self.refresh(game)
 
     async def game_closed(self, game: LiveGame, reason: str) -> None:
@@ -88,13 +94,18 @@ class TablePresenter:
             await asyncio.gather(*[t for t in self._tasks.values() if not t.done()], return_exceptions=True)
 
     async def _refresh_loop(self, game: LiveGame) -> None:
-        while game.id in self._dirty:
-            self._dirty.discard(game.id)
-            try:
-                await self._show(game)
-            except Exception:
-                log.exception("%s table update failed", game.log_prefix())
-                return
+        try:
+            while game.id in self._dirty:
+                async with self._slots:
+                    self._dirty.discard(game.id)
+                    try:
+                        await self._show(game)
+                    except Exception:
+                        log.exception("%s table update failed", game.log_prefix())
+                        return
+        finally:
+            if self._tasks.get(game.id) is asyncio.current_task():
+                del self._tasks[game.id]
 
     async def _show(self, game: LiveGame) -> None:
         channel = await self._table_channel(game)
@@ -153,7 +164,7 @@ class TablePresenter:
         mentions = " ".join(f"<@{u}>" for u in sorted(users))
         sent = await channel.send(
             f"🔔 {mentions} — your move in {game.rules.title} #{game.id}. "
-            "Use the buttons on the table or **My hand / My view**.",
+            f"Use the buttons on the table or **{renderer_for(game.record.game).hand_label}**.",
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]),
         )
         self._pings[game.id] = (channel.id, sent.id, users)
