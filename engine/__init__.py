@@ -3,8 +3,8 @@
 `GAMES` maps each game's key to its `Rules`; the bot uses nothing else of a game.
 """
 
-from importlib import import_module
-
+from engine.catsanity import RULES as CATSANITY
+from engine.catsdogs import RULES as CATSDOGS
 from engine.core import (
     Action,
     EngineError,
@@ -20,26 +20,10 @@ from engine.core import (
     ScoreLine,
     events_for,
 )
+from engine.madcat import RULES as MADCAT
+from engine.ninelives import RULES as NINELIVES
 
-GAME_PACKAGES = ("catsanity", "madcat", "catsdogs", "ninelives")
-
-
-def _load_games() -> dict[str, Rules]:
-    games: dict[str, Rules] = {}
-    for name in GAME_PACKAGES:
-        try:
-            module = import_module(f"engine.{name}")
-        except ModuleNotFoundError as error:
-            if error.name != f"engine.{name}":
-                raise
-            continue
-        rules = getattr(module, "RULES", None)
-        if rules is not None:
-            games[rules.key] = rules
-    return games
-
-
-GAMES: dict[str, Rules] = _load_games()
+GAMES: dict[str, Rules] = {rules.key: rules for rules in (CATSANITY, MADCAT, CATSDOGS, NINELIVES)}
 
 __all__ = [
     "GAMES",

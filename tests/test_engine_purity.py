@@ -32,3 +32,10 @@ def test_engine_module_imports_nothing_impure(path):
 
 def test_the_check_sees_a_forbidden_import():
     assert "discord" in imported_roots("import discord.ext.commands\nfrom aiosqlite import connect")
+
+
+def test_every_game_is_registered_under_its_key():
+    from engine import GAMES
+
+    assert set(GAMES) == {"catsanity", "madcat", "catsdogs", "ninelives"}
+    assert all(key == rules.key for key, rules in GAMES.items())
