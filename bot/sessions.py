@@ -21,6 +21,10 @@ from engine.ai import LEVELS, computer_player
 
 log = logging.getLogger("catnip.sessions")
 
+TIMER_OPTION = "turn_timer"
+TIMER_CHOICES = (30, 60, 120, 300, 900)
+"""Seconds a table's host may choose for every decision; unset means the bot's configured timers."""
+
 COMPUTER_NAMES = ("Whiskers", "Mittens", "Pounce", "Biscuit", "Nimbus", "Saffron")
 
 
@@ -52,7 +56,11 @@ class LiveGame:
         return [] if self.state is None else self.rules.to_act(self.state)
 
     def options(self) -> Frozen:
-        return self.rules.Options(**self.record.options)
+        return self.rules.make_options(self.record.options)
+
+    def timer_seconds(self) -> int | None:
+        """This table's own decision timer, if the host set one (else the bot's default)."""
+        return self.record.options.get(TIMER_OPTION)
 
     def log_prefix(self) -> str:
         return f"game={self.record.id} guild={self.record.guild_id}"
@@ -216,10 +224,18 @@ class GameService:
         game = await self._lobby(game_id)
         self._require_host(game, user_id)
         options = {**game.record.options, name: value}
-        try:
-            validated = game.rules.Options(**options).model_dump(mode="json")
-        except Exception as error:
-            raise Refusal(f"That isn't a valid setting for {name}.") from error
+        if name == TIMER_OPTION:
+            if value is not None and value not in TIMER_CHOICES:
+                raise Refusal("Choose one of the offered timers.")
+            validated = _valid_options(game.rules, options)
+            validated[TIMER_OPTION] = value
+        else:
+            try:
+                validated = game.rules.make_options(options).model_dump(mode="json")
+            except Exception as error:
+                raise Refusal(f"That isn't a valid setting for {name}.") from error
+            if TIMER_OPTION in options:
+                validated[TIMER_OPTION] = options[TIMER_OPTION]
         game.record = await self.store.update_lobby(game.id, options=validated, now=self.clock.now())
         await self._notify_lobby(game)
         return game
@@ -469,8 +485,11 @@ class GameService:
 
 
 def _valid_options(rules: Rules, remembered: dict) -> dict:
-    """The remembered options if they still validate, else the game's defaults."""
+    """The remembered options if they still validate, else the game's defaults; plus the table's timer."""
     try:
-        return rules.Options(**remembered).model_dump(mode="json")
+        options = rules.make_options(remembered).model_dump(mode="json")
     except Exception:
-        return rules.Options().model_dump(mode="json")
+        options = rules.Options().model_dump(mode="json")
+    if remembered.get(TIMER_OPTION) in TIMER_CHOICES:
+        options[TIMER_OPTION] = remembered[TIMER_OPTION]
+    return options

@@ -3,10 +3,17 @@
 Each running game waiting on a human has one deadline, keyed by the state
 version it was set for; a move makes it stale. `tick` is called every second by
 the bot (and directly by tests with a manual clock).
+
+A deadline takes effect in memory at once. After a move it reaches the store in
+the background (`arm_soon`), in one transaction with every other game's change
+of that moment, so answering a click never waits for it. A deadline lost in a
+crash before it was saved is harmless: on resume the game's decision no longer
+matches the stored one and `arm` sets a fresh deadline for it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
 from typing import Protocol
@@ -38,12 +45,16 @@ class Timers:
         self.presenters: list[TimerPresenter] = []
         self._deadlines: dict[int, Deadline] = {}
         self._warned: set[tuple[int, str]] = set()
+        self._unsaved: dict[int, Deadline | None] = {}  # game -> deadline to store (None: clear it)
+        self._saver: asyncio.Task | None = None
 
     async def resume(self) -> None:
         """Re-arm the deadlines saved before a restart."""
         self._deadlines = {d.game_id: d for d in await self.service.store.deadlines()}
 
     def seconds_for(self, game: LiveGame) -> int:
+        if game.timer_seconds():
+            return game.timer_seconds()
         secret = len(game.to_act()) > 1
         return self.settings.secret_seconds if secret else self.settings.turn_seconds
 
@@ -52,20 +63,57 @@ class Timers:
         return deadline.due if deadline else None
 
     async def arm(self, game: LiveGame) -> None:
-        """Set the deadline for the game's current decision, or clear it if no human must act."""
+        """Set the deadline for the game's current decision (or clear it) and wait until it is stored."""
+        self._decide(game)
+        await self.save()
+
+    def arm_soon(self, game: LiveGame) -> None:
+        """Set the deadline for the game's current decision (or clear it) now; the store gets it shortly."""
+        self._decide(game)
+        if self._unsaved and (self._saver is None or self._saver.done()):
+            self._saver = asyncio.create_task(self._save_all(), name="catnip-deadlines")
+            self._saver.add_done_callback(_log_failure)
+
+    async def save(self) -> None:
+        """Wait until every deadline set so far is in the store; raises if the store refused them."""
+        while self._unsaved or (self._saver is not None and not self._saver.done()):
+            if self._saver is None or self._saver.done():
+                self._saver = asyncio.create_task(self._save_all(), name="catnip-deadlines")
+                self._saver.add_done_callback(_log_failure)
+            saver = self._saver
+            await asyncio.wait({saver})
+            if not saver.cancelled() and saver.exception() is not None:
+                raise saver.exception()
+
+    def _decide(self, game: LiveGame) -> None:
+        """Set or clear the deadline in memory; note the change for the store."""
         decision = f"v{game.record.version}"
         current = self._deadlines.get(game.id)
         humans = [s for s in game.to_act() if not game.record.seats[s].computer]
         if not humans or game.record.status != "active":
             if current is not None:
                 self._deadlines.pop(game.id, None)
-                await self.service.store.clear_deadline(game.id)
+                self._unsaved[game.id] = None
             return
         if current is not None and current.decision == decision:
             return
         due = self.service.clock.now() + self.seconds_for(game)
-        self._deadlines[game.id] = Deadline(game_id=game.id, decision=decision, due=due)
-        await self.service.store.set_deadline(game.id, decision=decision, due=due)
+        self._deadlines[game.id] = self._unsaved[game.id] = Deadline(
+            game_id=game.id, decision=decision, due=due
+        )
+
+    async def _save_all(self) -> None:
+        """Store the noted changes, one transaction for all the games that changed meanwhile."""
+        while self._unsaved:
+            batch, self._unsaved = self._unsaved, {}
+            try:
+                await self.service.store.save_deadlines(
+                    [d for d in batch.values() if d is not None],
+                    cleared=[game_id for game_id, d in batch.items() if d is None],
+                )
+            except BaseException:
+                self._unsaved = {**batch, **self._unsaved}  # keep them for the next try
+                raise
 
     async def tick(self) -> None:
         now = self.service.clock.now()
@@ -93,3 +141,8 @@ class Timers:
             if now - game.last_human_at > limit:
                 hours = limit / 3600
                 await self.service.abandon(game, f"No one played for {hours:g} hours, so the game was ended.")
+
+
+def _log_failure(task: asyncio.Task) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("could not store deadlines", exc_info=task.exception())

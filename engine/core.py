@@ -225,6 +225,12 @@ class Rules(ABC, Generic[StateT, ActionT, ViewT]):
         """A short button label for `action` (at most 80 characters), e.g. "Play Cat 7"."""
         return action.encode()
 
+    def make_options(self, values: dict[str, Any]) -> Frozen:
+        """The game's Options from stored values, leaving out table settings that are not game options."""
+        return self.Options(
+            **{name: value for name, value in values.items() if name in self.Options.model_fields}
+        )
+
     def timeout_action(self, state: StateT, seat: int) -> ActionT | None:
         """The passive default when `seat`'s timer runs out (ruling G-3), or None to let the
         computer player choose."""

@@ -40,7 +40,7 @@ async def load_state(store: GameStore, game: GameRecord, rules: Any) -> Any:
     state = rules.replay(
         len(game.seats),
         game.seed,
-        rules.Options(**game.options),
+        rules.make_options(game.options),
         [(move.seat, move.action) for move in moves],
     )
     seq = moves[-1].seq if moves else 0

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.errors import Refusal, TableMovedOn
+from bot.sessions import TIMER_OPTION
 from cogs import custom_ids as ids
 from cogs.render import renderer_for
 from cogs.render.messages import private_panel
@@ -161,6 +162,8 @@ async def _option_value(service, interaction: discord.Interaction, game_id: int,
     if isinstance(current, bool):
         return not current
     values = (interaction.data or {}).get("values") or []
+    if name == TIMER_OPTION and len(values) == 1:
+        return None if values[0] == "default" else int(values[0]) if values[0].isdigit() else -1
     if name == "first_player" and len(values) == 1:
         if values[0] == "random":
             return None

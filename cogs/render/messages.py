@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import discord
 
-from bot.sessions import LiveGame, describe_players
+from bot.sessions import TIMER_CHOICES, TIMER_OPTION, LiveGame, describe_players
 from cogs import custom_ids as ids
 from cogs.render import renderer_for
 from cogs.render.base import Choice, fill_names
@@ -99,6 +99,8 @@ def option_title(name: str) -> str:
 
 
 def option_value(name: str, value: object, game: LiveGame) -> str:
+    if name == TIMER_OPTION:
+        return f"{duration(value)} per decision" if value else "the bot's default"
     if name == "first_player":
         return "random" if value is None else game.names[value] if value < len(game.names) else "random"
     if isinstance(value, bool):
@@ -187,7 +189,31 @@ def lobby_message(game: LiveGame) -> Message:
                     placeholder="First player…",
                 )
             )
+    timer = game.timer_seconds()
+    timers = [
+        discord.SelectOption(
+            label="Decision timer: the bot's default", value="default", default=timer is None
+        )
+    ]
+    timers += [
+        discord.SelectOption(
+            label=f"Decision timer: {duration(seconds)}", value=str(seconds), default=timer == seconds
+        )
+        for seconds in TIMER_CHOICES
+    ]
+    items.append(
+        discord.ui.Select(
+            custom_id=ids.lobby_id(gid, "opt", TIMER_OPTION),
+            options=timers,
+            row=4,
+            placeholder="Decision timer…",
+        )
+    )
     return Message(embed=embed, view=new_view(items))
+
+
+def duration(seconds: int) -> str:
+    return f"{seconds // 60} min" if seconds >= 60 else f"{seconds} s"
 
 
 def _status_line(game: LiveGame, due: float | None) -> tuple[str, list[int]]:

@@ -294,3 +294,20 @@ async def test_a_moocher_whose_timer_runs_out_picks_no_card(world):
     await timers.tick()
     assert all(game.state.picks[seat] == "none" for seat in moochers)
     assert any("applied the default" in event.text for event in game.events)
+
+
+async def test_a_table_can_set_its_own_decision_timer(world):
+    """G-3: timers are set per table; the game's options are untouched by the table setting."""
+    _, clock, service, _, timers = world
+    live = await lobby(service)
+    with pytest.raises(Refusal, match="offered timers"):
+        await service.set_option(live.id, ANN, "turn_timer", 7)
+    await service.set_option(live.id, ANN, "turn_timer", 30)
+    await service.set_option(live.id, ANN, "first_player", 1)
+    assert live.record.options == {"first_player": 1, "turn_timer": 30}
+    game = await service.start(live.id, ANN, seed=22)
+    assert game.options() == game.rules.Options(first_player=1)
+    await timers.arm(game)
+    assert timers.due(game.id) == clock.now() + 30
+    again = await lobby(service)
+    assert again.record.options["turn_timer"] == 30, "the channel remembers the table's timer"
