@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 from collections.abc import AsyncIterator
@@ -25,9 +26,27 @@ def settings_for(db: Path) -> Settings:
     )
 
 
+class EmulatorClock:
+    """The bot's clock follows the emulator's, so tests can age messages and timers together."""
+
+    def __init__(self, emu: Emulator) -> None:
+        self.emu = emu
+
+    def now(self) -> float:
+        return self.emu.world.clock.time()
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+
 async def start_catnip(emu: Emulator, db: Path, seed: int = 1) -> CatnipBot:
     counter = iter(range(seed * 1000, seed * 1000 + 1000))
-    bot = create_bot(settings_for(db), guild_ready_timeout=0.05, seed_source=lambda: next(counter))
+    bot = create_bot(
+        settings_for(db),
+        guild_ready_timeout=0.05,
+        seed_source=lambda: next(counter),
+        clock=EmulatorClock(emu),
+    )
     await emu.run_bot(bot)
     return bot
 

@@ -1,0 +1,71 @@
+"""The public table over time: reposted before it gets too old to edit or scrolls away, tidy pings,
+and a game whose thread is gone is closed."""
+
+from __future__ import annotations
+
+from engine import Rng
+from tests.e2e.driver import Table, catnip, open_table, start_catnip, table_of
+from tests.e2e.test_robustness import crash
+
+
+def pings(emu, thread) -> list:
+    return [m for m in emu.public_messages(thread) if m.content.startswith("🔔")]
+
+
+async def test_an_old_table_is_reposted_before_discord_refuses_to_edit_it(tmp_path):
+    async with catnip(tmp_path) as (emu, _):
+        thread, members = await open_table(emu, "catsdogs", 3)
+        table = Table(emu, thread, members, Rng.seeded(4))
+        await table.step()
+        first = table_of(emu, thread)
+        emu.advance(50 * 60)
+        table.panels.clear()
+        for _ in range(3):
+            await table.step()
+        fresh = table_of(emu, thread)
+        assert fresh.id != first.id
+        assert first.id not in [m.id for m in emu.public_messages(thread)], "the old table is retired"
+        assert not emu.violations, "no edit of a message older than an hour was attempted"
+
+
+async def test_a_table_buried_under_chat_is_reposted(tmp_path):
+    async with catnip(tmp_path) as (emu, _):
+        thread, members = await open_table(emu, "catsdogs", 3)
+        table = Table(emu, thread, members, Rng.seeded(5))
+        await table.step()
+        first = table_of(emu, thread)
+        for index in range(20):
+            await members[0].say(thread, f"chatter {index}")
+        for _ in range(3):
+            await table.step()
+        assert table_of(emu, thread).id != first.id
+        assert emu.public_messages(thread)[-1].id in {table_of(emu, thread).id, pings(emu, thread)[-1].id}
+
+
+async def test_turn_pings_mention_only_whoever_acts_and_go_away(tmp_path):
+    async with catnip(tmp_path) as (emu, bot):
+        thread, members = await open_table(emu, "catsdogs", 3)
+        table = Table(emu, thread, members, Rng.seeded(6))
+        for _ in range(12):
+            await table.step()
+            current = pings(emu, thread)
+            assert len(current) <= 1, "an old ping is removed when the turn passes"
+            game = next(iter(bot.service.live.values()), None)
+            if game is None or not current:
+                continue
+            acting = {game.record.seats[s].user_id for s in game.to_act()}
+            assert {m.id for m in members if f"<@{m.id}>" in current[0].content} == acting
+
+
+async def test_a_game_whose_thread_is_gone_is_closed_at_restart(tmp_path):
+    async with catnip(tmp_path) as (emu, bot):
+        thread, _ = await open_table(emu, "catsdogs", 3)
+        game_id = next(iter(bot.service.live))
+        await crash(emu, bot)
+        del emu.world.channels[thread.id]
+        again = await start_catnip(emu, tmp_path / "catnip.sqlite3", seed=3)
+        try:
+            await emu.wait_for(lambda: game_id not in again.service.live)
+            assert (await again.store.get_game(game_id)).status == "abandoned"
+        finally:
+            await again.close()
