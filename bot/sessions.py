@@ -299,16 +299,17 @@ class GameService:
         return game
 
     async def _check_fresh(self, game: LiveGame, seat: int, version: int) -> None:
-        """Refuse clicks made on an out-of-date table.
+        """Refuse clicks made on an out-of-date table (G-X1).
 
-        One exception keeps simultaneous secret choices smooth: while several
-        seats choose at once, a panel made before other seats' picks still
-        works, as long as this seat has not moved since it was made.
+        A panel shown before other seats' moves still works as long as this
+        seat has not moved since: that keeps simultaneous secret choices
+        smooth, and in turn-by-turn play a seat's own move is the only thing
+        that can happen while it is to act. The engine still checks the move.
         """
         current = game.record.version
         if version == current:
             return
-        if version > current or len(game.to_act()) < 2:
+        if version > current or version < 1:
             raise TableMovedOn()
         since = await self.store.moves(game.id, after_seq=version - 1)
         if any(move.seat == seat for move in since):

@@ -137,6 +137,7 @@ async def test_permission_matrix_refuses_without_touching_the_state(world):
 
 
 async def test_a_double_click_is_refused_as_the_table_moved_on(world):
+    """G-X1."""
     _, _, service, _, _ = world
     live = await lobby(service)
     game = await service.start(live.id, ANN, seed=12)
@@ -167,6 +168,7 @@ async def test_a_finished_game_refuses_clicks_and_records_stats(world):
 
 
 async def test_leaving_hands_the_seat_to_a_computer_that_plays_on(world):
+    """G-X4."""
     _, _, service, _, _ = world
     live = await lobby(service)
     game = await service.start(live.id, ANN, seed=14)
@@ -201,6 +203,7 @@ async def test_timers_warn_then_let_the_computer_decide(world):
 
 
 async def test_an_idle_game_is_abandoned(world):
+    """G-X5."""
     _, clock, service, recorder, timers = world
     live = await lobby(service)
     await service.start(live.id, ANN, seed=16)
@@ -279,7 +282,7 @@ async def test_computer_players_get_distinct_names(world):
 
 
 async def test_a_moocher_whose_timer_runs_out_picks_no_card(world):
-    """G-3 and MC-X2: the passive default, not the computer's choice, when a mooch timer expires."""
+    """G-3, G-X2 and MC-X2: the passive default, not the computer's choice, when a mooch timer expires."""
     _, clock, service, _, timers = world
     live = await lobby(service, game="madcat", players=(ANN, BO, CY))
     game = await service.start(live.id, ANN, seed=21)
@@ -297,7 +300,7 @@ async def test_a_moocher_whose_timer_runs_out_picks_no_card(world):
 
 
 async def test_a_table_can_set_its_own_decision_timer(world):
-    """G-3: timers are set per table; the game's options are untouched by the table setting."""
+    """G-3, G-X3: timers are set per table; the game's options are untouched by the table setting."""
     _, clock, service, _, timers = world
     live = await lobby(service)
     with pytest.raises(Refusal, match="offered timers"):
@@ -311,3 +314,19 @@ async def test_a_table_can_set_its_own_decision_timer(world):
     assert timers.due(game.id) == clock.now() + 30
     again = await lobby(service)
     assert again.record.options["turn_timer"] == 30, "the channel remembers the table's timer"
+
+
+async def test_simultaneous_pickers_are_not_refused_for_each_others_picks(world):
+    """G-X1: a panel shown before another seat's secret pick still works; a second click does not."""
+    _, _, service, _, _ = world
+    live = await lobby(service, game="madcat", players=(ANN, BO, CY))
+    game = await service.start(live.id, ANN, seed=21)
+    while game.state.phase != "mooch":
+        await play_one(service, game, user_to_act(game))
+    shown = game.record.version
+    first, second = [game.record.seats[s].user_id for s in game.to_act()]
+    await service.play(game.id, first, shown, "mooch:fail")
+    await service.play(game.id, second, shown, "mooch:2p")
+    assert game.record.version == shown + 2
+    with pytest.raises(TableMovedOn):
+        await service.play(game.id, second, shown, "mooch:fh")
