@@ -5,6 +5,7 @@ Sources: nine-lives-cards.md (deck recipe and the power table) and rulings NL-1,
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 from engine.core import Frozen, Rng
@@ -56,7 +57,6 @@ def _multisets(size: int) -> list[Counts]:
 
 FIXED_COMBOS: tuple[Counts, ...] = tuple(c for size in (1, 2, 3) for c in _multisets(size))
 STAR_CARDS: tuple[Counts, ...] = tuple((0, 0, 0, n) for n in range(1, 10))
-COMBOS = len(FIXED_COMBOS) + len(STAR_CARDS)  # the catalog index where a game's random combos start
 _BIG = {size: _multisets(size) for size in (4, 5, 6)}
 _SIZE_WEIGHT = {4: 1.0, 5: 0.4, 6: 0.16}
 _PICKS = {4: 10, 5: 4, 6: 1}
@@ -95,9 +95,16 @@ def build_cat_deck(rng: Rng) -> tuple[tuple[Counts, ...], Rng]:
     return FIXED_COMBOS + STAR_CARDS + tuple(chosen), rng
 
 
-def full_deck(combos: tuple[Counts, ...]) -> tuple[Counts, ...]:
-    """The whole cat catalog from a game's 17 random combos (the other 28 cards never change)."""
-    return FIXED_COMBOS + STAR_CARDS + tuple(combos)
+@lru_cache(maxsize=256)
+def catalog_text(cats: tuple[Counts, ...]) -> str:
+    """The game's cat cards in id order, each as 4 digits (circles, squares, triangles, stars)."""
+    return " ".join("".join(map(str, card)) for card in cats)
+
+
+@lru_cache(maxsize=256)
+def parse_catalog(text: str) -> tuple[Counts, ...]:
+    """The cat cards written by `catalog_text`."""
+    return tuple(tuple(int(d) for d in card) for card in text.split())  # type: ignore[misc]
 
 
 class Power(NamedTuple):

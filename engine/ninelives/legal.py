@@ -172,6 +172,6 @@ def reason(state: State, seat: int, move: Move) -> str:
     if phase == "play" and state.step in ("place", "icon") and verb in ("t", "cover", "swap", "icon"):
         return "Your card can't go there: no cat may appear more than 9 times."
     doing = STEP_WORDS.get(state.step, "decide") if phase == "play" else PHASE_WORDS.get(phase, "decide")
-    if verb in ("n", "keep", "pass", "give", "take") and move.arg and move.verb != "take":
+    if verb in ("n", "pass", "give", "take", "cover", "swap"):
         return f"That card is not one you can choose now: {doing}."
     return f"You can't do that now: {doing}."

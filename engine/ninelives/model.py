@@ -231,7 +231,7 @@ class View(Frozen):
     ignored: tuple[int, ...]
     deck_size: int
     discard: tuple[CardView, ...]
-    combos: tuple[Counts, ...]
+    catalog: str
     power: LifeView | None
     wagered_now: bool
     wager_rule: str
@@ -242,6 +242,7 @@ class View(Frozen):
     next_double: bool
     next_wager: str
     direction: int
+    shuffle_target: int | None
     tied: tuple[int, ...]
     losers: tuple[int, ...]
     hand: tuple[CardView, ...] = ()

@@ -92,6 +92,19 @@ class NineLivesRules(Rules[State, Move, View]):
     def label(self, state: State, seat: int, action: Move) -> str:
         return label(state, seat, action)
 
+    def timeout_action(self, state: State, seat: int) -> Move | None:
+        """G-3 defaults: orderings keep their order (NL-1, NL-5), carousel picks are random (NL-10);
+        anything else is left to the computer player."""
+        moves = legal(state, seat)
+        if not moves:
+            return None
+        if moves[0].verb == "keep":
+            return moves[0]
+        if state.phase == "carousel":
+            index, _ = state.rng.below(len(moves))
+            return moves[index]
+        return None
+
     def actions_are_public(self, state: State, seat: int) -> bool:
         """Tie picks and the power choices that involve no hand or hidden stack may go on the table."""
         if state.phase == "queen":

@@ -5,12 +5,12 @@ from __future__ import annotations
 from functools import lru_cache
 
 from engine.ninelives.cards import (
-    COMBOS,
     EMOJI,
     POWERS,
     Counts,
     LifeCard,
     card_id,
+    catalog_text,
     icons_text,
     life_id,
     life_name,
@@ -113,7 +113,7 @@ def build_view(state: State, seat: int | None) -> View:
         ignored=state.ignored,
         deck_size=len(state.deck),
         discard=_cards(state, state.discard),
-        combos=cats[COMBOS:],
+        catalog=catalog_text(cats),
         power=None if state.power is None else life_view(-1, state.power),
         wagered_now=state.wagered_now,
         wager_rule=state.wager_rule,
@@ -124,6 +124,7 @@ def build_view(state: State, seat: int | None) -> View:
         next_double=state.next_double,
         next_wager=state.next_wager,
         direction=state.direction,
+        shuffle_target=state.shuffle_target,
         tied=state.tied,
         losers=state.losers,
         hand=_cards(state, state.hands[seat]) if own else (),

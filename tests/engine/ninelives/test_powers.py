@@ -44,7 +44,7 @@ def test_skip_turn_lets_you_pass_and_skips_the_next_player_nl_8(limited):
 
 
 @BOTH
-def test_copycat_uses_another_players_top_power_nl_10(limited):
+def test_copycat_uses_another_players_top_power_nl_10_nl_x4(limited):
     state = position(
         ["3o", "s", "t"],
         table="7o",
@@ -97,6 +97,7 @@ def test_replace_covers_a_table_card_which_stops_counting_nl_10(limited):
 
 
 def test_replace_may_also_play_as_a_new_card_and_make_a_perfect_nine_nl_4():
+    """NL-X3: Replace widens the choice; the normal play stays possible."""
     state = position(["ooo t", "s", "s"], table="3o 3o", lives=["replace", "skip", "skip"])
     state, _ = act(state, 0, "w")
     state, _ = act(state, 0, f"p:{card_in(state, 0, 'ooo')}")
@@ -108,7 +109,7 @@ def test_replace_may_also_play_as_a_new_card_and_make_a_perfect_nine_nl_4():
 
 
 @BOTH
-def test_inspect_opens_everyone_elses_hand_until_the_round_ends_nl_8(limited):
+def test_inspect_opens_everyone_elses_hand_until_the_round_ends_nl_8_nl_x9(limited):
     state = position(["o", "s ss", "t tt"], lives=["inspect skip", "skip skip", "skip skip"], limited=limited)
     assert RULES.view(state, 0).seats[1].open_hand is None
     state, _ = act(state, 0, "w")
@@ -124,6 +125,7 @@ def test_inspect_opens_everyone_elses_hand_until_the_round_ends_nl_8(limited):
 
 @BOTH
 def test_shapeshift_counts_one_cat_as_another_on_the_card_played_nl_9(limited):
+    """NL-X3: the override applies by itself to the card played that turn."""
     state = position(
         ["3o", "s", "s"], table="9o 1s", lives=["shapeshift:o>s", "skip", "skip"], limited=limited
     )
@@ -191,7 +193,7 @@ def test_swap_can_make_a_perfect_nine_nl_4():
     assert state.safe == (0,)
 
 
-def test_steal_takes_an_uncovered_table_card_nl_10():
+def test_steal_takes_an_uncovered_table_card_nl_10_nl_x6():
     state, _ = wagered("steal", ["t", "s ss", "s"], table="oo/3o x", deck="tt")
     assert codes(state, 0) == ["from:t", "from:1", "from:2"]
     state, _ = act(state, 0, "from:t")
@@ -226,7 +228,7 @@ def test_steal_and_play_takes_two_from_a_player_and_plays_one_nl_10():
     assert playable(state, 0) == {"oo", "ss"}
 
 
-def test_double_turn_gives_an_optional_second_turn_and_binds_the_next_player_nl_8():
+def test_double_turn_gives_an_optional_second_turn_and_binds_the_next_player_nl_8_nl_x5():
     state, _ = wagered("double_turn", ["o s t", "s ss sss", "t"], deck="x xx")
     state, _ = play(state, 0, "o")
     assert state.turn == 0 and state.optional_now
@@ -239,7 +241,7 @@ def test_double_turn_gives_an_optional_second_turn_and_binds_the_next_player_nl_
     assert state.turn == 2
 
 
-def test_card_carousel_passes_two_cards_each_at_once_nl_10():
+def test_card_carousel_passes_two_cards_each_at_once_nl_10_nl_x7():
     state, _ = wagered("carousel", ["o", "s ss sss", "t tt ttt", "x"], deck="oo ooo")
     assert codes(state, 0) == ["dir:l", "dir:r"]
     state, _ = act(state, 0, "dir:l")
@@ -258,7 +260,7 @@ def test_card_carousel_passes_two_cards_each_at_once_nl_10():
     assert "passed 🔺🔺, 🔺🔺🔺 to {p3}" in texts(events, 3) and "🔺🔺🔺" not in texts(events, 1)
 
 
-def test_shuffle_lives_reorders_any_stack_seen_only_by_its_shuffler_nl_10():
+def test_shuffle_lives_reorders_any_stack_seen_only_by_its_shuffler_nl_10_nl_x8():
     state = position(["o", "s"], lives=["shuffle_lives skip", "plus:o plus:s plus:t"], deck="x xx")
     state, _ = act(state, 0, "w")
     assert codes(state, 0) == ["stack:1"], "only stacks of two or more"
@@ -286,13 +288,13 @@ def test_single_cat_counts_the_card_as_one_chosen_icon_nl_9():
     assert "counts as one 🟦" in texts(events)
 
 
-def test_single_cat_with_one_legal_icon_plays_at_once_nl_9():
+def test_single_cat_with_one_legal_icon_plays_at_once_nl_9_nl_x10():
     state, _ = wagered("single_cat", ["3o2s t", "s", "s"], table="8o 9s", deck="x")
     state, _ = play(state, 0, "3o2s")
     assert table_text(state)[-1] == "o" and state.turn == 1
 
 
-def test_force_wager_makes_the_next_player_wager_nl_8():
+def test_force_wager_makes_the_next_player_wager_nl_8_nl_x5():
     state = position(["o", "s", "t"], lives=["force_wager", "forbid:x skip", "skip"], deck="x xx xxx 5x")
     state, _ = act(state, 0, "w")
     state, events = play(state, 0, "o")
@@ -332,10 +334,36 @@ def test_ignore_lifts_the_limit_for_everyone_until_the_round_ends_nl_8():
     assert state.ignored == ()
 
 
-def test_ignore_can_end_the_round_when_the_rest_is_full_nl_5():
+def test_ignore_can_end_the_round_when_the_rest_is_full_nl_5_nl_x2():
     state = position(
         ["x", "s", "t"], table="9s 9t 9x 3o", lives=["ignore:o skip skip"] + ["skip skip"] * 2, deck="o o o"
     )
     state, events = act(state, 0, "w")
     assert "all cats are at nine" in texts(events)
     assert [state.lives(s) for s in range(3)] == [1, 1, 1]
+
+
+def test_draw_and_play_with_nothing_to_draw_plays_normally_nl_x6():
+    state, _ = wagered("draw_and_play", ["t", "s", "s"])
+    assert state.must_from == () and playable(state, 0) == {"t"}
+
+
+def test_powers_that_act_happen_right_after_the_wager_nl_x3():
+    state, _ = wagered("steal", ["t", "s ss", "s"], deck="tt")
+    assert all(code.startswith("from:") for code in codes(state, 0)), "no play before the steal"
+    state, _ = wagered("steal", ["t", "", ""], deck="tt")
+    assert state.step == "play", "nothing to steal: the power does nothing"
+
+
+def test_bindings_lapse_when_the_round_ends_nl_x5():
+    state = position(["oo", "s", "t"], lives=["skip skip", "skip skip", "skip skip"], deck="x xx")
+    state, _ = act(state, 0, "w")
+    assert state.next_skip == 1
+    state, _ = act(state, 0, "giveup")
+    assert state.next_skip == 0 and state.turn == state.queen
+
+
+def test_a_perfect_nine_ends_a_double_turn_nl_x5():
+    state, _ = wagered("double_turn", ["3o s", "s ss", "t tt"], table="3o 3o", deck="x xx")
+    state, _ = play(state, 0, "3o")
+    assert state.safe == (0,) and state.turn == 1

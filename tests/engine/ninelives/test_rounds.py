@@ -182,7 +182,7 @@ def test_a_draw_with_no_cards_anywhere_draws_what_there_is_nl_6():
     assert hand(state, 0) == ["o", "t"]
 
 
-def test_the_game_ends_after_a_round_that_empties_a_stack_and_most_lives_win_nl_7():
+def test_the_game_ends_after_a_round_that_empties_a_stack_and_most_lives_win_nl_7_nl_x13():
     state = position(["o", "s", "t"], lives=["skip", "skip skip", "skip skip"], wagered=["", "", "inspect"])
     state, events = act(state, 0, "giveup")
     assert state.phase == "over" and RULES.to_act(state) == []
@@ -201,3 +201,8 @@ def test_tied_lives_share_the_win_nl_7():
 def test_lives_count_stack_and_wagers_nl_7():
     state = position(["o", "s"], lives=["skip skip", "skip"], wagered=["inspect", ""])
     assert RULES.view(state, 1).seats[0].lives == 3
+
+
+def test_giving_up_is_possible_even_with_a_play_nl_x12():
+    state = position(["o", "s"])
+    assert codes(state, 0) == ["w", "p:C00", "giveup"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.core import events_for
 from engine.ninelives import RULES
-from engine.ninelives.cards import card_id, full_deck, life_id
+from engine.ninelives.cards import card_id, life_id, parse_catalog
 from engine.ninelives.model import Options
 from engine.testing import random_playout
 from tests.engine.ninelives.position import act, card_in, position, texts
@@ -36,9 +36,9 @@ def test_the_public_view_shows_no_hand_and_no_stack():
     assert card_id(state.hands[0][0]) not in view.model_dump_json()
 
 
-def test_the_view_names_the_deck_so_unseen_cards_can_be_counted():
+def test_the_view_names_the_deck_so_unseen_cards_can_be_counted_nl_x11():
     state = RULES.setup(4, 9)
-    assert full_deck(RULES.view(state, 2).combos) == state.cats
+    assert parse_catalog(RULES.view(state, 2).catalog) == state.cats
 
 
 def test_prompts_name_who_decides():
@@ -81,3 +81,14 @@ def test_events_narrate_a_whole_game():
         kinds |= {event.kind for event in events_for(events, None)}
     assert state.phase == "order"
     assert {"wager", "play", "round_end", "lose", "game_end"} <= kinds
+
+
+def test_timers_keep_orders_and_pass_random_cards_g_3_nl_x14():
+    state = RULES.setup(3, 2)
+    assert RULES.timeout_action(state, 1).encode() == "keep"
+    state = position(["o s t", "s ss sss", "t"], lives=["carousel", "skip", "skip"], deck="x xx")
+    state, _ = act(state, 0, "w")
+    assert RULES.timeout_action(state, 0) is None, "the turn's choices are the computer player's"
+    state, _ = act(state, 0, "dir:r")
+    picks = {RULES.timeout_action(state, seat).encode() for seat in RULES.to_act(state)}
+    assert all(code.startswith("pass:") for code in picks)
