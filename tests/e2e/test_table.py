@@ -48,6 +48,8 @@ async def test_turn_pings_mention_only_whoever_acts_and_go_away(tmp_path):
         table = Table(emu, thread, members, Rng.seeded(6))
         for _ in range(12):
             await table.step()
+            await bot.presenter.settle()
+            await emu.settle(idle=0.02)
             current = pings(emu, thread)
             assert len(current) <= 1, "an old ping is removed when the turn passes"
             game = next(iter(bot.service.live.values()), None)
