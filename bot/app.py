@@ -47,6 +47,9 @@ class CatnipBot(commands.Bot):
         intents = discord.Intents.none()
         intents.guilds = True
         intents.guild_messages = True
+        # No message cache: Catnip edits its messages by id and reads components from the interaction,
+        # and with thousands of tables the cache only costs memory and a scan per MESSAGE_UPDATE.
+        client_options.setdefault("max_messages", None)
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents, help_command=None, **client_options
         )
@@ -108,8 +111,9 @@ class CatnipBot(commands.Bot):
         for game in resumed:
             self.presenter.refresh(game)
             if game.state is not None:
-                await self.timers.arm(game)
+                self.timers.arm_soon(game)
                 self.service.schedule_computers(game)
+        await self.timers.save()
 
     async def _tick_timers(self) -> None:
         await self.wait_until_ready()
@@ -129,6 +133,10 @@ class CatnipBot(commands.Bot):
         await self.service.shutdown()
         if self.presenter is not None:
             await self.presenter.settle()
+        try:
+            await self.timers.save()
+        except Exception:
+            log.exception("could not store the deadlines before closing")
         await super().close()
         await self.store.close()
 

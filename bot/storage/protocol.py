@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Protocol, runtime_checkable
 
 from bot.storage.models import Deadline, GameRecord, GameStatus, MoveRecord, SeatRecord
@@ -104,6 +104,11 @@ class GameStore(Protocol):
 
     async def clear_deadline(self, game_id: int) -> None:
         """Remove the game's deadline, if any."""
+
+    async def save_deadlines(
+        self, deadlines: Sequence[Deadline] = (), *, cleared: Iterable[int] = ()
+    ) -> None:
+        """Set `deadlines` and clear those of the `cleared` games in one transaction (ended games skipped)."""
 
     async def deadlines(self) -> list[Deadline]:
         """The pending deadlines of live games, soonest first."""

@@ -513,6 +513,29 @@ class SqliteGameStore:
 
         await self._transaction(body)
 
+    async def save_deadlines(
+        self, deadlines: Sequence[Deadline] = (), *, cleared: Iterable[int] = ()
+    ) -> None:
+        """Set `deadlines` and clear the deadlines of the `cleared` games, all in one transaction.
+
+        Unlike `set_deadline`, a deadline for a game that has ended (or never existed) is
+        skipped rather than refused: a batch from many games must not fail for one of them.
+        """
+        gone = [(game_id,) for game_id in cleared]
+
+        async def body(db: Db) -> None:
+            if gone:
+                await db.executemany("DELETE FROM deadlines WHERE game_id = ?", gone)
+            if deadlines:
+                await db.executemany(
+                    "INSERT OR REPLACE INTO deadlines (game_id, decision, due) SELECT id, ?, ? FROM games "
+                    "WHERE id = ? AND status IN ('lobby', 'active')",
+                    [(d.decision, d.due, d.game_id) for d in deadlines],
+                )
+
+        if gone or deadlines:
+            await self._transaction(body)
+
     async def deadlines(self) -> list[Deadline]:
         """The pending deadlines of live games, soonest first."""
         return [Deadline(game_id=g, decision=d, due=due) for g, d, due in await self._read(DEADLINES_SQL)]

@@ -1,0 +1,130 @@
+"""Writes grouped for speed keep their meaning: a batch of moves behaves like the moves one by one,
+and deadlines saved in the background reach the store (or are re-armed after a crash)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.clock import ManualClock
+from bot.sessions import GameService
+from bot.storage import Deadline, GameNotFound, SeatRecord, SqliteGameStore, StaleMove
+from bot.timers import Timers, TimerSettings
+
+ANN, BO, CY = 101, 102, 103
+
+
+@pytest.fixture
+async def store(tmp_path):
+    store = SqliteGameStore(tmp_path / "catnip.sqlite3")
+    await store.open()
+    yield store
+    await store.close()
+
+
+async def active_game(store: SqliteGameStore, channel_id: int = 10) -> int:
+    lobby = await store.create_lobby(
+        guild_id=1,
+        channel_id=channel_id,
+        thread_id=None,
+        game="catsdogs",
+        options={},
+        host=SeatRecord(seat=0, user_id=ANN, name="Ann"),
+        now=1.0,
+    )
+    seats = [SeatRecord(seat=0, user_id=ANN, name="Ann"), SeatRecord(seat=1, user_id=BO, name="Bo")]
+    game = await store.start_game(lobby.id, seed=1, seats=seats, state_json='{"n": 0}', now=1.0)
+    return game.id
+
+
+def move(store: SqliteGameStore, game_id: int, expected: int, n: int, status: str | None = None):
+    return store.commit_move(
+        game_id,
+        expected_version=expected,
+        seat=n % 2,
+        action=f"m:{n}",
+        events=[{"kind": "move", "n": n}],
+        state_json=f'{{"n": {n}}}',
+        now=10.0 + n,
+        status=status,
+    )
+
+
+async def test_one_batch_commits_each_move_as_if_alone(store):
+    first, second = await active_game(store), await active_game(store)
+    outcomes = await asyncio.gather(
+        move(store, first, 1, 1),
+        move(store, first, 2, 2),  # the same game's next move, in the same batch: sees the first
+        move(store, first, 2, 3),  # made on the version the previous move replaced: stale
+        move(store, second, 1, 1, status="finished"),
+        move(store, second, 2, 2),  # the game finished one move earlier in this batch
+        move(store, 999, 1, 1),
+        return_exceptions=True,
+    )
+    assert outcomes[:2] == [2, 3]
+    assert isinstance(outcomes[2], StaleMove)
+    assert outcomes[3] == 2
+    assert isinstance(outcomes[4], StaleMove)
+    assert isinstance(outcomes[5], GameNotFound)
+    assert [(m.seq, m.action) for m in await store.moves(first)] == [(1, "m:1"), (2, "m:2")]
+    assert await store.load_state_json(first) == ('{"n": 2}', 3)
+    assert (await store.get_game(second)).status == "finished"
+    assert [m.action for m in await store.moves(second)] == ["m:1"]
+
+
+async def test_saving_deadlines_in_one_go_skips_games_that_ended(store):
+    live, ended = await active_game(store), await active_game(store)
+    await store.set_deadline(live, decision="v1", due=5.0)
+    await store.set_status(ended, "abandoned", now=2.0)
+    await store.save_deadlines(
+        [Deadline(game_id=ended, decision="v1", due=9.0), Deadline(game_id=404, decision="v1", due=9.0)]
+    )
+    assert [d.game_id for d in await store.deadlines()] == [live]
+    await store.save_deadlines([Deadline(game_id=live, decision="v2", due=7.0)])
+    assert [(d.decision, d.due) for d in await store.deadlines()] == [("v2", 7.0)]
+    await store.save_deadlines(cleared=[live])
+    assert await store.deadlines() == []
+
+
+@pytest.fixture
+async def service(store):
+    service = GameService(store, ManualClock())
+    yield service
+    await service.shutdown()
+
+
+async def started(service: GameService):
+    live = await service.open_lobby(
+        game_key="catsdogs", guild_id=1, channel_id=10, thread_id=None, host_id=ANN, host_name="Ann"
+    )
+    for user in (BO, CY):
+        await service.join(live.id, user, f"user{user}")
+    return await service.start(live.id, ANN, seed=3)
+
+
+async def test_a_deadline_armed_after_a_move_is_due_at_once_and_stored_soon_after(service):
+    timers = Timers(service, TimerSettings(turn_seconds=120))
+    game = await started(service)
+    timers.arm_soon(game)
+    assert timers.due(game.id) == service.clock.now() + 120, "the table can show it straight away"
+    await timers.save()
+    assert [(d.game_id, d.decision) for d in await service.store.deadlines()] == [(game.id, "v1")]
+
+
+async def test_a_deadline_lost_before_it_was_stored_is_armed_again_on_resume(service):
+    timers = Timers(service, TimerSettings(turn_seconds=120))
+    game = await started(service)
+    await timers.arm(game)
+    seat = game.to_act()[0]
+    action = game.rules.legal_actions(game.state, seat)[0]
+    await service.play(game.id, game.record.seats[seat].user_id, game.record.version, action.encode())
+    timers.arm_soon(game)
+    timers._unsaved.clear()  # the bot crashed before the background save ran
+    resumed = Timers(service, TimerSettings(turn_seconds=120))
+    await resumed.resume()
+    assert [d.decision for d in await service.store.deadlines()] == ["v1"], "the stored one is stale"
+    service.clock.advance(30)
+    await resumed.arm(game)
+    assert resumed.due(game.id) == service.clock.now() + 120
+    assert [d.decision for d in await service.store.deadlines()] == [f"v{game.record.version}"]
