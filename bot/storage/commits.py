@@ -10,24 +10,28 @@ version = expected` either matches (then its log entry and snapshot are written
 in the same transaction) or matches nothing and the move is refused as stale,
 having changed nothing. A caller hears back only after the transaction holding
 its move is committed to disk.
+
+A batch is written by one synchronous function on the store's write thread, with
+the same few statements whatever its size: the event loop is involved once per
+batch, not once per statement.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
-
-import aiosqlite
 
 from bot.storage.models import ENDED_STATUSES, GameNotFound, StaleMove
 
 log = logging.getLogger(__name__)
 
-Db = aiosqlite.Connection
-Transaction = Callable[[Callable[[Db], Awaitable[Any]]], Awaitable[Any]]
+Db = sqlite3.Connection
+Transaction = Callable[[Callable[[Db], Any]], Awaitable[Any]]
+"""Runs a synchronous body in one write transaction, away from the event loop."""
 
 MAX_BATCH = 200
 """At most this many moves in one transaction, so one batch never holds the writer for long."""
@@ -51,21 +55,19 @@ class PendingMove:
     status: str | None
 
 
-async def _apply_all(db: Db, moves: list[PendingMove]) -> list[int | Exception]:
+def _apply_all(db: Db, moves: list[PendingMove]) -> list[int | Exception]:
     """Write a batch of moves inside the current transaction with a fixed number of statements.
 
     The same checks as `_apply`, one move after the other and in order (a later move of the
-    same game sees the earlier one), but worked out in Python from one read of the games, then
-    written with one `executemany` per table. Each statement is a round trip to the database
-    thread, which waits for a turn of the event loop: on a busy bot, a few statements per batch
-    instead of three per move is what keeps commits (and so the answers to clicks) quick.
+    same game sees the earlier one), worked out in Python from one read of the games, then
+    written with one `executemany` per table.
     """
     ids = sorted({move.game_id for move in moves})
-    rows = await db.execute_fetchall(
+    rows = db.execute(
         "SELECT g.id, g.version, g.status, COALESCE((SELECT MAX(seq) FROM moves WHERE game_id = g.id), 0) "
         f"FROM games AS g WHERE g.id IN ({', '.join('?' * len(ids))})",
         ids,
-    )
+    ).fetchall()
     games = {game_id: (version, status, seq) for game_id, version, status, seq in rows}
     outcomes: list[int | Exception] = []
     updates, logged, snapshots, ended = [], [], {}, []
@@ -85,38 +87,35 @@ async def _apply_all(db: Db, moves: list[PendingMove]) -> list[int | Exception]:
         if move.status in ENDED_STATUSES:
             ended.append((move.game_id,))
         outcomes.append(version)
-    if updates:
-        await db.executemany("UPDATE games SET version = ?, updated_at = ?, status = ? WHERE id = ?", updates)
-        await db.executemany(
-            "INSERT INTO moves (game_id, seq, seat, action, events, at) VALUES (?, ?, ?, ?, ?, ?)", logged
-        )
-        await db.executemany(SNAPSHOT_UPSERT, list(snapshots.values()))
-    if ended:
-        await db.executemany("DELETE FROM deadlines WHERE game_id = ?", ended)
+    db.executemany("UPDATE games SET version = ?, updated_at = ?, status = ? WHERE id = ?", updates)
+    db.executemany(
+        "INSERT INTO moves (game_id, seq, seat, action, events, at) VALUES (?, ?, ?, ?, ?, ?)", logged
+    )
+    db.executemany(SNAPSHOT_UPSERT, list(snapshots.values()))
+    db.executemany("DELETE FROM deadlines WHERE game_id = ?", ended)
     return outcomes
 
 
-async def _apply(db: Db, move: PendingMove) -> int | Exception:
+def _apply(db: Db, move: PendingMove) -> int | Exception:
     """Write one move inside the current transaction: the new version, or the refusal (nothing written)."""
-    rows = await db.execute_fetchall(
+    rows = db.execute(
         "UPDATE games SET version = version + 1, updated_at = ?, status = COALESCE(?, status) "
         "WHERE id = ? AND version = ? AND status = 'active' RETURNING version",
         (move.now, move.status, move.game_id, move.expected_version),
-    )
+    ).fetchall()
     if not rows:
-        exists = await db.execute_fetchall("SELECT 1 FROM games WHERE id = ?", (move.game_id,))
+        exists = db.execute("SELECT 1 FROM games WHERE id = ?", (move.game_id,)).fetchall()
         return StaleMove() if exists else GameNotFound(move.game_id)
-    version = next(iter(rows))[0]
-    rows = await db.execute_fetchall(
+    version = rows[0][0]
+    seq = db.execute(
         "INSERT INTO moves (game_id, seq, seat, action, events, at) "
         "VALUES (?, COALESCE((SELECT MAX(seq) FROM moves WHERE game_id = ?), 0) + 1, ?, ?, ?, ?) "
         "RETURNING seq",
         (move.game_id, move.game_id, move.seat, move.action, move.events_json, move.now),
-    )
-    seq = next(iter(rows))[0]
-    await db.execute(SNAPSHOT_UPSERT, (move.game_id, seq, version, move.state_json))
+    ).fetchall()[0][0]
+    db.execute(SNAPSHOT_UPSERT, (move.game_id, seq, version, move.state_json))
     if move.status in ENDED_STATUSES:
-        await db.execute("DELETE FROM deadlines WHERE game_id = ?", (move.game_id,))
+        db.execute("DELETE FROM deadlines WHERE game_id = ?", (move.game_id,))
     return version
 
 

@@ -11,6 +11,13 @@ commit, so a move the store has acknowledged survives. The fsync is what limits
 commits per second, so moves of different games that wait at the same moment
 share one transaction (group commit, see commits.py); `python -m bench.store`
 measures the result.
+
+Moves and deadlines, the writes every click causes, go through a third
+connection on a thread of their own: each of those transactions is one
+synchronous function run there, so it costs one round trip from the event loop
+instead of one per statement. On a busy bot a round trip waits for a turn of
+the loop, and those turns, not SQLite, would otherwise set how long a click
+waits for its move to be stored.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ import logging
 import sqlite3
 import weakref
 from collections.abc import Awaitable, Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from os import PathLike
 from typing import Any, Literal, TypeVar
 
@@ -115,6 +123,19 @@ def _move(row: Sequence[Any]) -> MoveRecord:
     return MoveRecord(seq=row[0], seat=row[1], action=row[2], events=json.loads(row[3]), at=row[4])
 
 
+def _in_transaction(db: sqlite3.Connection, body: Callable[[sqlite3.Connection], T]) -> T:
+    """`body(db)` inside BEGIN IMMEDIATE … COMMIT, rolled back if it raises (runs on the batch thread)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        result = body(db)
+        db.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
+        raise
+    return result
+
+
 def _check_status(status: str) -> None:
     if status not in STATUSES:
         raise ValueError(f"{status!r} is not a game status ({', '.join(STATUSES)})")
@@ -132,7 +153,9 @@ class SqliteGameStore:
         self._reader: Db | None = None
         self._write_lock = asyncio.Lock()
         self._game_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._commits = GroupCommit(self._transaction)
+        self._batch_db: sqlite3.Connection | None = None
+        self._batch_thread: ThreadPoolExecutor | None = None
+        self._commits = GroupCommit(self._batch_transaction)
 
     # ------------------------------------------------------------------ connection
 
@@ -141,7 +164,7 @@ class SqliteGameStore:
         if self._writer is not None:
             return
         writer = await aiosqlite.connect(self.path, isolation_level=None, timeout=10.0)
-        reader = None
+        reader = batch_thread = None
         try:
             (mode,) = (await writer.execute_fetchall("PRAGMA journal_mode = WAL"))[0]
             if mode.lower() != "wal":
@@ -153,18 +176,36 @@ class SqliteGameStore:
                 log.info("database %s: applied migrations %s", self.path, applied)
             reader = await aiosqlite.connect(self.path, isolation_level=None, timeout=10.0)
             await reader.execute("PRAGMA query_only = ON")
+            batch_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="catnip-store")
+            batch_db = await asyncio.get_running_loop().run_in_executor(batch_thread, self._connect_batch)
         except BaseException:
             for connection in (reader, writer):
                 if connection is not None:
                     await connection.close()
+            if batch_thread is not None:
+                batch_thread.shutdown(wait=False)
             raise
         self._writer, self._reader = writer, reader
+        self._batch_db, self._batch_thread = batch_db, batch_thread
+
+    def _connect_batch(self) -> sqlite3.Connection:
+        """The connection for moves and deadlines, opened on (and only ever used from) the batch thread."""
+        db = sqlite3.connect(self.path, isolation_level=None, timeout=10.0)
+        db.execute(f"PRAGMA synchronous = {self.synchronous}")
+        db.execute("PRAGMA foreign_keys = ON")
+        return db
 
     async def close(self) -> None:
         """Close both connections; idempotent."""
         await self._commits.drain()
         writer, reader = self._writer, self._reader
         self._writer = self._reader = None
+        batch_db, batch_thread = self._batch_db, self._batch_thread
+        self._batch_db = self._batch_thread = None
+        if batch_db is not None and batch_thread is not None:
+            async with self._write_lock:
+                await asyncio.get_running_loop().run_in_executor(batch_thread, batch_db.close)
+            batch_thread.shutdown(wait=False)
         if reader is not None:
             await reader.close()
         if writer is not None:
@@ -209,6 +250,23 @@ class SqliteGameStore:
                         await db.execute("ROLLBACK")
                     raise
                 return result
+
+        return await asyncio.shield(run())
+
+    async def _batch_transaction(self, body: Callable[[sqlite3.Connection], T]) -> T:
+        """Run the synchronous `body` in one write transaction on the batch thread (one round trip).
+
+        Like `_transaction`: committed if `body` returns, rolled back if it raises, and run to
+        its end even if the caller is cancelled meanwhile.
+        """
+        db, thread = self._batch_db, self._batch_thread
+        if db is None or thread is None:
+            raise RuntimeError("the game store is not open")
+        loop = asyncio.get_running_loop()
+
+        async def run() -> T:
+            async with self._write_lock:
+                return await loop.run_in_executor(thread, _in_transaction, db, body)
 
         return await asyncio.shield(run())
 
@@ -522,19 +580,18 @@ class SqliteGameStore:
         skipped rather than refused: a batch from many games must not fail for one of them.
         """
         gone = [(game_id,) for game_id in cleared]
+        kept = [(d.decision, d.due, d.game_id) for d in deadlines]
 
-        async def body(db: Db) -> None:
-            if gone:
-                await db.executemany("DELETE FROM deadlines WHERE game_id = ?", gone)
-            if deadlines:
-                await db.executemany(
-                    "INSERT OR REPLACE INTO deadlines (game_id, decision, due) SELECT id, ?, ? FROM games "
-                    "WHERE id = ? AND status IN ('lobby', 'active')",
-                    [(d.decision, d.due, d.game_id) for d in deadlines],
-                )
+        def body(db: sqlite3.Connection) -> None:
+            db.executemany("DELETE FROM deadlines WHERE game_id = ?", gone)
+            db.executemany(
+                "INSERT OR REPLACE INTO deadlines (game_id, decision, due) SELECT id, ?, ? FROM games "
+                "WHERE id = ? AND status IN ('lobby', 'active')",
+                kept,
+            )
 
-        if gone or deadlines:
-            await self._transaction(body)
+        if gone or kept:
+            await self._batch_transaction(body)
 
     async def deadlines(self) -> list[Deadline]:
         """The pending deadlines of live games, soonest first."""
