@@ -54,10 +54,22 @@ def madcat_secrets(state, seat: int) -> set[str]:
     return {hidden_pick_line(name, pick), revealed_pick_line(name, pick), shown}
 
 
+def ninelives_secrets(state, seat: int) -> set[str]:
+    """A hand's cards (their ids never in another seat's custom_ids), the hand, life stack and Carousel
+    pick as the owner's panel prints them, each line naming its owner P0, P1, … (NL-1, NL-10)."""
+    from cogs.render.ninelives import secret_lines
+    from engine.ninelives import RULES
+    from engine.ninelives.cards import card_id
+
+    texts = secret_lines(RULES.view(state, seat), f"P{seat}")
+    return texts | {f":{card_id(card)}" for card in state.hands[seat]}
+
+
 SECRETS: dict[str, SecretTexts] = {
     "catsdogs": catsdogs_secrets,
     "catsanity": catsanity_secrets,
     "madcat": madcat_secrets,
+    "ninelives": ninelives_secrets,
 }
 
 NARRATION = {"What happened", "Recently"}
