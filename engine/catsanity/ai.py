@@ -49,20 +49,38 @@ class NormalPlayer:
 
 
 class HardPlayer:
-    """ISMCTS with `iterations` sampled decks a decision (and a time limit when given a clock)."""
+    """ISMCTS over sampled decks: at most `iterations` samples or `moves` simulated moves a decision.
+
+    Both budgets are counts, so decisions are reproducible; they are sized so a decision takes well
+    under 300 ms on the project's machine. A `clock` (e.g. `time.perf_counter`, passed in by the
+    caller: the engine itself never reads the time) adds a hard limit of `seconds`.
+    """
 
     level = "hard"
 
     def __init__(
-        self, iterations: int = 200, clock: Callable[[], float] | None = None, seconds: float = 0.8
+        self,
+        iterations: int = 320,
+        moves: int | None = 6_000,
+        clock: Callable[[], float] | None = None,
+        seconds: float = 0.8,
     ) -> None:
         self.iterations = iterations
+        self.moves = moves
         self.clock = clock
         self.seconds = seconds
 
     def choose(self, rules: Rules, view: Frozen, seat: int, legal: Sequence[Action], seed: int) -> Action:
         return ismcts(
-            rules, view, seat, list(legal), mix(seed), self.iterations, clock=self.clock, seconds=self.seconds
+            rules,
+            view,
+            seat,
+            list(legal),
+            mix(seed),
+            self.iterations,
+            moves=self.moves,
+            clock=self.clock,
+            seconds=self.seconds,
         )
 
 

@@ -24,6 +24,20 @@ def evolve(model: M, update: dict[str, Any]) -> M:
     return new
 
 
+def build(cls: type[M], fields: dict[str, Any]) -> M:
+    """An instance of `cls` from every one of its fields, without validation (the engine's own data).
+
+    Views are built many times a move (one per seat); `View(**fields)` would check types the engine
+    already guarantees. JSON round trips in the conformance tests prove the result is a valid model.
+    """
+    new = object.__new__(cls)
+    object.__setattr__(new, "__dict__", fields)
+    object.__setattr__(new, "__pydantic_fields_set__", set(fields))
+    object.__setattr__(new, "__pydantic_extra__", None)
+    object.__setattr__(new, "__pydantic_private__", None)
+    return new
+
+
 Phase = Literal["turn", "auction", "copy", "ninja", "recall", "over"]
 """turn: adopt or call an auction; auction: bidding; copy: Copy Cat declaration;
 ninja: pick a target; recall: opponents return cats; over: scoring is final."""

@@ -23,6 +23,7 @@ from engine.core import Rng, Rules
 
 _MASK = (1 << 64) - 1
 EXPLORATION = 0.7
+MIN_ITERATIONS = 8
 
 
 def mix(value: int) -> int:
@@ -89,13 +90,16 @@ class _Node:
         self.children: dict[str, _Node] = {}
 
 
-def _playout(rules: Rules, state: State, draw: int) -> State:
+def _playout(rules: Rules, state: State, draw: int) -> tuple[State, int]:
+    """The end of the game played with the cheap heuristic, and how many moves that took."""
+    moves = 0
     while state.phase != "over":
         seat = to_act(state)[0]
         draw = mix(draw)
         action = quick_choice(state, seat, rules.legal_actions(state, seat), draw)
         state = rules.advance(state, seat, action, MUTE)
-    return state
+        moves += 1
+    return state, moves
 
 
 def ismcts(
@@ -105,22 +109,29 @@ def ismcts(
     legal: Sequence[CatSanityAction],
     seed: int,
     iterations: int,
+    moves: int | None = None,
     clock: Callable[[], float] | None = None,
     seconds: float = 0.8,
 ) -> CatSanityAction:
-    """The legal action whose subtree the search visited most, after `iterations` samples.
+    """The legal action whose subtree the search visited most, after at most `iterations` samples.
 
-    With a `clock`, the search also stops once `seconds` have passed (never before 8 iterations),
-    so a slow machine answers in time; the iteration count stays the limit that normally applies.
+    `moves` caps the simulated moves instead (never below `MIN_ITERATIONS` samples): early in the
+    game, when playouts are long, fewer samples fit; near the end, more. Both limits are counts, so
+    the same view and seed always give the same choice. With a `clock`, the search also stops once
+    `seconds` have passed (after `MIN_ITERATIONS`), so an overloaded machine still answers in time.
     """
     if len(legal) == 1:
         return legal[0]
     by_key = {action.encode(): action for action in legal}
     root = _Node(seat)
     deadline = clock() + seconds if clock else 0.0
+    simulated = 0
     for iteration in range(iterations):
-        if clock and iteration >= 8 and clock() > deadline:
-            break
+        if iteration >= MIN_ITERATIONS:
+            if moves is not None and simulated >= moves:
+                break
+            if clock and clock() > deadline:
+                break
         sample_seed = mix(seed * 1_000_003 + iteration)
         state = determinize(view, sample_seed)
         node = root
@@ -157,7 +168,8 @@ def ismcts(
             node = node.children[best_key]
             state = rules.advance(state, actor, actions[keys.index(best_key)], MUTE)
             path.append(node)
-        final = _playout(rules, state, draw)
+        final, played = _playout(rules, state, draw)
+        simulated += len(path) + played
         result = rewards(final)
         for visited in path:
             visited.visits += 1

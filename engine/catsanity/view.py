@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.catsanity.model import State, View
+from engine.catsanity.model import State, View, build
 from engine.catsanity.scoring import quick_score
 
 
@@ -54,24 +54,27 @@ def build_view(state: State, seat: int | None) -> View:
     if recall is not None and seat is not None and recall.waiting and recall.waiting[0] == seat:
         mine = recall.picked
     copy_as = state.copy_as
-    return View(
-        seat=seat,
-        players=state.players,
-        to_act=to_act(state),
-        prompt=prompt(state, seat),
-        over=state.phase == "over",
-        turn=state.turn,
-        turns=state.turns,
-        phase=state.phase,
-        deck_size=len(state.deck),
-        alley=state.alley,
-        homes=state.homes,
-        tokens=state.tokens,
-        copy_as=copy_as,
-        scores=tuple(quick_score(home, copy_as) for home in state.homes),
-        auction=state.auction,
-        recall_adopter=recall.adopter if recall else None,
-        recall_waiting=recall.waiting if recall else (),
-        my_recall_pick=mine,
-        end_reason=state.end_reason,
+    return build(
+        View,
+        {
+            "seat": seat,
+            "players": state.players,
+            "to_act": to_act(state),
+            "prompt": prompt(state, seat),
+            "over": state.phase == "over",
+            "turn": state.turn,
+            "turns": state.turns,
+            "phase": state.phase,
+            "deck_size": len(state.deck),
+            "alley": state.alley,
+            "homes": state.homes,
+            "tokens": state.tokens,
+            "copy_as": copy_as,
+            "scores": tuple(quick_score(home, copy_as) for home in state.homes),
+            "auction": state.auction,
+            "recall_adopter": recall.adopter if recall else None,
+            "recall_waiting": recall.waiting if recall else (),
+            "my_recall_pick": mine,
+            "end_reason": state.end_reason,
+        },
     )

@@ -12,7 +12,7 @@ from engine.catsanity.search import determinize, ismcts
 from engine.core import Rng
 from engine.testing import RandomPlayer
 
-LEVELS = {"easy": PLAYERS["easy"], "normal": PLAYERS["normal"], "hard": HardPlayer(iterations=6)}
+LEVELS = {"easy": PLAYERS["easy"], "normal": PLAYERS["normal"], "hard": HardPlayer(iterations=4)}
 
 
 def random_positions(games: int, every: int = 1):
@@ -54,7 +54,7 @@ def test_easy_and_normal_only_choose_legal_actions(level):
 
 def test_hard_only_chooses_legal_actions():
     player = LEVELS["hard"]
-    for index, (state, seat) in enumerate(POSITIONS[::8]):
+    for index, (state, seat) in enumerate(POSITIONS[::10]):
         legal = RULES.legal_actions(state, seat)
         assert player.choose(RULES, RULES.view(state, seat), seat, legal, index) in legal
 
@@ -167,3 +167,22 @@ def test_the_search_stops_at_its_deadline_when_given_a_clock():
         RULES, RULES.view(state, 0), 0, legal, seed=1, iterations=10_000, clock=clock, seconds=0.5
     )
     assert choice in legal and len(ticks) == 2  # the start, then one look after the 8 minimum iterations
+
+
+def test_the_search_stops_after_its_budget_of_simulated_moves(monkeypatch):
+    from engine.catsanity import search
+
+    samples = []
+
+    def counting(view, seed):
+        samples.append(seed)
+        return determinize(view, seed)
+
+    monkeypatch.setattr(search, "determinize", counting)
+    state = position(FIFTH_CHORUS)
+    legal = RULES.legal_actions(state, 0)
+    ismcts(RULES, RULES.view(state, 0), 0, legal, seed=1, iterations=10_000, moves=1)
+    assert len(samples) == search.MIN_ITERATIONS
+    samples.clear()
+    ismcts(RULES, RULES.view(state, 0), 0, legal, seed=1, iterations=30, moves=None)
+    assert len(samples) == 30
