@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 
 from engine.catsanity.cards import MOON
@@ -84,4 +85,4 @@ class HardPlayer:
         )
 
 
-PLAYERS = {"easy": EasyPlayer(), "normal": NormalPlayer(), "hard": HardPlayer()}
+PLAYERS = {"easy": EasyPlayer(), "normal": NormalPlayer(), "hard": HardPlayer(clock=time.perf_counter)}
