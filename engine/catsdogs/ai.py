@@ -192,7 +192,7 @@ class HardPlayer:
 
     def __init__(
         self,
-        iterations: int = 4000,
+        iterations: int = 2500,
         clock: Callable[[], float] | None = None,
         budget: float = 0.8,
     ) -> None:
