@@ -269,20 +269,28 @@ def table_message(game: LiveGame, due: float | None = None) -> Message:
     return Message(embed=embed, view=new_view(items))
 
 
-def final_text(game: LiveGame, outcome: Outcome) -> str:
+def final_text(game: LiveGame, outcome: Outcome, limit: int = 4000) -> str:
+    """Winners, then each seat's score with the engine's breakdown; breakdowns are summarised to
+    totals if they would not fit, never cut mid-line."""
     winners = describe_players([game.names[s] for s in outcome.winners])
-    lines = [
-        f"🏆 **{winners or 'Nobody'}** {'win' if len(outcome.winners) != 1 else 'wins'}! {outcome.reason}"
-    ]
+    verb = "wins" if len(outcome.winners) == 1 else "win"
+    head = f"🏆 **{winners}** {verb}! {outcome.reason}" if winners else f"Nobody wins. {outcome.reason}"
     order = sorted(range(len(outcome.scores)), key=lambda s: -outcome.scores[s])
-    for seat in order:
-        crown = "👑 " if seat in outcome.winners else ""
-        line = f"{crown}**{game.names[seat]}** — {outcome.scores[seat]}"
-        if outcome.breakdown and outcome.breakdown[seat]:
-            parts = ", ".join(f"{item.label} {item.points}" for item in outcome.breakdown[seat])
-            line += f" ({parts})"
-        lines.append(line)
-    return fill_names("\n".join(lines), game.names)[:4000]
+
+    def lines(with_breakdown: bool) -> str:
+        rows = [head]
+        for seat in order:
+            crown = "👑 " if seat in outcome.winners else ""
+            row = f"{crown}**{game.names[seat]}** — {outcome.scores[seat]}"
+            if with_breakdown and outcome.breakdown and outcome.breakdown[seat]:
+                row += (
+                    " (" + ", ".join(f"{item.label} {item.points}" for item in outcome.breakdown[seat]) + ")"
+                )
+            rows.append(row)
+        return fill_names("\n".join(rows), game.names)
+
+    full = lines(with_breakdown=True)
+    return full if len(full) <= limit else lines(with_breakdown=False)
 
 
 def label_of(game: LiveGame, seat: int, action: Action) -> str:

@@ -180,3 +180,20 @@ def test_labels_name_players_instead_of_placeholders():
 
     game = SimpleNamespace(rules=Rules(), state=None, names=["Ann", "Bo"])
     assert label_of(game, 0, None) == "Target Bo"
+
+
+def test_final_scores_summarise_rather_than_cut_a_long_breakdown():
+    from types import SimpleNamespace
+
+    from cogs.render.messages import final_text
+    from engine import Outcome, ScoreLine
+
+    long = tuple(ScoreLine(label=f"set {i}", points=i) for i in range(200))
+    outcome = Outcome(scores=(50, 40), winners=(0,), reason="Highest score.", breakdown=(long, long))
+    game = SimpleNamespace(names=["Ann", "Bo"])
+    text = final_text(game, outcome, limit=400)
+    assert text.splitlines() == ["🏆 **Ann** wins! Highest score.", "👑 **Ann** — 50", "**Bo** — 40"]
+    short = Outcome(
+        scores=(50, 40), winners=(0, 1), reason="", breakdown=((ScoreLine(label="House", points=3),), ())
+    )
+    assert "(House 3)" in final_text(game, short) and "Ann and Bo** win!" in final_text(game, short)
