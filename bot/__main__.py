@@ -16,7 +16,7 @@ def configure_logging(level: str) -> None:
 
 
 async def run_bot(settings: Settings) -> None:
-    from bot.app import create_bot
+    from bot.app import create_bot, tune_gc
 
     bot = create_bot(settings)
     loop = asyncio.get_running_loop()
@@ -24,10 +24,17 @@ async def run_bot(settings: Settings) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     runner = asyncio.create_task(bot.start(settings.discord_token))
+
+    async def tune_when_ready() -> None:
+        await bot.wait_until_ready()
+        tune_gc()
+
+    tuner = asyncio.create_task(tune_when_ready())
     waiter = asyncio.create_task(stop.wait())
     done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
     if waiter in done:
         logging.getLogger("catnip").info("shutting down")
+    tuner.cancel()
     await bot.close()
     if runner in done:
         runner.result()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import secrets
 from pathlib import Path
@@ -139,6 +140,23 @@ class CatnipBot(commands.Bot):
             log.exception("could not store the deadlines before closing")
         await super().close()
         await self.store.close()
+
+
+GC_THRESHOLDS = (10_000, 20, 10)
+
+
+def tune_gc() -> None:
+    """Make garbage collection cheap for a running bot; call once it is up (the entry point does).
+
+    The objects alive after start-up (modules, discord.py's caches) are frozen out of every
+    later collection, and the young generation is collected after 10,000 net allocations
+    instead of 700. Each click allocates many short-lived objects, nearly all freed by
+    reference counting; with the default threshold the collector ran several times per move
+    and took about a quarter of the bot's CPU under load (`python -m bench.bot_load`).
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def create_bot(settings: Settings, **kwargs) -> CatnipBot:
