@@ -191,7 +191,7 @@ def _play_checked(
     if deep:
         outcome = rules.outcome(state)
         assert type(outcome).model_validate_json(outcome.model_dump_json()) == outcome
-        assert set(outcome.winners) <= set(range(players)) and outcome.winners, "winners must be seats"
+        assert set(outcome.winners) <= set(range(players)), "winners must be seats (none: nobody won)"
         assert rules.replay(players, seed, options, log) == state, f"{rules.key}: replay differs"
         try:
             rules.apply(state, 0, recent[-1])

@@ -32,7 +32,7 @@ class CatsDogsRenderer(Renderer):
         if view.mode == "two-player" and len(view.table) > 1:
             fields.append(("Table cards still to come", cards_line(view.table[1:])))
         if view.mode == "solo":
-            upcoming = view.table[1:] if view.trick else view.table
+            upcoming = view.table[1:]
             fields.append(
                 ("Face-up trick cards to come", f"{cards_line(upcoming)} · {view.hidden_left} hidden")
             )

@@ -14,6 +14,7 @@ a wall-clock deadline (the engine package has no clock of its own).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 
 from engine.catsdogs.cards import CARDS, TABLE, TARGET, sort_cards
@@ -248,6 +249,6 @@ class HardPlayer:
         return CARDS[max(candidates, key=lambda card: (linear[card], -card))]
 
 
-PLAYERS = {"easy": EasyPlayer(), "normal": NormalPlayer(), "hard": HardPlayer()}
+PLAYERS = {"easy": EasyPlayer(), "normal": NormalPlayer(), "hard": HardPlayer(clock=time.perf_counter)}
 
 __all__ = ["PLAYERS", "TARGET", "EasyPlayer", "HardPlayer", "NormalPlayer", "determinise", "unknown_cards"]
