@@ -276,8 +276,11 @@ def test_a_turn_has_wager_and_play_buttons_and_give_up_last():
     assert [c.kind for c in found] == ["buttons", "buttons", "buttons"]
     assert [c.label for c in found[0].choices] == ["🎲 Wager 🔍 Inspect (draw 2)"]
     assert [c.label for c in found[1].choices] == ["🐱 Play ⚪⚪ 🎯", "🐱 Play 🟦🟦🟦"]
-    assert [c.label for c in found[2].choices] == ["🏳️ Give up (lose a life)"]
+    assert [c.label for c in found[2].choices] == ["🏳️ Give up (lose 1 life)"]
     assert found[2].style == "danger"
+    state, _ = act(state, 0, "w")
+    assert offered(controls(state, 0))[-1] == "giveup"
+    assert controls(state, 0)[-1].choices[0].label == "🏳️ Give up (lose 2 lives)", "NL-5: wagered lives too"
 
 
 def test_a_huge_hand_is_split_into_selects_of_25_and_every_card_stays_reachable():
