@@ -25,6 +25,9 @@ TIMER_OPTION = "turn_timer"
 TIMER_CHOICES = (30, 60, 120, 300, 900)
 """Seconds a table's host may choose for every decision; unset means the bot's configured timers."""
 
+RECENT_MOVES = 12
+"""Moves whose events a resumed table shows again, so its narration survives a restart."""
+
 COMPUTER_NAMES = ("Whiskers", "Mittens", "Pounce", "Biscuit", "Nimbus", "Saffron")
 
 
@@ -104,10 +107,14 @@ class GameService:
 
     async def _load(self, record: GameRecord) -> LiveGame:
         rules = GAMES[record.game]
-        state = None
+        state, events = None, []
         if record.status == "active":
             state = await load_state(self.store, record, rules)
-        game = LiveGame(record=record, rules=rules, state=state, last_human_at=record.updated_at)
+            for move in await self.store.recent_moves(record.id, RECENT_MOVES):
+                events += [Event.model_validate(data) for data in move.events]
+        game = LiveGame(
+            record=record, rules=rules, state=state, last_human_at=record.updated_at, events=events
+        )
         self.live[record.id] = game
         return game
 

@@ -231,6 +231,7 @@ async def test_restart_resumes_games_and_their_deadlines(world, tmp_path):
     assert set(resumed) == {game.id, pending.id}
     again = resumed[game.id]
     assert again.state == state and again.record.version == version
+    assert again.events and again.events[-1] == game.events[-1], "the table's narration survives"
     assert resumed[pending.id].state is None
     fresh_timers = Timers(fresh, TimerSettings())
     await fresh_timers.resume()
