@@ -15,7 +15,7 @@ from bot.errors import Refusal, TableMovedOn
 from bot.sessions import TIMER_OPTION
 from cogs import custom_ids as ids
 from cogs.render import renderer_for
-from cogs.render.messages import private_panel
+from cogs.render.messages import is_seat_option, private_panel
 from engine import EngineError
 
 if TYPE_CHECKING:
@@ -164,7 +164,7 @@ async def _option_value(service, interaction: discord.Interaction, game_id: int,
     values = (interaction.data or {}).get("values") or []
     if name == TIMER_OPTION and len(values) == 1:
         return None if values[0] == "default" else int(values[0]) if values[0].isdigit() else -1
-    if name == "first_player" and len(values) == 1:
+    if is_seat_option(game, name) and len(values) == 1:
         if values[0] == "random":
             return None
         if values[0].isdigit() and int(values[0]) < len(game.record.seats):

@@ -98,10 +98,16 @@ def option_title(name: str) -> str:
     return name.replace("_", " ").capitalize()
 
 
+def is_seat_option(game: LiveGame, name: str) -> bool:
+    """Whether a game option names a seat (who starts, the first Kittyqueen …): `int | None`."""
+    field = game.rules.Options.model_fields.get(name)
+    return field is not None and field.annotation == (int | None)
+
+
 def option_value(name: str, value: object, game: LiveGame) -> str:
     if name == TIMER_OPTION:
         return f"{duration(value)} per decision" if value else "the bot's default"
-    if name == "first_player":
+    if is_seat_option(game, name):
         return "random" if value is None else game.names[value] if value < len(game.names) else "random"
     if isinstance(value, bool):
         return "on" if value else "off"
@@ -171,22 +177,18 @@ def lobby_message(game: LiveGame) -> Message:
         if isinstance(value, bool):
             label = f"{option_title(name)}: {'on' if value else 'off'}"
             items.append(discord.ui.Button(label=label[:80], custom_id=ids.lobby_id(gid, "opt", name), row=2))
-        elif name == "first_player":
-            choices = [
-                discord.SelectOption(label="First player: random", value="random", default=value is None)
-            ]
+        elif is_seat_option(game, name):
+            title = option_title(name)
+            choices = [discord.SelectOption(label=f"{title}: random", value="random", default=value is None)]
             choices += [
                 discord.SelectOption(
-                    label=f"First player: {seat.name}"[:100], value=str(seat.seat), default=value == seat.seat
+                    label=f"{title}: {seat.name}"[:100], value=str(seat.seat), default=value == seat.seat
                 )
                 for seat in game.record.seats
             ]
             items.append(
                 discord.ui.Select(
-                    custom_id=ids.lobby_id(gid, "opt", name),
-                    options=choices,
-                    row=3,
-                    placeholder="First player…",
+                    custom_id=ids.lobby_id(gid, "opt", name), options=choices, row=3, placeholder=f"{title}…"
                 )
             )
     timer = game.timer_seconds()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.emulator import MemberSpec
 from engine import Rng
-from tests.e2e.driver import MEMBERS, Table, catnip, open_table
+from tests.e2e.driver import MEMBERS, Table, catnip, open_table, table_of
 
 
 async def answer(member, command, channel, **options) -> str:
@@ -49,3 +49,29 @@ async def test_a_manager_may_end_someone_elses_game(tmp_path):
         await emu.settle(idle=0.05)
         assert not bot.service.live
         assert any("closed" in m.text() for m in emu.public_messages(thread)), "the table says so"
+
+
+async def test_the_host_sets_options_in_the_lobby_and_others_cannot(tmp_path):
+    """CS-13 / NL-11: the host picks who starts and the power set; the channel remembers what was played."""
+    async with catnip(tmp_path) as (emu, bot):
+        ann, bo = emu.member("Ann"), emu.member("Bo")
+        await (await ann.slash("play", game="ninelives")).wait_final()
+        thread = await emu.wait_for(lambda: (emu.threads("games") or [None])[-1])
+        lobby = await emu.wait_for(lambda: table_of(emu, thread))
+        assert (await bo.click(lobby, "Join")).ok
+        await emu.settle(idle=0.02)
+        refused = await bo.click(lobby, "Limited powers: on")
+        assert "Only Ann" in refused.message.text()
+        await ann.click(lobby, "Limited powers: on")
+        await ann.select(lobby, "First queen…", ["1"])
+        await ann.select(lobby, "Decision timer…", ["300"])
+        await emu.settle(idle=0.02)
+        game = next(iter(bot.service.live.values()))
+        assert game.record.options == {"limited_powers": False, "first_queen": 1, "turn_timer": 300}
+        assert "First queen: **Bo**" in table_of(emu, thread).text()
+        await ann.click(lobby, "Start")
+        await emu.settle(idle=0.02)
+        await (await ann.slash("play", game="ninelives")).wait_final()
+        await emu.settle(idle=0.02)
+        remembered = max(bot.service.live.values(), key=lambda g: g.id).record.options
+        assert remembered["limited_powers"] is False and remembered["turn_timer"] == 300
