@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from cogs.render.base import Choice
-from cogs.render.ninelives import RENDERER, counts_short, playable_ids, secret_lines
+from cogs.render.ninelives import RENDERER, counts_short, secret_lines
+from cogs.render.ninelives_hand import playable_ids
 from engine.core import Rng
 from engine.ninelives import RULES
 from engine.ninelives.cards import card_id, life_id
