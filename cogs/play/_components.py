@@ -57,7 +57,17 @@ async def handle_click(interaction: discord.Interaction, custom_id: str) -> None
     except (Refusal, EngineError) as refusal:
         await reply(interaction, str(refusal))
     except Exception:
-        log.exception("click %r by user %s failed", custom_id, interaction.user.id)
+        game = bot.service.live.get(component.game_id)
+        seat = game.seat_of(interaction.user.id) if game else None
+        guild = game.record.guild_id if game else interaction.guild_id
+        log.exception(
+            "game=%s guild=%s seat=%s action=%r by user %s failed",
+            component.game_id,
+            guild,
+            seat,
+            component.arg,
+            interaction.user.id,
+        )
         await reply(
             interaction, "Sorry — something went wrong on my side. The game is safe; please try again."
         )

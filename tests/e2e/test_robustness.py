@@ -89,3 +89,20 @@ async def test_bad_clicks_get_a_private_answer_and_change_nothing(tmp_path):
         finished = await bad_click(actor, table_of(emu, thread), f"cn:a:{game.id}:{game.record.version}:p:C1")
         assert "finished" in finished
         assert not emu.violations
+
+
+async def test_an_unexpected_failure_gets_an_apology_and_a_log_line_naming_the_game(tmp_path, caplog):
+    async with catnip(tmp_path) as (emu, bot):
+        thread, members = await open_table(emu, "catsdogs", 3)
+        game = next(iter(bot.service.live.values()))
+
+        async def broken(*args, **kwargs):
+            raise RuntimeError("disk on fire")
+
+        bot.service.play = broken
+        actor = members[game.to_act()[0]]
+        card = game.state.hands[game.to_act()[0]][0]
+        text = await bad_click(actor, table_of(emu, thread), f"cn:a:{game.id}:{game.record.version}:p:{card}")
+        assert "Sorry" in text and "disk on fire" not in text
+        logged = [r for r in caplog.records if r.name == "catnip.components"]
+        assert logged and f"game={game.id}" in logged[-1].getMessage() and "seat=" in logged[-1].getMessage()
