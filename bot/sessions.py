@@ -264,8 +264,9 @@ class GameService:
             state_json=state.model_dump_json(),
             now=self.clock.now(),
         )
-        await self.store.remember_options(game.record.channel_id, game.record.game, game.record.options)
+        # Before the next await: a table shown meanwhile must not find the game started but without a state.
         game.state = state
+        await self.store.remember_options(game.record.channel_id, game.record.game, game.record.options)
         game.last_human_at = self.clock.now()
         log.info("%s started with %d seats", game.log_prefix(), count)
         await self._notify_game(game, [])
