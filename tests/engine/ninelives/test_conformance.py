@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from engine.ninelives import RULES
 from engine.ninelives.cards import card_id, life_id
 from engine.ninelives.model import Options, State
 from engine.testing import check_conformance
 
 ALL_CATS = set(range(45))
-BOTH_SETS = [Options(limited_powers=True), Options(limited_powers=False)]
 
 
 def invariant(previous: State, state: State) -> None:
@@ -56,30 +57,39 @@ def leak_check(state: State, seat: int | None, view) -> None:
     assert not leaked, f"seat {seat} sees hidden cards {sorted(leaked)}"
 
 
-def test_random_games_keep_the_contract_and_invariants():
-    """≥ 2,000 random games over 2-6 players and both power sets (NL-11)."""
+CONFIGURATIONS = [(players, limited) for limited in (True, False) for players in range(2, 7)]
+GAMES_EACH = 210  # 10 configurations: 2,100 random games in all
+
+
+@pytest.mark.parametrize(("players", "limited"), CONFIGURATIONS)
+def test_random_games_keep_the_contract_and_invariants(players, limited):
+    """≥ 2,000 random games over 2-6 players and both power sets (NL-11), split for parallel runs."""
     played = check_conformance(
         RULES,
-        players=[2, 3, 4, 5, 6],
-        games=210,
-        options=BOTH_SETS,
+        players=[players],
+        games=GAMES_EACH,
+        options=[Options(limited_powers=limited)],
+        seed=players + 10 * limited,
         deep_games=1,
         invariant=invariant,
     )
-    assert played == 2100
+    assert played == GAMES_EACH
 
 
-def test_no_seat_sees_another_hand_or_hidden_life():
+@pytest.mark.parametrize(
+    ("players", "limited"), [(2, True), (4, False), (6, True), (3, False), (5, True), (6, False)]
+)
+def test_no_seat_sees_another_hand_or_hidden_life(players, limited):
     played = check_conformance(
         RULES,
-        players=[2, 4, 6],
+        players=[players],
         games=8,
-        options=BOTH_SETS,
+        options=[Options(limited_powers=limited)],
         seed=7,
         deep_games=0,
         leak_check=leak_check,
     )
-    assert played == 48
+    assert played == 8
 
 
 def test_the_leak_check_catches_a_leaky_view():
