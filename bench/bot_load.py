@@ -1,25 +1,32 @@
 """The whole bot under load: N concurrent games over the local Discord emulator, the emulator elsewhere.
 
-    python -m bench.bot_load [--games 10,100,500] [--seconds 20] [--resume 1000] [--rate-limit 100000]
+    python -m bench.bot_load [--games 10,100,500] [--seconds 20] [--warmup 5] [--resume 1000]
 
 For each N, a fresh bot process (so peak memory is that run's own) starts the emulator in a
 separate process (`python -m bench.load_members`, which also runs the simulated members, so
 their cost stays out of the bot's figures) and runs the Catnip bot against it: database in a
-temporary directory, computer delay 0, durable SQLite exactly as in production.
+temporary directory, computer delay 0, durable SQLite exactly as in production, and the same
+garbage-collector tuning as `python -m bot`.
 
 1. Setup: N tables of Cats & Dogs, 4 players each, opened through /play, Join and Start.
-2. Play for `--seconds`: every member acts as soon as the table pings them ("My hand", then a
-   random card on their private panel); finished tables start a rematch, so N games stay live.
+2. Play: every member acts as soon as the table pings them ("My hand", then a random card on
+   their private panel); finished tables start a rematch, so N games stay live. The first
+   `--warmup` seconds, when every table's first turn comes at once, are reported apart; then
+   `--seconds` are measured.
 3. Figures: initial-response latency of every interaction (dispatch to initial response, as the
-   emulator records it) p50/p95/p99/max and any over Discord's 3 s deadline; committed moves per
-   second (from the database); the bot process's CPU (getrusage, both threads) and peak RSS
-   (ru_maxrss); memory per active game (RSS with N live games minus the RSS before any game, / N).
-4. `--resume M`: M active games are created the same way, the bot is stopped and a new one
-   started on the same database; time to READY (games loaded, deadlines re-armed) and until
-   every table has been re-rendered.
+   emulator records it) p50/p95/p99/max, and how many missed Discord's 3 s deadline (warm-up
+   included); committed moves per second (from the database); the bot process's CPU
+   (getrusage, all its threads) and peak RSS (ru_maxrss); memory per active game (RSS with N
+   live games minus the RSS before any game, / N; also the growth from N/2 to N games, / N/2).
+   Also: how long after a card is answered the next player is pinged (the table's lag).
+4. `--resume M`: M active games are created the same way and played a little, the bot is
+   stopped and a new one started on the same database; time to load the games, to READY
+   (deadlines re-armed) and until every table has been re-rendered and its player pinged.
 
-The emulator's per-route rate limit defaults to 100,000 requests/s per bucket (Discord's real
-limits would throttle /play's thread creation in one channel; the bot's own pace is measured).
+The emulator's per-route rate limit is set to 100,000 requests/s per bucket (`--rate-limit`):
+Discord's real limits would throttle /play's thread creation in one channel during setup; the
+figures are the bot's own pace. Its 3 s deadline watch waits once per interaction instead of
+polling (see bench/load_members.py), so the emulator keeps up with hundreds of pending clicks.
 """
 
 from __future__ import annotations
@@ -202,6 +209,24 @@ def live_games(bot) -> int:
     return sum(1 for game in bot.service.live.values() if game.state is not None)
 
 
+async def open_tables(emulator: EmulatorProcess, bot, args: argparse.Namespace, first: int, count: int):
+    """Opens `count` tables (member groups from `first` on) and waits until the bot has shown them."""
+    opened = await emulator.call(
+        "/_bench/open",
+        {"game": args.game, "players": args.players, "games": count, "first": first, "concurrency": 25},
+    )
+    await bot.presenter.settle()
+    gc.collect()
+    return opened
+
+
+async def after_warmup(seconds: float, lag: LoopLag) -> tuple[float, float, float]:
+    """Once the warm-up is over: start sampling the loop; the CPU, clock and time the figures start from."""
+    await asyncio.sleep(seconds)
+    lag.start()
+    return cpu_seconds(), time.perf_counter(), time.time()
+
+
 async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
     """One N: set up N tables, play for `args.seconds`, and measure the bot process."""
     errors = ErrorCount()
@@ -215,19 +240,23 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
                 try:
                     gc.collect()
                     baseline = rss_kb()
-                    opened = await emulator.call(
-                        "/_bench/open",
-                        {"game": args.game, "players": args.players, "games": games, "concurrency": 25},
-                    )
-                    await bot.presenter.settle()
-                    gc.collect()
+                    half = games // 2
+                    opened = await open_tables(emulator, bot, args, 0, half)
+                    with_half = rss_kb()
+                    more = await open_tables(emulator, bot, args, half, games - half)
+                    opened = {
+                        "opened": opened["opened"] + more["opened"],
+                        "seconds": opened["seconds"] + more["seconds"],
+                        "failed": opened["failed"] + more["failed"],
+                    }
                     with_games, active = rss_kb(), live_games(bot)
                     lag = LoopLag()
-                    lag.start()
-                    cpu, wall, started = cpu_seconds(), time.perf_counter(), time.time()
+                    mark = asyncio.create_task(after_warmup(args.warmup, lag))
                     played = await emulator.call(
-                        "/_bench/play", {"seconds": args.seconds, "rematch": True, "seed": games}
+                        "/_bench/play",
+                        {"seconds": args.warmup + args.seconds, "rematch": True, "seed": games},
                     )
+                    cpu, wall, started = await mark
                     cpu, wall, ended = cpu_seconds() - cpu, time.perf_counter() - wall, time.time()
                     loop_lag = await lag.stop()
                     await bot.presenter.settle()
@@ -236,8 +265,10 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
                 finally:
                     await stop_catnip(bot, task)
         moves = moves_between(database, started, ended)
-    play = [(kind, latency, failed) for kind, latency, failed in played.pop("interactions")]
-    handoff = latency_summary(played.pop("handoffs"))
+    everything = played.pop("interactions")
+    play = [(kind, latency, failed) for kind, latency, failed, at in everything if at >= args.warmup]
+    warmup = [latency for _, latency, _, at in everything if at < args.warmup and latency is not None]
+    handoff = latency_summary([seconds for at, seconds in played.pop("handoffs") if at >= args.warmup])
     answered = [latency for _, latency, _ in play if latency is not None]
     by_kind: dict[str, list[float]] = {}
     for kind, latency, _ in play:
@@ -253,8 +284,9 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
         "seconds": wall,
         "latency": latency_summary(answered),
         "latency_by_kind": {kind: latency_summary(values) for kind, values in sorted(by_kind.items())},
-        "over_deadline": sum(1 for _, latency, _ in play if latency is None or latency > DEADLINE),
-        "unanswered": [failed for _, latency, failed in play if latency is None][:10],
+        "latency_warmup": latency_summary(warmup),
+        "over_deadline": sum(1 for _, latency, _, _ in everything if latency is None or latency > DEADLINE),
+        "unanswered": [failed for _, latency, failed, _ in everything if latency is None][:10],
         "handoff": handoff,
         "moves": moves,
         "moves_per_second": moves / wall,
@@ -269,6 +301,7 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
         "rss_after_kb": after,
         "peak_rss_kb": peak_rss_kb(),
         "kb_per_game": (with_games - baseline) / max(active, 1),
+        "kb_per_game_marginal": (with_games - with_half) / max(games - half, 1),
         "kb_per_game_after": (after - baseline) / max(active_after, 1),
         "bot_errors": errors.messages[:20],
         "driver": {k: played[k] for k in ("moves_clicked", "stalls", "rematches", "error_count", "errors")},
@@ -279,6 +312,9 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
 
 async def run_resume(games: int, args: argparse.Namespace) -> dict[str, Any]:
     """M active games in the database, then a fresh bot: time to READY and until every table is shown."""
+    errors = ErrorCount()
+    for name in ("discord", "catnip"):
+        logging.getLogger(name).addHandler(errors)
     with tempfile.TemporaryDirectory(prefix="catnip-resume-") as tmp:
         database = Path(tmp) / "catnip.sqlite3"
         async with EmulatorProcess(games * args.players, args.rate_limit) as emulator:
@@ -289,12 +325,15 @@ async def run_resume(games: int, args: argparse.Namespace) -> dict[str, Any]:
                         "/_bench/open",
                         {"game": args.game, "players": args.players, "games": games, "concurrency": 50},
                     )
-                    played = await emulator.call("/_bench/play", {"seconds": 5, "rematch": False})
+                    played = await emulator.call(
+                        "/_bench/play", {"seconds": 12, "stagger": 12, "rematch": False}
+                    )
                     await bot.presenter.settle()
                     active = live_games(bot)
                 finally:
                     await stop_catnip(bot, task)
                 gc.collect()
+                loading = _time_resume()
                 bot, task, ready = await start_catnip(emulator, database, seed=2)
                 try:
                     loaded = live_games(bot)
@@ -310,9 +349,31 @@ async def run_resume(games: int, args: argparse.Namespace) -> dict[str, Any]:
         "moves_before_restart": played["moves_clicked"],
         "active": active,
         "loaded": loaded,
+        "seconds_to_load": loading[0],
         "seconds_to_ready": ready,
         "seconds_to_tables_shown": ready + shown,
+        "errors": errors.messages[:20],
+        "error_count": len(errors.messages),
     }
+
+
+def _time_resume() -> list[float]:
+    """Times the next `GameService.resume` (every lobby and active game read and its state loaded)."""
+    from bot.sessions import GameService
+
+    timed: list[float] = []
+    original = GameService.resume
+
+    async def resume(self):
+        started = time.perf_counter()
+        try:
+            return await original(self)
+        finally:
+            timed.append(time.perf_counter() - started)
+            GameService.resume = original
+
+    GameService.resume = resume
+    return timed
 
 
 # ---------------------------------------------------------------------------------------------- report
@@ -325,6 +386,34 @@ def row(result: dict[str, Any]) -> str:
         f"{latency['max_ms']:>8.1f} {result['over_deadline']:>5} {result['moves_per_second']:>8.1f} "
         f"{result['bot_cpu_percent']:>6.0f}% {result['emulator_cpu_percent']:>6.0f}% "
         f"{result['peak_rss_kb'] / 1024:>7.1f} {result['kb_per_game']:>7.1f}"
+    )
+
+
+def details(result: dict[str, Any]) -> str:
+    """The figures behind one row of the table, a few lines of them."""
+    kinds = ", ".join(
+        f"{kind} p50 {figures['p50_ms']:.0f} / p99 {figures['p99_ms']:.0f} ms (n={figures['count']})"
+        for kind, figures in result["latency_by_kind"].items()
+    )
+    warmup, handoff, driver = result["latency_warmup"], result["handoff"], result["driver"]
+    cpu_per_move = 1000 * result["bot_cpu_seconds"] / max(result["moves"], 1)
+    return "\n".join(
+        [
+            f"N={result['games']}: {result['moves']} moves in {result['seconds']:.1f} s "
+            f"({result['interactions_per_second']:.0f} interactions/s, "
+            f"bot CPU {cpu_per_move:.1f} ms a move); "
+            f"setup of the tables {result['setup']['seconds']:.1f} s",
+            f"  by kind: {kinds}",
+            f"  warm-up (every table's first turn at once): p99 {warmup['p99_ms']:.0f} ms, "
+            f"max {warmup['max_ms']:.0f} ms; next player pinged p50 {handoff['p50_ms']:.0f} / "
+            f"p99 {handoff['p99_ms']:.0f} ms after a card is answered",
+            f"  event loop lag p99: bot {result['loop_lag']['p99_ms']:.0f} ms, "
+            f"emulator {result['emulator_loop_lag_p99_ms']:.0f} ms; KB a game: "
+            f"{result['kb_per_game_marginal']:.1f} from N/2 to N games, {result['kb_per_game_after']:.1f} "
+            f"after play; errors logged {len(result['bot_errors'])}, "
+            f"driver stalls {driver['stalls']}, driver errors {driver['error_count']}, "
+            f"violations {len(result['violations'])}, 429s {result['rate_limited']}",
+        ]
     )
 
 
@@ -343,6 +432,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.bot_load", description=__doc__)
     parser.add_argument("--games", default="10,100,500", help="comma-separated numbers of concurrent games")
     parser.add_argument("--seconds", type=float, default=20.0, help="play time measured per N")
+    parser.add_argument(
+        "--warmup", type=float, default=5.0, help="play first, unmeasured (every table's first turn at once)"
+    )
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--game", default="catsdogs")
     parser.add_argument("--resume", type=int, default=0, help="also time a restart with this many games")
@@ -359,10 +451,11 @@ def main(argv: list[str] | None = None) -> None:
         return
     print(describe_machine())
     print(
-        f"{args.game}, {args.players} players per game, {args.seconds:g} s of play per N, "
-        f"emulator rate limit {args.rate_limit}/s per bucket"
+        f"{args.game}, {args.players} players per game, {args.seconds:g} s of play measured per N after "
+        f"{args.warmup:g} s of warm-up, emulator rate limit {args.rate_limit}/s per bucket"
     )
-    common = ["--seconds", str(args.seconds), "--players", str(args.players), "--game", args.game]
+    common = ["--seconds", str(args.seconds), "--warmup", str(args.warmup), "--players", str(args.players)]
+    common += ["--game", args.game]
     common += ["--rate-limit", str(args.rate_limit)]
     results = []
     print(HEADER, flush=True)
@@ -371,28 +464,15 @@ def main(argv: list[str] | None = None) -> None:
         results.append(result)
         print(row(result), flush=True)
     for result in results:
-        kinds = ", ".join(
-            f"{kind} p99 {figures['p99_ms']:.0f} ms (n={figures['count']})"
-            for kind, figures in result["latency_by_kind"].items()
-        )
-        print(
-            f"N={result['games']}: {result['moves']} moves in {result['seconds']:.1f} s, "
-            f"{result['interactions_per_second']:.0f} interactions/s; {kinds}; "
-            f"loop lag p99 {result['loop_lag']['p99_ms']:.0f} ms; "
-            f"next player pinged p50 {result['handoff']['p50_ms']:.0f} / "
-            f"p99 {result['handoff']['p99_ms']:.0f} ms after a card is answered; "
-            f"setup {result['setup']['seconds']:.1f} s; "
-            f"KB/game after play {result['kb_per_game_after']:.1f}; "
-            f"driver stalls {result['driver']['stalls']}, errors {len(result['bot_errors'])} bot / "
-            f"{result['driver']['error_count']} driver; violations {len(result['violations'])}"
-        )
+        print(details(result))
     resume = None
     if args.resume:
         resume = child(["--one-resume", str(args.resume), *common])
         print(
-            f"resume with {resume['loaded']} active games: READY (games loaded, deadlines re-armed) in "
-            f"{resume['seconds_to_ready']:.2f} s; every table re-rendered after "
-            f"{resume['seconds_to_tables_shown']:.2f} s"
+            f"resume with {resume['loaded']} active games: loaded in {resume['seconds_to_load']:.2f} s; "
+            f"READY (login, games loaded, deadlines re-armed) {resume['seconds_to_ready']:.2f} s "
+            f"after start; every table re-rendered and its player pinged "
+            f"{resume['seconds_to_tables_shown']:.2f} s after start; errors logged {resume['error_count']}"
         )
     if args.json:
         args.json.write_text(json.dumps({"load": results, "resume": resume}, indent=2))

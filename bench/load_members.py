@@ -9,10 +9,12 @@ and adds two routes that `bench.bot_load` calls:
     POST /_bench/open  {"game", "players", "games", "first", "concurrency"}
         /play, Join and Start through the emulated Discord for `games` tables, members taken in
         groups of `players` from group `first` on; answers once every table shows its first turn.
-    POST /_bench/play  {"seconds", "rematch", "stall", "seed"}
+    POST /_bench/play  {"seconds", "rematch", "stall", "seed", "stagger"}
         every seated member acts as soon as the table pings them (or their own panel still offers a
         choice): "My hand" on the table, then a random legal card on the private panel. Finished
-        tables start a rematch. Answers with every interaction's kind and initial-response latency.
+        tables start a rematch. Each table starts after a random delay of up to `stagger` seconds
+        (default 0: every table's first turn at once). Answers with every interaction's kind and
+        initial-response latency.
 """
 
 from __future__ import annotations
@@ -33,14 +35,34 @@ from typing import Any
 from aiohttp import web
 
 from bot.emulator import Emulator
+from bot.emulator.callbacks import fail
 from bot.emulator.model import Interaction, Message
-from bot.emulator.users import InvalidInvocation, SimulatedMember
+from bot.emulator.users import InvalidInvocation, Invoker, SimulatedMember
 
 TABLE_TITLE = re.compile(r"table #(\d+)")
 MENTION = re.compile(r"<@(\d+)>")
 CHANNEL_MENTION = re.compile(r"<#(\d+)>")
 ACTION = re.compile(r"^cn:(a|s|m):")
 ANSWER_TIMEOUT = 10.0
+
+
+async def _watch_deadline(self: Invoker, interaction: Interaction) -> None:
+    """The emulator's 3 s watch on one interaction, waiting once instead of polling every 50 ms.
+
+    The emulator's own watcher wakes every 50 ms per unanswered interaction, which is thousands
+    of wake-ups a second when hundreds of clicks are pending at once: the emulator would then
+    be the one falling behind. This process never moves the emulator's clock, so one wait for
+    the deadline is the same watch.
+    """
+    world = self.world
+    remaining = interaction.created_at + world.response_deadline - world.now()
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(interaction.answered.wait(), max(remaining, 0.0))
+    if interaction.response_type is None and interaction.failed is None:
+        fail(world, interaction, f"no initial response within {world.response_deadline:g} s")
+
+
+Invoker._watch = _watch_deadline
 
 
 def member_names(count: int) -> list[str]:
@@ -89,7 +111,8 @@ class LoadDriver:
         self.phase = "setup"
         self.errors: list[str] = []
         self.moves = 0
-        self.handoffs: list[float] = []  # a card click answered -> the next player's ping posted
+        self.handoffs: list[tuple[float, float]] = []  # (when, a card click answered -> next ping posted)
+        self.play_started = 0.0
         self.stalls = 0
         self.rematches = 0
         self.rng = random.Random(1)
@@ -114,7 +137,9 @@ class LoadDriver:
             elif message.content.startswith("🔔"):
                 table.ping = message
                 if table.moved_at is not None and self.phase == "play":
-                    self.handoffs.append(message.created_at - table.moved_at)
+                    self.handoffs.append(
+                        (message.created_at - self.play_started, message.created_at - table.moved_at)
+                    )
                 table.moved_at = None
         table.changed.set()
 
@@ -178,16 +203,25 @@ class LoadDriver:
 
     # playing ------------------------------------------------------------------------------------------
 
-    async def play(self, seconds: float, rematch: bool, stall: float, seed: int) -> dict[str, Any]:
+    async def play(
+        self, seconds: float, rematch: bool, stall: float, seed: int, stagger: float = 0.0
+    ) -> dict[str, Any]:
         self.rng = random.Random(seed)
         self.phase = "play"
         first_record = len(self.records)
         tables = [table for table in self.tables.values() if table.members]
+        self.play_started = self.world.now()
         cpu, wall = cpu_seconds(), time.perf_counter()
         stop_at = wall + seconds
         lags: list[float] = []
         sampler = asyncio.create_task(_sample_loop_lag(lags))
-        await asyncio.gather(*(self._play_table(table, stop_at, rematch, stall) for table in tables))
+        starts = [self.rng.uniform(0, stagger) for _ in tables]
+        await asyncio.gather(
+            *(
+                self._play_table(table, stop_at, rematch, stall, at)
+                for table, at in zip(tables, starts, strict=True)
+            )
+        )
         sampler.cancel()
         wall, cpu = time.perf_counter() - wall, cpu_seconds() - cpu
         self.phase = "after"
@@ -203,14 +237,18 @@ class LoadDriver:
             "handoffs": self.handoffs,
             "errors": self.errors[:20],
             "error_count": len(self.errors),
-            "interactions": [
-                [kind, interaction.latency, interaction.failed] for _, kind, interaction in records
+            "interactions": [  # kind, seconds to the initial response, why it failed, when it was made
+                [kind, interaction.latency, interaction.failed, interaction.created_at - self.play_started]
+                for _, kind, interaction in records
             ],
             "violations": [str(v) for v in self.emu.take_violations()][:50],
             "rate_limited": len(self.emu.server.rate_limited),
         }
 
-    async def _play_table(self, table: Table, stop_at: float, rematch: bool, stall: float) -> None:
+    async def _play_table(
+        self, table: Table, stop_at: float, rematch: bool, stall: float, delay: float
+    ) -> None:
+        await asyncio.sleep(delay)
         table.last_move = time.perf_counter()
         table.changed.set()
         while True:
@@ -313,8 +351,9 @@ def install(app: web.Application, driver: LoadDriver) -> None:
             await driver.play(
                 float(body.get("seconds", 20)),
                 bool(body.get("rematch", True)),
-                float(body.get("stall", 2.0)),
+                float(body.get("stall", 10.0)),
                 int(body.get("seed", 1)),
+                float(body.get("stagger", 0.0)),
             )
         )
 

@@ -257,18 +257,17 @@ class SqliteGameStore:
         """Run the synchronous `body` in one write transaction on the batch thread (one round trip).
 
         Like `_transaction`: committed if `body` returns, rolled back if it raises, and run to
-        its end even if the caller is cancelled meanwhile.
+        its end even if the caller is cancelled meanwhile. The batch thread runs one transaction
+        at a time, in the order they were asked for; against the other writer connection SQLite's
+        own lock (BEGIN IMMEDIATE, with the busy timeout) takes turns. Holding `_write_lock`
+        here instead would keep the writer idle for a turn of the event loop after each batch.
         """
         db, thread = self._batch_db, self._batch_thread
         if db is None or thread is None:
             raise RuntimeError("the game store is not open")
-        loop = asyncio.get_running_loop()
-
-        async def run() -> T:
-            async with self._write_lock:
-                return await loop.run_in_executor(thread, _in_transaction, db, body)
-
-        return await asyncio.shield(run())
+        return await asyncio.shield(
+            asyncio.get_running_loop().run_in_executor(thread, _in_transaction, db, body)
+        )
 
     @staticmethod
     async def _rows(db: Db, sql: str, params: Iterable[Any] = ()) -> list[Any]:
