@@ -172,9 +172,12 @@ class Emulator:
         if clean:
             await bot.close()
         else:
+            keep_alive = getattr(getattr(bot, "ws", None), "_keep_alive", None)
             task.cancel()
             with contextlib.suppress(BaseException):
                 await task
+            if keep_alive is not None:
+                keep_alive.stop()  # a dead process's heartbeat thread dies with it
             await bot.http.close()
             await self.server.gateway.drop(abort=True)
         with contextlib.suppress(BaseException):

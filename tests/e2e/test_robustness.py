@@ -11,10 +11,7 @@ from tests.e2e.driver import Table, catnip, open_table, start_catnip, table_of
 async def crash(emu, bot) -> None:
     """Kill the bot as a dead process would stop: no clean shutdown, nothing flushed or closed."""
     tasks = [*bot._background, *bot.presenter._tasks.values(), *bot.service._computer_tasks.values()]
-    keep_alive = getattr(getattr(bot, "ws", None), "_keep_alive", None)
     await emu.stop_bot(bot, clean=False)
-    if keep_alive is not None:
-        keep_alive.stop()  # the heartbeat thread would outlive the test's event loop
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
