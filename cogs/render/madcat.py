@@ -29,16 +29,9 @@ from engine.madcat.dice import (
     sort_faces,
 )
 from engine.madcat.model import MOOCH_CARDS, View
+from engine.madcat.rules import MOOCH_LABELS
 
 ASIDE_KEY = "aside"
-PICK_LABELS = {
-    "2p": "🤫 Two pairs",
-    "fh": "🤫 Full house",
-    "4k": "🤫 Four of a kind",
-    "5k": "🤫 Five of a kind",
-    "fail": "💥 Fail",
-    "none": "🙈 No card",
-}
 SHORT_COMBOS = {"2p": "Two pairs", "fh": "Full house", "4k": "4 of a kind", "5k": "5 of a kind"}
 FACE_WORDS = {"mad": "mad cat", "sad": "sad cat", None: "wild"}
 _DIE_VALUE = re.compile(r"^(\d)(m[123]|s[12]|w)$")
@@ -51,12 +44,12 @@ def vps(amount: int) -> str:
 
 def hidden_pick_line(name: str, pick: str) -> str:
     """The owner's own line for a pick still face down: only their panel ever shows it."""
-    return f"{PICK_LABELS[pick]} — face down in front of you, {name}"
+    return f"{MOOCH_LABELS[pick]} — face down in front of you, {name}"
 
 
 def revealed_pick_line(name: str, pick: str) -> str:
     """The owner's own line for a pick they revealed (and were paid for)."""
-    return f"{PICK_LABELS[pick]} — you revealed it, {name} ✅"
+    return f"{MOOCH_LABELS[pick]} — you revealed it, {name} ✅"
 
 
 def player_line(icon: str, name: str, score: int, status: str = "") -> str:
@@ -157,7 +150,7 @@ class MadCatRenderer(Renderer):
             if seat == view.turn:
                 lines.append(player_line("🎲", name, score, "rolling"))
             elif view.revealed[seat] is not None:
-                lines.append(player_line("💰", name, score, f"showed {PICK_LABELS[view.revealed[seat]]}"))
+                lines.append(player_line("💰", name, score, f"showed {MOOCH_LABELS[view.revealed[seat]]}"))
             elif view.phase == "mooch" and not view.picked[seat]:
                 lines.append(player_line("⏳", name, score, "picking a mooch card…"))
             elif view.picked[seat]:
@@ -191,12 +184,12 @@ class MadCatRenderer(Renderer):
         lines = []
         for pick in MOOCH_CARDS:
             if pick == "fail":
-                lines.append(f"{PICK_LABELS[pick]} — catpot {vps(view.cards[CATPOT])}, if the turn fails")
+                lines.append(f"{MOOCH_LABELS[pick]} — catpot {vps(view.cards[CATPOT])}, if the turn fails")
                 continue
             pot = view.cards[card(view.kind, pick, False)]
             now = " ✨ the tray reads as this already" if pick in view.readings else ""
-            lines.append(f"{PICK_LABELS[pick]} — {vps(pot)} to share{now}")
-        lines.append(f"{PICK_LABELS['none']} — keep your cards")
+            lines.append(f"{MOOCH_LABELS[pick]} — {vps(pot)} to share{now}")
+        lines.append(f"{MOOCH_LABELS['none']} — keep your cards")
         lines.append("Moochers who picked the same card split its VPs; the rest stays on the card.")
         return "\n".join(lines)
 
@@ -241,7 +234,7 @@ class MadCatRenderer(Renderer):
             ]
         if view.phase == "mooch":
             cards = tuple(Choice(f"mooch:{p}", self._mooch_label(view, p)) for p in MOOCH_CARDS)
-            none = (Choice("mooch:none", PICK_LABELS["none"]),)
+            none = (Choice("mooch:none", MOOCH_LABELS["none"]),)
             if values != {c.value for c in cards + none}:
                 return None
             return [Control("buttons", cards, style="primary"), Control("buttons", none)]
@@ -261,7 +254,7 @@ class MadCatRenderer(Renderer):
 
     def _mooch_label(self, view: View, pick: str) -> str:
         pot = view.cards[CATPOT] if pick == "fail" else view.cards[card(view.kind, pick, False)]
-        return f"{PICK_LABELS[pick]} · {vps(pot)}"
+        return f"{MOOCH_LABELS[pick]} · {vps(pot)}"
 
     def _roll_again_label(self, view: View) -> str:
         left = DICE - len(view.aside)

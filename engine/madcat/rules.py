@@ -18,7 +18,7 @@ from engine.madcat.model import PICKS, MadcatAction, Mooch, Options, Roll, SetAs
 
 _ROLL = Roll()
 _MOOCHES = tuple(Mooch(card=pick) for pick in PICKS)
-_MOOCH_LABELS = {
+MOOCH_LABELS = {
     "2p": "🤫 Two pairs",
     "fh": "🤫 Full house",
     "4k": "🤫 Four of a kind",
@@ -245,7 +245,7 @@ class MadCatRules(Rules[State, MadcatAction, View]):
             vps = state.cards[card(action.kind, action.combo, True)]
             kind = f"{KIND_LABELS[action.kind]} " if state.kind is None else ""
             return f"🛑 Stop: {kind}{COMBO_NAMES[action.combo]} ({vps} VP{'s' if vps != 1 else ''})"
-        return _MOOCH_LABELS[action.card]
+        return MOOCH_LABELS[action.card]
 
     def actions_are_public(self, state: State, seat: int) -> bool:
         return seat == state.turn and state.phase != "mooch"
