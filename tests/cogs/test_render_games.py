@@ -44,13 +44,14 @@ def madcat_secrets(state, seat: int) -> set[str]:
 
     `drive` seats players named P0, P1, …; the renderer's pick lines carry the owner's name.
     """
-    from cogs.render.madcat import PICK_LABELS, hidden_pick_line, player_line, revealed_pick_line
+    from cogs.render.madcat import hidden_pick_line, player_line, revealed_pick_line
+    from engine.madcat.rules import MOOCH_LABELS
 
     pick = state.picks[seat]
     if pick is None or state.paid[seat]:
         return set()
     name = f"P{seat}"
-    shown = player_line("💰", name, state.scores[seat], f"showed {PICK_LABELS[pick]}")
+    shown = player_line("💰", name, state.scores[seat], f"showed {MOOCH_LABELS[pick]}")
     return {hidden_pick_line(name, pick), revealed_pick_line(name, pick), shown}
 
 
