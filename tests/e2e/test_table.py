@@ -13,7 +13,7 @@ def pings(emu, thread) -> list:
 
 
 async def test_an_old_table_is_reposted_before_discord_refuses_to_edit_it(tmp_path):
-    async with catnip(tmp_path) as (emu, _):
+    async with catnip(tmp_path) as (emu, bot):
         thread, members = await open_table(emu, "catsdogs", 3)
         table = Table(emu, thread, members, Rng.seeded(4))
         await table.step()
@@ -22,6 +22,8 @@ async def test_an_old_table_is_reposted_before_discord_refuses_to_edit_it(tmp_pa
         table.panels.clear()
         for _ in range(3):
             await table.step()
+        await bot.presenter.settle()
+        await emu.settle(idle=0.02)
         fresh = table_of(emu, thread)
         assert fresh.id != first.id
         assert first.id not in [m.id for m in emu.public_messages(thread)], "the old table is retired"
@@ -29,7 +31,7 @@ async def test_an_old_table_is_reposted_before_discord_refuses_to_edit_it(tmp_pa
 
 
 async def test_a_table_buried_under_chat_is_reposted(tmp_path):
-    async with catnip(tmp_path) as (emu, _):
+    async with catnip(tmp_path) as (emu, bot):
         thread, members = await open_table(emu, "catsdogs", 3)
         table = Table(emu, thread, members, Rng.seeded(5))
         await table.step()
@@ -38,6 +40,8 @@ async def test_a_table_buried_under_chat_is_reposted(tmp_path):
             await members[0].say(thread, f"chatter {index}")
         for _ in range(3):
             await table.step()
+        await bot.presenter.settle()
+        await emu.settle(idle=0.02)
         assert table_of(emu, thread).id != first.id
         assert emu.public_messages(thread)[-1].id in {table_of(emu, thread).id, pings(emu, thread)[-1].id}
 
