@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
-from engine.ninelives import RULES
+from engine.ninelives import RULES, heuristics
 from engine.ninelives.ai import EasyPlayer, HardPlayer, NormalPlayer
 from engine.ninelives.model import Options
 from engine.testing import random_playout
@@ -26,6 +26,13 @@ def make(level: str):
     if level == "hard":
         return HardPlayer(clock=time.perf_counter)
     return {"easy": EasyPlayer, "normal": NormalPlayer}[level]()
+
+
+def searched(view, legal) -> bool:
+    """Whether hard runs its search for this decision (its own turn, a real choice, no heuristic wager)."""
+    if view.phase != "play" or len(legal) < 2:
+        return False
+    return not (view.step == "play" and legal[0].verb == "w" and heuristics.choose(view, legal).verb == "w")
 
 
 def play_game(args: tuple[Sequence[str], bool, int]) -> tuple[tuple[int, ...], dict[str, list[float]]]:
@@ -41,7 +48,10 @@ def play_game(args: tuple[Sequence[str], bool, int]) -> tuple[tuple[int, ...], d
         legal = RULES.legal_actions(state, seat)
         start = time.perf_counter()
         action = seats[seat].choose(RULES, view, seat, legal, seed * 1009 + step)
-        times.setdefault(levels[seat], []).append(time.perf_counter() - start)
+        spent = time.perf_counter() - start
+        times.setdefault(levels[seat], []).append(spent)
+        if levels[seat] == "hard" and searched(view, legal):
+            times.setdefault("hard (searched)", []).append(spent)
         state, _ = RULES.apply(state, seat, action)
         step += 1
     return RULES.outcome(state).winners, times
@@ -91,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             for tested, others in (("hard", "easy"), ("hard", "normal"), ("normal", "easy")):
                 rate = match(pool, tested, others, limited, args.games, times)
                 print(f"4 players, {powers} powers: {tested} vs 3× {others}: {rate:.1%} wins (chance 25%)")
-    for level in ("easy", "normal", "hard"):
+    for level in ("easy", "normal", "hard", "hard (searched)"):
         values = times.get(level, [])
         if values:
             print(

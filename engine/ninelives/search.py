@@ -11,10 +11,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from engine.core import Rng
 from engine.ninelives.cards import LIMIT
 from engine.ninelives.counting import effective, raw_counts
-from engine.ninelives.determinise import sample_state
+from engine.ninelives.determinise import FastRng, Sampler
 from engine.ninelives.heuristics import WAGER_HAND
 from engine.ninelives.legal import legal, to_act
 from engine.ninelives.model import Move, State, View
@@ -58,7 +57,7 @@ def rewards(state: State, start: tuple[int, ...]) -> list[float]:
     return result
 
 
-def rollout_move(state: State, seat: int, moves: list[Move], rng: Rng) -> tuple[Move, Rng]:
+def rollout_move(state: State, seat: int, moves: list[Move], rng: FastRng) -> Move:
     """A quick, sensible policy: perfect nines, else any play, else a wager; never give up early."""
     if state.phase == "play" and state.step == "play":
         plays = [m for m in moves if m.verb == "p"]
@@ -67,30 +66,28 @@ def rollout_move(state: State, seat: int, moves: list[Move], rng: Rng) -> tuple[
             for move in plays:
                 adds, _ = effective(state.cats[move.number], state.power)
                 if any(adds[c] and base[c] + adds[c] == LIMIT and c not in state.ignored for c in range(4)):
-                    return move, rng
+                    return move
             if moves[0].verb == "w" and len(state.stacks[seat]) >= 2 and len(state.hands[seat]) <= WAGER_HAND:
-                return moves[0], rng
-            return rng.choice(plays)
+                return moves[0]
+            return plays[rng.below(len(plays))]
         for verb in ("w", "skip", "end"):
             for move in moves:
                 if move.verb == verb:
-                    return move, rng
-        return moves[-1], rng
+                    return move
+        return moves[-1]
     if state.phase in ("order", "return") or state.step == "reorder":
-        return moves[0], rng
-    return rng.choice(moves)
+        return moves[0]
+    return moves[rng.below(len(moves))]
 
 
-def _play_out(state: State, start: tuple[int, ...], start_round: int, rng: Rng) -> tuple[list[float], Rng]:
+def _play_out(state: State, start: tuple[int, ...], start_round: int, rng: FastRng) -> list[float]:
     """Play on with the quick policy until the round that was searched is over; score it."""
     for _ in range(ROLLOUT_STEPS):
         if _ended(state, start_round):
             break
         seat = to_act(state)[0]
-        moves = legal(state, seat)
-        move, rng = rollout_move(state, seat, moves, rng)
-        state, _ = resolve(state, seat, move)
-    return rewards(state, start), rng
+        state, _ = resolve(state, seat, rollout_move(state, seat, legal(state, seat), rng))
+    return rewards(state, start)
 
 
 def ismcts(
@@ -105,14 +102,14 @@ def ismcts(
     `allowed` limits the root to those moves (the others are not searched).
     """
     root = Node()
-    rng = Rng.seeded(seed)
+    rng = FastRng(seed)
+    sampler = Sampler(view)
     start = tuple(s.lives for s in view.seats)
     start_round = view.round
     for iteration in range(iterations):
         if out_of_time is not None and iteration >= 8 and iteration % 8 == 0 and out_of_time():
             break
-        sample_seed, rng = rng.next_u64()
-        state = sample_state(view, sample_seed)
+        state = sampler.sample(rng.next())
         node = root
         path: list[tuple[Node, int]] = []
         while not _ended(state, start_round):
@@ -133,7 +130,7 @@ def ismcts(
                 else:
                     kid.available += 1
             if untried:
-                index, rng = rng.choice(untried)
+                index = untried[rng.below(len(untried))]
                 child = children[codes[index]] = Node()
                 child.available = 1
                 state, _ = resolve(state, seat, moves[index])
@@ -148,7 +145,7 @@ def ismcts(
             node = children[codes[best]]
             state, _ = resolve(state, seat, moves[best])
             path.append((node, seat))
-        scores, rng = _play_out(state, start, start_round, rng)
+        scores = _play_out(state, start, start_round, rng)
         for visited, seat in path:
             visited.visits += 1
             visited.reward += scores[seat]
