@@ -137,6 +137,11 @@ class GroupCommit:
         # has begun, the move is committed (or not) with the batch regardless.
         return await future
 
+    @property
+    def queued(self) -> int:
+        """Moves waiting for a batch (not yet taken into a transaction)."""
+        return len(self._queue)
+
     async def drain(self) -> None:
         """Wait until every queued move has been committed or refused."""
         while self._flusher is not None and not self._flusher.done():
