@@ -21,6 +21,7 @@ Counts = tuple[int, int, int, int]
 NO_COUNTS: Counts = (0, 0, 0, 0)
 
 
+@lru_cache(maxsize=2048)
 def icons_text(counts: Counts) -> str:
     """The icons of a card as emoji, e.g. "⚪⚪🟦" (long runs shortened, e.g. "⭐×9")."""
     parts = []

@@ -15,6 +15,22 @@ END = mv("end")
 NEW_CARD = mv("t")
 
 
+PLAY_CHANGING = frozenset(
+    (
+        "wildcard",
+        "wildcard_paid",
+        "replace",
+        "swap",
+        "shapeshift",
+        "numbershift",
+        "single_cat",
+        "forbid",
+        "plus",
+    )
+)
+"""The powers that change which plays are legal (the others leave the plain nine-limit)."""
+
+
 def to_act(state: State) -> list[int]:
     """The seats the game waits for."""
     phase = state.phase
@@ -40,7 +56,7 @@ def playable(state: State, seat: int) -> list[int]:
     if state.must_from:
         hand = tuple(c for c in hand if c in state.must_from)
     base = raw_counts(state.table)
-    if state.power is None:
+    if state.power is None or state.power.power not in PLAY_CHANGING:
         cats, ignored = state.cats, state.ignored
         return [card for card in hand if fits(base, cats[card], ignored)]
     return [card for card in hand if options(state, card, base)]
