@@ -22,14 +22,13 @@ from engine.catsdogs.model import SOLO_ROUNDS, Play, RoundRecord, State, View
 from engine.catsdogs.search import (
     INDEX,
     SOLO_ROUND_GAIN,
-    FastRng,
     Round,
     ismcts,
     settle,
     solo_values,
     success_utility,
 )
-from engine.core import Rng, Rules
+from engine.core import FastRng, Rng, Rules
 
 _SALT = 0xC47D06
 

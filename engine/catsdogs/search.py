@@ -12,40 +12,13 @@ import operator
 from collections.abc import Callable, Sequence
 
 from engine.catsdogs.cards import CARDS, RIBBONS, TARGET
+from engine.core import FastRng
 
 STR = tuple(i % 9 + 1 for i in range(18))
 FAC = tuple(i // 9 for i in range(18))
 RIB = tuple(RIBBONS[card] for card in CARDS)
 INDEX = {card: i for i, card in enumerate(CARDS)}
 TABLE = -1
-_MASK = (1 << 64) - 1
-
-
-class FastRng:
-    """splitmix64 on a mutable int: the same generator as `engine.core.Rng`, without a model per draw."""
-
-    __slots__ = ("state",)
-
-    def __init__(self, seed: int) -> None:
-        self.state = seed & _MASK
-
-    def next(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        return self.next() % n  # bias below 2**-50 for n <= 18: irrelevant here
-
-    def shuffle(self, items: list) -> None:
-        for i in range(len(items) - 1, 0, -1):
-            j = self.next() % (i + 1)
-            items[i], items[j] = items[j], items[i]
-
-    def pick(self, items: Sequence):
-        return items[self.next() % len(items)]
 
 
 def settle(plays: Sequence[tuple[int, int]], gains: list[int]) -> int | None:

@@ -11,36 +11,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from engine.core import Rng
+from engine.core import FastRng, Rng
 from engine.ninelives.cards import LIVES, LifeCard, card_types, parse_catalog
 from engine.ninelives.model import Placed, State, View, evolve
 
 _FILLER = LifeCard(power="skip")
-_MASK = (1 << 64) - 1
-
-
-class FastRng:
-    """splitmix64 on plain integers, for the many draws of a search (seeded: same seed, same draws)."""
-
-    __slots__ = ("state",)
-
-    def __init__(self, seed: int) -> None:
-        self.state = seed & _MASK
-
-    def next(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        return self.next() % n
-
-    def shuffle(self, items: list) -> None:
-        for i in range(len(items) - 1, 0, -1):
-            j = self.next() % (i + 1)
-            items[i], items[j] = items[j], items[i]
 
 
 @lru_cache(maxsize=2)

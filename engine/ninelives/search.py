@@ -11,9 +11,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from engine.core import FastRng
 from engine.ninelives.cards import LIMIT
 from engine.ninelives.counting import effective, raw_counts
-from engine.ninelives.determinise import FastRng, Sampler
+from engine.ninelives.determinise import Sampler
 from engine.ninelives.heuristics import WAGER_HAND
 from engine.ninelives.legal import legal, to_act
 from engine.ninelives.model import Move, State, View

@@ -117,3 +117,12 @@ class ClockNim(Nim):
 def test_the_harness_catches_a_broken_game(broken, message):
     with pytest.raises(AssertionError, match=message):
         check_conformance(broken(), players=[2, 3], games=10, leak_check=no_secret_for_others)
+
+
+def test_the_fast_search_generator_draws_the_same_sequence_as_the_state_generator():
+    from engine.core import FastRng
+
+    rng, fast = Rng.seeded(2026), FastRng(2026)
+    for _ in range(100):
+        value, rng = rng.next_u64()
+        assert fast.next() == value
