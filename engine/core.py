@@ -230,6 +230,13 @@ class Rules(ABC, Generic[StateT, ActionT, ViewT]):
     def decode_action(self, text: str) -> ActionT:
         """The action encoded as `text`; raise `InvalidInput` if it is not one."""
 
+    def require_players(self, players: int) -> None:
+        """Raise `InvalidInput` unless the game can seat `players`; every `setup` starts with this."""
+        if not self.min_players <= players <= self.max_players:
+            raise InvalidInput(
+                f"{self.title} is for {self.min_players} to {self.max_players} players, not {players}."
+            )
+
     def apply(self, state: StateT, seat: int, action: ActionT) -> tuple[StateT, list[Event]]:
         """Apply `action` by `seat`: pure, never mutates `state`."""
         if self.outcome(state) is not None:

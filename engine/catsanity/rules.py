@@ -56,8 +56,7 @@ class CatSanityRules(Rules[State, CatSanityAction, View]):
 
     def setup(self, players: int, seed: int, options: Frozen | None = None) -> State:
         """A shuffled deck, 2 cards dealt to the alley (CS-1), tokens by player count, the first turn."""
-        if not self.min_players <= players <= self.max_players:
-            raise InvalidInput(f"CatSanity is for 2 to 5 players, not {players}.")
+        self.require_players(players)
         opts = options if isinstance(options, Options) else Options()
         rng = Rng.seeded(seed)
         deck, rng = rng.shuffled(ALL_CARDS)

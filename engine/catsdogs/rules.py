@@ -126,8 +126,7 @@ class CatsDogsRules(Rules[State, Play, View]):
     View = View
 
     def setup(self, players: int, seed: int, options: Frozen | None = None) -> State:
-        if not self.min_players <= players <= self.max_players:
-            raise InvalidInput("Cats & Dogs is played by 1 to 5 players.")
+        self.require_players(players)
         opts = options if isinstance(options, Options) else Options()
         rng = Rng.seeded(seed)
         if opts.first_player is not None:

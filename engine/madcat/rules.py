@@ -40,8 +40,7 @@ class MadCatRules(Rules[State, MadcatAction, View]):
     View = View
 
     def setup(self, players: int, seed: int, options: Frozen | None = None) -> State:
-        if not self.min_players <= players <= self.max_players:
-            raise InvalidInput(f"Mad Cat Sad Cat is for 2 to 5 players, not {players}.")
+        self.require_players(players)
         options = options if options is not None else Options()
         rng = Rng.seeded(seed)
         if options.first_player is None:

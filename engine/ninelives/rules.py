@@ -23,8 +23,7 @@ class NineLivesRules(Rules[State, Move, View]):
 
     def setup(self, players: int, seed: int, options: Frozen | None = None) -> State:
         """Deal 9 lives and 3 cat cards to each seat; everyone then orders their lives (NL-1)."""
-        if not self.min_players <= players <= self.max_players:
-            raise ValueError(f"Nine Lives is for {self.min_players} to {self.max_players} players.")
+        self.require_players(players)
         opts = options if isinstance(options, Options) else Options()
         rng = Rng.seeded(seed)
         cats, rng = build_cat_deck(rng)
