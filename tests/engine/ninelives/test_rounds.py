@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine import GAMES
-from engine.core import IllegalAction, NotYourTurn
+from engine.core import IllegalAction, InvalidInput, NotYourTurn
 from engine.ninelives import RULES
 from engine.ninelives.cards import HAND_SIZE, LIVES, life_id
 from engine.ninelives.model import Options
@@ -18,7 +18,7 @@ def test_registered_for_two_to_six_players_limited_by_default_nl_11():
     assert RULES.setup(3, 1).limited is True
     assert RULES.setup(3, 1, Options(limited_powers=False)).limited is False
     for players in (1, 7):
-        with pytest.raises(ValueError):
+        with pytest.raises(InvalidInput, match="Nine Lives is for 2 to 6 players"):
             RULES.setup(players, 1)
 
 
