@@ -50,6 +50,7 @@ from typing import Any
 from bench.machine import describe_machine
 
 DEADLINE = 3.0
+DEFERRED_UPDATE = 6  # the interaction response type of an acknowledgement without a message
 
 
 # ---------------------------------------------------------------------------------------------- figures
@@ -266,9 +267,15 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
                     await stop_catnip(bot, task)
         moves = moves_between(database, started, ended)
     everything = played.pop("interactions")
-    play = [(kind, latency, failed) for kind, latency, failed, at in everything if at >= args.warmup]
-    warmup = [latency for _, latency, _, at in everything if at < args.warmup and latency is not None]
+    play = [(kind, latency, failed) for kind, latency, failed, at, _ in everything if at >= args.warmup]
+    deferred = [
+        kind_of == DEFERRED_UPDATE
+        for kind, _, _, at, kind_of in everything
+        if at >= args.warmup and kind == "play card"
+    ]
+    warmup = [latency for _, latency, _, at, _ in everything if at < args.warmup and latency is not None]
     handoff = latency_summary([seconds for at, seconds in played.pop("handoffs") if at >= args.warmup])
+    shown = latency_summary([seconds for at, seconds in played.pop("shown") if at >= args.warmup])
     answered = [latency for _, latency, _ in play if latency is not None]
     by_kind: dict[str, list[float]] = {}
     for kind, latency, _ in play:
@@ -285,9 +292,13 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
         "latency": latency_summary(answered),
         "latency_by_kind": {kind: latency_summary(values) for kind, values in sorted(by_kind.items())},
         "latency_warmup": latency_summary(warmup),
-        "over_deadline": sum(1 for _, latency, _, _ in everything if latency is None or latency > DEADLINE),
-        "unanswered": [failed for _, latency, failed, _ in everything if latency is None][:10],
+        "over_deadline": sum(
+            1 for _, latency, _, _, _ in everything if latency is None or latency > DEADLINE
+        ),
+        "unanswered": [failed for _, latency, failed, _, _ in everything if latency is None][:10],
+        "acknowledged_first": sum(deferred) / max(len(deferred), 1),
         "handoff": handoff,
+        "shown": shown,
         "moves": moves,
         "moves_per_second": moves / wall,
         "interactions_per_second": len(play) / wall,
@@ -396,6 +407,7 @@ def details(result: dict[str, Any]) -> str:
         for kind, figures in result["latency_by_kind"].items()
     )
     warmup, handoff, driver = result["latency_warmup"], result["handoff"], result["driver"]
+    shown, acknowledged = result["shown"], result["acknowledged_first"]
     cpu_per_move = 1000 * result["bot_cpu_seconds"] / max(result["moves"], 1)
     return "\n".join(
         [
@@ -404,9 +416,12 @@ def details(result: dict[str, Any]) -> str:
             f"bot CPU {cpu_per_move:.1f} ms a move); "
             f"setup of the tables {result['setup']['seconds']:.1f} s",
             f"  by kind: {kinds}",
+            f"  a card's result on its panel p50 {shown['p50_ms']:.0f} / p99 {shown['p99_ms']:.0f} / "
+            f"max {shown['max_ms']:.0f} ms after the click; {acknowledged:.0%} of the clicks acknowledged "
+            "first and their result edited in",
             f"  warm-up (every table's first turn at once): p99 {warmup['p99_ms']:.0f} ms, "
             f"max {warmup['max_ms']:.0f} ms; next player pinged p50 {handoff['p50_ms']:.0f} / "
-            f"p99 {handoff['p99_ms']:.0f} ms after a card is answered",
+            f"p99 {handoff['p99_ms']:.0f} ms after a card's result is shown",
             f"  event loop lag p99: bot {result['loop_lag']['p99_ms']:.0f} ms, "
             f"emulator {result['emulator_loop_lag_p99_ms']:.0f} ms; KB a game: "
             f"{result['kb_per_game_marginal']:.1f} from N/2 to N games, {result['kb_per_game_after']:.1f} "

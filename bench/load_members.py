@@ -35,9 +35,9 @@ from typing import Any
 from aiohttp import web
 
 from bot.emulator import Emulator
-from bot.emulator.callbacks import fail
+from bot.emulator.callbacks import DEFERRED_UPDATE, UPDATE_MESSAGE, fail
 from bot.emulator.model import Interaction, Message
-from bot.emulator.users import InvalidInvocation, Invoker, SimulatedMember
+from bot.emulator.users import InteractionResult, InvalidInvocation, Invoker, SimulatedMember
 
 TABLE_TITLE = re.compile(r"table #(\d+)")
 MENTION = re.compile(r"<@(\d+)>")
@@ -111,7 +111,8 @@ class LoadDriver:
         self.phase = "setup"
         self.errors: list[str] = []
         self.moves = 0
-        self.handoffs: list[tuple[float, float]] = []  # (when, a card click answered -> next ping posted)
+        self.handoffs: list[tuple[float, float]] = []  # (when, a card's result shown -> next ping posted)
+        self.shown: list[tuple[float, float]] = []  # (when, a card click -> its result shown on the panel)
         self.play_started = 0.0
         self.stalls = 0
         self.rematches = 0
@@ -235,10 +236,17 @@ class LoadDriver:
             "stalls": self.stalls,
             "rematches": self.rematches,
             "handoffs": self.handoffs,
+            "shown": self.shown,
             "errors": self.errors[:20],
             "error_count": len(self.errors),
-            "interactions": [  # kind, seconds to the initial response, why it failed, when it was made
-                [kind, interaction.latency, interaction.failed, interaction.created_at - self.play_started]
+            "interactions": [  # kind, latency, why it failed, when it was made, its response type
+                [
+                    kind,
+                    interaction.latency,
+                    interaction.failed,
+                    interaction.created_at - self.play_started,
+                    interaction.response_type,
+                ]
                 for _, kind, interaction in records
             ],
             "violations": [str(v) for v in self.emu.take_violations()][:50],
@@ -307,16 +315,45 @@ class LoadDriver:
             if not options:
                 return
             component = self.rng.choice(options)
+            shown_before = panel.edited_at
             if component["type"] == 2:
                 result = await self.click("play card", member, panel, component["custom_id"])
             else:
                 values = [self.rng.choice(component["options"])["value"]]
                 result = await self.select("play card", member, panel, component["custom_id"], values)
-            if result.response_type == 7:
+            if result.response_type == DEFERRED_UPDATE:
+                panel = await self._result_of_deferred(result, shown_before)
+                shown_at = panel.edited_at if panel is not None else None
+            else:
+                panel = result.message if result.response_type == UPDATE_MESSAGE else None
+                shown_at = result.interaction.responded_at if panel is not None else None
+            if shown_at is not None:
                 self.moves += 1
+                self.shown.append(
+                    (
+                        result.interaction.created_at - self.play_started,
+                        shown_at - result.interaction.created_at,
+                    )
+                )
                 table.last_move = time.perf_counter()
-                table.moved_at = result.interaction.responded_at
-            panel = result.message if result.response_type == 7 else None
+                table.moved_at = shown_at
+
+    async def _result_of_deferred(
+        self, result: InteractionResult, shown_before: float | None
+    ) -> Message | None:
+        """The panel once the bot has edited it after acknowledging the click (None if it refused)."""
+
+        def settled(r: InteractionResult) -> Message | str | None:
+            if r.followups:
+                return "refused"
+            message = r.message
+            return message if message is not None and message.edited_at != shown_before else None
+
+        try:
+            outcome = await result.wait_for(settled, timeout=ANSWER_TIMEOUT)
+            return outcome if isinstance(outcome, Message) else None
+        except TimeoutError:
+            return None
 
 
 async def _sample_loop_lag(lags: list[float]) -> None:

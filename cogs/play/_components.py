@@ -6,8 +6,10 @@ buttons after a restart and ids Catnip never made — gets an answer.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, TypeVar
 
 import discord
 
@@ -23,6 +25,16 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("catnip.components")
 
+T = TypeVar("T")
+
+ANSWER_WITHIN = 1.0
+"""Seconds a click's own work may take before the click is acknowledged first.
+
+A move is normally answered with its result in one response. One that is not saved and shown
+within this time (a store or a machine under heavy load) is acknowledged first, so Discord's
+3-second deadline is never missed, and its result follows as an edit once the move is saved.
+"""
+
 
 class ComponentRouter(discord.ui.DynamicItem[discord.ui.Item], template=r"(?s).+"):
     """Stands in for any Catnip component; its callback hands the click to `handle_click`."""
@@ -36,6 +48,28 @@ class ComponentRouter(discord.ui.DynamicItem[discord.ui.Item], template=r"(?s).+
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await handle_click(interaction, self.item.custom_id)
+
+
+async def acknowledged_if_slow(interaction: discord.Interaction, work: Awaitable[T]) -> T:
+    """The result of `work`; if it is not ready within `ANSWER_WITHIN`, the click is deferred first."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
+    if not done and not interaction.response.is_done():
+        await interaction.response.defer()
+    return await task
+
+
+async def show(interaction: discord.Interaction, message) -> None:
+    """Replace the clicked message with `message`, whether or not the click was acknowledged already."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(embed=message.embed, view=message.view)
+    else:
+        await interaction.response.edit_message(embed=message.embed, view=message.view)
+
+
+async def acknowledge(interaction: discord.Interaction) -> None:
+    if not interaction.response.is_done():
+        await interaction.response.defer()
 
 
 async def reply(interaction: discord.Interaction, text: str) -> None:
@@ -82,8 +116,7 @@ async def _moved_on(bot: CatnipBot, interaction: discord.Interaction, custom_id:
     bot.presenter.refresh(game)
     seat = game.seat_of(interaction.user.id)
     if _on_private_panel(interaction) and seat is not None and game.state is not None:
-        message = private_panel(game, seat, note=f"↻ {text}")
-        await interaction.response.edit_message(embed=message.embed, view=message.view)
+        await show(interaction, private_panel(game, seat, note=f"↻ {text}"))
     else:
         await reply(interaction, text)
 
@@ -102,13 +135,14 @@ async def on_action(bot: CatnipBot, interaction: discord.Interaction, component:
         encoded = values[0]
     elif component.kind == "m":
         encoded = await _compose(bot, interaction, component, values)
-    game = await bot.service.play(component.game_id, interaction.user.id, component.version, encoded)
+    game = await acknowledged_if_slow(
+        interaction, bot.service.play(component.game_id, interaction.user.id, component.version, encoded)
+    )
     seat = game.seat_of(interaction.user.id)
     if _on_private_panel(interaction) and seat is not None:
-        message = private_panel(game, seat)
-        await interaction.response.edit_message(embed=message.embed, view=message.view)
+        await show(interaction, private_panel(game, seat))
     else:
-        await interaction.response.defer()
+        await acknowledge(interaction)
 
 
 async def _compose(
@@ -128,8 +162,7 @@ async def on_page(bot: CatnipBot, interaction: discord.Interaction, component: i
     seat = bot.service.check_player(game, interaction.user.id)
     if game.record.version != component.version:
         raise TableMovedOn()
-    message = private_panel(game, seat, page=int(component.arg))
-    await interaction.response.edit_message(embed=message.embed, view=message.view)
+    await show(interaction, private_panel(game, seat, page=int(component.arg)))
 
 
 async def on_view(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
@@ -142,6 +175,11 @@ async def on_view(bot: CatnipBot, interaction: discord.Interaction, component: i
 
 
 async def on_lobby(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
+    await acknowledged_if_slow(interaction, _lobby_change(bot, interaction, component))
+    await acknowledge(interaction)
+
+
+async def _lobby_change(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
     service, user = bot.service, interaction.user
     op, _, arg = component.arg.partition("/")
     game_id = component.game_id
@@ -162,7 +200,6 @@ async def on_lobby(bot: CatnipBot, interaction: discord.Interaction, component: 
         await service.start(game_id, user.id, seed=bot.new_seed())
     elif op == "cancel":
         await service.cancel(game_id, user.id, can_manage=_can_manage(interaction))
-    await interaction.response.defer()
 
 
 async def _option_value(service, interaction: discord.Interaction, game_id: int, name: str) -> object:
@@ -183,8 +220,10 @@ async def _option_value(service, interaction: discord.Interaction, game_id: int,
 
 
 async def on_rematch(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
-    game = await bot.service.rematch(component.game_id, interaction.user.id, seed=bot.new_seed())
-    await interaction.response.send_message(f"🔁 Rematch started: table #{game.id} below.", ephemeral=True)
+    game = await acknowledged_if_slow(
+        interaction, bot.service.rematch(component.game_id, interaction.user.id, seed=bot.new_seed())
+    )
+    await reply(interaction, f"🔁 Rematch started: table #{game.id} below.")
 
 
 def _can_manage(interaction: discord.Interaction) -> bool:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.emulator.callbacks import DEFERRED_UPDATE
+from bot.errors import Refusal
 from engine import Rng
 from tests.e2e.driver import Table, catnip, open_table, start_catnip, table_of
 
@@ -103,3 +105,57 @@ async def test_an_unexpected_failure_gets_an_apology_and_a_log_line_naming_the_g
         assert "Sorry" in text and "disk on fire" not in text
         logged = [r for r in caplog.records if r.name == "catnip.components"]
         assert logged and f"game={game.id}" in logged[-1].getMessage() and "seat=" in logged[-1].getMessage()
+
+
+def answer_soon(monkeypatch) -> None:
+    """Acknowledge clicks after 50 ms (in the cog module the running bot loaded: each bot loads its own)."""
+    monkeypatch.setattr("cogs.play._components.ANSWER_WITHIN", 0.05)
+
+
+async def test_a_move_slow_to_save_is_acknowledged_in_time_and_its_result_follows(tmp_path, monkeypatch):
+    async with catnip(tmp_path) as (emu, bot):
+        answer_soon(monkeypatch)
+        thread, members = await open_table(emu, "catsdogs", 3)
+        game = next(iter(bot.service.live.values()))
+        seat = game.to_act()[0]
+        table = Table(emu, thread, members, Rng.seeded(1))
+        panel = await table.panel(members[seat])
+        commit = bot.store.commit_move
+
+        async def slow_commit(*args, **kwargs):
+            await asyncio.sleep(0.3)
+            return await commit(*args, **kwargs)
+
+        monkeypatch.setattr(bot.store, "commit_move", slow_commit)
+        card = game.state.hands[seat][0]
+        result = await members[seat].click(panel, f"cn:a:{game.id}:{game.record.version}:p:{card}")
+
+        assert result.ok and result.response_type == DEFERRED_UPDATE and result.latency < 0.3
+        shown = await result.wait_for(lambda r: r.message and r.message.edited_at and r.message)
+        assert card not in {c.get("custom_id", "").rsplit(":", 1)[-1] for c in shown.interactive()}
+        assert len(await bot.store.moves(game.id)) == 1
+        assert not result.followups and not emu.violations
+
+
+async def test_a_refusal_after_the_click_was_acknowledged_comes_as_a_private_follow_up(tmp_path, monkeypatch):
+    async with catnip(tmp_path) as (emu, bot):
+        answer_soon(monkeypatch)
+        thread, members = await open_table(emu, "catsdogs", 3)
+        game = next(iter(bot.service.live.values()))
+        seat = game.to_act()[0]
+        play = bot.service.play
+
+        async def slow_then_refused(*args, **kwargs):
+            await asyncio.sleep(0.2)
+            raise Refusal("It's not your turn — waiting for someone else.")
+
+        monkeypatch.setattr(bot.service, "play", slow_then_refused)
+        card = game.state.hands[seat][0]
+        result = await members[seat].click(
+            table_of(emu, thread), f"cn:a:{game.id}:{game.record.version}:p:{card}", force=True
+        )
+        note = await result.wait_followup()
+        assert result.response_type == DEFERRED_UPDATE
+        assert note.ephemeral and note.visible_to == members[seat].id and "not your turn" in note.text()
+        monkeypatch.setattr(bot.service, "play", play)
+        assert await bot.store.moves(game.id) == [] and not emu.violations
