@@ -65,7 +65,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--full-powers", action="store_true", help="Nine Lives with every power")
+    parser.add_argument(
+        "--matches",
+        default=",".join(f"{a}-{b}" for a, b in MATCHES),
+        help="which matches to play, as tested-field pairs (default: %(default)s)",
+    )
     args = parser.parse_args(argv)
+    matches = [tuple(pair.split("-")) for pair in args.matches.split(",")]
+    if any(len(pair) != 2 or not set(pair) <= set(LEVELS) for pair in matches):
+        parser.error(f"--matches takes pairs of levels ({', '.join(LEVELS)}) such as hard-normal")
     rules = GAMES[args.game]
     options = rules.Options(limited_powers=False) if args.full_powers else None
     print(describe_machine())
@@ -80,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                     all_times[name] += values
                 print(f"solo success rate, {level}: {sum(1 for w in winners if w) / len(winners):.1%}")
         else:
-            for tested, field in MATCHES:
+            for tested, field in matches:
                 jobs = []
                 for seed in range(args.games):
                     lineup = [field] * args.players

@@ -52,8 +52,9 @@ class NormalPlayer:
 class HardPlayer:
     """ISMCTS over sampled decks: at most `iterations` samples or `moves` simulated moves a decision.
 
-    Both budgets are counts, so decisions are reproducible; they are sized so a decision takes well
-    under 300 ms on the project's machine. A `clock` (e.g. `time.perf_counter`, passed in by the
+    Both budgets are counts, so decisions are reproducible. They are sized so a decision takes about
+    0.1 s on the project's machine: the search shares the bot's process, so every other table waits
+    while it thinks. A `clock` (e.g. `time.perf_counter`, passed in by the
     caller: the engine itself never reads the time) adds a hard limit of `seconds`.
     """
 
@@ -61,8 +62,8 @@ class HardPlayer:
 
     def __init__(
         self,
-        iterations: int = 320,
-        moves: int | None = 6_000,
+        iterations: int = 160,
+        moves: int | None = 3_000,
         clock: Callable[[], float] | None = None,
         seconds: float = 0.8,
     ) -> None:

@@ -48,7 +48,7 @@ class HardPlayer:
     level = "hard"
 
     def __init__(
-        self, iterations: int = 400, clock: Callable[[], float] | None = None, seconds: float = 0.8
+        self, iterations: int = 200, clock: Callable[[], float] | None = None, seconds: float = 0.8
     ) -> None:
         self.iterations = iterations
         self.clock = clock
