@@ -112,21 +112,24 @@ def answer_soon(monkeypatch) -> None:
     monkeypatch.setattr("cogs.play._components.ANSWER_WITHIN", 0.05)
 
 
+def slowed(work, seconds: float):
+    """`work`, called only after `seconds` have passed."""
+
+    async def slow(*args, **kwargs):
+        await asyncio.sleep(seconds)
+        return await work(*args, **kwargs)
+
+    return slow
+
+
 async def test_a_move_slow_to_save_is_acknowledged_in_time_and_its_result_follows(tmp_path, monkeypatch):
     async with catnip(tmp_path) as (emu, bot):
         answer_soon(monkeypatch)
         thread, members = await open_table(emu, "catsdogs", 3)
         game = next(iter(bot.service.live.values()))
         seat = game.to_act()[0]
-        table = Table(emu, thread, members, Rng.seeded(1))
-        panel = await table.panel(members[seat])
-        commit = bot.store.commit_move
-
-        async def slow_commit(*args, **kwargs):
-            await asyncio.sleep(0.3)
-            return await commit(*args, **kwargs)
-
-        monkeypatch.setattr(bot.store, "commit_move", slow_commit)
+        panel = await Table(emu, thread, members, Rng.seeded(1)).panel(members[seat])
+        monkeypatch.setattr(bot.store, "commit_move", slowed(bot.store.commit_move, 0.3))
         card = game.state.hands[seat][0]
         result = await members[seat].click(panel, f"cn:a:{game.id}:{game.record.version}:p:{card}")
 
@@ -138,18 +141,15 @@ async def test_a_move_slow_to_save_is_acknowledged_in_time_and_its_result_follow
 
 
 async def test_a_refusal_after_the_click_was_acknowledged_comes_as_a_private_follow_up(tmp_path, monkeypatch):
+    async def refuse(*args, **kwargs):
+        raise Refusal("It's not your turn — waiting for someone else.")
+
     async with catnip(tmp_path) as (emu, bot):
         answer_soon(monkeypatch)
         thread, members = await open_table(emu, "catsdogs", 3)
         game = next(iter(bot.service.live.values()))
         seat = game.to_act()[0]
-        play = bot.service.play
-
-        async def slow_then_refused(*args, **kwargs):
-            await asyncio.sleep(0.2)
-            raise Refusal("It's not your turn — waiting for someone else.")
-
-        monkeypatch.setattr(bot.service, "play", slow_then_refused)
+        monkeypatch.setattr(bot.service, "play", slowed(refuse, 0.2))
         card = game.state.hands[seat][0]
         result = await members[seat].click(
             table_of(emu, thread), f"cn:a:{game.id}:{game.record.version}:p:{card}", force=True
@@ -157,5 +157,4 @@ async def test_a_refusal_after_the_click_was_acknowledged_comes_as_a_private_fol
         note = await result.wait_followup()
         assert result.response_type == DEFERRED_UPDATE
         assert note.ephemeral and note.visible_to == members[seat].id and "not your turn" in note.text()
-        monkeypatch.setattr(bot.service, "play", play)
         assert await bot.store.moves(game.id) == [] and not emu.violations
