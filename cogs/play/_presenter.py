@@ -41,6 +41,7 @@ class TablePresenter:
         self._dirty: set[int] = set()
         self._pings: dict[int, tuple[int, int, frozenset[int]]] = {}
         self._slots = asyncio.Semaphore(REFRESH_SLOTS)
+        self._deletions: set[asyncio.Task] = set()
         self.messages_since_table: Counter[int] = Counter()
 
     # -------------------------------------------------------------- Presenter
@@ -89,9 +90,9 @@ class TablePresenter:
             self._tasks[game.id] = asyncio.create_task(self._refresh_loop(game))
 
     async def settle(self) -> None:
-        """Wait until every scheduled table update is done (tests and shutdown)."""
-        while any(not task.done() for task in self._tasks.values()):
-            await asyncio.gather(*[t for t in self._tasks.values() if not t.done()], return_exceptions=True)
+        """Wait until every scheduled table update and ping deletion is done (tests and shutdown)."""
+        while pending := [t for t in [*self._tasks.values(), *self._deletions] if not t.done()]:
+            await asyncio.gather(*pending, return_exceptions=True)
 
     async def _refresh_loop(self, game: LiveGame) -> None:
         try:
@@ -152,14 +153,15 @@ class TablePresenter:
         return age > REPOST_AFTER_SECONDS or self.messages_since_table[channel_id] > REPOST_AFTER_MESSAGES
 
     async def _ping(self, game: LiveGame, channel: discord.abc.Messageable) -> None:
+        """Mention whoever must act now; the previous ping is deleted once the new one is up."""
         users = frozenset(
             game.record.seats[s].user_id for s in game.to_act() if game.record.seats[s].user_id is not None
         )
         previous = self._pings.get(game.id)
         if previous is not None and previous[2] == users:
             return
-        await self._clear_ping(game.id)
         if not users:
+            await self._clear_ping(game.id)
             return
         mentions = " ".join(f"<@{u}>" for u in sorted(users))
         sent = await channel.send(
@@ -168,16 +170,23 @@ class TablePresenter:
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]),
         )
         self._pings[game.id] = (channel.id, sent.id, users)
+        if previous is not None:
+            # Off the refresh path: the slot is free for the next table while the old ping goes.
+            task = asyncio.create_task(self._delete(previous[0], previous[1]))
+            self._deletions.add(task)
+            task.add_done_callback(self._deletions.discard)
 
     async def _clear_ping(self, game_id: int) -> None:
         previous = self._pings.pop(game_id, None)
-        if previous is None:
-            return
-        channel = self.bot.get_channel(previous[0])
+        if previous is not None:
+            await self._delete(previous[0], previous[1])
+
+    async def _delete(self, channel_id: int, message_id: int) -> None:
+        channel = self.bot.get_channel(channel_id)
         if channel is None:
             return
         with contextlib.suppress(discord.HTTPException):
-            await channel.get_partial_message(previous[1]).delete()
+            await channel.get_partial_message(message_id).delete()
 
     async def _table_channel(self, game: LiveGame):
         channel_id = game.record.table_channel_id or game.record.thread_id or game.record.channel_id
