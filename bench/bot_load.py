@@ -174,7 +174,7 @@ class EmulatorProcess:
 
 async def start_catnip(emulator: EmulatorProcess, database: Path, seed: int = 1):
     """A Catnip bot on `database`, started against the emulator; returns (bot, task, seconds to ready)."""
-    from bot.app import create_bot, tune_gc
+    from bot.app import create_bot, tune_runtime
     from bot.config import Settings
     from bot.emulator import TOKEN
     from bot.emulator.harness import start_bot
@@ -191,7 +191,7 @@ async def start_catnip(emulator: EmulatorProcess, database: Path, seed: int = 1)
         timeout=600,
     )
     ready = time.perf_counter() - started
-    tune_gc()  # as `python -m bot` does once the bot is ready
+    tune_runtime()  # as `python -m bot` does once the bot is ready
     return bot, task, ready
 
 

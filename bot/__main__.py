@@ -16,7 +16,7 @@ def configure_logging(level: str) -> None:
 
 
 async def run_bot(settings: Settings) -> None:
-    from bot.app import create_bot, tune_gc
+    from bot.app import create_bot, tune_runtime
 
     bot = create_bot(settings)
     loop = asyncio.get_running_loop()
@@ -27,7 +27,7 @@ async def run_bot(settings: Settings) -> None:
 
     async def tune_when_ready() -> None:
         await bot.wait_until_ready()
-        tune_gc()
+        tune_runtime()
 
     tuner = asyncio.create_task(tune_when_ready())
     waiter = asyncio.create_task(stop.wait())

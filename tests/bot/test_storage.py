@@ -381,6 +381,20 @@ asyncio.run(main(json.loads(sys.stdin.readline())))
 """
 
 
+async def test_a_write_that_waits_for_anything_but_the_database_is_refused_and_rolled_back(store):
+    """Writes run on the store's thread in one go; a body that suspends would need the event loop."""
+    game = await started_game(store, users=(1, 2))
+
+    async def body(db):
+        await db.execute("UPDATE games SET updated_at = 99 WHERE id = ?", (game.id,))
+        await asyncio.sleep(0)
+
+    with pytest.raises(RuntimeError, match="waited for something other than the database"):
+        await store._transaction(body)
+    assert (await store.get_game(game.id)).updated_at != 99
+    assert (await store.replace_seat(game.id, computer(1), now=7.0)).updated_at == 7.0
+
+
 async def test_a_killed_process_loses_no_committed_move_and_the_game_resumes(tmp_path):
     """Issue 2: a move applied, the process killed without closing, the database reopened → intact."""
     path = tmp_path / "catnip.sqlite3"
