@@ -1,8 +1,9 @@
 """`SqliteGameStore`: the game store on one SQLite file, through aiosqlite.
 
-Two connections: a writer that runs every transaction (one at a time, under an
-asyncio lock, `BEGIN IMMEDIATE`) and a read-only reader whose single-statement
-queries see only committed data, so a reader never observes a half-done move.
+Every write runs on one connection, on a thread of its own (`BEGIN IMMEDIATE`, one
+transaction at a time, in the order asked for); a read-only reader's
+single-statement queries see only committed data, so a reader never observes a
+half-done move. A third connection applies migrations when the store opens.
 
 Durability: WAL with `synchronous=FULL`. With NORMAL, WAL never corrupts the
 database, but a power cut or OS crash can lose the last commits after they were
@@ -12,12 +13,11 @@ commits per second, so moves of different games that wait at the same moment
 share one transaction (group commit, see commits.py); `python -m bench.store`
 measures the result.
 
-Moves and deadlines, the writes every click causes, go through a third
-connection on a thread of their own: each of those transactions is one
-synchronous function run there, so it costs one round trip from the event loop
-instead of one per statement. On a busy bot a round trip waits for a turn of
-the loop, and those turns, not SQLite, would otherwise set how long a click
-waits for its move to be stored.
+Each transaction is one synchronous function run on the write thread, so it
+costs one round trip from the event loop instead of one per statement. On a
+busy bot a round trip waits for a turn of the loop, and those turns, not SQLite,
+would otherwise set how long a click waits for its move to be stored — and a
+transaction spread over many turns would hold SQLite's write lock all along.
 """
 
 from __future__ import annotations
@@ -181,7 +181,6 @@ class SqliteGameStore:
         self.synchronous = synchronous
         self._writer: Db | None = None
         self._reader: Db | None = None
-        self._write_lock = asyncio.Lock()
         self._game_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._batch_db: sqlite3.Connection | None = None
         self._batch_thread: ThreadPoolExecutor | None = None
@@ -226,23 +225,21 @@ class SqliteGameStore:
         return db
 
     async def close(self) -> None:
-        """Close both connections; idempotent."""
+        """Finish the queued writes and close every connection; idempotent."""
         await self._commits.drain()
         writer, reader = self._writer, self._reader
         self._writer = self._reader = None
         batch_db, batch_thread = self._batch_db, self._batch_thread
         self._batch_db = self._batch_thread = None
         if batch_db is not None and batch_thread is not None:
-            async with self._write_lock:
-                await asyncio.get_running_loop().run_in_executor(batch_thread, batch_db.close)
+            await asyncio.get_running_loop().run_in_executor(batch_thread, batch_db.close)
             batch_thread.shutdown(wait=False)
         if reader is not None:
             await reader.close()
         if writer is not None:
-            async with self._write_lock:
-                with contextlib.suppress(sqlite3.Error):
-                    await writer.execute("PRAGMA optimize")
-                await writer.close()
+            with contextlib.suppress(sqlite3.Error):
+                await writer.execute("PRAGMA optimize")
+            await writer.close()
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """The per-game lock, created on first use; the same object while anyone holds on to it."""
@@ -272,11 +269,9 @@ class SqliteGameStore:
     async def _batch_transaction(self, body: Callable[[sqlite3.Connection], T]) -> T:
         """Run the synchronous `body` in one write transaction on the batch thread (one round trip).
 
-        Like `_transaction`: committed if `body` returns, rolled back if it raises, and run to
-        its end even if the caller is cancelled meanwhile. The batch thread runs one transaction
-        at a time, in the order they were asked for; against the other writer connection SQLite's
-        own lock (BEGIN IMMEDIATE, with the busy timeout) takes turns. Holding `_write_lock`
-        here instead would keep the writer idle for a turn of the event loop after each batch.
+        Committed if `body` returns, rolled back if it raises, and run to its end even if the
+        caller is cancelled meanwhile. The batch thread runs one transaction at a time, in the
+        order they were asked for.
         """
         db, thread = self._batch_db, self._batch_thread
         if db is None or thread is None:
