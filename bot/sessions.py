@@ -324,6 +324,8 @@ class GameService:
             raise TableMovedOn()
 
     async def _commit(self, game: LiveGame, seat: int, action: Frozen, *, human: bool) -> list[Event]:
+        # A private choice (a hand card, a mooch or recall pick) never goes into the log.
+        logged = action.encode() if game.rules.actions_are_public(game.state, seat) else "a private choice"
         state, events = game.rules.apply(game.state, seat, action)
         outcome = game.rules.outcome(state)
         now = self.clock.now()
@@ -349,7 +351,7 @@ class GameService:
         if human:
             game.last_human_at = now
         game.events = [*game.events, *events][-50:]
-        log.debug("%s seat=%d played %s", game.log_prefix(), seat, action.encode())
+        log.debug("%s seat=%d played %s", game.log_prefix(), seat, logged)
         if outcome is not None:
             await self.store.record_result(
                 game.id, scores=outcome.scores, winners=outcome.winners, reason=outcome.reason, now=now

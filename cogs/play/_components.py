@@ -94,12 +94,13 @@ async def handle_click(interaction: discord.Interaction, custom_id: str) -> None
         game = bot.service.live.get(component.game_id)
         seat = game.seat_of(interaction.user.id) if game else None
         guild = game.record.guild_id if game else interaction.guild_id
+        # The component's argument is left out: on a private panel it can name a hidden card.
         log.exception(
-            "game=%s guild=%s seat=%s action=%r by user %s failed",
+            "game=%s guild=%s seat=%s click of kind %r by user %s failed",
             component.game_id,
             guild,
             seat,
-            component.arg,
+            component.kind,
             interaction.user.id,
         )
         await reply(

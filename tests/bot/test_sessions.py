@@ -150,6 +150,18 @@ async def test_a_double_click_is_refused_as_the_table_moved_on(world):
     assert game.record.version == version + 1
 
 
+async def test_a_played_hand_card_stays_out_of_the_debug_log(world, caplog):
+    _, _, service, _, _ = world
+    live = await lobby(service)
+    game = await service.start(live.id, ANN, seed=14)
+    actor = user_to_act(game)
+    card = game.rules.legal_actions(game.state, game.seat_of(actor))[0].encode()
+    with caplog.at_level("DEBUG", logger="catnip"):
+        await service.play(game.id, actor, game.record.version, card)
+    played = [r.getMessage() for r in caplog.records if " played " in r.getMessage()]
+    assert played and all(card not in line for line in played)
+
+
 async def test_a_finished_game_refuses_clicks_and_records_stats(world):
     store, _, service, _, _ = world
     live = await lobby(service)

@@ -105,6 +105,7 @@ async def test_an_unexpected_failure_gets_an_apology_and_a_log_line_naming_the_g
         assert "Sorry" in text and "disk on fire" not in text
         logged = [r for r in caplog.records if r.name == "catnip.components"]
         assert logged and f"game={game.id}" in logged[-1].getMessage() and "seat=" in logged[-1].getMessage()
+        assert card not in logged[-1].getMessage(), "the hand card clicked stays out of the log"
 
 
 def answer_soon(monkeypatch) -> None:
