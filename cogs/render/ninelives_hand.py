@@ -7,51 +7,22 @@ test checks the marks against the engine's legal plays in every state.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from engine.ninelives.cards import EMOJI, LIMIT, LifeCard
-from engine.ninelives.counting import effective, fits, minus, perfect, plus
+from engine.ninelives.cards import EMOJI, LIMIT, Counts, LifeCard
+from engine.ninelives.counting import Placement as Way
+from engine.ninelives.counting import effective, perfect, placements, plus
 from engine.ninelives.model import CardView, View
-
-Counts = tuple[int, int, int, int]
-WILD = frozenset({"wildcard", "wildcard_paid"})
 
 
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-class Way(NamedTuple):
-    """One legal way to play a card: as a new table card ("t") or on `pile` ("cover"/"swap"), counted as
-    `adds`, onto `before` (the counts it meets)."""
-
-    mode: str
-    pile: int
-    icon: int
-    before: Counts
-    adds: Counts
-
-
 def ways(view: View, icons: Counts, power: LifeCard | None) -> list[Way]:
     """Every legal way to play a card printed `icons` under `power`, as the engine allows them."""
-    key = power.power if power is not None else ""
-    if key == "forbid" and icons[power.a]:
-        return []
-    allowed = power.a if key == "plus" else -1
-    marks = [cat for cat in range(4) if icons[cat]] if key == "single_cat" else [-1]
-    base: Counts = tuple(view.counts)  # type: ignore[assignment]
-    modes = [("t", -1, base)]
-    if key in ("replace", "swap"):
-        mode = "cover" if key == "replace" else "swap"
-        modes += [(mode, index, minus(base, pile[-1].counts)) for index, pile in enumerate(view.table)]
-    found = []
-    for mode, pile, before in modes:
-        for icon in marks:
-            adds, _ = effective(icons, power, icon)
-            if key in WILD or fits(before, adds, view.ignored, allowed):
-                found.append(Way(mode, pile, icon, before, adds))
-    return found
+    return placements(icons, power, tuple(view.counts), view.table, view.ignored)  # type: ignore[arg-type]
 
 
 def is_perfect(way: Way, ignored: Sequence[int]) -> bool:
@@ -59,26 +30,26 @@ def is_perfect(way: Way, ignored: Sequence[int]) -> bool:
     return bool(perfect(plus(way.before, way.adds), way.adds, tuple(ignored)))
 
 
-def effect_text(way: Way, ignored: Sequence[int]) -> str:
-    """What a play does to the counts: "⚪ 7→9 · 🟦 2→3 · 🎯 perfect nine!"."""
+def _changes(way: Way, ignored: Sequence[int], hidden: str, shown: Callable[[int, int], str]) -> str:
+    """The cats a play adds to, each as `shown(cat, count after)` or `hidden` when ignored."""
     after = plus(way.before, way.adds)
-    parts = [
-        f"{EMOJI[cat]} ignored" if cat in ignored else f"{EMOJI[cat]} {way.before[cat]}→{after[cat]}"
+    return " · ".join(
+        f"{EMOJI[cat]} {hidden if cat in ignored else shown(cat, after[cat])}"
         for cat in range(4)
         if way.adds[cat]
-    ]
-    return " · ".join(parts) + (" · 🎯 perfect nine!" if is_perfect(way, ignored) else "")
+    )
+
+
+def effect_text(way: Way, ignored: Sequence[int]) -> str:
+    """What a play does to the counts: "⚪ 7→9 · 🟦 2→3 · 🎯 perfect nine!"."""
+    text = _changes(way, ignored, "ignored", lambda cat, count: f"{way.before[cat]}→{count}")
+    return text + (" · 🎯 perfect nine!" if is_perfect(way, ignored) else "")
 
 
 def after_text(way: Way, ignored: Sequence[int]) -> str:
     """Where the cats of a play end up, short enough for a button: "⚪ 3/9 · 🔺 9/9 🎯"."""
-    after = plus(way.before, way.adds)
-    parts = [
-        f"{EMOJI[cat]} 🙈" if cat in ignored else f"{EMOJI[cat]} {after[cat]}/{LIMIT}"
-        for cat in range(4)
-        if way.adds[cat]
-    ]
-    return " · ".join(parts) + (" 🎯" if is_perfect(way, ignored) else "")
+    text = _changes(way, ignored, "🙈", lambda cat, count: f"{count}/{LIMIT}")
+    return text + (" 🎯" if is_perfect(way, ignored) else "")
 
 
 class CardStatus(NamedTuple):

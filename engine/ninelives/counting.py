@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from engine.ninelives.cards import EMOJI, LIMIT, NO_COUNTS, Counts, LifeCard
@@ -99,32 +100,53 @@ def forbidden_by_power(state: State, card: int) -> bool:
     return power is not None and power.power == "forbid" and state.cats[card][power.a] > 0
 
 
+class Placement(NamedTuple):
+    """A legal way to play a card, as `Option` says, with the counts it meets (`before`) and what
+    it counts as (`adds`)."""
+
+    mode: str
+    pile: int
+    icon: int
+    before: Counts
+    adds: Counts
+
+
+def placements(
+    printed: Counts, power: LifeCard | None, base: Counts, table: Sequence[Sequence[Placed]], ignored
+) -> list[Placement]:
+    """Every legal way to play a card printed `printed` under `power`, onto a table counting `base`.
+
+    The one enumeration of the rules on where a card may go: the engine's legal moves and the
+    hand panel's explanations both come from it.
+    """
+    key = power.power if power is not None else ""
+    if key == "forbid" and printed[power.a] > 0:  # type: ignore[union-attr]
+        return []
+    wild = key in WILD
+    allowed = power.a if key == "plus" else -1  # type: ignore[union-attr]
+    icons = [cat for cat in range(4) if printed[cat]] if key == "single_cat" else [-1]
+    modes = [("t", -1, base)]
+    if key in ("replace", "swap"):
+        mode = "cover" if key == "replace" else "swap"
+        modes += [(mode, i, minus(base, pile[-1].counts)) for i, pile in enumerate(table)]
+    result = []
+    for mode, pile, current in modes:
+        for icon in icons:
+            adds, _ = effective(printed, power, icon)
+            if wild or fits(current, adds, ignored, allowed):
+                result.append(Placement(mode, pile, icon, current, adds))
+    return result
+
+
 def options(state: State, card: int, base: Counts | None = None) -> list[Option]:
     """Every legal way to play `card` from hand this turn, given the power in force.
 
     `base` may pass the table's `raw_counts` when the caller has them already.
     """
-    if forbidden_by_power(state, card):
-        return []
-    power = state.power
-    key = power.power if power is not None else ""
-    printed = state.cats[card]
-    wild = key in WILD
-    allowed = power.a if key == "plus" else -1
-    icons = [cat for cat in range(4) if printed[cat]] if key == "single_cat" else [-1]
     if base is None:
         base = raw_counts(state.table)
-    modes = [("t", -1, base)]
-    if key in ("replace", "swap"):
-        mode = "cover" if key == "replace" else "swap"
-        modes += [(mode, i, minus(base, pile[-1].counts)) for i, pile in enumerate(state.table)]
-    result = []
-    for mode, pile, current in modes:
-        for icon in icons:
-            adds, _ = effective(printed, power, icon)
-            if wild or fits(current, adds, state.ignored, allowed):
-                result.append(Option(mode, pile, icon))
-    return result
+    found = placements(state.cats[card], state.power, base, state.table, state.ignored)
+    return [Option(way.mode, way.pile, way.icon) for way in found]
 
 
 def blocking(state: State, card: int, option: Option) -> list[int]:
