@@ -228,43 +228,50 @@ async def after_warmup(seconds: float, lag: LoopLag) -> tuple[float, float, floa
     return cpu_seconds(), time.perf_counter(), time.time()
 
 
-async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
-    """One N: set up N tables, play for `args.seconds`, and measure the bot process."""
+@contextlib.asynccontextmanager
+async def emulated_discord(games: int, args: argparse.Namespace, prefix: str):
+    """The emulator process with members for `games` tables, discord.py pointed at it, a database
+    path in a temporary directory, and a count of the errors logged meanwhile."""
     errors = ErrorCount()
     for name in ("discord", "catnip"):
         logging.getLogger(name).addHandler(errors)
-    with tempfile.TemporaryDirectory(prefix="catnip-load-") as tmp:
-        database = Path(tmp) / "catnip.sqlite3"
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
         async with EmulatorProcess(games * args.players, args.rate_limit) as emulator:
             with emulator.remote.point_discord_py():
-                bot, task, _ = await start_catnip(emulator, database)
-                try:
-                    gc.collect()
-                    baseline = rss_kb()
-                    half = games // 2
-                    opened = await open_tables(emulator, bot, args, 0, half)
-                    with_half = rss_kb()
-                    more = await open_tables(emulator, bot, args, half, games - half)
-                    opened = {
-                        "opened": opened["opened"] + more["opened"],
-                        "seconds": opened["seconds"] + more["seconds"],
-                        "failed": opened["failed"] + more["failed"],
-                    }
-                    with_games, active = rss_kb(), live_games(bot)
-                    lag = LoopLag()
-                    mark = asyncio.create_task(after_warmup(args.warmup, lag))
-                    played = await emulator.call(
-                        "/_bench/play",
-                        {"seconds": args.warmup + args.seconds, "rematch": True, "seed": games},
-                    )
-                    cpu, wall, started = await mark
-                    cpu, wall, ended = cpu_seconds() - cpu, time.perf_counter() - wall, time.time()
-                    loop_lag = await lag.stop()
-                    await bot.presenter.settle()
-                    gc.collect()
-                    after, active_after = rss_kb(), live_games(bot)
-                finally:
-                    await stop_catnip(bot, task)
+                yield emulator, Path(tmp) / "catnip.sqlite3", errors
+
+
+async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
+    """One N: set up N tables, play for `args.seconds`, and measure the bot process."""
+    async with emulated_discord(games, args, "catnip-load-") as (emulator, database, errors):
+        bot, task, _ = await start_catnip(emulator, database)
+        try:
+            gc.collect()
+            baseline = rss_kb()
+            half = games // 2
+            opened = await open_tables(emulator, bot, args, 0, half)
+            with_half = rss_kb()
+            more = await open_tables(emulator, bot, args, half, games - half)
+            opened = {
+                "opened": opened["opened"] + more["opened"],
+                "seconds": opened["seconds"] + more["seconds"],
+                "failed": opened["failed"] + more["failed"],
+            }
+            with_games, active = rss_kb(), live_games(bot)
+            lag = LoopLag()
+            mark = asyncio.create_task(after_warmup(args.warmup, lag))
+            played = await emulator.call(
+                "/_bench/play",
+                {"seconds": args.warmup + args.seconds, "rematch": True, "seed": games},
+            )
+            cpu, wall, started = await mark
+            cpu, wall, ended = cpu_seconds() - cpu, time.perf_counter() - wall, time.time()
+            loop_lag = await lag.stop()
+            await bot.presenter.settle()
+            gc.collect()
+            after, active_after = rss_kb(), live_games(bot)
+        finally:
+            await stop_catnip(bot, task)
         moves = moves_between(database, started, ended)
     everything = played.pop("interactions")
     play = [(kind, latency, failed) for kind, latency, failed, at, _ in everything if at >= args.warmup]
@@ -323,37 +330,29 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
 
 async def run_resume(games: int, args: argparse.Namespace) -> dict[str, Any]:
     """M active games in the database, then a fresh bot: time to READY and until every table is shown."""
-    errors = ErrorCount()
-    for name in ("discord", "catnip"):
-        logging.getLogger(name).addHandler(errors)
-    with tempfile.TemporaryDirectory(prefix="catnip-resume-") as tmp:
-        database = Path(tmp) / "catnip.sqlite3"
-        async with EmulatorProcess(games * args.players, args.rate_limit) as emulator:
-            with emulator.remote.point_discord_py():
-                bot, task, _ = await start_catnip(emulator, database)
-                try:
-                    opened = await emulator.call(
-                        "/_bench/open",
-                        {"game": args.game, "players": args.players, "games": games, "concurrency": 50},
-                    )
-                    played = await emulator.call(
-                        "/_bench/play", {"seconds": 12, "stagger": 12, "rematch": False}
-                    )
-                    await bot.presenter.settle()
-                    active = live_games(bot)
-                finally:
-                    await stop_catnip(bot, task)
-                gc.collect()
-                loading = _time_resume()
-                bot, task, ready = await start_catnip(emulator, database, seed=2)
-                try:
-                    loaded = live_games(bot)
-                    started = time.perf_counter()
-                    await asyncio.gather(*bot._background[:1])  # _after_ready: tables refreshed, timers armed
-                    await bot.presenter.settle()
-                    shown = time.perf_counter() - started
-                finally:
-                    await stop_catnip(bot, task)
+    async with emulated_discord(games, args, "catnip-resume-") as (emulator, database, errors):
+        bot, task, _ = await start_catnip(emulator, database)
+        try:
+            opened = await emulator.call(
+                "/_bench/open",
+                {"game": args.game, "players": args.players, "games": games, "concurrency": 50},
+            )
+            played = await emulator.call("/_bench/play", {"seconds": 12, "stagger": 12, "rematch": False})
+            await bot.presenter.settle()
+            active = live_games(bot)
+        finally:
+            await stop_catnip(bot, task)
+        gc.collect()
+        loading = _time_resume()
+        bot, task, ready = await start_catnip(emulator, database, seed=2)
+        try:
+            loaded = live_games(bot)
+            started = time.perf_counter()
+            await asyncio.gather(*bot._background[:1])  # _after_ready: tables refreshed, timers armed
+            await bot.presenter.settle()
+            shown = time.perf_counter() - started
+        finally:
+            await stop_catnip(bot, task)
     return {
         "games": games,
         "opened": opened["opened"],

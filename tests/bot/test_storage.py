@@ -128,14 +128,6 @@ RULES = Yarn()
 # --------------------------------------------------------------------------- helpers
 
 
-@pytest.fixture
-async def store(tmp_path):
-    store = SqliteGameStore(tmp_path / "catnip.sqlite3")
-    await store.open()
-    yield store
-    await store.close()
-
-
 def member(seat: int, user_id: int, name: str = "") -> SeatRecord:
     return SeatRecord(seat=seat, user_id=user_id, name=name or f"member {user_id}")
 

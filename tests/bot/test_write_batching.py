@@ -15,14 +15,6 @@ from bot.timers import Timers, TimerSettings
 ANN, BO, CY = 101, 102, 103
 
 
-@pytest.fixture
-async def store(tmp_path):
-    store = SqliteGameStore(tmp_path / "catnip.sqlite3")
-    await store.open()
-    yield store
-    await store.close()
-
-
 async def active_game(store: SqliteGameStore, channel_id: int = 10) -> int:
     lobby = await store.create_lobby(
         guild_id=1,
