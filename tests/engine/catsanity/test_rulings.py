@@ -188,6 +188,7 @@ def test_cs4_no_auction_without_a_sun_cat_in_the_alley(table):
 
 
 def test_csx1_a_bidder_who_cannot_outbid_passes_automatically(table):
+    """CS-X1."""
     t = table(AUCTION).play("auction", "bid:4")
     # p0 has 4 tokens and can't beat 4; the caller p1 has 3: both pass without a decision.
     assert t.state.homes[3] == ("house1", "twinA1") and t.state.tokens[3] == 1
@@ -229,6 +230,7 @@ def test_cs5_paying_the_last_token_still_resolves_the_special_action_then_insane
 
 
 def test_csx2_adopting_is_required_even_when_only_moon_cats_are_left(table):
+    """CS-X2."""
     t = table(
         """
         alley ninja1 recall1
@@ -243,6 +245,7 @@ def test_csx2_adopting_is_required_even_when_only_moon_cats_are_left(table):
 
 
 def test_cs6_csx5_copy_cat_is_declared_publicly_as_a_sun_kind_with_a_letter_for_twins(table):
+    """CS-X5."""
     t = table(
         """
         alley copycat house1 house2
@@ -294,6 +297,7 @@ def test_cs7_ninja_takes_one_random_sun_cat_never_the_copy_cat(table):
 
 
 def test_cs7_csx4_ninja_may_attack_a_home_without_sun_cats_and_nothing_happens(table):
+    """CS-X4."""
     t = table(NINJA).play("adopt:ninja1", "ninja:2")
     assert t.state.homes[0] == ("ninja1",) and t.state.homes[2] == ()
     assert "Nothing happens" in t.texts("ninja")[0]
@@ -312,6 +316,7 @@ RECALL = """
 
 
 def test_cs8_csx3_opponents_return_two_cats_one_after_another_insane_ones_too(table):
+    """CS-X3."""
     t = table(RECALL).play("adopt:recall1")
     # p2 chooses first (left of p1), then p3 returns its only cat, then p0 (insane) chooses.
     assert RULES.to_act(t.state) == [2] and t.legal() == ["return:house"]
@@ -326,6 +331,7 @@ def test_cs8_csx3_opponents_return_two_cats_one_after_another_insane_ones_too(ta
 
 
 def test_cs8_csx3_a_pending_recall_pick_is_seen_only_by_its_chooser(table):
+    """CS-X3."""
     t = table(RECALL).play("adopt:recall1", "return:house")
     assert not RULES.actions_are_public(t.state, 2)
     assert RULES.view(t.state, 2).my_recall_pick == ("house5",)
