@@ -58,9 +58,9 @@ class PendingMove:
 def _apply_all(db: Db, moves: list[PendingMove]) -> list[int | Exception]:
     """Write a batch of moves inside the current transaction with a fixed number of statements.
 
-    The same checks as `_apply`, one move after the other and in order (a later move of the
-    same game sees the earlier one), worked out in Python from one read of the games, then
-    written with one `executemany` per table.
+    Each move is checked (the game active, at the expected version) one after the other and in
+    order, so a later move of the same game sees the earlier one; worked out in Python from one
+    read of the games, then written with one `executemany` per table.
     """
     ids = sorted({move.game_id for move in moves})
     rows = db.execute(
@@ -94,29 +94,6 @@ def _apply_all(db: Db, moves: list[PendingMove]) -> list[int | Exception]:
     db.executemany(SNAPSHOT_UPSERT, list(snapshots.values()))
     db.executemany("DELETE FROM deadlines WHERE game_id = ?", ended)
     return outcomes
-
-
-def _apply(db: Db, move: PendingMove) -> int | Exception:
-    """Write one move inside the current transaction: the new version, or the refusal (nothing written)."""
-    rows = db.execute(
-        "UPDATE games SET version = version + 1, updated_at = ?, status = COALESCE(?, status) "
-        "WHERE id = ? AND version = ? AND status = 'active' RETURNING version",
-        (move.now, move.status, move.game_id, move.expected_version),
-    ).fetchall()
-    if not rows:
-        exists = db.execute("SELECT 1 FROM games WHERE id = ?", (move.game_id,)).fetchall()
-        return StaleMove() if exists else GameNotFound(move.game_id)
-    version = rows[0][0]
-    seq = db.execute(
-        "INSERT INTO moves (game_id, seq, seat, action, events, at) "
-        "VALUES (?, COALESCE((SELECT MAX(seq) FROM moves WHERE game_id = ?), 0) + 1, ?, ?, ?, ?) "
-        "RETURNING seq",
-        (move.game_id, move.game_id, move.seat, move.action, move.events_json, move.now),
-    ).fetchall()[0][0]
-    db.execute(SNAPSHOT_UPSERT, (move.game_id, seq, version, move.state_json))
-    if move.status in ENDED_STATUSES:
-        db.execute("DELETE FROM deadlines WHERE game_id = ?", (move.game_id,))
-    return version
 
 
 class GroupCommit:
@@ -185,7 +162,7 @@ class GroupCommit:
             outcomes: list[int | Exception] = []
             for move in moves:
                 try:
-                    outcomes.append(await self._transaction(lambda db, move=move: _apply(db, move)))
+                    outcomes.append(await self._transaction(lambda db, move=move: _apply_all(db, [move])[0]))
                 except Exception as error:
                     outcomes.append(error)
             return outcomes

@@ -4,6 +4,7 @@ and deadlines saved in the background reach the store (or are re-armed after a c
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 
 import pytest
 
@@ -63,6 +64,17 @@ async def test_one_batch_commits_each_move_as_if_alone(store):
     assert await store.load_state_json(first) == ('{"n": 2}', 3)
     assert (await store.get_game(second)).status == "finished"
     assert [m.action for m in await store.moves(second)] == ["m:1"]
+
+
+async def test_a_move_that_breaks_its_batch_is_refused_alone_and_the_others_commit(store):
+    first, second = await active_game(store), await active_game(store)
+    broken = store.commit_move(
+        second, expected_version=1, seat=0, action="m:1", events=[], state_json=None, now=11.0
+    )
+    outcomes = await asyncio.gather(move(store, first, 1, 1), broken, return_exceptions=True)
+    assert outcomes[0] == 2 and isinstance(outcomes[1], sqlite3.IntegrityError)
+    assert [m.action for m in await store.moves(first)] == ["m:1"]
+    assert await store.moves(second) == [] and (await store.get_game(second)).version == 1
 
 
 async def test_saving_deadlines_in_one_go_skips_games_that_ended(store):
