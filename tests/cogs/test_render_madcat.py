@@ -176,6 +176,7 @@ def test_a_revealed_pick_shows_on_the_table_and_as_revealed_in_your_panel_mc6():
 
 
 def test_the_roller_is_told_what_to_do_in_their_own_words():
+    """MC-X7 among others: before the first roll the table is told who rolls."""
     prompts = {
         "roll": position(phase="roll"),
         "aside": position(phase="aside", rolled="m1 m2 s1 s2 w"),
@@ -210,6 +211,7 @@ def test_with_five_dice_set_aside_only_stops_remain_mc7():
 
 
 def test_stopping_on_four_wilds_names_the_kind_mc8_mcx5():
+    """MC-8/MC-X5: each stop button on four wilds alone names the kind of Four of a kind it takes."""
     state = position(phase="decide", tray="w w w w", rolled="w w w w", sad="1/2 1/2 2/5 2/3")
     _, stops = controls(state, 0)
     assert [(c.value, c.label) for c in stops.choices] == [

@@ -1,4 +1,4 @@
-"""Named scenarios for each ruling (CD-1 … CD-7, house rulings CD-X1 … CD-X4) from literal positions.
+"""Named scenarios for each ruling (CD-1 … CD-7, house rulings CD-X1 … CD-X5) from literal positions.
 
 In `position`, hands are what each seat holds now: cards on the trick have left them.
 """
@@ -210,6 +210,7 @@ def test_cd7_solo_continues_to_the_next_round_below_21():
 
 
 def test_cd7_solo_is_lost_with_less_than_21_after_four_rounds():
+    """CD-7/CD-X3: below 21 after round 4 the solo game is lost and has no winner."""
     state = position("C1", table="D9", hidden="D8", scores=(14,), round=4)
     after, _ = play(state, "C1")  # the table's dogs win and take C1
     outcome = RULES.outcome(after)
@@ -218,6 +219,7 @@ def test_cd7_solo_is_lost_with_less_than_21_after_four_rounds():
 
 
 def test_cdx3_solo_is_won_as_soon_as_a_round_reaches_21():
+    """CD-X3: the solo game ends as a success right after the round that reaches 21."""
     state = position("C9", table="D1", hidden="D2", scores=(17,), round=2)
     after, _ = play(state, "C9")  # cats 9 > dogs 3: +5
     outcome = RULES.outcome(after)
@@ -246,9 +248,24 @@ def test_views_show_own_hand_sizes_and_collected_but_not_other_hands():
 
 
 def test_cdx5_views_drop_the_last_trick_of_an_earlier_round():
+    """CD-X5: after a new deal the views no longer show the previous round's last trick."""
     state = position("- | - | C9", trick="C1 D9", scores=(1, 1, 1), leader=0)
     after, _ = play(state, "C9")
     assert after.last_trick is not None and RULES.view(after, 0).last_trick is None
+
+
+def test_cdx5_views_keep_only_the_ribbons_of_an_earlier_round():
+    """CD-X5: after a new deal no view shows the previous round's collected cards, only their ribbons."""
+    state = position("- | - | C2", trick="C1 D9", collected="D3 | - | C7", leader=0)
+    after, _ = play(state, "C2")
+    record = after.rounds[-1]
+    assert after.round == 2 and sum(record.ribbons) > 0
+    for seat in (None, 0, 1, 2):
+        view = RULES.view(after, seat)
+        assert view.collected == ((), (), ()) and view.ribbons == (0, 0, 0)
+        assert view.round_ribbons == (record.ribbons,)
+    public = RULES.view(after, None).model_dump_json()
+    assert not [card for card in ("D3", "C7", "C1", "D9", "C2") if card in public]
 
 
 def test_events_narrate_plays_sums_winner_and_collections():

@@ -32,6 +32,7 @@ def total(state):
 
 
 def test_setup_puts_the_ruled_vps_on_the_cards_and_the_roller_rolls_first_mc1_mcx7():
+    """MC-1/MC-X7: the cards start with their VPs and the first roll is the starting player's action."""
     state = RULES.setup(3, seed=5)
     for kind in ("mad", "sad"):
         outer = [state.cards[card(kind, combo, False)] for combo in ("2p", "fh", "4k", "5k")]
@@ -116,6 +117,7 @@ def test_wilds_alone_do_not_lock_in_mc3():
 
 
 def test_a_short_supply_fills_the_catpot_first_then_two_pairs_outer_first_mcx3():
+    """MC-X3: with 5 VPs left the catpot gets 2, the outer two pairs 2, the inner two pairs 1, the rest 0."""
     state = position(phase="aside", rolled="s1 s1 s1 s2 s2", supply=5, scores="123 0 0 0")
     assert total(state) == TOTAL_VPS
     state, events = act(state, 0, "a:s1")
@@ -310,6 +312,7 @@ def test_five_wilds_take_the_whole_catpot_and_nobody_else_gets_anything_mc8():
 
 
 def test_five_wilds_with_an_empty_catpot_end_the_turn_without_vps_mcx4():
+    """MC-X4: the fifth wild ends the turn at once, even on an empty catpot, and it is not a fail."""
     state = rigged(position(tray="w w w w", kind=None, pot=0), "w")
     state, events = act(state, 0, "roll")
     state, events = act(state, 0, "a:w")
@@ -317,6 +320,7 @@ def test_five_wilds_with_an_empty_catpot_end_the_turn_without_vps_mcx4():
 
 
 def test_four_wilds_alone_stop_as_four_of_a_kind_of_either_kind_without_lock_in_mc8_mcx5():
+    """MC-8/MC-X5: stopping on four wilds names the kind, adds no VPs and opens no mooching."""
     state = position(tray="w w w w", kind=None, sad="1/2 1/2 2/5 2/3")
     assert codes(state, 0) == ["roll", "stop:mad:4k", "stop:sad:4k"]
     assert RULES.label(state, 0, Stop(kind="sad", combo="4k")) == "🛑 Stop: 😿 sad Four of a kind (5 VPs)"

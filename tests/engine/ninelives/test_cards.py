@@ -42,6 +42,7 @@ def test_card_types_are_25_limited_and_60_full():
 
 @pytest.mark.parametrize(("players", "limited"), [(2, True), (3, True), (6, True), (2, False), (6, False)])
 def test_the_life_pool_deals_nine_each_and_holds_every_type_when_it_can_nl_x1(players, limited):
+    """NL-X1: the pool deals 9 each; every card type is in it before any extra card."""
     pool, _ = build_life_pool(players, limited, Rng.seeded(players))
     assert len(pool) == LIVES * players
     types = card_types(limited)

@@ -81,6 +81,7 @@ def test_wildcard_play_reaching_exactly_nine_is_safe_nl_4():
 
 @BOTH
 def test_replace_covers_a_table_card_which_stops_counting_nl_10(limited):
+    """NL-X10: a card with several ways to be placed is picked first, then placed."""
     state = position(
         ["ooo t", "s", "s"], table="4o 3o ss", lives=["replace", "skip", "skip"], limited=limited
     )
@@ -110,6 +111,7 @@ def test_replace_may_also_play_as_a_new_card_and_make_a_perfect_nine_nl_4():
 
 @BOTH
 def test_inspect_opens_everyone_elses_hand_until_the_round_ends_nl_8_nl_x9(limited):
+    """NL-X9: the open hands are shown to everyone, the public table included, until the round ends."""
     state = position(["o", "s ss", "t tt"], lives=["inspect skip", "skip skip", "skip skip"], limited=limited)
     assert RULES.view(state, 0).seats[1].open_hand is None
     state, _ = act(state, 0, "w")
@@ -194,6 +196,7 @@ def test_swap_can_make_a_perfect_nine_nl_4():
 
 
 def test_steal_takes_an_uncovered_table_card_nl_10_nl_x6():
+    """NL-X6: a card stolen from the table goes to the hand and the card it covered counts again."""
     state, _ = wagered("steal", ["t", "s ss", "s"], table="oo/3o x", deck="tt")
     assert codes(state, 0) == ["from:t", "from:1", "from:2"]
     state, _ = act(state, 0, "from:t")
@@ -221,6 +224,7 @@ def test_draw_and_play_must_play_one_of_the_two_drawn_nl_10():
 
 
 def test_steal_and_play_takes_two_from_a_player_and_plays_one_nl_10():
+    """NL-X6: Steal and Play takes up to two cards from one player and plays one of those received."""
     state, _ = wagered("steal_and_play", ["t", "oo ss", "x"])
     assert codes(state, 0) == ["from:1", "from:2"], "never from the table"
     state, _ = act(state, 0, "from:1")
@@ -229,6 +233,8 @@ def test_steal_and_play_takes_two_from_a_player_and_plays_one_nl_10():
 
 
 def test_double_turn_gives_an_optional_second_turn_and_binds_the_next_player_nl_8_nl_x5():
+    """NL-X5, NL-X12: the wagerer's extra turn is optional, "end" replaces giving up in it;
+    the next player's visit is two turns."""
     state, _ = wagered("double_turn", ["o s t", "s ss sss", "t"], deck="x xx")
     state, _ = play(state, 0, "o")
     assert state.turn == 0 and state.optional_now
@@ -242,6 +248,7 @@ def test_double_turn_gives_an_optional_second_turn_and_binds_the_next_player_nl_
 
 
 def test_card_carousel_passes_two_cards_each_at_once_nl_10_nl_x7():
+    """NL-X7: secret picks one at a time; 2 cards or fewer pass without choosing; nothing moves early."""
     state, _ = wagered("carousel", ["o", "s ss sss", "t tt ttt", "x"], deck="oo ooo")
     assert codes(state, 0) == ["dir:l", "dir:r"]
     state, _ = act(state, 0, "dir:l")
@@ -261,6 +268,7 @@ def test_card_carousel_passes_two_cards_each_at_once_nl_10_nl_x7():
 
 
 def test_shuffle_lives_reorders_any_stack_seen_only_by_its_shuffler_nl_10_nl_x8():
+    """NL-X8: the shuffler sees the whole chosen stack; the others see only its new top card."""
     state = position(["o", "s"], lives=["shuffle_lives skip", "plus:o plus:s plus:t"], deck="x xx")
     state, _ = act(state, 0, "w")
     assert codes(state, 0) == ["stack:1"], "only stacks of two or more"
@@ -289,12 +297,14 @@ def test_single_cat_counts_the_card_as_one_chosen_icon_nl_9():
 
 
 def test_single_cat_with_one_legal_icon_plays_at_once_nl_9_nl_x10():
+    """NL-X10: a card with one legal way to be placed is played at once."""
     state, _ = wagered("single_cat", ["3o2s t", "s", "s"], table="8o 9s", deck="x")
     state, _ = play(state, 0, "3o2s")
     assert table_text(state)[-1] == "o" and state.turn == 1
 
 
 def test_force_wager_makes_the_next_player_wager_nl_8_nl_x5():
+    """NL-X5: Force Wager binds the first turn the next player takes."""
     state = position(["o", "s", "t"], lives=["force_wager", "forbid:x skip", "skip"], deck="x xx xxx 5x")
     state, _ = act(state, 0, "w")
     state, events = play(state, 0, "o")
@@ -344,6 +354,7 @@ def test_ignore_can_end_the_round_when_the_rest_is_full_nl_5_nl_x2():
 
 
 def test_draw_and_play_with_nothing_to_draw_plays_normally_nl_x6():
+    """NL-X6: with no card received, Draw and Play's player plays normally."""
     state, _ = wagered("draw_and_play", ["t", "s", "s"])
     assert state.must_from == () and playable(state, 0) == {"t"}
 
@@ -356,6 +367,7 @@ def test_powers_that_act_happen_right_after_the_wager_nl_x3():
 
 
 def test_bindings_lapse_when_the_round_ends_nl_x5():
+    """NL-X5: bindings on the next player lapse when the round ends."""
     state = position(["oo", "s", "t"], lives=["skip skip", "skip skip", "skip skip"], deck="x xx")
     state, _ = act(state, 0, "w")
     assert state.next_skip == 1
@@ -364,6 +376,23 @@ def test_bindings_lapse_when_the_round_ends_nl_x5():
 
 
 def test_a_perfect_nine_ends_a_double_turn_nl_x5():
+    """NL-X5: a player who makes a perfect nine takes no more turns, extra ones included."""
     state, _ = wagered("double_turn", ["3o s", "s ss", "t tt"], table="3o 3o", deck="x xx")
     state, _ = play(state, 0, "3o")
     assert state.safe == (0,) and state.turn == 1
+
+
+def test_skip_turn_binds_the_next_seat_that_is_not_safe_nl_x5():
+    """NL-X5: Skip Turn binds the next seat clockwise that is not safe."""
+    state = position(["oo", "s", "t", "x"], lives=["skip skip", "skip", "skip", "skip"], safe=(1,))
+    state, _ = act(state, 0, "w")
+    state, events = act(state, 0, "skip")
+    assert "{p2} must skip a turn" in texts(events), "safe {p1} is not the next player"
+    assert state.turn == 3
+
+
+def test_card_carousel_includes_safe_seats_nl_x7():
+    """NL-X7: every seat takes part in Card Carousel, safe ones too."""
+    state, _ = wagered("carousel", ["o", "s ss sss", "t tt ttt"], deck="x xx", safe=(1,))
+    state, _ = act(state, 0, "dir:l")
+    assert RULES.to_act(state) == [0, 1, 2]

@@ -23,6 +23,7 @@ def test_registered_for_two_to_six_players_limited_by_default_nl_11():
 
 
 def test_setup_deals_nine_lives_and_three_cats_then_everyone_orders_at_once_nl_1():
+    """NL-X11: while the stacks are being ordered nobody's top card shows."""
     state = RULES.setup(4, 12)
     assert [len(stack) for stack in state.stacks] == [LIVES] * 4
     assert [len(h) for h in state.hands] == [HAND_SIZE] * 4
@@ -34,6 +35,7 @@ def test_setup_deals_nine_lives_and_three_cats_then_everyone_orders_at_once_nl_1
 
 
 def test_ordering_a_stack_card_by_card_nl_1():
+    """NL-X1, NL-X14: keeping (the timer's default) keeps the order the pool was dealt in."""
     state = RULES.setup(2, 3, Options(first_queen=1))
     cards = state.stacks[0]
     wanted = (cards[4], cards[2], cards[7])
@@ -121,6 +123,7 @@ def test_all_cats_at_nine_wins_over_last_player_standing_nl_x2():
 
 
 def test_surviving_wagers_go_under_the_stack_in_the_chosen_order_nl_5():
+    """NL-X13: otherwise the wagered lives go back first, before the next round."""
     state = position(
         ["o", "s ss", "t"],
         lives=["skip skip", "skip skip", "skip"],
@@ -183,6 +186,7 @@ def test_a_draw_with_no_cards_anywhere_draws_what_there_is_nl_6():
 
 
 def test_the_game_ends_after_a_round_that_empties_a_stack_and_most_lives_win_nl_7_nl_x13():
+    """NL-X13: a round leaving a player without lives ends the game; wagered lives count as lives."""
     state = position(["o", "s", "t"], lives=["skip", "skip skip", "skip skip"], wagered=["", "", "inspect"])
     state, events = act(state, 0, "giveup")
     assert state.phase == "over" and RULES.to_act(state) == []
@@ -204,5 +208,6 @@ def test_lives_count_stack_and_wagers_nl_7():
 
 
 def test_giving_up_is_possible_even_with_a_play_nl_x12():
+    """NL-X12: giving up is always possible during a turn, even with a legal play."""
     state = position(["o", "s"])
     assert codes(state, 0) == ["w", "p:C00", "giveup"]

@@ -37,6 +37,7 @@ def test_the_public_view_shows_no_hand_and_no_stack():
 
 
 def test_the_view_names_the_deck_so_unseen_cards_can_be_counted_nl_x11():
+    """NL-X11: the game's 45 cat cards are public."""
     state = RULES.setup(4, 9)
     assert parse_catalog(RULES.view(state, 2).catalog) == state.cats
 
@@ -84,6 +85,7 @@ def test_events_narrate_a_whole_game():
 
 
 def test_timers_keep_orders_and_pass_random_cards_g_3_nl_x14():
+    """NL-X14: expired orderings keep, carousel picks pass a card; other decisions are the computer's."""
     state = RULES.setup(3, 2)
     assert RULES.timeout_action(state, 1).encode() == "keep"
     state = position(["o s t", "s ss sss", "t"], lives=["carousel", "skip", "skip"], deck="x xx")
