@@ -18,20 +18,19 @@ batch, not once per statement.
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import logging
 import sqlite3
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeVar
 
 from bot.storage.models import ENDED_STATUSES, GameNotFound, StaleMove
 
 log = logging.getLogger(__name__)
 
 Db = sqlite3.Connection
-Transaction = Callable[[Callable[[Db], Any]], Awaitable[Any]]
-"""Runs a synchronous body in one write transaction, away from the event loop."""
+T = TypeVar("T")
 
 MAX_BATCH = 200
 """At most this many moves in one transaction, so one batch never holds the writer for long."""
@@ -96,73 +95,31 @@ def _apply_all(db: Db, moves: list[PendingMove]) -> list[int | Exception]:
     return outcomes
 
 
-class GroupCommit:
-    """Queues moves and commits them in batches through `transaction` (the store's write transaction)."""
+def commit_batch(db: Db, moves: list[PendingMove]) -> list[int | Exception]:
+    """Commit `moves` in one transaction; if it fails for a reason other than a stale move, one by one.
 
-    def __init__(self, transaction: Transaction) -> None:
-        self._transaction = transaction
-        self._queue: list[tuple[PendingMove, asyncio.Future[int]]] = []
-        self._flusher: asyncio.Task[None] | None = None
+    Runs on the store's write thread. The outcome of each move is its game's new version or the
+    exception that refused it, in the order of `moves`.
+    """
+    try:
+        return in_transaction(db, lambda db: _apply_all(db, moves))
+    except Exception as error:
+        if len(moves) == 1:
+            return [error]
+        # Something other than a stale move failed and took the batch with it:
+        # commit the moves one by one so that only the faulty one is refused.
+        log.exception("a batch of %d moves failed; committing them one at a time", len(moves))
+        return [commit_batch(db, [move])[0] for move in moves]
 
-    async def commit(self, move: PendingMove) -> int:
-        """The game's new version once `move` is durably committed; raises StaleMove or GameNotFound."""
-        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        self._queue.append((move, future))
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.create_task(self._flush(), name="catnip-group-commit")
-        # A caller cancelled while its move waits in the queue withdraws it; once its batch
-        # has begun, the move is committed (or not) with the batch regardless.
-        return await future
 
-    @property
-    def queued(self) -> int:
-        """Moves waiting for a batch (not yet taken into a transaction)."""
-        return len(self._queue)
-
-    async def drain(self) -> None:
-        """Wait until every queued move has been committed or refused."""
-        while self._flusher is not None and not self._flusher.done():
-            await asyncio.wait({self._flusher})
-
-    async def _flush(self) -> None:
-        while self._queue:
-            taken, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
-            batch = [(move, future) for move, future in taken if not future.done()]
-            if not batch:
-                continue
-            try:
-                outcomes = await self._commit(batch)
-            except Exception as error:
-                outcomes = [error] * len(batch)
-            except BaseException as error:
-                for _, future in batch + self._queue:
-                    if not future.done():
-                        future.set_exception(error)
-                self._queue.clear()
-                raise
-            for (_, future), outcome in zip(batch, outcomes, strict=True):
-                if future.done():
-                    continue
-                if isinstance(outcome, Exception):
-                    future.set_exception(outcome)
-                else:
-                    future.set_result(outcome)
-
-    async def _commit(self, batch: list[tuple[PendingMove, asyncio.Future[int]]]) -> list[int | Exception]:
-        moves = [move for move, _ in batch]
-
-        try:
-            return await self._transaction(lambda db: _apply_all(db, moves))
-        except Exception:
-            if len(moves) == 1:
-                raise
-            # Something other than a stale move failed and took the batch with it:
-            # commit the moves one by one so that only the faulty one is refused.
-            log.exception("a batch of %d moves failed; committing them one at a time", len(moves))
-            outcomes: list[int | Exception] = []
-            for move in moves:
-                try:
-                    outcomes.append(await self._transaction(lambda db, move=move: _apply_all(db, [move])[0]))
-                except Exception as error:
-                    outcomes.append(error)
-            return outcomes
+def in_transaction(db: Db, body: Callable[[Db], T]) -> T:
+    """`body(db)` inside BEGIN IMMEDIATE … COMMIT, rolled back if it raises."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        result = body(db)
+        db.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
+        raise
+    return result

@@ -29,13 +29,12 @@ import logging
 import sqlite3
 import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from os import PathLike
 from typing import Any, Literal, TypeVar
 
 import aiosqlite
 
-from bot.storage.commits import GroupCommit, PendingMove
+from bot.storage.commits import PendingMove
 from bot.storage.migrations import apply_migrations
 from bot.storage.models import (
     ENDED_STATUSES,
@@ -48,6 +47,7 @@ from bot.storage.models import (
     SeatRecord,
     StaleMove,
 )
+from bot.storage.write_thread import WriteThread
 
 log = logging.getLogger(__name__)
 
@@ -123,19 +123,6 @@ def _move(row: Sequence[Any]) -> MoveRecord:
     return MoveRecord(seq=row[0], seat=row[1], action=row[2], events=json.loads(row[3]), at=row[4])
 
 
-def _in_transaction(db: sqlite3.Connection, body: Callable[[sqlite3.Connection], T]) -> T:
-    """`body(db)` inside BEGIN IMMEDIATE … COMMIT, rolled back if it raises (runs on the batch thread)."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        result = body(db)
-        db.execute("COMMIT")
-    except BaseException:
-        with contextlib.suppress(sqlite3.Error):
-            db.execute("ROLLBACK")
-        raise
-    return result
-
-
 class _Immediate:
     """aiosqlite's statement methods over a plain sqlite3 connection, as coroutines that never wait.
 
@@ -182,9 +169,7 @@ class SqliteGameStore:
         self._writer: Db | None = None
         self._reader: Db | None = None
         self._game_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._batch_db: sqlite3.Connection | None = None
-        self._batch_thread: ThreadPoolExecutor | None = None
-        self._commits = GroupCommit(self._batch_transaction)
+        self._write_thread: WriteThread | None = None
 
     # ------------------------------------------------------------------ connection
 
@@ -193,7 +178,7 @@ class SqliteGameStore:
         if self._writer is not None:
             return
         writer = await aiosqlite.connect(self.path, isolation_level=None, timeout=10.0)
-        reader = batch_thread = None
+        reader = write_thread = None
         try:
             (mode,) = (await writer.execute_fetchall("PRAGMA journal_mode = WAL"))[0]
             if mode.lower() != "wal":
@@ -205,20 +190,17 @@ class SqliteGameStore:
                 log.info("database %s: applied migrations %s", self.path, applied)
             reader = await aiosqlite.connect(self.path, isolation_level=None, timeout=10.0)
             await reader.execute("PRAGMA query_only = ON")
-            batch_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="catnip-store")
-            batch_db = await asyncio.get_running_loop().run_in_executor(batch_thread, self._connect_batch)
+            write_thread = WriteThread(self._connect_for_writes)
+            await write_thread.start()
         except BaseException:
             for connection in (reader, writer):
                 if connection is not None:
                     await connection.close()
-            if batch_thread is not None:
-                batch_thread.shutdown(wait=False)
             raise
-        self._writer, self._reader = writer, reader
-        self._batch_db, self._batch_thread = batch_db, batch_thread
+        self._writer, self._reader, self._write_thread = writer, reader, write_thread
 
-    def _connect_batch(self) -> sqlite3.Connection:
-        """The connection for moves and deadlines, opened on (and only ever used from) the batch thread."""
+    def _connect_for_writes(self) -> sqlite3.Connection:
+        """The connection every transaction runs on, opened on (and only ever used from) the write thread."""
         db = sqlite3.connect(self.path, isolation_level=None, timeout=10.0)
         db.execute(f"PRAGMA synchronous = {self.synchronous}")
         db.execute("PRAGMA foreign_keys = ON")
@@ -226,14 +208,10 @@ class SqliteGameStore:
 
     async def close(self) -> None:
         """Finish the queued writes and close every connection; idempotent."""
-        await self._commits.drain()
-        writer, reader = self._writer, self._reader
-        self._writer = self._reader = None
-        batch_db, batch_thread = self._batch_db, self._batch_thread
-        self._batch_db = self._batch_thread = None
-        if batch_db is not None and batch_thread is not None:
-            await asyncio.get_running_loop().run_in_executor(batch_thread, batch_db.close)
-            batch_thread.shutdown(wait=False)
+        writer, reader, write_thread = self._writer, self._reader, self._write_thread
+        self._writer = self._reader = self._write_thread = None
+        if write_thread is not None:
+            await write_thread.stop()
         if reader is not None:
             await reader.close()
         if writer is not None:
@@ -264,21 +242,17 @@ class SqliteGameStore:
         SQLite's write lock for ~100 ms under load, and every move waiting to commit behind it.
         Like every write, it runs to its end even if the caller is cancelled meanwhile.
         """
-        return await self._batch_transaction(lambda db: _finish_now(body(_Immediate(db))))
+        return await self._sync_transaction(lambda db: _finish_now(body(_Immediate(db))))
 
-    async def _batch_transaction(self, body: Callable[[sqlite3.Connection], T]) -> T:
-        """Run the synchronous `body` in one write transaction on the batch thread (one round trip).
+    async def _sync_transaction(self, body: Callable[[sqlite3.Connection], T]) -> T:
+        """Run the synchronous `body` in one write transaction on the write thread (one round trip).
 
         Committed if `body` returns, rolled back if it raises, and run to its end even if the
-        caller is cancelled meanwhile. The batch thread runs one transaction at a time, in the
-        order they were asked for.
+        caller is cancelled meanwhile.
         """
-        db, thread = self._batch_db, self._batch_thread
-        if db is None or thread is None:
+        if self._write_thread is None:
             raise RuntimeError("the game store is not open")
-        return await asyncio.shield(
-            asyncio.get_running_loop().run_in_executor(thread, _in_transaction, db, body)
-        )
+        return await self._write_thread.run(body)
 
     @staticmethod
     async def _rows(db: Db, sql: str, params: Iterable[Any] = ()) -> list[Any]:
@@ -425,10 +399,10 @@ class SqliteGameStore:
         """
         if status is not None:
             _check_status(status)
-        if self._writer is None:
+        if self._write_thread is None:
             raise RuntimeError("the game store is not open")
         move = PendingMove(game_id, expected_version, seat, action, _json(events), state_json, now, status)
-        return await self._commits.commit(move)
+        return await self._write_thread.commit(move)
 
     async def repair_snapshot(self, game_id: int, *, state_json: str, version: int, seq: int) -> bool:
         """Write a rebuilt snapshot if the game is still at `version` with `seq` moves; whether it was."""
@@ -601,7 +575,7 @@ class SqliteGameStore:
             )
 
         if gone or kept:
-            await self._batch_transaction(body)
+            await self._sync_transaction(body)
 
     async def deadlines(self) -> list[Deadline]:
         """The pending deadlines of live games, soonest first."""

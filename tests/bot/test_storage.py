@@ -8,6 +8,7 @@ import logging
 import os
 import signal
 import sqlite3
+import threading
 import subprocess
 import sys
 from pathlib import Path
@@ -593,6 +594,21 @@ async def test_a_cancelled_caller_never_leaves_a_half_written_move(store, writte
     game = await started_game(store)
     state = await load_state(store, game, RULES)
     new, _ = RULES.apply(state, 0, Pull(count=1))
+    # Still queued: the write thread is busy with another transaction. Being written: the thread
+    # has taken the move and waits for SQLite's write lock, held by another connection.
+    blocker = sqlite3.connect(store.path, isolation_level=None)
+    release, holding = threading.Event(), None
+    if written:
+        blocker.execute("BEGIN IMMEDIATE")
+    else:
+        busy = threading.Event()
+
+        def hold_the_thread(db):
+            busy.set()
+            release.wait(5)
+
+        holding = asyncio.create_task(store._sync_transaction(hold_the_thread))
+        await asyncio.to_thread(busy.wait, 5)
     task = asyncio.create_task(
         store.commit_move(
             game.id,
@@ -605,12 +621,17 @@ async def test_a_cancelled_caller_never_leaves_a_half_written_move(store, writte
         )
     )
     await asyncio.sleep(0)
-    while written and store._commits.queued:  # until its batch has been taken into a transaction
-        await asyncio.sleep(0)
+    while written and store._write_thread.queued:  # until its batch has been taken
+        await asyncio.sleep(0.001)
+    assert store._write_thread.queued == (0 if written else 1)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    await store._commits.drain()  # the batch, if it began, runs to its end
+    release.set()
+    blocker.close()  # lets go of the write lock
+    if holding is not None:
+        await holding
+    await store._write_thread.drain()  # the batch, if it began, runs to its end
     record = await store.get_game(game.id)
     log = await store.moves(game.id)
     assert [(m.seq, m.action) for m in log] == ([(1, "pull:1")] if written else [])
