@@ -51,12 +51,24 @@ class ComponentRouter(discord.ui.DynamicItem[discord.ui.Item], template=r"(?s).+
 
 
 async def acknowledged_if_slow(interaction: discord.Interaction, work: Awaitable[T]) -> T:
-    """The result of `work`; if it is not ready within `ANSWER_WITHIN`, the click is deferred first."""
-    task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=ANSWER_WITHIN)
-    if not done and not interaction.response.is_done():
-        await interaction.response.defer()
-    return await task
+    """The result of `work`; if it is not ready within `ANSWER_WITHIN`, the click is deferred meanwhile.
+
+    `work` runs in the caller's own task and only a timer waits beside it: on a busy event loop
+    every extra task or callback between a click and its answer costs a turn of the loop.
+    """
+    deferring: list[asyncio.Task[None]] = []
+
+    def acknowledge_now() -> None:
+        if not interaction.response.is_done():
+            deferring.append(asyncio.create_task(interaction.response.defer()))
+
+    timer = asyncio.get_running_loop().call_later(ANSWER_WITHIN, acknowledge_now)
+    try:
+        return await work
+    finally:
+        timer.cancel()
+        if deferring:
+            await deferring[0]
 
 
 async def show(interaction: discord.Interaction, message) -> None:
