@@ -80,8 +80,7 @@ def add_fields(embed: discord.Embed, fields: Sequence[tuple[str, str]], inline: 
 
 
 def narration(game: LiveGame, seat: int | None, limit: int = NARRATION_LINES) -> str:
-    lines = [event.render(game.names) for event in events_for(game.events, seat)]
-    return "\n".join(lines[-limit:])
+    return "\n".join(event.render(game.names) for event in events_for(game.events, seat)[-limit:])
 
 
 def seat_list(game: LiveGame) -> str:

@@ -8,9 +8,9 @@ import logging
 import os
 import signal
 import sqlite3
-import threading
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
