@@ -7,11 +7,11 @@ the others wait their turn instead of crowding the event loop, so clicks —
 which Discord wants answered within 3 s — are not queued behind table edits.
 
 The number is a trade measured with `python -m bench.bot_load`: with 100 games
-moving as fast as they can, 16 slots answered clicks at p99 168 ms and 6 at 74 ms,
-for pings about 0.2 s later. It does not hold back a bot on real Discord, whose
-round trips of ~100 ms let 6 slots make ~60 table edits (plus their pings and
-deletions) a second — past the 50 requests/s Discord allows a bot outside
-interaction responses.
+moving as fast as they can, clicks were answered at p99 168 ms with 16 slots,
+74–104 ms with 6 and 60–73 ms with 4, for pings about 0.15 s later. It does not
+hold back a bot on real Discord, whose round trips of ~100 ms let 4 slots make
+~40 table edits a second, each with a ping and a deletion: past the 50 requests/s
+Discord allows a bot outside interaction responses.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ log = logging.getLogger("catnip.table")
 
 REPOST_AFTER_SECONDS = 45 * 60
 REPOST_AFTER_MESSAGES = 15
-REFRESH_SLOTS = 6
+REFRESH_SLOTS = 4
 
 
 class TablePresenter:
