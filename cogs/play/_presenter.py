@@ -1,8 +1,8 @@
 """Keeps each game's public table message and turn pings in step with the game.
 
-Updates are coalesced per game in a background task, so answering a click
-never waits for the table edit, and a burst of moves costs one edit. At most
-`REFRESH_SLOTS` tables are re-rendered at once: when many games move together,
+Updates are coalesced per game and made by background workers, so answering a
+click never waits for the table edit, and a burst of moves costs one edit. At
+most `REFRESH_SLOTS` workers show tables at once: when many games move together,
 the others wait their turn instead of crowding the event loop, so clicks —
 which Discord wants answered within 3 s — are not queued behind table edits.
 
@@ -44,10 +44,10 @@ class TablePresenter:
         self.bot = bot
         self.service = service
         self.timers = timers
-        self._tasks: dict[int, asyncio.Task] = {}
-        self._dirty: set[int] = set()
+        self._waiting: dict[int, LiveGame] = {}
+        self._showing: set[int] = set()
+        self._workers: set[asyncio.Task] = set()
         self._pings: dict[int, tuple[int, int, frozenset[int]]] = {}
-        self._slots = asyncio.Semaphore(REFRESH_SLOTS)
         self._deletions: set[asyncio.Task] = set()
         self.messages_since_table: Counter[int] = Counter()
 
@@ -91,29 +91,28 @@ class TablePresenter:
 
     def refresh(self, game: LiveGame) -> None:
         """Schedule a table update; several changes in a row become one edit."""
-        self._dirty.add(game.id)
-        task = self._tasks.get(game.id)
-        if task is None or task.done():
-            self._tasks[game.id] = asyncio.create_task(self._refresh_loop(game))
+        self._waiting[game.id] = game
+        if len(self._workers) < REFRESH_SLOTS:
+            worker = asyncio.create_task(self._work())
+            self._workers.add(worker)
+            worker.add_done_callback(self._workers.discard)
 
     async def settle(self) -> None:
         """Wait until every scheduled table update and ping deletion is done (tests and shutdown)."""
-        while pending := [t for t in [*self._tasks.values(), *self._deletions] if not t.done()]:
+        while pending := [t for t in [*self._workers, *self._deletions] if not t.done()]:
             await asyncio.gather(*pending, return_exceptions=True)
 
-    async def _refresh_loop(self, game: LiveGame) -> None:
-        try:
-            while game.id in self._dirty:
-                async with self._slots:
-                    self._dirty.discard(game.id)
-                    try:
-                        await self._show(game)
-                    except Exception:
-                        log.exception("%s table update failed", game.log_prefix())
-                        return
-        finally:
-            if self._tasks.get(game.id) is asyncio.current_task():
-                del self._tasks[game.id]
+    async def _work(self) -> None:
+        """Show waiting tables, oldest first, until none is left that another worker isn't showing."""
+        while (game_id := next((g for g in self._waiting if g not in self._showing), None)) is not None:
+            game = self._waiting.pop(game_id)
+            self._showing.add(game_id)
+            try:
+                await self._show(game)
+            except Exception:
+                log.exception("%s table update failed", game.log_prefix())
+            finally:
+                self._showing.discard(game_id)
 
     async def _show(self, game: LiveGame) -> None:
         channel = await self._table_channel(game)

@@ -12,7 +12,7 @@ from tests.e2e.driver import Table, catnip, open_table, start_catnip, table_of
 
 async def crash(emu, bot) -> None:
     """Kill the bot as a dead process would stop: no clean shutdown, nothing flushed or closed."""
-    tasks = [*bot._background, *bot.presenter._tasks.values(), *bot.service._computer_tasks.values()]
+    tasks = [*bot._background, *bot.presenter._workers, *bot.service._computer_tasks.values()]
     await emu.stop_bot(bot, clean=False)
     for task in tasks:
         task.cancel()
