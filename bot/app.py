@@ -110,8 +110,8 @@ class CatnipBot(commands.Bot):
     async def _after_ready(self, resumed) -> None:
         """Once the guilds are known: re-render each resumed table and let computer seats move."""
         await self.wait_until_ready()
+        self.presenter.refresh_resumed(resumed)
         for game in resumed:
-            self.presenter.refresh(game)
             if game.state is not None:
                 self.timers.arm_soon(game)
                 self.service.schedule_computers(game)

@@ -35,6 +35,7 @@ log = logging.getLogger("catnip.table")
 REPOST_AFTER_SECONDS = 45 * 60
 REPOST_AFTER_MESSAGES = 15
 REFRESH_SLOTS = 4
+RESUME_SLOTS = 16
 
 
 class TablePresenter:
@@ -92,7 +93,18 @@ class TablePresenter:
     def refresh(self, game: LiveGame) -> None:
         """Schedule a table update; several changes in a row become one edit."""
         self._waiting[game.id] = game
-        if len(self._workers) < REFRESH_SLOTS:
+        self._start_workers(REFRESH_SLOTS)
+
+    def refresh_resumed(self, games: Sequence[LiveGame]) -> None:
+        """Show every table again after a restart, with more workers while they catch up.
+
+        Nobody is waiting for a click's answer yet, so showing the tables sooner wins.
+        """
+        self._waiting.update((game.id, game) for game in games)
+        self._start_workers(RESUME_SLOTS)
+
+    def _start_workers(self, limit: int) -> None:
+        for _ in range(min(limit - len(self._workers), len(self._waiting))):
             worker = asyncio.create_task(self._work())
             self._workers.add(worker)
             worker.add_done_callback(self._workers.discard)
