@@ -77,6 +77,38 @@ async def test_a_move_that_breaks_its_batch_is_refused_alone_and_the_others_comm
     assert await store.moves(second) == [] and (await store.get_game(second)).version == 1
 
 
+async def test_writes_run_in_the_order_they_were_asked_for(store):
+    """A transaction asked for between two moves of a game sees the first and not the second."""
+    game = await active_game(store)
+
+    def version(db: sqlite3.Connection) -> int:
+        return db.execute("SELECT version FROM games WHERE id = ?", (game,)).fetchone()[0]
+
+    first, seen, second = await asyncio.gather(
+        move(store, game, 1, 1), store._sync_transaction(version), move(store, game, 2, 2)
+    )
+    assert (first, seen, second) == (2, 2, 3)
+
+
+async def test_closing_the_store_commits_the_moves_still_queued(tmp_path):
+    path = tmp_path / "catnip.sqlite3"
+    store = SqliteGameStore(path)
+    await store.open()
+    games = [await active_game(store) for _ in range(5)]
+    pending = [asyncio.create_task(move(store, game, 1, 1)) for game in games]
+    await asyncio.sleep(0)  # every move handed to the store's thread
+    await store.close()
+    assert await asyncio.gather(*pending) == [2] * 5
+    reopened = SqliteGameStore(path)
+    await reopened.open()
+    try:
+        assert [len(await reopened.moves(game)) for game in games] == [1] * 5
+    finally:
+        await reopened.close()
+    with pytest.raises(RuntimeError, match="not open"):
+        await move(store, games[0], 2, 2)
+
+
 async def test_saving_deadlines_in_one_go_skips_games_that_ended(store):
     live, ended = await active_game(store), await active_game(store)
     await store.set_deadline(live, decision="v1", due=5.0)

@@ -1,0 +1,148 @@
+"""How table updates are scheduled when many tables change at once: a few at a time, oldest
+first, each waiting table shown once with its latest state, and more at once after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections import Counter
+from datetime import UTC, datetime
+
+import discord
+import pytest
+
+from bot.clock import ManualClock
+from bot.sessions import GameService
+from bot.storage import SqliteGameStore
+from bot.timers import Timers, TimerSettings
+from cogs.play._presenter import REFRESH_SLOTS, RESUME_SLOTS, TablePresenter
+
+ANN, BO = 101, 102
+TABLES = 12
+
+
+class Channel:
+    """A table's thread: every message sent, edited or deleted waits until the test lets it through."""
+
+    def __init__(self, discord_: Discord, channel_id: int) -> None:
+        self.id = channel_id
+        self._discord = discord_
+
+    async def send(self, content=None, **kwargs):
+        await self._discord.call(self.id, "send", content)
+        return discord.Object(self._discord.new_id())
+
+    def get_partial_message(self, message_id: int):
+        channel = self
+
+        class Partial:
+            async def edit(self, **kwargs):
+                await channel._discord.call(channel.id, "edit", kwargs.get("embed"))
+
+            async def delete(self):
+                await channel._discord.call(channel.id, "delete", message_id)
+
+        return Partial()
+
+
+class Discord:
+    """Stands in for the bot: its channels, and which of them have a call in flight."""
+
+    def __init__(self, clock: ManualClock) -> None:
+        self.clock = clock
+        self.open = asyncio.Event()
+        self.busy: Counter[int] = Counter()
+        self.most_busy = 0
+        self.most_at_one_table = 0
+        self.calls: list[tuple[int, str, object]] = []
+        self._ids = itertools.count()
+
+    def new_id(self) -> int:
+        return discord.utils.time_snowflake(datetime.fromtimestamp(self.clock.now(), UTC)) + next(self._ids)
+
+    def get_channel(self, channel_id: int) -> Channel:
+        return Channel(self, channel_id)
+
+    async def call(self, channel_id: int, what: str, payload) -> None:
+        self.busy[channel_id] += 1
+        self.most_busy = max(self.most_busy, len(+self.busy))
+        self.most_at_one_table = max(self.most_at_one_table, self.busy[channel_id])
+        try:
+            await self.open.wait()
+            self.calls.append((channel_id, what, payload))
+        finally:
+            self.busy[channel_id] -= 1
+
+
+@pytest.fixture
+async def tables(tmp_path):
+    store = SqliteGameStore(tmp_path / "catnip.sqlite3")
+    await store.open()
+    service = GameService(store, ManualClock(start=1_700_000_000.0))
+    games = []
+    for index in range(TABLES):
+        lobby = await service.open_lobby(
+            game_key="catsdogs",
+            guild_id=1,
+            channel_id=1000 + index,
+            thread_id=None,
+            host_id=ANN,
+            host_name="A",
+        )
+        await service.join(lobby.id, BO, "Bo")
+        games.append(await service.start(lobby.id, ANN, seed=index))
+    fake = Discord(service.clock)
+    presenter = TablePresenter(fake, service, Timers(service, TimerSettings()))
+    yield fake, presenter, games
+    await service.shutdown()
+    await store.close()
+
+
+async def test_a_few_tables_are_shown_at_a_time_and_every_one_once(tables):
+    fake, presenter, games = tables
+    for game in games:
+        presenter.refresh(game)
+    for _ in range(3):  # changes to a table still waiting for its turn add nothing
+        presenter.refresh(games[-1])
+    await asyncio.sleep(0.01)
+    assert fake.most_busy == REFRESH_SLOTS, "the first tables are shown side by side, the rest wait"
+    fake.open.set()
+    await presenter.settle()
+    assert fake.most_busy == REFRESH_SLOTS
+    shown = [channel for channel, what, _ in fake.calls if what == "send"]
+    assert list(dict.fromkeys(shown)) == [game.record.channel_id for game in games], "oldest first"
+    for game in games:
+        sent = [text for channel, what, text in fake.calls if channel == game.record.channel_id]
+        assert sent[0] is None and sent[1].startswith("🔔") and len(sent) == 2, "the table, then its ping"
+
+
+async def test_after_a_restart_more_tables_are_shown_at_once(tables):
+    fake, presenter, games = tables
+    presenter.refresh_resumed(games)
+    await asyncio.sleep(0.01)
+    assert fake.most_busy == min(RESUME_SLOTS, TABLES) > REFRESH_SLOTS
+    fake.open.set()
+    await presenter.settle()
+    assert len([what for _, what, _ in fake.calls if what == "send"]) == 2 * TABLES
+
+
+async def test_a_table_edited_in_place_and_its_ping_go_out_together(tables):
+    fake, presenter, games = tables
+    game = games[0]
+    fake.open.set()
+    presenter.refresh(game)
+    await presenter.settle()
+    assert fake.most_at_one_table == 1, "a new table goes up before its ping"
+    seat = game.to_act()[0]
+    action = game.rules.legal_actions(game.state, seat)[0]
+    await presenter.service.play(
+        game.id, game.record.seats[seat].user_id, game.record.version, action.encode()
+    )
+    fake.open.clear()
+    fake.calls.clear()
+    presenter.refresh(game)
+    await asyncio.sleep(0.01)
+    assert fake.most_at_one_table == 2
+    fake.open.set()
+    await presenter.settle()
+    assert sorted(what for _, what, _ in fake.calls) == ["delete", "edit", "send"], "the old ping goes"
