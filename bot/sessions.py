@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -177,8 +178,24 @@ class GameService:
         return game
 
     async def _set_seats(self, game: LiveGame, seats: Sequence[SeatRecord]) -> None:
+        """Seat `seats` (records from the lobby, in their new order, plus any new ones).
+
+        An option naming a taken seat follows its player to their new seat, or goes back to
+        random if they left (G-X6). One naming a seat nobody has taken yet (remembered from the
+        channel's last table) waits for whoever sits there.
+        """
         numbered = [seat.model_copy(update={"seat": index}) for index, seat in enumerate(seats)]
-        game.record = await self.store.update_lobby(game.id, seats=numbered, now=self.clock.now())
+        before = game.record.seats
+        options = dict(game.record.options)
+        for name in seat_option_names(game.rules):
+            chosen = options.get(name)
+            if isinstance(chosen, int) and 0 <= chosen < len(before):
+                player = before[chosen]
+                options[name] = next((index for index, seat in enumerate(seats) if seat is player), None)
+        changed = options if options != game.record.options else None
+        game.record = await self.store.update_lobby(
+            game.id, seats=numbered, options=changed, now=self.clock.now()
+        )
         await self._notify_lobby(game)
 
     async def join(self, game_id: int, user_id: int, name: str) -> LiveGame:
@@ -203,6 +220,19 @@ class GameService:
         if user_id != game.record.host_id and not can_manage:
             host = next((s.name for s in game.record.seats if s.user_id == game.record.host_id), "the host")
             raise NotHost(f"Only {host} (the host) can do that.")
+
+    async def shuffle_seats(self, game_id: int, user_id: int, seed: int) -> LiveGame:
+        """The host deals the seats out again in a new random order (G-1)."""
+        game = await self._lobby(game_id)
+        self._require_host(game, user_id)
+        seats = list(game.record.seats)
+        if len(seats) < 2:
+            raise Refusal("There is nobody to change places with yet.")
+        order, shuffler = list(seats), random.Random(seed)
+        while order == seats:
+            shuffler.shuffle(order)
+        await self._set_seats(game, order)
+        return game
 
     async def add_computer(self, game_id: int, user_id: int, level: str) -> LiveGame:
         game = await self._lobby(game_id)
@@ -493,6 +523,11 @@ class GameService:
                 await presenter.game_changed(game, events)
             except Exception:
                 log.exception("%s could not show the change", game.log_prefix())
+
+
+def seat_option_names(rules: Rules) -> list[str]:
+    """The options that name a seat (who starts, the first Kittyqueen …): typed `int | None`."""
+    return [name for name, spec in rules.Options.model_fields.items() if spec.annotation == (int | None)]
 
 
 def _valid_options(rules: Rules, remembered: dict) -> dict:

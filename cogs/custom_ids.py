@@ -14,7 +14,7 @@ from bot.errors import BadRequest
 PREFIX = "cn"
 MAX_CUSTOM_ID = 100
 
-LOBBY_OPS = ("join", "leave", "start", "cancel", "addc", "rmc", "opt")
+LOBBY_OPS = ("join", "leave", "start", "cancel", "addc", "rmc", "shuffle", "opt")
 
 
 @dataclass(frozen=True)

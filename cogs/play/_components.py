@@ -205,6 +205,8 @@ async def _lobby_change(bot: CatnipBot, interaction: discord.Interaction, compon
         await service.add_computer(game_id, user.id, values[0] if values else "")
     elif op == "rmc":
         await service.remove_computer(game_id, user.id)
+    elif op == "shuffle":
+        await service.shuffle_seats(game_id, user.id, seed=bot.new_seed())
     elif op == "opt":
         await service.set_option(
             game_id, user.id, arg, await _option_value(service, interaction, game_id, arg)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import discord
 
-from bot.sessions import TIMER_CHOICES, TIMER_OPTION, LiveGame, describe_players
+from bot.sessions import TIMER_CHOICES, TIMER_OPTION, LiveGame, describe_players, seat_option_names
 from cogs import custom_ids as ids
 from cogs.render import renderer_for
 from cogs.render.base import Choice, fill_names
@@ -99,8 +99,7 @@ def option_title(name: str) -> str:
 
 def is_seat_option(game: LiveGame, name: str) -> bool:
     """Whether a game option names a seat (who starts, the first Kittyqueen …): `int | None`."""
-    field = game.rules.Options.model_fields.get(name)
-    return field is not None and field.annotation == (int | None)
+    return name in seat_option_names(game.rules)
 
 
 def option_value(name: str, value: object, game: LiveGame) -> str:
@@ -169,6 +168,15 @@ def lobby_message(game: LiveGame) -> Message:
             label="Remove computer",
             custom_id=ids.lobby_id(gid, "rmc"),
             disabled=not any(s.computer for s in game.record.seats),
+            row=2,
+        )
+    )
+    items.append(
+        discord.ui.Button(
+            label="Shuffle seats",
+            emoji="🔀",
+            custom_id=ids.lobby_id(gid, "shuffle"),
+            disabled=count < 2,
             row=2,
         )
     )

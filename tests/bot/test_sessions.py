@@ -69,6 +69,60 @@ def user_to_act(game):
     return game.record.seats[seat].user_id
 
 
+def seated(game) -> list[int | None]:
+    return [seat.user_id for seat in game.record.seats]
+
+
+async def test_seats_follow_join_order_and_the_host_may_shuffle_them(world):
+    """G-1 / G-X6: join order, then a new random order on the host's say-so."""
+    _, _, service, recorder, _ = world
+    live = await lobby(service, players=(ANN, BO, CY, DI))
+    assert seated(live) == [ANN, BO, CY, DI]
+    with pytest.raises(NotHost, match="Only Ann"):
+        await service.shuffle_seats(live.id, BO, seed=1)
+    orders = set()
+    for seed in range(12):
+        before = seated(live)
+        await service.shuffle_seats(live.id, ANN, seed=seed)
+        assert seated(live) != before and sorted(seated(live)) == sorted(before)
+        assert [seat.seat for seat in live.record.seats] == [0, 1, 2, 3]
+        orders.add(tuple(seated(live)))
+    assert len(orders) > 3, "the order is random"
+    assert recorder.lobbies[-1] == 4, "the lobby is shown again"
+    last = seated(live)
+    started = await service.start(live.id, ANN, seed=5)
+    assert seated(started) == last, "the game is played in the shuffled order"
+
+
+async def test_a_lonely_host_has_nobody_to_change_places_with(world):
+    _, _, service, _, _ = world
+    live = await lobby(service, players=(ANN,))
+    with pytest.raises(Refusal, match="nobody to change places with"):
+        await service.shuffle_seats(live.id, ANN, seed=1)
+
+
+async def test_who_starts_follows_the_player_through_shuffles_and_leaving(world):
+    """G-X6: an option naming a seat names a player: shuffled, they keep it; gone, it is random again."""
+    _, _, service, _, _ = world
+    live = await lobby(service, players=(ANN, BO, CY))
+    await service.set_option(live.id, ANN, "first_player", 2)  # Cy
+    for seed in range(5):
+        await service.shuffle_seats(live.id, ANN, seed=seed)
+        assert seated(live)[live.record.options["first_player"]] == CY
+    await service.leave_lobby(live.id, BO)
+    assert seated(live)[live.record.options["first_player"]] == CY
+    await service.leave_lobby(live.id, CY)
+    assert live.record.options["first_player"] is None
+    await service.set_option(live.id, ANN, "first_player", 1)
+    await service.join(live.id, DI, "Di")
+    await service.start(live.id, ANN, seed=1)
+    again = await lobby(service, players=(ANN,))
+    assert again.record.options["first_player"] == 1, "remembered: the second seat, for now empty"
+    await service.join(again.id, CY, "Cy")
+    await service.shuffle_seats(again.id, ANN, seed=2)
+    assert seated(again)[again.record.options["first_player"]] == CY, "whoever took it keeps it"
+
+
 async def test_lobby_join_leave_start_and_the_host_rules(world):
     _, _, service, recorder, _ = world
     live = await lobby(service, players=(ANN, BO))

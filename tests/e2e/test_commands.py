@@ -75,3 +75,27 @@ async def test_the_host_sets_options_in_the_lobby_and_others_cannot(tmp_path):
         await emu.settle(idle=0.02)
         remembered = max(bot.service.live.values(), key=lambda g: g.id).record.options
         assert remembered["limited_powers"] is False and remembered["turn_timer"] == 300
+
+
+async def test_the_host_shuffles_the_seats_and_the_lobby_shows_the_new_order(tmp_path):
+    """G-1 / G-X6 over Discord: only the host may shuffle; the lobby lists the new order."""
+    async with catnip(tmp_path) as (emu, bot):
+        ann, bo, cy = emu.member("Ann"), emu.member("Bo"), emu.member("Cy")
+        await (await ann.slash("play", game="catsdogs")).wait_final()
+        thread = await emu.wait_for(lambda: (emu.threads("games") or [None])[-1])
+        lobby = await emu.wait_for(lambda: table_of(emu, thread))
+        for member in (bo, cy):
+            assert (await member.click(lobby, "Join")).ok
+        await emu.settle(idle=0.02)
+        refused = await bo.click(lobby, "Shuffle seats")
+        assert "Only Ann" in refused.message.text()
+        game = next(iter(bot.service.live.values()))
+        before = [seat.user_id for seat in game.record.seats]
+        assert (await ann.click(lobby, "Shuffle seats")).ok
+        await emu.settle(idle=0.02)
+        after = [seat.user_id for seat in game.record.seats]
+        assert after != before and sorted(after) == sorted(before)
+        listed = table_of(emu, thread).text()
+        assert [listed.index(f"<@{user}>") for user in after] == sorted(
+            listed.index(f"<@{u}>") for u in after
+        )

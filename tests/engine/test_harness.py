@@ -85,6 +85,7 @@ def test_a_correct_game_passes():
 
 
 def test_a_random_playout_ends_and_replays():
+    """G-2: the seed and the action log give back the same game."""
     rules = Nim()
     playout = random_playout(rules, 2, seed=4, keep_states=True)
     assert rules.replay(2, 4, None, playout.log) == playout.states[-1]

@@ -1,4 +1,5 @@
-"""Thousands of random CatSanity games through the conformance harness, with invariants and leak checks."""
+"""Thousands of random CatSanity games through the conformance harness, with invariants and leak checks;
+every game replays exactly from its seed and action log (G-2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The conformance harness over 1–5 players: invariants, leak check, and the solo game's deep checks."""
+"""The conformance harness over 1–5 players: invariants, leak check, and the solo game's deep checks;
+every game replays exactly from its seed and action log (G-2)."""
 
 from __future__ import annotations
 

@@ -82,7 +82,7 @@ def test_cd4_next_round_is_led_left_of_the_previous_first_leader():
 
 
 def test_cd5_the_round_is_finished_before_the_game_ends():
-    """A player reaching 21 mid-round does not end it: scores only count after the last trick."""
+    """CD-5: a player reaching 21 mid-round does not end it: scores only count after the last trick."""
     state = position("C1 C2 | D9 D8 | C3 C4", collected="C5 D1 D2 D3 | - | -", scores=(14, 0, 0), leader=0)
     assert ribbons(state.collected[0]) + 14 >= 21
     assert RULES.outcome(state) is None
@@ -91,6 +91,7 @@ def test_cd5_the_round_is_finished_before_the_game_ends():
 
 
 def test_cd5_game_ends_after_a_round_reaching_21():
+    """CD-5: the game ends after the round in which someone reaches 21; the highest total wins."""
     state = position("- | - | C9", trick="C1 D9", collected="D1 | - | -", scores=(19, 3, 7), leader=0)
     after, events = play(state, "C9")  # cats 10 > dogs 9: seat 2 collects D9
     outcome = RULES.outcome(after)
@@ -108,6 +109,7 @@ def test_cd5_nobody_at_21_means_another_round():
 
 @pytest.mark.parametrize(("last_win", "winner"), [((5, 7, 0), 1), ((7, 5, 0), 0)])
 def test_cd5_a_tie_goes_to_the_tied_player_who_most_recently_won_a_trick(last_win, winner):
+    """CD-5: a tie goes to the tied player who most recently won a trick."""
     # The last trick is a tie (cats 4, dogs 4): nobody wins it; seats 0 and 1 end on 21 each.
     state = position(
         "- | - | D3", trick="C4 D1", scores=(20, 18, 0), leader=0, last_win=last_win, tricks_played=7

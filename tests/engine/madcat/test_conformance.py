@@ -1,4 +1,5 @@
-"""The engine contract over thousands of random games, with the game's invariants and a leak check."""
+"""The engine contract over thousands of random games, with the game's invariants and a leak check;
+every game replays exactly from its seed and action log (G-2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The conformance harness over thousands of random games, with Nine Lives' invariants and leak check."""
+"""The conformance harness over thousands of random games, with Nine Lives' invariants and leak check;
+every game replays exactly from its seed and action log (G-2)."""
 
 from __future__ import annotations
 
