@@ -124,6 +124,7 @@ class Sampler:
             "next_skip": view.next_skip,
             "next_double": view.next_double,
             "next_wager": view.next_wager,
+            "held": view.held,
             "shuffle_target": view.shuffle_target,
             "direction": view.direction,
             "tied": view.tied,

@@ -93,10 +93,17 @@ def new_turn(state: State, seat: int, owed: int, optional: int, optional_now: bo
 
 
 def next_visit(state: State, seat: int, events: Events) -> tuple[State, Events]:
-    """Pass play on from `seat`, applying what the last player's powers bind the next one to (NL-8)."""
+    """Pass play on from `seat`, applying what the last player's powers bind the next one to (NL-8).
+
+    Each skip costs one turn the player would take; what a visit skipped whole leaves over (more
+    skips, a wager rule) binds the player's next visit, the later wager rule counting (NL-X5).
+    """
     nxt = next_active(state, seat)
     skips, turns, rule = state.next_skip, 2 if state.next_double else 1, state.next_wager
-    state = evolve(state, {"next_skip": 0, "next_double": False, "next_wager": ""})
+    held = tuple(h for h in state.held if h[0] != nxt)
+    for _, more, earlier in (h for h in state.held if h[0] == nxt):
+        skips, rule = skips + more, rule or earlier
+    state = evolve(state, {"next_skip": 0, "next_double": False, "next_wager": "", "held": held})
     if turns == 2:
         events.append(public("double", f"{{p{nxt}}} must take 2 turns."))
     while skips and turns:
@@ -104,6 +111,8 @@ def next_visit(state: State, seat: int, events: Events) -> tuple[State, Events]:
         turns -= 1
         events.append(public("skipped", f"{{p{nxt}}} must skip a turn."))
     if not turns:
+        if skips or rule:
+            state = evolve(state, {"held": (*held, (nxt, skips, rule))})
         return next_visit(state, nxt, events)
     if rule == "force" and state.stacks[nxt]:
         events.append(public("force", f"{{p{nxt}}} must wager a life this turn."))
@@ -283,6 +292,7 @@ def end_round(state: State, losers: tuple[int, ...], why: str, events: Events) -
             "next_skip": 0,
             "next_double": False,
             "next_wager": "",
+            "held": (),
             "losers": tuple(sorted(losers)),
         },
     )

@@ -48,6 +48,8 @@ class State(Frozen):
     Phases: "order" (life stacks, NL-1), "play" (turns; `step` says which sub-decision),
     "carousel" (simultaneous picks), "return" (wagered lives back under the stack),
     "queen" (tie pick, NL-6), "over".
+    `held` lists what still binds a player whose whole visit was skipped (seat, skips left, wager
+    rule): it binds that player's next visit (NL-X5).
     Arrangements (`arranging` the cards still to place, `arranged` those placed, per seat)
     are working copies: the stack or wagered cards they come from stay untouched until done.
     """
@@ -82,6 +84,7 @@ class State(Frozen):
     next_skip: int = 0
     next_double: bool = False
     next_wager: str = ""
+    held: tuple[tuple[int, int, str], ...] = ()
     arranging: tuple[tuple[int, ...], ...]
     arranged: tuple[tuple[int, ...], ...]
     shuffle_target: int | None = None
@@ -241,6 +244,7 @@ class View(Frozen):
     next_skip: int
     next_double: bool
     next_wager: str
+    held: tuple[tuple[int, int, str], ...]
     direction: int
     shuffle_target: int | None
     tied: tuple[int, ...]

@@ -123,6 +123,7 @@ def build_view(state: State, seat: int | None) -> View:
         next_skip=state.next_skip,
         next_double=state.next_double,
         next_wager=state.next_wager,
+        held=state.held,
         direction=state.direction,
         shuffle_target=state.shuffle_target,
         tied=state.tied,

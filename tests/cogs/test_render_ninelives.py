@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cogs.render.base import Choice
-from cogs.render.ninelives import RENDERER, counts_short, secret_lines
+from cogs.render.ninelives import RENDERER, counts_short, life_short, secret_lines
 from cogs.render.ninelives_hand import playable_ids
 from engine.core import Rng
 from engine.ninelives import RULES
@@ -374,3 +374,27 @@ def test_secret_lines_never_show_up_on_the_table():
         for line in secret_lines(RULES.view(state, seat), NAMES[seat]):
             assert line not in public
     assert card_id(state.hands[0][0]) not in public
+
+
+def test_no_top_life_shows_on_the_table_while_the_stacks_are_ordered_nl_x11():
+    """NL-X11: while the stacks are being ordered nobody's top card shows, a finished stack's neither."""
+    state = RULES.setup(3, 4)
+    state, _ = act(state, 0, "keep")
+    fields = table(state)
+    for name in NAMES[:3]:
+        lines = next(value for title, value in fields.items() if f"{name} — " in title).split("\n")
+        assert lines[1] == "🔝 Top life hidden until everyone has ordered."
+    public = "\n".join(f"{n}\n{v}" for n, v in fields.items())
+    assert life_short(RULES.view(state, 0).my_stack[0]) not in public
+
+
+def test_every_wagered_life_is_on_the_public_table_nl_x11():
+    """NL-X11: every wagered life is public: the table lists each one at stake, per player."""
+    state = position(
+        ["o", "s", "t"], lives=["skip", "skip skip", "skip"], wagered=["inspect replace", "", "plus:o"]
+    )
+    fields = table(state)
+    ann = field(fields, "▶ 👑 Ann").split("\n")
+    assert ann[2] == "🎲 At stake: 🔍 Inspect (draw 2) · 🔁 Replace (draw 2)"
+    assert "🎲" not in field(fields, "Bo")
+    assert field(fields, "Cy").split("\n")[2] == "🎲 At stake: ➕ More Allowed ⚪ (draw 2)"

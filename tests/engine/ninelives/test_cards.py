@@ -8,7 +8,7 @@ import pytest
 
 from engine.core import InvalidInput, Rng
 from engine.ninelives import RULES
-from engine.ninelives.cards import LIVES, POWERS, build_cat_deck, build_life_pool, card_types
+from engine.ninelives.cards import LIVES, POWERS, build_cat_deck, build_life_pool, card_types, powers_in_play
 from engine.ninelives.model import Options
 
 
@@ -68,3 +68,49 @@ def test_malformed_moves_are_refused(text):
 @pytest.mark.parametrize("text", ["p:C07", "n:L53", "w", "giveup", "from:t", "from:3", "dir:r", "icon:3"])
 def test_moves_round_trip(text):
     assert RULES.decode_action(text).encode() == text
+
+
+def test_with_enough_card_types_no_life_card_is_dealt_twice_nl_x1():
+    """NL-X1: extra cards are added only when the card types are fewer than 9 per player."""
+    for players, limited in ((2, True), (6, False), (4, False)):
+        for seed in range(4):
+            dealt = RULES.setup(players, seed, Options(limited_powers=limited)).lifecards
+            assert len(dealt) == LIVES * players and len(set(dealt)) == len(dealt)
+
+
+def test_extra_life_cards_are_a_power_by_weight_then_its_cats_uniformly_nl_x1():
+    """NL-X1: each extra card is a power drawn by its weight, then its cats drawn uniformly.
+
+    Six players with the limited set (25 types) need 29 extra cards a game; over 400 games each
+    power's share of the extras follows its weight (Shapeshift, 12 types of weight 2, gets 2/12 of
+    them, not the 12/25 a uniform pick among types would give), and its cats are spread evenly."""
+    types = card_types(True)
+    extras: Counter = Counter()
+    for seed in range(400):
+        pool, _ = build_life_pool(6, True, Rng.seeded(seed))
+        extras += Counter(pool) - Counter(types)
+    total = sum(extras.values())
+    assert total == 400 * (LIVES * 6 - len(types))
+    weights = {power.key: power.weight for power in powers_in_play(True)}
+    per_power: Counter = Counter()
+    for card, n in extras.items():
+        per_power[card.power] += n
+    for key, weight in weights.items():
+        expected = total * weight / sum(weights.values())
+        assert abs(per_power[key] - expected) < 0.12 * expected, (key, per_power[key], expected)
+        variants = [card for card in types if card.power == key]
+        for card in variants:
+            share = expected / len(variants)
+            assert abs(extras[card] - share) < 0.35 * share, (card, extras[card], share)
+
+
+def test_the_life_pool_is_shuffled_before_it_is_dealt_nl_x1():
+    """NL-X1: the pool is shuffled, then dealt 9 each: a seat's lives are not the card list's order."""
+    in_order = tuple(card_types(True)[:LIVES])
+    first_stacks = set()
+    for seed in range(10):
+        state = RULES.setup(2, seed)
+        stack = tuple(state.lifecards[c] for c in state.stacks[0])
+        assert len(stack) == LIVES and stack != in_order
+        first_stacks.add(stack)
+    assert len(first_stacks) == 10

@@ -396,3 +396,160 @@ def test_card_carousel_includes_safe_seats_nl_x7():
     state, _ = wagered("carousel", ["o", "s ss sss", "t tt ttt"], deck="x xx", safe=(1,))
     state, _ = act(state, 0, "dir:l")
     assert RULES.to_act(state) == [0, 1, 2]
+
+
+def two_turn_visit(lives: str, hands: list[str], deck: str = "oo ss tt oo ss tt"):
+    """Three seats; seat 2 has just wagered Double Turn and ended its extra turn, so seat 0 (lives
+    `lives`) must take two turns."""
+    state = position(hands, lives=[lives, "skip skip", "double_turn"], turn=2, deck=deck)
+    state, _ = act(state, 2, "w")
+    state, _ = play(state, 2, hands[2].split()[0])
+    state, _ = act(state, 2, "end")
+    assert state.turn == 0 and state.owed == 1
+    return state
+
+
+def test_a_skip_takes_one_turn_from_a_doubled_visit_nl_x5():
+    """NL-X5: Double Turn makes the next player's visit two turns; a skip takes one away."""
+    state = position(
+        ["o s", "ss sss", "t"], lives=["double_turn skip", "skip skip", "skip skip"], deck="x xx 3x 4x"
+    )
+    state, _ = act(state, 0, "w")
+    state, _ = play(state, 0, "o")
+    state, _ = act(state, 0, "w")
+    state, events = play(state, 0, "s")
+    assert "{p1} must take 2 turns" in texts(events) and "{p1} must skip a turn" in texts(events)
+    assert state.turn == 1 and "end" not in codes(state, 1)
+    state, _ = play(state, 1, "ss")
+    assert state.turn == 2, "{p1} took one turn of the two"
+
+
+@pytest.mark.parametrize(
+    ("order", "bound"), [("forbid_wager force_wager", "force"), ("force_wager forbid_wager", "forbid")]
+)
+def test_force_and_forbid_wager_in_one_visit_the_later_one_counts_nl_x5(order, bound):
+    """NL-X5: if a two-turn visit sets both Force and Forbid Wager, the later one binds the next player."""
+    state = two_turn_visit(order, ["o s", "t tt", "x xx"])
+    state, _ = act(state, 0, "w")
+    state, _ = play(state, 0, "o")
+    state, _ = act(state, 0, "w")
+    state, _ = play(state, 0, "s")
+    assert state.turn == 1
+    if bound == "force":
+        assert codes(state, 1) == ["w"]
+    else:
+        assert "w" not in codes(state, 1) and "p:" + card_in(state, 1, "t") in codes(state, 1)
+
+
+def test_force_wager_binds_only_the_first_of_two_turns_nl_x5():
+    """NL-X5: Force Wager binds the first turn the next player takes, not the second of a doubled visit."""
+    state = position(
+        ["o s", "t tt", "x"], lives=["double_turn force_wager", "skip skip", "skip"], deck="oo ss 3o 3s 5x"
+    )
+    state, _ = act(state, 0, "w")
+    state, _ = play(state, 0, "o")
+    state, _ = act(state, 0, "w")
+    state, _ = play(state, 0, "s")
+    assert state.turn == 1 and codes(state, 1) == ["w"]
+    state, _ = act(state, 1, "w")
+    state, _ = play(state, 1, "t")
+    assert state.turn == 1, "the second turn of the visit"
+    assert "w" in codes(state, 1) and "p:" + card_in(state, 1, "tt") in codes(state, 1)
+
+
+def test_two_skips_make_the_next_player_skip_two_turns_nl_x5():
+    """NL-X5: each Skip Turn makes the next player skip one turn; a second one skips their next turn too."""
+    state = two_turn_visit("skip skip", ["o s oo", "t tt", "x xx"])
+    state, _ = act(state, 0, "w")
+    state, _ = play(state, 0, "o")
+    state, _ = act(state, 0, "w")
+    state, events = play(state, 0, "s")
+    assert "{p1} must skip a turn" in texts(events) and state.turn == 2
+    state, _ = play(state, 2, "xx")
+    state, _ = play(state, 0, "oo")
+    assert state.turn == 2, "{p1} skips a second turn"
+
+
+def test_force_wager_binds_the_first_turn_taken_after_a_skipped_one_nl_x5():
+    """NL-X5: Force Wager binds the first turn the next player takes, even when a Skip took the one due."""
+    state = two_turn_visit("skip force_wager", ["o s oo", "t tt", "x xx"])
+    state, _ = act(state, 0, "w")
+    state, _ = play(state, 0, "o")
+    state, _ = act(state, 0, "w")
+    state, _ = play(state, 0, "s")
+    assert state.turn == 2, "{p1} skips the turn due"
+    state, _ = play(state, 2, "xx")
+    state, _ = play(state, 0, "oo")
+    assert state.turn == 1 and codes(state, 1) == ["w"]
+
+
+@pytest.mark.parametrize("power", ["force_wager", "forbid_wager", "double_turn"])
+def test_force_forbid_and_double_turn_lapse_when_the_round_ends_nl_x5(power):
+    """NL-X5: bindings lapse when the round ends: the next round's turns are plain ones."""
+    state = position(
+        ["oo s", "s ss", "t tt"], lives=[f"{power} skip skip", "skip skip", "skip skip"], deck="x xx"
+    )
+    state, _ = act(state, 0, "w")
+    state, _ = act(state, 0, "giveup")
+    assert state.round == 2 and state.turn == 0, "{p0} holds the most cards and rules"
+    state, _ = play(state, 0, "s")
+    assert state.turn == 1, "no extra turn for {p0}"
+    moves = codes(state, 1)
+    assert "w" in moves and f"p:{card_in(state, 1, 's')}" in moves
+    state, _ = play(state, 1, "s")
+    assert state.turn == 2, "{p1} takes one turn"
+
+
+def test_a_perfect_nine_ends_a_visit_doubled_by_the_previous_player_nl_x5():
+    """NL-X5: a player who makes a perfect nine takes no more turns, a second turn owed included."""
+    state = position(["t", "3o s", "tt"], table="3o 3o", lives=["double_turn", "skip", "skip"], deck="x xx")
+    state, _ = act(state, 0, "w")
+    state, _ = play(state, 0, "t")
+    state, _ = act(state, 0, "end")
+    assert state.turn == 1 and state.owed == 1
+    state, _ = play(state, 1, "3o")
+    assert state.safe == (1,) and state.turn == 2
+
+
+def test_shuffle_lives_may_reorder_any_stack_of_two_or_more_ones_own_included_nl_x8():
+    """NL-X8: any stack with two cards or more may be chosen, one's own included."""
+    state = position(
+        ["o", "s", "t", "x"], lives=["shuffle_lives plus:o plus:s", "skip", "skip skip", ""], deck="oo ss"
+    )
+    state, _ = act(state, 0, "w")
+    assert codes(state, 0) == ["stack:0", "stack:2"], "stacks of one card or none are not offered"
+    state, _ = act(state, 0, "stack:0")
+    assert RULES.view(state, 0).arranging_for == 0
+    state, _ = act(state, 0, f"n:{life_id(state.stacks[0][1])}")
+    assert [state.lifecards[c].a for c in state.stacks[0]] == [1, 0]
+    top = RULES.view(state, None).seats[0].top
+    assert (top.power, top.a) == ("plus", 1), "the new top card is public"
+    assert state.step == "play" and state.turn == 0
+
+
+def test_several_inspects_add_up_nl_x9():
+    """NL-X9: several Inspects add up: a later one opens the first wagerer's hand and closes none."""
+    state = position(
+        ["o oo", "s ss", "t tt"], lives=["inspect skip", "inspect skip", "skip skip"], deck="x xx 3x 4x"
+    )
+    state, _ = act(state, 0, "w")
+    state, _ = play(state, 0, "o")
+    assert [seat.open_hand is not None for seat in RULES.view(state, None).seats] == [False, True, True]
+    state, _ = act(state, 1, "w")
+    assert [seat.open_hand is not None for seat in RULES.view(state, None).seats] == [True, True, True]
+    state, _ = play(state, 1, "s")
+    view = RULES.view(state, 2)
+    assert [len(seat.open_hand) for seat in view.seats] == [3, 3, 2]
+
+
+def test_a_picked_card_cannot_be_taken_back_nl_x10():
+    """NL-X10: once a card with several placements is picked, another card can't be played instead."""
+    state, _ = wagered("replace", ["ooo t", "s", "s"], table="4o 3o ss", deck="x xx")
+    picked = card_in(state, 0, "ooo")
+    state, _ = act(state, 0, f"p:{picked}")
+    assert RULES.view(state, 0).selected.id == picked
+    assert not any(code.startswith("p:") for code in codes(state, 0))
+    with pytest.raises(IllegalAction):
+        act(state, 0, f"p:{card_in(state, 0, 't')}")
+    state, _ = act(state, 0, f"cover:{on_table(state, '4o')}")
+    assert hand(state, 0) == ["t", "x", "xx"], "the picked card was the one played"

@@ -211,3 +211,32 @@ def test_giving_up_is_possible_even_with_a_play_nl_x12():
     """NL-X12: giving up is always possible during a turn, even with a legal play."""
     state = position(["o", "s"])
     assert codes(state, 0) == ["w", "p:C00", "giveup"]
+
+
+def test_the_last_round_puts_no_wagered_lives_back_nl_x13():
+    """NL-X13: when a round leaves a player without lives the game ends at once: nobody is asked to
+    put several wagered lives back, and they count as lives where they are."""
+    state = position(
+        ["o", "s", "t"], lives=["skip", "skip", "skip skip"], wagered=["", "inspect replace", "copycat"]
+    )
+    state, _ = act(state, 0, "giveup")
+    assert state.phase == "over" and RULES.to_act(state) == []
+    view = RULES.view(state, None)
+    assert [(info.stack_size, len(info.wagered)) for info in view.seats] == [(0, 0), (1, 2), (2, 1)]
+    outcome = RULES.outcome(state)
+    assert outcome.scores == (0, 3, 3) and outcome.winners == (1, 2)
+
+
+def test_wagered_lives_go_back_before_the_kittyqueen_is_chosen_nl_x13():
+    """NL-X13: otherwise the wagered lives go back first; only then is the Kittyqueen chosen (NL-6)."""
+    state = position(
+        ["o", "s ss", "t tt"], lives=["skip skip"] * 3, wagered=["", "inspect replace", ""], queen=0
+    )
+    state, events = act(state, 0, "giveup")
+    assert state.phase == "return" and RULES.to_act(state) == [1]
+    assert codes(state, 0) == [], "the queen's tie pick waits"
+    assert "Kittyqueen" not in texts(events)
+    state, events = act(state, 1, "keep")
+    assert state.phase == "queen" and RULES.to_act(state) == [0]
+    assert codes(state, 0) == ["queen:1", "queen:2"]
+    assert "{p0} picks the next Kittyqueen" in texts(events)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from engine.core import events_for
 from engine.ninelives import RULES
 from engine.ninelives.cards import card_id, life_id, parse_catalog
-from engine.ninelives.model import Options
+from engine.ninelives.model import Options, evolve
 from engine.testing import random_playout
-from tests.engine.ninelives.position import act, card_in, position, texts
+from tests.engine.ninelives.position import act, card_in, icons, position, texts
 
 
 def test_a_seat_sees_its_hand_and_whole_stack_and_only_tops_of_others():
@@ -94,3 +94,52 @@ def test_timers_keep_orders_and_pass_random_cards_g_3_nl_x14():
     state, _ = act(state, 0, "dir:r")
     picks = {RULES.timeout_action(state, seat).encode() for seat in RULES.to_act(state)}
     assert all(code.startswith("pass:") for code in picks)
+
+
+def test_no_top_life_shows_until_every_stack_is_ordered_nl_x11():
+    """NL-X11: while the stacks are being ordered nobody's top card shows, a stack already ordered
+    included; once all are ordered every top card is public."""
+    state = RULES.setup(3, 6)
+    state, _ = act(state, 0, "keep")
+    assert RULES.to_act(state) == [1, 2]
+    for seat in (None, 0, 1, 2):
+        assert all(info.top is None for info in RULES.view(state, seat).seats)
+    state, _ = act(state, 1, "keep")
+    state, _ = act(state, 2, "keep")
+    tops = [info.top.id for info in RULES.view(state, None).seats]
+    assert tops == [life_id(stack[0]) for stack in state.stacks]
+
+
+def test_the_card_list_tells_which_cards_exist_not_where_they_are_nl_x11():
+    """NL-X11: the 45 cat cards are public, not where they are: dealing the unseen cards otherwise
+    changes nothing the table or another seat sees."""
+    state = RULES.setup(3, 9)
+    moved = evolve(
+        state,
+        {
+            "deck": tuple(reversed(state.deck)),
+            "hands": (state.hands[0], state.hands[2], state.hands[1]),
+        },
+    )
+    assert moved.deck != state.deck and moved.hands != state.hands
+    for seat in (None, 0):
+        assert parse_catalog(RULES.view(moved, seat).catalog) == state.cats
+        assert RULES.view(moved, seat) == RULES.view(state, seat)
+
+
+def test_the_discard_pile_and_every_wagered_life_are_public_nl_x11():
+    """NL-X11: the discard pile and every wagered life are public: the table and every seat see them."""
+    state = position(
+        ["o", "s", "t"],
+        discard="oo 3s x",
+        lives=["skip", "skip skip", "skip"],
+        wagered=["inspect replace", "", "plus:o"],
+    )
+    for seat in (None, 1, 2):
+        view = RULES.view(state, seat)
+        assert [card.id for card in view.discard] == [card_id(c) for c in state.discard]
+        assert [card.icons for card in view.discard] == [icons("oo"), icons("3s"), icons("x")]
+        assert [[life.id for life in info.wagered] for info in view.seats] == [
+            [life_id(c) for c in state.wagered[s]] for s in range(3)
+        ]
+    assert [life.power for life in RULES.view(state, 1).seats[0].wagered] == ["inspect", "replace"]
