@@ -204,6 +204,8 @@ class NineLivesRenderer(Renderer):
                 lines.append("🛡️ You made a perfect nine: you are safe this round.")
             fields.append((f"🐾 Cats on the table · round {view.round}", "\n".join(lines)))
         fields.append(self._hand(view, name))
+        if view.discard and view.phase != "order":
+            fields.append(self._discard(view))
         if view.gift_need:
             side = "left" if view.direction == 1 else "right"
             to = names[(seat + view.direction) % view.players]
@@ -222,6 +224,16 @@ class NineLivesRenderer(Renderer):
         if view.seat is None and private:
             return f"{text.rstrip('.')} — privately, with 🃏 **{self.hand_label}**"
         return text
+
+    @staticmethod
+    def _discard(view: View) -> tuple[str, str]:
+        """The discard pile, newest first, with its icons per cat: public (NL-X11), for counting."""
+        icons = " · ".join(
+            f"{EMOJI[cat]} {sum(card.icons[cat] for card in view.discard)}" for cat in range(len(EMOJI))
+        )
+        cards = " · ".join(card_text(card) for card in reversed(view.discard))
+        title = f"🗑️ Discard pile — {plural(len(view.discard), 'card')}, newest first"
+        return title, f"{icons} icons\n{cards}"
 
     # ---- table fields ----
 

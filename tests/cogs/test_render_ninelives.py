@@ -398,3 +398,15 @@ def test_every_wagered_life_is_on_the_public_table_nl_x11():
     assert ann[2] == "🎲 At stake: 🔍 Inspect (draw 2) · 🔁 Replace (draw 2)"
     assert "🎲" not in field(fields, "Bo")
     assert field(fields, "Cy").split("\n")[2] == "🎲 At stake: ➕ More Allowed ⚪ (draw 2)"
+
+
+def test_every_private_panel_shows_the_discard_pile_with_its_icons_nl_x11():
+    """NL-X11: the discard pile is public: each player's panel lists it, newest first, with its icons."""
+    state = position(["o", "s"], deck="t", discard="oo ss tt", lives=["wildcard", "skip"])
+    for seat in (0, 1):
+        found = panel(state, seat)
+        assert "3 cards" in name_of(found, "🗑️ Discard pile")
+        icons, cards = field(found, "🗑️ Discard pile").splitlines()
+        assert icons == "⚪ 2 · 🟦 2 · 🔺 2 · ⭐ 0 icons"
+        assert cards == "🔺🔺 · 🟦🟦 · ⚪⚪"
+    assert not any(name.startswith("🗑️") for name in panel(position(["o", "s"], deck="t"), 0))

@@ -304,7 +304,7 @@ def test_single_cat_with_one_legal_icon_plays_at_once_nl_9_nl_x10():
 
 
 def test_force_wager_makes_the_next_player_wager_nl_8_nl_x5():
-    """NL-X5: Force Wager binds the first turn the next player takes."""
+    """NL-X5: Force Wager binds the first turn the next player takes. NL-X12: giving up comes after."""
     state = position(["o", "s", "t"], lives=["force_wager", "forbid:x skip", "skip"], deck="x xx xxx 5x")
     state, _ = act(state, 0, "w")
     state, events = play(state, 0, "o")
@@ -553,3 +553,13 @@ def test_a_picked_card_cannot_be_taken_back_nl_x10():
         act(state, 0, f"p:{card_in(state, 0, 't')}")
     state, _ = act(state, 0, f"cover:{on_table(state, '4o')}")
     assert hand(state, 0) == ["t", "x", "xx"], "the picked card was the one played"
+
+
+def test_giving_up_waits_for_a_picked_card_to_be_placed_nl_x12():
+    """NL-X12: giving up is offered at the turn's play, not between picking a card and placing it."""
+    state, _ = wagered("replace", ["ooo t", "s", "s"], table="4o 3o ss", deck="x xx")
+    assert "giveup" in codes(state, 0)
+    state, _ = act(state, 0, f"p:{card_in(state, 0, 'ooo')}")
+    assert "giveup" not in codes(state, 0)
+    with pytest.raises(IllegalAction):
+        act(state, 0, "giveup")
