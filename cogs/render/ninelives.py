@@ -317,6 +317,11 @@ class NineLivesRenderer(Renderer):
             binds.append("must wager a life" if view.next_wager == "force" else "may not wager a life")
         if binds:
             lines.append("➡️ The next player " + ", ".join(binds) + ".")
+        for seat, skips, rule in view.held:
+            held = [f"still skips {plural(skips, 'turn')}"] if skips else []
+            if rule:
+                held.append("must wager a life" if rule == "force" else "may not wager a life")
+            lines.append(f"⏳ On their next turn {names[seat]} " + " and ".join(held) + ".")
         lines += [f"🙈 Everyone ignores {EMOJI[cat]} this round." for cat in view.ignored]
         return [(f"▶ {who}'s turn", "\n".join(lines))] if lines else []
 
