@@ -286,7 +286,11 @@ class GameService:
             raise Refusal(
                 f"{rules.title} needs {rules.min_players}–{rules.max_players} players; {count} seated."
             )
-        state = rules.setup(count, seed, game.options())
+        options = dict(game.record.options)
+        for name in seat_option_names(rules):
+            if isinstance(options.get(name), int) and not 0 <= options[name] < count:
+                options[name] = None  # a remembered seat that nobody took: drawn at random (G-X6)
+        state = rules.setup(count, seed, rules.make_options(options))
         game.record = await self.store.start_game(
             game.id,
             seed=seed,

@@ -237,6 +237,18 @@ class Rules(ABC, Generic[StateT, ActionT, ViewT]):
                 f"{self.title} is for {self.min_players} to {self.max_players} players, not {players}."
             )
 
+    @staticmethod
+    def chosen_or_drawn_seat(chosen: int | None, players: int, rng: Rng, who: str) -> tuple[int, Rng]:
+        """The seat the host chose for `who` (the first player …), or one drawn from `rng` if none was.
+
+        Raises `InvalidInput` for a choice that is not a seat at this table.
+        """
+        if chosen is None:
+            return rng.below(players)
+        if not 0 <= chosen < players:
+            raise InvalidInput(f"{who} must be one of the {players} seats, not seat {chosen + 1}.")
+        return chosen, rng
+
     def apply(self, state: StateT, seat: int, action: ActionT) -> tuple[StateT, list[Event]]:
         """Apply `action` by `seat`: pure, never mutates `state`."""
         if self.outcome(state) is not None:

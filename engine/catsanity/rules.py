@@ -60,12 +60,7 @@ class CatSanityRules(Rules[State, CatSanityAction, View]):
         opts = options if isinstance(options, Options) else Options()
         rng = Rng.seeded(seed)
         deck, rng = rng.shuffled(ALL_CARDS)
-        if opts.first_seat is None:
-            first, rng = rng.below(players)
-        elif 0 <= opts.first_seat < players:
-            first = opts.first_seat
-        else:
-            raise InvalidInput(f"The first player must be a seat from 0 to {players - 1}.")
+        first, rng = self.chosen_or_drawn_seat(opts.first_seat, players, rng, "The first player")
         state = State(
             players=players,
             rng=rng,

@@ -129,15 +129,11 @@ class CatsDogsRules(Rules[State, Play, View]):
         self.require_players(players)
         opts = options if isinstance(options, Options) else Options()
         rng = Rng.seeded(seed)
-        if opts.first_player is not None:
-            if not 0 <= opts.first_player < players:
-                raise InvalidInput(f"The first player must be a seat from 1 to {players}.")
-            leader = opts.first_player
-        elif players > 1:
-            # CD-X1: the bot can't know who has had the most pets; a seat is drawn instead.
-            leader, rng = rng.below(players)
-        else:
+        if players == 1 and opts.first_player is None:
             leader = 0
+        else:
+            # CD-X1: the bot can't know who has had the most pets; unless chosen, a seat is drawn.
+            leader, rng = self.chosen_or_drawn_seat(opts.first_player, players, rng, "The first player")
         fields, _ = deal(players, rng, 1, leader)
         return State(
             players=players,

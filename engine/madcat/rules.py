@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core import Frozen, IllegalAction, InvalidInput, Outcome, Rng, Rules, ScoreLine
+from engine.core import Frozen, IllegalAction, Outcome, Rng, Rules, ScoreLine
 from engine.madcat import turn as play
 from engine.madcat.cards import TOTAL_VPS, card, card_name, setup_cards
 from engine.madcat.dice import (
@@ -43,12 +43,7 @@ class MadCatRules(Rules[State, MadcatAction, View]):
         self.require_players(players)
         options = options if options is not None else Options()
         rng = Rng.seeded(seed)
-        if options.first_player is None:
-            first, rng = rng.below(players)
-        elif 0 <= options.first_player < players:
-            first = options.first_player
-        else:
-            raise InvalidInput(f"The starting player must be a seat from 0 to {players - 1}.")
+        first, rng = self.chosen_or_drawn_seat(options.first_player, players, rng, "The starting player")
         cards = setup_cards()
         return State(
             players=players,

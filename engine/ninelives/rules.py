@@ -31,12 +31,7 @@ class NineLivesRules(Rules[State, Move, View]):
         deck, rng = rng.shuffled(range(len(cats)))
         hands = tuple(deck[s * HAND_SIZE : (s + 1) * HAND_SIZE] for s in range(players))
         deck = deck[players * HAND_SIZE :]
-        if opts.first_queen is None:
-            queen, rng = rng.below(players)
-        elif 0 <= opts.first_queen < players:
-            queen = opts.first_queen
-        else:
-            raise ValueError("The first Kittyqueen must be one of the seats.")
+        queen, rng = self.chosen_or_drawn_seat(opts.first_queen, players, rng, "The first Kittyqueen")
         stacks = tuple(tuple(range(s * LIVES, (s + 1) * LIVES)) for s in range(players))
         return State(
             players=players,

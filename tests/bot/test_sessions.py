@@ -123,6 +123,21 @@ async def test_who_starts_follows_the_player_through_shuffles_and_leaving(world)
     assert seated(again)[again.record.options["first_player"]] == CY, "whoever took it keeps it"
 
 
+async def test_a_remembered_seat_nobody_took_is_drawn_at_start(world):
+    """G-X6: the lobby shows it as random, and the game starts with a drawn seat."""
+    _, _, service, _, _ = world
+    live = await lobby(service, players=(ANN, BO, CY))
+    await service.set_option(live.id, ANN, "first_player", 2)
+    await service.start(live.id, ANN, seed=3)
+    again = await lobby(service, players=(ANN, BO))
+    assert again.record.options["first_player"] == 2
+    leaders = set()
+    for seed in range(12):
+        smaller = await lobby(service, players=(ANN, BO))
+        leaders.add((await service.start(smaller.id, ANN, seed=seed)).state.leader)
+    assert leaders == {0, 1}
+
+
 async def test_lobby_join_leave_start_and_the_host_rules(world):
     _, _, service, recorder, _ = world
     live = await lobby(service, players=(ANN, BO))

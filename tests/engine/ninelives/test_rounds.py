@@ -63,7 +63,7 @@ def test_first_queen_is_the_hosts_choice_or_drawn_nl_1():
     assert RULES.setup(5, 3, Options(first_queen=4)).queen == 4
     queens = {RULES.setup(5, seed).queen for seed in range(40)}
     assert len(queens) > 2
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidInput, match="The first Kittyqueen must be one of the 3 seats"):
         RULES.setup(3, 1, Options(first_queen=3))
 
 
