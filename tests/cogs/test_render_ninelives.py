@@ -12,8 +12,8 @@ from engine.core import Rng
 from engine.ninelives import RULES
 from engine.ninelives.cards import card_id, life_id
 from engine.ninelives.model import Options
-from tests.engine.ninelives.position import act, card_in, on_table, play, position
-from tests.engine.ninelives.test_powers import two_turn_visit
+from tests.engine.ninelives.position import act, card_in, on_table, position
+from tests.engine.ninelives.test_powers import two_turn_visit, wager_on_both_turns
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
 
@@ -416,8 +416,5 @@ def test_every_private_panel_shows_the_discard_pile_with_its_icons_nl_x11():
 def test_the_table_says_what_still_binds_a_player_whose_visit_was_skipped_whole_nl_x5():
     """NL-X5: a second Skip Turn on a visit of one turn is carried to that player's next visit."""
     state = two_turn_visit("skip force_wager", ["o s oo", "t tt", "x xx"])
-    state, _ = act(state, 0, "w")
-    state, _ = play(state, 0, "o")
-    state, _ = act(state, 0, "w")
-    state, _ = play(state, 0, "s")
+    state, _ = wager_on_both_turns(state, "o", "s")
     assert "On their next turn Bo must wager a life." in field(table(state), "▶ Cy's turn")

@@ -409,15 +409,20 @@ def two_turn_visit(lives: str, hands: list[str], deck: str = "oo ss tt oo ss tt"
     return state
 
 
+def wager_on_both_turns(state, first: str, second: str):
+    """Seat 0, whose visit is two turns, wagers a life and plays `first`, then does so with `second`."""
+    state, _ = act(state, 0, "w")
+    state, _ = play(state, 0, first)
+    state, _ = act(state, 0, "w")
+    return play(state, 0, second)
+
+
 def test_a_skip_takes_one_turn_from_a_doubled_visit_nl_x5():
     """NL-X5: Double Turn makes the next player's visit two turns; a skip takes one away."""
     state = position(
         ["o s", "ss sss", "t"], lives=["double_turn skip", "skip skip", "skip skip"], deck="x xx 3x 4x"
     )
-    state, _ = act(state, 0, "w")
-    state, _ = play(state, 0, "o")
-    state, _ = act(state, 0, "w")
-    state, events = play(state, 0, "s")
+    state, events = wager_on_both_turns(state, "o", "s")
     assert "{p1} must take 2 turns" in texts(events) and "{p1} must skip a turn" in texts(events)
     assert state.turn == 1 and "end" not in codes(state, 1)
     state, _ = play(state, 1, "ss")
@@ -430,10 +435,7 @@ def test_a_skip_takes_one_turn_from_a_doubled_visit_nl_x5():
 def test_force_and_forbid_wager_in_one_visit_the_later_one_counts_nl_x5(order, bound):
     """NL-X5: if a two-turn visit sets both Force and Forbid Wager, the later one binds the next player."""
     state = two_turn_visit(order, ["o s", "t tt", "x xx"])
-    state, _ = act(state, 0, "w")
-    state, _ = play(state, 0, "o")
-    state, _ = act(state, 0, "w")
-    state, _ = play(state, 0, "s")
+    state, _ = wager_on_both_turns(state, "o", "s")
     assert state.turn == 1
     if bound == "force":
         assert codes(state, 1) == ["w"]
@@ -446,10 +448,7 @@ def test_force_wager_binds_only_the_first_of_two_turns_nl_x5():
     state = position(
         ["o s", "t tt", "x"], lives=["double_turn force_wager", "skip skip", "skip"], deck="oo ss 3o 3s 5x"
     )
-    state, _ = act(state, 0, "w")
-    state, _ = play(state, 0, "o")
-    state, _ = act(state, 0, "w")
-    state, _ = play(state, 0, "s")
+    state, _ = wager_on_both_turns(state, "o", "s")
     assert state.turn == 1 and codes(state, 1) == ["w"]
     state, _ = act(state, 1, "w")
     state, _ = play(state, 1, "t")
@@ -460,10 +459,7 @@ def test_force_wager_binds_only_the_first_of_two_turns_nl_x5():
 def test_two_skips_make_the_next_player_skip_two_turns_nl_x5():
     """NL-X5: each Skip Turn makes the next player skip one turn; a second one skips their next turn too."""
     state = two_turn_visit("skip skip", ["o s oo", "t tt", "x xx"])
-    state, _ = act(state, 0, "w")
-    state, _ = play(state, 0, "o")
-    state, _ = act(state, 0, "w")
-    state, events = play(state, 0, "s")
+    state, events = wager_on_both_turns(state, "o", "s")
     assert "{p1} must skip a turn" in texts(events) and state.turn == 2
     state, _ = play(state, 2, "xx")
     state, _ = play(state, 0, "oo")
@@ -473,10 +469,7 @@ def test_two_skips_make_the_next_player_skip_two_turns_nl_x5():
 def test_force_wager_binds_the_first_turn_taken_after_a_skipped_one_nl_x5():
     """NL-X5: Force Wager binds the first turn the next player takes, even when a Skip took the one due."""
     state = two_turn_visit("skip force_wager", ["o s oo", "t tt", "x xx"])
-    state, _ = act(state, 0, "w")
-    state, _ = play(state, 0, "o")
-    state, _ = act(state, 0, "w")
-    state, _ = play(state, 0, "s")
+    state, _ = wager_on_both_turns(state, "o", "s")
     assert state.turn == 2, "{p1} skips the turn due"
     state, _ = play(state, 2, "xx")
     state, _ = play(state, 0, "oo")
