@@ -126,7 +126,8 @@ class WriteThread:
             self._settle([(self._stopped, None)])
 
     def _batch_from(self, first: _Job, waiting: deque[Any]) -> list[_Job]:
-        """`first` and the moves queued right behind it; the job that ends the run goes to `waiting`."""
+        """`first` and the moves queued right behind it; a job other than a move stops the batch and
+        is kept in `waiting`, to run next."""
         batch = [first]
         while len(batch) < MAX_BATCH and (following := self._next()) is not None:
             if following is _STOP or following.move is None:
