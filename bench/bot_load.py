@@ -18,7 +18,8 @@ garbage-collector tuning as `python -m bot`.
    included); committed moves per second (from the database); the bot process's CPU
    (getrusage, all its threads) and peak RSS (ru_maxrss); memory per active game (RSS with N
    live games minus the RSS before any game, / N; also the growth from N/2 to N games, / N/2).
-   Also: how long after a card is answered the next player is pinged (the table's lag).
+   Also: how long after a card is answered the next player is pinged (the table's lag), and the
+   RSS every 5 s of play (a long `--seconds` shows whether memory levels off).
 4. `--resume M`: M active games are created the same way and played a little, the bot is
    stopped and a new one started on the same database; time to load the games, to READY
    (deadlines re-armed) and until every table has been re-rendered and its player pinged.
@@ -50,6 +51,7 @@ from typing import Any
 from bench.machine import describe_machine
 
 DEADLINE = 3.0
+RSS_EVERY = 5.0
 DEFERRED_UPDATE = 6  # the interaction response type of an acknowledgement without a message
 
 
@@ -88,12 +90,29 @@ def latency_summary(latencies: list[float]) -> dict[str, float]:
     }
 
 
-class LoopLag:
-    """Samples how late the bot's event loop wakes a 20 ms sleep (how busy the loop is)."""
+class Background:
+    """A sampling loop run in the background between `start` and `stop`."""
 
     def __init__(self) -> None:
         self.samples: list[float] = []
         self._task: asyncio.Task | None = None
+
+    async def _run(self) -> None:
+        raise NotImplementedError
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> list[float]:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        return self.samples
+
+
+class LoopLag(Background):
+    """Samples how late the bot's event loop wakes a 20 ms sleep (how busy the loop is)."""
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -102,19 +121,22 @@ class LoopLag:
             await asyncio.sleep(0.02)
             self.samples.append(loop.time() - before - 0.02)
 
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._run())
-
-    async def stop(self) -> dict[str, float]:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+    async def summary(self) -> dict[str, float]:
+        samples = await self.stop()
         return {
-            "p50_ms": percentile(self.samples, 0.5) * 1000,
-            "p99_ms": percentile(self.samples, 0.99) * 1000,
-            "max_ms": max(self.samples, default=0.0) * 1000,
+            "p50_ms": percentile(samples, 0.5) * 1000,
+            "p99_ms": percentile(samples, 0.99) * 1000,
+            "max_ms": max(samples, default=0.0) * 1000,
         }
+
+
+class RssSeries(Background):
+    """The bot process's RSS in MB every `RSS_EVERY` seconds of play: does memory level off?"""
+
+    async def _run(self) -> None:
+        while True:
+            self.samples.append(rss_kb() / 1024)
+            await asyncio.sleep(RSS_EVERY)
 
 
 class ErrorCount(logging.Handler):
@@ -221,10 +243,11 @@ async def open_tables(emulator: EmulatorProcess, bot, args: argparse.Namespace, 
     return opened
 
 
-async def after_warmup(seconds: float, lag: LoopLag) -> tuple[float, float, float]:
-    """Once the warm-up is over: start sampling the loop; the CPU, clock and time the figures start from."""
+async def after_warmup(seconds: float, samplers: list[Background]) -> tuple[float, float, float]:
+    """Once the warm-up is over: start the samplers; the CPU, clock and time the figures start from."""
     await asyncio.sleep(seconds)
-    lag.start()
+    for sampler in samplers:
+        sampler.start()
     return cpu_seconds(), time.perf_counter(), time.time()
 
 
@@ -258,18 +281,20 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
                 "failed": opened["failed"] + more["failed"],
             }
             with_games, active = rss_kb(), live_games(bot)
-            lag = LoopLag()
-            mark = asyncio.create_task(after_warmup(args.warmup, lag))
+            lag, rss = LoopLag(), RssSeries()
+            mark = asyncio.create_task(after_warmup(args.warmup, [lag, rss]))
             played = await emulator.call(
                 "/_bench/play",
                 {"seconds": args.warmup + args.seconds, "rematch": True, "seed": games},
             )
             cpu, wall, started = await mark
             cpu, wall, ended = cpu_seconds() - cpu, time.perf_counter() - wall, time.time()
-            loop_lag = await lag.stop()
+            loop_lag, rss_during_play = await lag.summary(), await rss.stop()
             await bot.presenter.settle()
-            gc.collect()
-            after, active_after = rss_kb(), live_games(bot)
+            # The last sample of play: the run's results, just passed back to this process
+            # (tens of MB in a long run), are the benchmark's memory, not the bot's.
+            after = round(rss_during_play[-1] * 1024) if rss_during_play else rss_kb()
+            active_after = live_games(bot)
         finally:
             await stop_catnip(bot, task)
         moves = moves_between(database, started, ended)
@@ -313,10 +338,12 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
         "bot_cpu_percent": 100 * cpu / wall,
         "emulator_cpu_percent": 100 * played["emulator_cpu_seconds"] / played["seconds"],
         "emulator_loop_lag_p99_ms": played["emulator_loop_lag_ms"],
+        "emulator_loop_lag_max_ms": played["emulator_loop_lag_max_ms"],
         "loop_lag": loop_lag,
         "rss_baseline_kb": baseline,
         "rss_with_games_kb": with_games,
         "rss_after_kb": after,
+        "rss_during_play_mb": rss_during_play,
         "peak_rss_kb": peak_rss_kb(),
         "kb_per_game": (with_games - baseline) / max(active, 1),
         "kb_per_game_marginal": (with_games - with_half) / max(games - half, 1),
@@ -422,11 +449,14 @@ def details(result: dict[str, Any]) -> str:
             f"max {warmup['max_ms']:.0f} ms; next player pinged p50 {handoff['p50_ms']:.0f} / "
             f"p99 {handoff['p99_ms']:.0f} ms after a card's result is shown",
             f"  event loop lag p99: bot {result['loop_lag']['p99_ms']:.0f} ms, "
-            f"emulator {result['emulator_loop_lag_p99_ms']:.0f} ms; KB a game: "
+            f"emulator {result['emulator_loop_lag_p99_ms']:.0f} ms "
+            f"(max {result['emulator_loop_lag_max_ms']:.0f}); KB a game: "
             f"{result['kb_per_game_marginal']:.1f} from N/2 to N games, {result['kb_per_game_after']:.1f} "
             f"after play; errors logged {len(result['bot_errors'])}, "
             f"driver stalls {driver['stalls']}, driver errors {driver['error_count']}, "
             f"violations {len(result['violations'])}, 429s {result['rate_limited']}",
+            f"  RSS during play, MB every {RSS_EVERY:g} s: "
+            + " ".join(f"{mb:.1f}" for mb in result["rss_during_play_mb"]),
         ]
     )
 

@@ -16,7 +16,7 @@ from typing import Protocol
 
 from bot.clock import Clock
 from bot.errors import GameClosed, NotHost, NotInGame, Refusal, TableMovedOn
-from bot.storage import GameRecord, GameStore, SeatRecord, StaleMove, load_state
+from bot.storage import FinalResult, GameRecord, GameStore, SeatRecord, StaleMove, load_state
 from engine import GAMES, Event, Frozen, Rules
 from engine.ai import LEVELS, computer_player
 
@@ -373,6 +373,9 @@ class GameService:
                 state_json=state.model_dump_json(),
                 now=now,
                 status="finished" if outcome is not None else None,
+                result=None
+                if outcome is None
+                else FinalResult(outcome.scores, outcome.winners, outcome.reason),
             )
         except StaleMove as error:
             game.record = await self.store.get_game(game.id)
@@ -387,10 +390,6 @@ class GameService:
         game.events = [*game.events, *events][-50:]
         log.debug("%s seat=%d played %s", game.log_prefix(), seat, logged)
         if outcome is not None:
-            await self.store.record_result(
-                game.id, scores=outcome.scores, winners=outcome.winners, reason=outcome.reason, now=now
-            )
-            await self.store.clear_deadline(game.id)
             log.info("%s finished: winners %s", game.log_prefix(), outcome.winners)
         await self._notify_game(game, events)
         if outcome is not None:

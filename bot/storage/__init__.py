@@ -3,6 +3,7 @@
 The bot talks to storage only through the `GameStore` protocol; `SqliteGameStore` implements it.
 """
 
+from bot.storage.commits import FinalResult
 from bot.storage.models import (
     ENDED_STATUSES,
     LIVE_STATUSES,
@@ -25,6 +26,7 @@ __all__ = [
     "LIVE_STATUSES",
     "STATUSES",
     "Deadline",
+    "FinalResult",
     "GameNotFound",
     "GameRecord",
     "GameStatus",

@@ -43,6 +43,15 @@ SNAPSHOT_UPSERT = (
 
 
 @dataclass(frozen=True)
+class FinalResult:
+    """How a game ended, stored with the move that ended it: every seat's score and the winners."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
 class PendingMove:
     game_id: int
     expected_version: int
@@ -52,6 +61,35 @@ class PendingMove:
     state_json: str
     now: float
     status: str | None
+    result: FinalResult | None = None
+
+
+def write_result(db: Db, game_id: int, result: FinalResult, now: float) -> None:
+    """Store each seat's final score and whether it won, with the seat's member at the end.
+
+    A member whose seat a computer took over is not credited with the game. Recording again
+    replaces the earlier result.
+    """
+    seats = db.execute(
+        "SELECT seat, user_id FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+    ).fetchall()
+    if not seats and db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+        raise GameNotFound(game_id)
+    if len(result.scores) != len(seats):
+        raise ValueError(f"game {game_id} has {len(seats)} seats but {len(result.scores)} scores")
+    if not set(result.winners) <= {seat for seat, _ in seats}:
+        raise ValueError(f"winners {list(result.winners)} are not seats of game {game_id}")
+    db.executemany(
+        "INSERT OR REPLACE INTO results (game_id, seat, user_id, score, won) VALUES (?, ?, ?, ?, ?)",
+        [
+            (game_id, seat, user_id, score, int(seat in result.winners))
+            for (seat, user_id), score in zip(seats, result.scores, strict=True)
+        ],
+    )
+    db.execute(
+        "INSERT OR REPLACE INTO outcomes (game_id, reason, recorded_at) VALUES (?, ?, ?)",
+        (game_id, result.reason, now),
+    )
 
 
 def _apply_all(db: Db, moves: list[PendingMove]) -> list[int | Exception]:
@@ -69,7 +107,7 @@ def _apply_all(db: Db, moves: list[PendingMove]) -> list[int | Exception]:
     ).fetchall()
     games = {game_id: (version, status, seq) for game_id, version, status, seq in rows}
     outcomes: list[int | Exception] = []
-    updates, logged, snapshots, ended = [], [], {}, []
+    updates, logged, snapshots, ended, results = [], [], {}, [], []
     for move in moves:
         if move.game_id not in games:
             outcomes.append(GameNotFound(move.game_id))
@@ -85,6 +123,8 @@ def _apply_all(db: Db, moves: list[PendingMove]) -> list[int | Exception]:
         snapshots[move.game_id] = (move.game_id, seq, version, move.state_json)
         if move.status in ENDED_STATUSES:
             ended.append((move.game_id,))
+        if move.result is not None:
+            results.append(move)
         outcomes.append(version)
     db.executemany("UPDATE games SET version = ?, updated_at = ?, status = ? WHERE id = ?", updates)
     db.executemany(
@@ -92,6 +132,8 @@ def _apply_all(db: Db, moves: list[PendingMove]) -> list[int | Exception]:
     )
     db.executemany(SNAPSHOT_UPSERT, list(snapshots.values()))
     db.executemany("DELETE FROM deadlines WHERE game_id = ?", ended)
+    for move in results:
+        write_result(db, move.game_id, move.result, move.now)
     return outcomes
 
 

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Iterable, Sequence
 from typing import Protocol, runtime_checkable
 
+from bot.storage.commits import FinalResult
 from bot.storage.models import Deadline, GameRecord, GameStatus, MoveRecord, SeatRecord
 
 
@@ -66,8 +67,10 @@ class GameStore(Protocol):
         state_json: str,
         now: float,
         status: GameStatus | None = None,
+        result: FinalResult | None = None,
     ) -> int:
-        """Append the move and its snapshot in one transaction; the new version, or StaleMove."""
+        """Append the move and its snapshot (and, for a move that ends the game, its `result`) in
+        one transaction; the new version, or StaleMove."""
 
     async def moves(self, game_id: int, *, after_seq: int = 0, limit: int | None = None) -> list[MoveRecord]:
         """The logged moves with seq > `after_seq`, oldest first."""

@@ -34,7 +34,7 @@ from typing import Any, Literal, TypeVar
 
 import aiosqlite
 
-from bot.storage.commits import PendingMove
+from bot.storage.commits import FinalResult, PendingMove, write_result
 from bot.storage.migrations import apply_migrations
 from bot.storage.models import (
     ENDED_STATUSES,
@@ -390,18 +390,22 @@ class SqliteGameStore:
         state_json: str,
         now: float,
         status: GameStatus | None = None,
+        result: FinalResult | None = None,
     ) -> int:
         """Append the move, write the snapshot and bump the version, atomically and durably.
 
         Raises StaleMove (and writes nothing) if the game is not at
         `expected_version` or no longer active. Returns the new version. Moves of
         several games waiting at the same moment share one transaction (see commits.py).
+        A move that ends the game carries its `result`, stored in the same transaction.
         """
         if status is not None:
             _check_status(status)
         if self._write_thread is None:
             raise RuntimeError("the game store is not open")
-        move = PendingMove(game_id, expected_version, seat, action, _json(events), state_json, now, status)
+        move = PendingMove(
+            game_id, expected_version, seat, action, _json(events), state_json, now, status, result
+        )
         return await self._write_thread.commit(move)
 
     async def repair_snapshot(self, game_id: int, *, state_json: str, version: int, seq: int) -> bool:
@@ -491,32 +495,11 @@ class SqliteGameStore:
         """Store each seat's final score and whether it won, with the seat's member at the end.
 
         A member whose seat a computer took over is not credited with the game.
-        Recording again replaces the earlier result.
+        Recording again replaces the earlier result. A move that ends a game stores its result
+        itself (`commit_move(result=...)`).
         """
-
-        async def body(db: Db) -> None:
-            seats = await self._rows(
-                db, "SELECT seat, user_id FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
-            )
-            if not seats:
-                await self._status(db, game_id)
-            if len(scores) != len(seats):
-                raise ValueError(f"game {game_id} has {len(seats)} seats but {len(scores)} scores")
-            if not set(winners) <= {seat for seat, _ in seats}:
-                raise ValueError(f"winners {list(winners)} are not seats of game {game_id}")
-            await db.executemany(
-                "INSERT OR REPLACE INTO results (game_id, seat, user_id, score, won) VALUES (?, ?, ?, ?, ?)",
-                [
-                    (game_id, seat, user_id, score, int(seat in winners))
-                    for (seat, user_id), score in zip(seats, scores, strict=True)
-                ],
-            )
-            await db.execute(
-                "INSERT OR REPLACE INTO outcomes (game_id, reason, recorded_at) VALUES (?, ?, ?)",
-                (game_id, reason, now),
-            )
-
-        await self._transaction(body)
+        result = FinalResult(tuple(scores), tuple(winners), reason)
+        await self._sync_transaction(lambda db: write_result(db, game_id, result, now))
 
     # ------------------------------------------------------------------ finding games
 

@@ -17,6 +17,7 @@ import pytest
 
 import bot.storage.migrations as migrations
 from bot.storage import (
+    FinalResult,
     GameNotFound,
     GameRecord,
     GameStore,
@@ -312,6 +313,49 @@ async def test_a_finishing_move_ends_the_game_and_its_timer(store):
     assert record.status == "finished" and outcome is not None
     assert await store.deadlines() == []
     assert record.version == len(await store.moves(game.id)) + 1
+
+
+async def finishing_move(store: GameStore, game_id: int, result: FinalResult):
+    """Play the game to its last move, and commit that one with `result`."""
+    while True:
+        record = await store.get_game(game_id)
+        state = await load_state(store, record, RULES)
+        seat = RULES.to_act(state)[0]
+        action = RULES.legal_actions(state, seat)[0]
+        new, _ = RULES.apply(state, seat, action)
+        if RULES.outcome(new) is None:
+            await play_move(store, game_id)
+            continue
+        return await store.commit_move(
+            game_id,
+            expected_version=record.version,
+            seat=seat,
+            action=action.encode(),
+            events=[],
+            state_json=new.model_dump_json(),
+            now=3000.0,
+            status="finished",
+            result=result,
+        )
+
+
+async def test_the_move_that_ends_a_game_stores_its_result_with_it(store):
+    game = await started_game(store, users=(1, 2))
+    await store.set_deadline(game.id, decision="pull", due=99.0)
+    await finishing_move(store, game.id, FinalResult(scores=(3, 5), winners=(1,), reason="Bo pulled last"))
+    assert (await store.get_game(game.id)).status == "finished" and await store.deadlines() == []
+    assert await store.stats(game.guild_id, 2) == [{"game": "yarn", "played": 1, "won": 1, "best": 5}]
+    assert await store.stats(game.guild_id, 1) == [{"game": "yarn", "played": 1, "won": 0, "best": 3}]
+
+
+async def test_a_final_move_whose_result_cannot_be_stored_is_refused_whole(store):
+    game = await started_game(store, users=(1, 2))
+    with pytest.raises(ValueError, match="2 seats but 3 scores"):
+        await finishing_move(store, game.id, FinalResult(scores=(1, 2, 3), winners=(0,), reason=""))
+    record = await store.get_game(game.id)
+    assert record.status == "active", "the game did not end without its result"
+    assert record.version == len(await store.moves(game.id)) + 1
+    assert await store.stats(game.guild_id, 1) == []
 
 
 async def test_moves_pages_through_the_log_and_recent_moves_gives_the_newest(store):
