@@ -300,7 +300,6 @@ class GameService:
         )
         # Before the next await: a table shown meanwhile must not find the game started but without a state.
         game.state = state
-        await self.store.remember_options(game.record.channel_id, game.record.game, game.record.options)
         game.last_human_at = self.clock.now()
         log.info("%s started with %d seats", game.log_prefix(), count)
         await self._notify_game(game, [])
@@ -500,8 +499,8 @@ class GameService:
             options=record.options,
             host=next(seat for seat in record.seats if seat.user_id == user_id),
             now=self.clock.now(),
+            seats=record.seats,
         )
-        new = await self.store.update_lobby(new.id, seats=record.seats, now=self.clock.now())
         game = LiveGame(record=new, rules=GAMES[new.game], last_human_at=self.clock.now())
         self.live[new.id] = game
         return await self.start(new.id, user_id, seed)

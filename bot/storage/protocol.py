@@ -31,8 +31,9 @@ class GameStore(Protocol):
         options: dict,
         host: SeatRecord,
         now: float,
+        seats: Sequence[SeatRecord] | None = None,
     ) -> GameRecord:
-        """A new game in the lobby (version 0) with the host seated."""
+        """A new game in the lobby (version 0) with the host seated, or with `seats` (a rematch's)."""
 
     async def update_lobby(
         self,
@@ -48,7 +49,8 @@ class GameStore(Protocol):
     async def start_game(
         self, game_id: int, *, seed: int, seats: Sequence[SeatRecord], state_json: str, now: float
     ) -> GameRecord:
-        """The game started: active, version 1, first snapshot written; StaleMove if it already started."""
+        """The game started: active, version 1, first snapshot written, its options remembered for its
+        game in its channel; StaleMove if it already started."""
 
     async def get_game(self, game_id: int) -> GameRecord:
         """The game `game_id`; raises GameNotFound."""

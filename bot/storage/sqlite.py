@@ -292,10 +292,15 @@ class SqliteGameStore:
         options: dict,
         host: SeatRecord,
         now: float,
+        seats: Sequence[SeatRecord] | None = None,
     ) -> GameRecord:
-        """A new game in the lobby (version 0) with the host seated."""
+        """A new game in the lobby (version 0) with the host seated, or with `seats` (the host's among
+        them) for a rematch."""
         if host.user_id is None:
             raise ValueError("a lobby's host must be a member, not a computer player")
+        seated = list(seats) if seats is not None else [host]
+        if host.user_id not in {seat.user_id for seat in seated}:
+            raise ValueError("the host must have a seat")
 
         async def body(db: Db) -> GameRecord:
             rows = await self._rows(
@@ -306,7 +311,7 @@ class SqliteGameStore:
                 (guild_id, channel_id, thread_id, game, _json(options), host.user_id, now, now),
             )
             game_id = rows[0][0]
-            await self._replace_seats(db, game_id, [host])
+            await self._replace_seats(db, game_id, seated)
             return await self._game_in(db, game_id)
 
         return await self._transaction(body)
@@ -339,7 +344,8 @@ class SqliteGameStore:
     async def start_game(
         self, game_id: int, *, seed: int, seats: Sequence[SeatRecord], state_json: str, now: float
     ) -> GameRecord:
-        """The game started: active, version 1, snapshot of seq 0 written; StaleMove if already started."""
+        """The game started: active, version 1, snapshot of seq 0 written, and its options remembered as
+        the last used for its game in its channel; StaleMove if already started."""
         if sorted(seat.seat for seat in seats) != list(range(len(seats))):
             raise ValueError(f"seats must be numbered 0..{len(seats) - 1}, got {[s.seat for s in seats]}")
 
@@ -354,6 +360,11 @@ class SqliteGameStore:
             await db.execute(
                 "INSERT OR REPLACE INTO snapshots (game_id, seq, version, state) VALUES (?, 0, 1, ?)",
                 (game_id, state_json),
+            )
+            await db.execute(
+                "INSERT OR REPLACE INTO remembered_options (channel_id, game, options) "
+                "SELECT channel_id, game, options FROM games WHERE id = ?",
+                (game_id,),
             )
             return await self._game_in(db, game_id)
 
