@@ -60,7 +60,13 @@ class LiveGame:
         return [] if self.state is None else self.rules.to_act(self.state)
 
     def options(self) -> Frozen:
-        return self.rules.make_options(self.record.options)
+        """The game's options; one naming a seat that nobody has taken is random (G-X6)."""
+        options = dict(self.record.options)
+        for name in seat_option_names(self.rules):
+            chosen = options.get(name)
+            if isinstance(chosen, int) and not 0 <= chosen < len(self.record.seats):
+                options[name] = None
+        return self.rules.make_options(options)
 
     def timer_seconds(self) -> int | None:
         """This table's own decision timer, if the host set one (else the bot's default)."""
@@ -286,11 +292,7 @@ class GameService:
             raise Refusal(
                 f"{rules.title} needs {rules.min_players}–{rules.max_players} players; {count} seated."
             )
-        options = dict(game.record.options)
-        for name in seat_option_names(rules):
-            if isinstance(options.get(name), int) and not 0 <= options[name] < count:
-                options[name] = None  # a remembered seat that nobody took: drawn at random (G-X6)
-        state = rules.setup(count, seed, rules.make_options(options))
+        state = rules.setup(count, seed, game.options())
         game.record = await self.store.start_game(
             game.id,
             seed=seed,
