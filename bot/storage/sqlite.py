@@ -3,7 +3,7 @@
 Every write runs on one connection, on a thread of its own (`BEGIN IMMEDIATE`, one
 transaction at a time, in the order asked for); a read-only reader's
 single-statement queries see only committed data, so a reader never observes a
-half-done move. A third connection applies migrations when the store opens.
+half-done move. A third connection applies migrations when the store opens, then closes.
 
 Durability: WAL with `synchronous=FULL`. With NORMAL, WAL never corrupts the
 database, but a power cut or OS crash can lose the last commits after they were
@@ -166,7 +166,6 @@ class SqliteGameStore:
             raise ValueError(f"synchronous must be FULL or NORMAL, not {synchronous!r}")
         self.path = str(path)
         self.synchronous = synchronous
-        self._writer: Db | None = None
         self._reader: Db | None = None
         self._game_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._write_thread: WriteThread | None = None
@@ -175,10 +174,10 @@ class SqliteGameStore:
 
     async def open(self) -> None:
         """Connect (WAL, foreign keys, durable commits) and apply pending migrations; idempotent."""
-        if self._writer is not None:
+        if self._write_thread is not None:
             return
         writer = await aiosqlite.connect(self.path, isolation_level=None, timeout=10.0)
-        reader = write_thread = None
+        reader = None
         try:
             (mode,) = (await writer.execute_fetchall("PRAGMA journal_mode = WAL"))[0]
             if mode.lower() != "wal":
@@ -193,11 +192,12 @@ class SqliteGameStore:
             write_thread = WriteThread(self._connect_for_writes)
             await write_thread.start()
         except BaseException:
-            for connection in (reader, writer):
-                if connection is not None:
-                    await connection.close()
+            if reader is not None:
+                await reader.close()
             raise
-        self._writer, self._reader, self._write_thread = writer, reader, write_thread
+        finally:
+            await writer.close()  # it only applies the migrations
+        self._reader, self._write_thread = reader, write_thread
 
     def _connect_for_writes(self) -> sqlite3.Connection:
         """The connection every transaction runs on, opened on (and only ever used from) the write thread."""
@@ -208,16 +208,14 @@ class SqliteGameStore:
 
     async def close(self) -> None:
         """Finish the queued writes and close every connection; idempotent."""
-        writer, reader, write_thread = self._writer, self._reader, self._write_thread
-        self._writer = self._reader = self._write_thread = None
+        reader, write_thread = self._reader, self._write_thread
+        self._reader = self._write_thread = None
         if write_thread is not None:
+            with contextlib.suppress(sqlite3.Error):
+                await write_thread.run(lambda db: db.execute("PRAGMA optimize"))
             await write_thread.stop()
         if reader is not None:
             await reader.close()
-        if writer is not None:
-            with contextlib.suppress(sqlite3.Error):
-                await writer.execute("PRAGMA optimize")
-            await writer.close()
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """The per-game lock, created on first use; the same object while anyone holds on to it."""
@@ -237,7 +235,7 @@ class SqliteGameStore:
     async def _transaction(self, body: Callable[[Db], Awaitable[T]]) -> T:
         """Run `body` in one write transaction: committed if it returns, rolled back if it raises.
 
-        The body is written against aiosqlite's interface but runs on the batch thread in one
+        The body is written against aiosqlite's interface but runs on the write thread in one
         round trip (see `_Immediate`): a transaction spread over several event-loop turns held
         SQLite's write lock for ~100 ms under load, and every move waiting to commit behind it.
         Like every write, it runs to its end even if the caller is cancelled meanwhile.
