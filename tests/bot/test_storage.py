@@ -157,8 +157,11 @@ async def started_game(
     )
 
 
-async def play_move(store: GameStore, game_id: int, pick=0, *, now=2000.0) -> tuple[int, str]:
-    """Play the `pick`-th legal action of whoever is to act; (new version, encoded action)."""
+async def play_move(
+    store: GameStore, game_id: int, pick=0, *, now=2000.0, result: FinalResult | None = None
+) -> tuple[int, str]:
+    """Play the `pick`-th legal action of whoever is to act (with `result` if it ends the game);
+    (new version, encoded action)."""
     record = await store.get_game(game_id)
     state = await load_state(store, record, RULES)
     seat = RULES.to_act(state)[0]
@@ -174,13 +177,14 @@ async def play_move(store: GameStore, game_id: int, pick=0, *, now=2000.0) -> tu
         state_json=new.model_dump_json(),
         now=now,
         status="finished" if RULES.outcome(new) else None,
+        result=result if RULES.outcome(new) else None,
     )
     return version, action.encode()
 
 
-async def play_to_end(store: GameStore, game_id: int, pick=0) -> Outcome:
+async def play_to_end(store: GameStore, game_id: int, pick=0, result: FinalResult | None = None) -> Outcome:
     while (await store.get_game(game_id)).status == "active":
-        await play_move(store, game_id, pick)
+        await play_move(store, game_id, pick, result=result)
     record = await store.get_game(game_id)
     return RULES.outcome(await load_state(store, record, RULES))
 
@@ -315,34 +319,12 @@ async def test_a_finishing_move_ends_the_game_and_its_timer(store):
     assert record.version == len(await store.moves(game.id)) + 1
 
 
-async def finishing_move(store: GameStore, game_id: int, result: FinalResult):
-    """Play the game to its last move, and commit that one with `result`."""
-    while True:
-        record = await store.get_game(game_id)
-        state = await load_state(store, record, RULES)
-        seat = RULES.to_act(state)[0]
-        action = RULES.legal_actions(state, seat)[0]
-        new, _ = RULES.apply(state, seat, action)
-        if RULES.outcome(new) is None:
-            await play_move(store, game_id)
-            continue
-        return await store.commit_move(
-            game_id,
-            expected_version=record.version,
-            seat=seat,
-            action=action.encode(),
-            events=[],
-            state_json=new.model_dump_json(),
-            now=3000.0,
-            status="finished",
-            result=result,
-        )
-
-
 async def test_the_move_that_ends_a_game_stores_its_result_with_it(store):
     game = await started_game(store, users=(1, 2))
     await store.set_deadline(game.id, decision="pull", due=99.0)
-    await finishing_move(store, game.id, FinalResult(scores=(3, 5), winners=(1,), reason="Bo pulled last"))
+    await play_to_end(
+        store, game.id, result=FinalResult(scores=(3, 5), winners=(1,), reason="Bo pulled last")
+    )
     assert (await store.get_game(game.id)).status == "finished" and await store.deadlines() == []
     assert await store.stats(game.guild_id, 2) == [{"game": "yarn", "played": 1, "won": 1, "best": 5}]
     assert await store.stats(game.guild_id, 1) == [{"game": "yarn", "played": 1, "won": 0, "best": 3}]
@@ -351,7 +333,7 @@ async def test_the_move_that_ends_a_game_stores_its_result_with_it(store):
 async def test_a_final_move_whose_result_cannot_be_stored_is_refused_whole(store):
     game = await started_game(store, users=(1, 2))
     with pytest.raises(ValueError, match="2 seats but 3 scores"):
-        await finishing_move(store, game.id, FinalResult(scores=(1, 2, 3), winners=(0,), reason=""))
+        await play_to_end(store, game.id, result=FinalResult(scores=(1, 2, 3), winners=(0,), reason=""))
     record = await store.get_game(game.id)
     assert record.status == "active", "the game did not end without its result"
     assert record.version == len(await store.moves(game.id)) + 1
