@@ -163,7 +163,7 @@ class EmulatorProcess:
         self.remote = None
 
     async def __aenter__(self):
-        from bot.emulator.remote import RemoteEmulator
+        from emulator.remote import RemoteEmulator
 
         command = [sys.executable, "-m", "bench.load_members", "--members", str(self.members)]
         command += ["--rate-limit", str(self.rate_limit)]
@@ -198,8 +198,8 @@ async def start_catnip(emulator: EmulatorProcess, database: Path, seed: int = 1)
     """A Catnip bot on `database`, started against the emulator; returns (bot, task, seconds to ready)."""
     from bot.app import create_bot, tune_runtime
     from bot.config import Settings
-    from bot.emulator import TOKEN
-    from bot.emulator.harness import start_bot
+    from emulator import TOKEN
+    from emulator.harness import start_bot
 
     settings = Settings(discord_token=TOKEN, database_path=database, computer_delay_seconds=0, _env_file=None)
     counter = itertools.count(seed * 1_000_000)

@@ -3,7 +3,7 @@
     python -m bench.load_members --members 400 [--rate-limit 100000] [--port 0]
 
 Runs in its own process, so the members' cost never lands in the bot's measurements. Prints
-`EMULATOR <url>` like `python -m bot.emulator`, serves the same REST, gateway and control API,
+`EMULATOR <url>` like `python -m emulator`, serves the same REST, gateway and control API,
 and adds two routes that `bench.bot_load` calls:
 
     POST /_bench/open  {"game", "players", "games", "first", "concurrency"}
@@ -35,10 +35,10 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.emulator import Emulator
-from bot.emulator.callbacks import DEFERRED_UPDATE, UPDATE_MESSAGE, fail
-from bot.emulator.model import Interaction, Message
-from bot.emulator.users import InteractionResult, InvalidInvocation, Invoker, SimulatedMember
+from emulator import Emulator
+from emulator.callbacks import DEFERRED_UPDATE, UPDATE_MESSAGE, fail
+from emulator.model import Interaction, StoredMessage
+from emulator.users import InteractionResult, InvalidInvocation, Invoker, SimulatedMember
 
 TABLE_TITLE = re.compile(r"table #(\d+)")
 MENTION = re.compile(r"<@(\d+)>")
@@ -81,9 +81,9 @@ class Table:
 
     thread_id: int
     members: list[SimulatedMember] = field(default_factory=list)
-    table: Message | None = None  # the newest table message in the thread
+    table: StoredMessage | None = None  # the newest table message in the thread
     game_id: int = 0
-    ping: Message | None = None  # the current turn ping
+    ping: StoredMessage | None = None  # the current turn ping
     acted_on: int = 0  # the ping already acted on
     rematched: int = 0  # the finished game a rematch was asked for
     changed: asyncio.Event = field(default_factory=asyncio.Event)
@@ -125,7 +125,7 @@ class LoadDriver:
 
     # what the members see -------------------------------------------------------------------------
 
-    def _seen(self, kind: str, message: Message) -> None:
+    def _seen(self, kind: str, message: StoredMessage) -> None:
         if message.visible_to is not None or message.author_id != self.world.bot.id:
             return
         table = self.tables.get(message.channel_id)
@@ -154,11 +154,11 @@ class LoadDriver:
             await asyncio.wait_for(result.interaction.answered.wait(), ANSWER_TIMEOUT)
         return result
 
-    async def click(self, kind: str, member: SimulatedMember, message: Message, target: str) -> Any:
+    async def click(self, kind: str, member: SimulatedMember, message: StoredMessage, target: str) -> Any:
         return await self._answered(kind, member.click(message, target, wait=False))
 
     async def select(
-        self, kind: str, member: SimulatedMember, message: Message, target: str, values: list[str]
+        self, kind: str, member: SimulatedMember, message: StoredMessage, target: str, values: list[str]
     ) -> Any:
         return await self._answered(kind, member.select(message, target, values, wait=False))
 
@@ -342,10 +342,10 @@ class LoadDriver:
 
     async def _result_of_deferred(
         self, result: InteractionResult, shown_before: float | None
-    ) -> Message | None:
+    ) -> StoredMessage | None:
         """The panel once the bot has edited it after acknowledging the click (None if it refused)."""
 
-        def settled(r: InteractionResult) -> Message | str | None:
+        def settled(r: InteractionResult) -> StoredMessage | str | None:
             if r.followups:
                 return "refused"
             message = r.message
@@ -353,7 +353,7 @@ class LoadDriver:
 
         try:
             outcome = await result.wait_for(settled, timeout=ANSWER_TIMEOUT)
-            return outcome if isinstance(outcome, Message) else None
+            return outcome if isinstance(outcome, StoredMessage) else None
         except TimeoutError:
             return None
 

@@ -14,16 +14,16 @@ from pathlib import Path
 
 from bot.app import create_bot
 from bot.config import Settings
-from bot.emulator import Emulator
-from bot.emulator.model import Message, World
-from bot.emulator.render import render_message, resolve_mentions
+from emulator import Emulator
+from emulator.model import StoredMessage, World
+from emulator.transcript import render_message, resolve_mentions
 from engine import GAMES
 
 GAME_TIMEOUT = 600.0
 TABLE_MARK = "table #"
 
 
-def is_table(message: Message) -> bool:
+def is_table(message: StoredMessage) -> bool:
     return bool(message.embeds) and TABLE_MARK in (message.embeds[0].get("title") or "")
 
 
@@ -36,7 +36,7 @@ class Narrator:
         self.write = write
         self.told: dict[int, list[str]] = {}
 
-    def __call__(self, kind: str, message: Message) -> None:
+    def __call__(self, kind: str, message: StoredMessage) -> None:
         if message.visible_to is not None or kind == "delete" or message.content.startswith("🔔"):
             return
         if not is_table(message):

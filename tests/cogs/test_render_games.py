@@ -8,10 +8,10 @@ from collections.abc import Callable
 import pytest
 
 from bot.clock import ManualClock
-from bot.emulator.limits import check_message
 from bot.sessions import GameService
 from bot.storage import SqliteGameStore
 from cogs.render.messages import Message, lobby_message, private_panel, table_message
+from emulator.limits import check_message
 from engine import GAMES, Rng
 
 SecretTexts = Callable[[object, int], set[str]]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from bot.app import CatnipBot, create_bot
 from bot.config import Settings
-from bot.emulator import Emulator
+from emulator import Emulator
 from engine import Rng
 
 MEMBERS = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]

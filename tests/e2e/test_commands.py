@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.emulator import MemberSpec
+from emulator import MemberSpec
 from engine import Rng
 from tests.e2e.driver import MEMBERS, Table, catnip, open_table, table_of
 

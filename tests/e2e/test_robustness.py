@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.emulator.callbacks import DEFERRED_UPDATE
 from bot.errors import Refusal
+from emulator.callbacks import DEFERRED_UPDATE
 from engine import Rng
 from tests.e2e.driver import Table, catnip, open_table, start_catnip, table_of
 

@@ -11,7 +11,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from bot.emulator import Emulator, MemberSpec
+from emulator import Emulator, MemberSpec
 
 
 class Counter(discord.ui.DynamicItem[discord.ui.Button], template=r"counter:(?P<count>\d+)"):

@@ -12,7 +12,7 @@ import pytest
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from bot.emulator import Emulator, NonLoopbackRefused, limits, loopback_only
+from emulator import Emulator, NonLoopbackRefused, limits, loopback_only
 
 
 async def test_an_answer_after_3_seconds_fails_and_the_bot_is_told(emu: Emulator, bot, gate) -> None:

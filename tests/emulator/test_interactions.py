@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.emulator import Emulator, InvalidInvocation
+from emulator import Emulator, InvalidInvocation
 from tests.emulator.conftest import make_bot
 
 

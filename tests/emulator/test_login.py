@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.emulator import BotCrashed, Emulator, EmulatorFailure
+from emulator import BotCrashed, Emulator, EmulatorFailure
 from tests.emulator.conftest import make_bot
 
 

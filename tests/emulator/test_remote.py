@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-from bot.emulator import Emulator
-from bot.emulator.remote import RemoteEmulator, RemoteError
-from bot.emulator.render import render_message, resolve_mentions, transcript_printer
+from emulator import Emulator
+from emulator.remote import RemoteEmulator, RemoteError
+from emulator.transcript import render_message, resolve_mentions, transcript_printer
 from tests.emulator.conftest import make_bot
 
 
@@ -49,7 +49,7 @@ async def test_emulator_in_a_separate_process_serves_a_bot_in_this_one() -> None
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "bot.emulator",
+        "emulator",
         "--port",
         "0",
         "--members",

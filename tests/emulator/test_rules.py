@@ -8,7 +8,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.emulator import Emulator, limits
+from emulator import Emulator, limits
 
 
 @pytest.fixture

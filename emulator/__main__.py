@@ -1,7 +1,7 @@
-"""Runs the emulator on its own: ``python -m bot.emulator --port 8765 --members Ann,Bo,Cy``.
+"""Runs the emulator on its own: ``python -m emulator --port 8765 --members Ann,Bo,Cy``.
 
 The first line printed is ``EMULATOR <url>``; point the bot at ``<url>/api/v10`` and ``ws://...``, and
-drive members over the control API (see :mod:`bot.emulator.control`, client: :mod:`bot.emulator.remote`).
+drive members over the control API (see :mod:`emulator.control`, client: :mod:`emulator.remote`).
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ import contextlib
 import signal
 import sys
 
-from bot.emulator.emulator import TOKEN, Emulator, MemberSpec
-from bot.emulator.render import transcript_printer
+from emulator.emulator import TOKEN, Emulator, MemberSpec
+from emulator.transcript import transcript_printer
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m bot.emulator", description="A local Discord for Catnip.")
+    parser = argparse.ArgumentParser(prog="python -m emulator", description="A local Discord for Catnip.")
     parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (0: any free port)")
     parser.add_argument("--guild", default="Catnip Test", help="guild name")
     parser.add_argument("--channels", default="games", help="comma-separated text channels")

@@ -8,8 +8,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from bot.emulator.limits import walk_components
-from bot.emulator.model import Message, World
+from emulator.limits import walk_components
+from emulator.model import StoredMessage, World
 
 _STYLES = {1: "", 2: "", 3: "✓ ", 4: "✗ ", 5: "↗ "}
 
@@ -88,7 +88,7 @@ def resolve_mentions(world: World, text: str) -> str:
     return _TIMESTAMP.sub(lambda match: _when(world, match), _MENTION.sub(name, text))
 
 
-def render_message(world: World, message: Message, kind: str = "create") -> str:
+def render_message(world: World, message: StoredMessage, kind: str = "create") -> str:
     """A message as a Discord user would read it, with where it is, who wrote it, and who sees it."""
     channel = world.channels.get(message.channel_id)
     where = (
@@ -116,11 +116,11 @@ def render_message(world: World, message: Message, kind: str = "create") -> str:
 
 def transcript_printer(
     world: World, write: Callable[[str], Any] | None = None, *, ephemeral: bool = True
-) -> Callable[[str, Message], None]:
+) -> Callable[[str, StoredMessage], None]:
     """A listener for :meth:`Emulator.on_message` that writes each change as readable text."""
     out = write or (lambda text: print(text, file=sys.stdout, flush=True))
 
-    def listener(kind: str, message: Message) -> None:
+    def listener(kind: str, message: StoredMessage) -> None:
         if ephemeral or message.visible_to is None:
             out(render_message(world, message, kind))
 

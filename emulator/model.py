@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.emulator import limits
+from emulator import limits
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 STABLE_EPOCH = 1_609_459_200.0  # 2021-01-01: creation time of the stable guild, channel and member ids
@@ -66,7 +66,7 @@ def permission_value(spec: Any) -> int:
     return discord.Permissions(**{name: True for name in spec}).value
 
 
-class Clock:
+class VirtualClock:
     """Wall-clock time plus an offset the tests move forward with :meth:`advance`."""
 
     def __init__(self, start: float | None = None) -> None:
@@ -168,7 +168,7 @@ class Channel:
 
 
 @dataclass
-class Message:
+class StoredMessage:
     id: int
     channel_id: int
     author_id: int
@@ -224,7 +224,7 @@ class Message:
         return "\n".join(p for p in parts if p)
 
     @classmethod
-    def from_snapshot(cls, data: dict[str, Any]) -> Message:
+    def from_snapshot(cls, data: dict[str, Any]) -> StoredMessage:
         return cls(**data)
 
     def snapshot(self) -> dict[str, Any]:
@@ -313,12 +313,12 @@ class World:
         bot_name: str = "Catnip",
         bot_permissions: int = BOT_PERMISSIONS,
         everyone_permissions: int = EVERYONE_PERMISSIONS,
-        clock: Clock | None = None,
+        clock: VirtualClock | None = None,
         response_deadline: float = limits.RESPONSE_DEADLINE,
         token_lifetime: float = limits.TOKEN_LIFETIME,
         edit_window: float | None = limits.EDIT_WINDOW,
     ) -> None:
-        self.clock = clock or Clock()
+        self.clock = clock or VirtualClock()
         self.response_deadline = response_deadline
         self.token_lifetime = token_lifetime
         self.edit_window = edit_window
@@ -334,13 +334,13 @@ class World:
         self.channels: dict[int, Channel] = {}
         for position, name in enumerate(channels):
             self.add_channel(name, position=position)
-        self.messages: dict[int, Message] = {}
-        self.by_channel: dict[int, list[Message]] = {}
+        self.messages: dict[int, StoredMessage] = {}
+        self.by_channel: dict[int, list[StoredMessage]] = {}
         self.commands: dict[int, Command] = {}
         self.interactions: dict[int, Interaction] = {}
         self.tokens: dict[str, Interaction] = {}
         self.violations: list[Violation] = []
-        self.listeners: list[Callable[[str, Message], None]] = []
+        self.listeners: list[Callable[[str, StoredMessage], None]] = []
         self.dispatch: Callable[[str, dict[str, Any]], None] = lambda name, data: None
         self._last_id = 0
         self._counter = itertools.count(1)
@@ -404,23 +404,23 @@ class World:
             value |= self.roles[role_id].permissions
         return ALL_PERMISSIONS if value & ADMINISTRATOR else value
 
-    def visible(self, message: Message, member_id: int | None) -> bool:
+    def visible(self, message: StoredMessage, member_id: int | None) -> bool:
         """Whether a member (None: everybody) sees a message."""
         if message.deleted:
             return False
         return message.visible_to is None or message.visible_to == member_id
 
-    def channel_messages(self, channel_id: int, member_id: int | None = None) -> list[Message]:
+    def channel_messages(self, channel_id: int, member_id: int | None = None) -> list[StoredMessage]:
         """Messages of a channel or thread a member sees, oldest first."""
         return [m for m in self.by_channel.get(channel_id, []) if self.visible(m, member_id)]
 
-    def store(self, message: Message) -> Message:
+    def store(self, message: StoredMessage) -> StoredMessage:
         """Keeps a new message (ids only grow, so each channel's list stays in order)."""
         self.messages[message.id] = message
         self.by_channel.setdefault(message.channel_id, []).append(message)
         return message
 
-    def notify(self, kind: str, message: Message) -> None:
+    def notify(self, kind: str, message: StoredMessage) -> None:
         for listener in list(self.listeners):
             listener(kind, message)
 
@@ -520,7 +520,7 @@ class World:
             "joined_at": iso(STABLE_EPOCH),
         }
 
-    def message_payload(self, message: Message) -> dict[str, Any]:
+    def message_payload(self, message: StoredMessage) -> dict[str, Any]:
         author = self.members.get(message.author_id) or self.bot
         data: dict[str, Any] = {
             "id": str(message.id),

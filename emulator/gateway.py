@@ -12,7 +12,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from bot.emulator.model import World
+from emulator.model import World
 
 _log = logging.getLogger(__name__)
 

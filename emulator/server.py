@@ -16,10 +16,10 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.emulator.callbacks import Callbacks
-from bot.emulator.gateway import Gateway
-from bot.emulator.model import World
-from bot.emulator.rest import Refused, Rest, error, json_response
+from emulator.callbacks import Callbacks
+from emulator.gateway import Gateway
+from emulator.model import World
+from emulator.rest import Refused, Rest, error, json_response
 
 _log = logging.getLogger(__name__)
 API_PREFIXES = ("/api/v10", "/api/v9")

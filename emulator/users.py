@@ -9,9 +9,9 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from bot.emulator import limits
-from bot.emulator.callbacks import COMMAND, COMPONENT, MODAL_SUBMIT, fail
-from bot.emulator.model import Channel, Interaction, Message, User, World
+from emulator import limits
+from emulator.callbacks import COMMAND, COMPONENT, MODAL_SUBMIT, fail
+from emulator.model import Channel, Interaction, StoredMessage, User, World
 
 ATTACHMENT_SIZE_LIMIT = 25 * 1024 * 1024
 
@@ -53,18 +53,18 @@ class InteractionResult:
         return self.interaction.latency
 
     @property
-    def message(self) -> Message | None:
+    def message(self) -> StoredMessage | None:
         """The message the initial response created or updated, as it is now."""
         message = self.world.messages.get(self.interaction.original_id or 0)
         return None if message is None or message.deleted else message
 
     @property
-    def followups(self) -> list[Message]:
+    def followups(self) -> list[StoredMessage]:
         found = (self.world.messages.get(i) for i in self.interaction.followup_ids)
         return [m for m in found if m is not None and not m.deleted]
 
     @property
-    def messages(self) -> list[Message]:
+    def messages(self) -> list[StoredMessage]:
         """The response message and the follow-ups."""
         return ([self.message] if self.message else []) + self.followups
 
@@ -82,11 +82,11 @@ class InteractionResult:
                 self.interaction.changed.clear()
                 await self.interaction.changed.wait()
 
-    async def wait_followup(self, count: int = 1, timeout: float = 3.0) -> Message:
+    async def wait_followup(self, count: int = 1, timeout: float = 3.0) -> StoredMessage:
         """Waits for the ``count``-th follow-up message and returns it."""
         return await self.wait_for(lambda r: len(r.followups) >= count and r.followups[count - 1], timeout)
 
-    async def wait_final(self, timeout: float = 3.0) -> Message:
+    async def wait_final(self, timeout: float = 3.0) -> StoredMessage:
         """Waits until a deferred reply's "thinking…" message has been replaced; returns it."""
         return await self.wait_for(
             lambda r: r.message is not None and not r.message.loading and r.message, timeout
@@ -102,7 +102,7 @@ class Invoker:
         self.watchers: set[asyncio.Task[None]] = set()
 
     def payload(
-        self, interaction: Interaction, member: User, channel: Channel, message: Message | None
+        self, interaction: Interaction, member: User, channel: Channel, message: StoredMessage | None
     ) -> dict[str, Any]:
         world = self.world
         data: dict[str, Any] = {
@@ -138,7 +138,7 @@ class Invoker:
         data: dict[str, Any],
         label: str,
         *,
-        message: Message | None = None,
+        message: StoredMessage | None = None,
         parent: Interaction | None = None,
         wait: bool = True,
     ) -> InteractionResult:
@@ -169,7 +169,7 @@ class Invoker:
             await self.wait(result)
         return result
 
-    def _parent_message(self, parent: Interaction | None) -> Message | None:
+    def _parent_message(self, parent: Interaction | None) -> StoredMessage | None:
         while parent is not None:
             if parent.message_id is not None:
                 return self.world.messages.get(parent.message_id)
@@ -355,7 +355,7 @@ class SimulatedMember:
             return self.world.default_channel()
         return channel if isinstance(channel, Channel) else _channel(self.world, channel)
 
-    def _current(self, message: Message | int) -> Message:
+    def _current(self, message: StoredMessage | int) -> StoredMessage:
         message_id = message if isinstance(message, int) else message.id
         current = self.world.messages.get(message_id)
         if current is None or current.deleted:
@@ -387,7 +387,7 @@ class SimulatedMember:
         text = " ".join([f"/{command.strip()}", *(f"{k}:{v}" for k, v in given.items())])
         return await self.invoker.invoke(self.user, self._channel(channel), COMMAND, data, text, wait=wait)
 
-    def _component(self, message: Message, target: str | None, kinds: set[int]) -> dict[str, Any]:
+    def _component(self, message: StoredMessage, target: str | None, kinds: set[int]) -> dict[str, Any]:
         found = [c for c in message.interactive() if c.get("type") in kinds]
         if target is None and len(found) == 1:
             return found[0]
@@ -399,7 +399,12 @@ class SimulatedMember:
         raise InvalidInvocation(f"message {message.id} shows no component {target!r} (it shows {shown})")
 
     async def click(
-        self, message: Message | int, target: str | None = None, *, force: bool = False, wait: bool = True
+        self,
+        message: StoredMessage | int,
+        target: str | None = None,
+        *,
+        force: bool = False,
+        wait: bool = True,
     ) -> InteractionResult:
         """Clicks the button whose custom_id or label is ``target``.
 
@@ -425,7 +430,7 @@ class SimulatedMember:
 
     async def select(
         self,
-        message: Message | int,
+        message: StoredMessage | int,
         target: str | None,
         values: list[str],
         *,
@@ -500,22 +505,22 @@ class SimulatedMember:
             return {"type": 3, "custom_id": component["custom_id"], "values": list(chosen)}
         return None
 
-    async def say(self, channel: Channel | str | int, content: str) -> Message:
+    async def say(self, channel: Channel | str | int, content: str) -> StoredMessage:
         """Posts a plain message as this member (MESSAGE_CREATE reaches the bot)."""
         target = self._channel(channel)
         world = self.world
-        message = Message(world.new_id(), target.id, self.id, content=content, created_at=world.now())
+        message = StoredMessage(world.new_id(), target.id, self.id, content=content, created_at=world.now())
         world.store(message)
         target.last_message_id = message.id
         world.dispatch("MESSAGE_CREATE", world.message_payload(message))
         world.notify("create", message)
         return message
 
-    def visible_messages(self, channel: Channel | str | int | None = None) -> list[Message]:
+    def visible_messages(self, channel: Channel | str | int | None = None) -> list[StoredMessage]:
         """Public messages of a channel or thread plus this member's ephemeral ones, oldest first."""
         return self.world.channel_messages(self._channel(channel).id, self.id)
 
-    def ephemeral_messages(self, channel: Channel | str | int | None = None) -> list[Message]:
+    def ephemeral_messages(self, channel: Channel | str | int | None = None) -> list[StoredMessage]:
         """Only the ephemeral messages sent to this member (all channels unless one is given)."""
         found = [m for m in self.world.messages.values() if m.visible_to == self.id and not m.deleted]
         if channel is not None:

@@ -9,9 +9,9 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.emulator import limits
-from bot.emulator.model import Interaction, Message
-from bot.emulator.rest import (
+from emulator import limits
+from emulator.model import Interaction, StoredMessage
+from emulator.rest import (
     ALREADY_ACKNOWLEDGED,
     COMPONENTS_ONLY,
     INVALID_FORM,
@@ -58,7 +58,7 @@ class Callbacks:
 
     # the initial response ---------------------------------------------------------------------------
 
-    def _component_message(self, interaction: Interaction) -> Message | None:
+    def _component_message(self, interaction: Interaction) -> StoredMessage | None:
         """The message whose component started this interaction (directly or through a modal)."""
         source = interaction
         while source.message_id is None and source.parent is not None:
@@ -112,7 +112,7 @@ class Callbacks:
 
     def _respond(
         self, interaction: Interaction, kind: int, data: dict[str, Any], where: str
-    ) -> Message | None:
+    ) -> StoredMessage | None:
         rest, world = self.rest, self.world
         channel = rest.channel(interaction.channel_id)
         if kind == CHANNEL_MESSAGE:
@@ -208,7 +208,7 @@ class Callbacks:
             )
         return interaction
 
-    def _message(self, request: web.Request, interaction: Interaction) -> Message:
+    def _message(self, request: web.Request, interaction: Interaction) -> StoredMessage:
         key = request.match_info["message_id"]
         if key == "@original":
             message_id = interaction.original_id

@@ -8,20 +8,20 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.emulator import harness
-from bot.emulator.control import Control
-from bot.emulator.model import (
+from emulator import harness
+from emulator.control import Control
+from emulator.model import (
     BOT_PERMISSIONS,
     EVERYONE_PERMISSIONS,
     Channel,
-    Clock,
-    Message,
+    StoredMessage,
     Violation,
+    VirtualClock,
     World,
     permission_value,
 )
-from bot.emulator.server import Server
-from bot.emulator.users import Invoker, SimulatedMember
+from emulator.server import Server
+from emulator.users import Invoker, SimulatedMember
 
 TOKEN = "emulator-token"
 
@@ -56,7 +56,7 @@ class Emulator:
         members: Iterable[str | MemberSpec] = (),
         bot_name: str = "Catnip",
         token: str = TOKEN,
-        clock: Clock | None = None,
+        clock: VirtualClock | None = None,
         heartbeat_interval: float = 41.25,
         rate_limit: tuple[int, float] = (50, 1.0),
         response_deadline: float = 3.0,
@@ -234,15 +234,15 @@ class Emulator:
             threads = [t for t in threads if t.parent_id == parent_id]
         return sorted(threads, key=lambda t: t.id)
 
-    def public_messages(self, channel: Channel | str) -> list[Message]:
+    def public_messages(self, channel: Channel | str) -> list[StoredMessage]:
         """What everyone sees in a channel or thread, oldest first."""
         target = channel if isinstance(channel, Channel) else self.channel(channel)
         return self.world.channel_messages(target.id)
 
-    def message(self, message_id: int) -> Message:
+    def message(self, message_id: int) -> StoredMessage:
         return self.world.messages[message_id]
 
-    def on_message(self, callback: Callable[[str, Message], None]) -> None:
+    def on_message(self, callback: Callable[[str, StoredMessage], None]) -> None:
         """Calls ``callback(kind, message)`` on every "create", "update" and "delete"."""
         self.world.listeners.append(callback)
 
@@ -266,7 +266,7 @@ class Emulator:
         return [Timing(i.id, i.label, i.latency) for i in self.world.interactions.values()]
 
     @property
-    def clock(self) -> Clock:
+    def clock(self) -> VirtualClock:
         return self.world.clock
 
     def advance(self, seconds: float) -> None:

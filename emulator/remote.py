@@ -15,8 +15,8 @@ from urllib.parse import urlencode
 
 import aiohttp
 
-from bot.emulator import harness
-from bot.emulator.model import Message
+from emulator import harness
+from emulator.model import StoredMessage
 
 
 class RemoteError(RuntimeError):
@@ -33,8 +33,8 @@ class RemoteResult:
     failed: str | None
     response_type: int | None
     latency: float | None
-    message: Message | None
-    followups: list[Message] = field(default_factory=list)
+    message: StoredMessage | None
+    followups: list[StoredMessage] = field(default_factory=list)
     modal: dict[str, Any] | None = None
 
     @classmethod
@@ -47,8 +47,8 @@ class RemoteResult:
             failed=data["failed"],
             response_type=data["response_type"],
             latency=data["latency"],
-            message=None if message is None else Message.from_snapshot(message),
-            followups=[Message.from_snapshot(m) for m in data["followups"]],
+            message=None if message is None else StoredMessage.from_snapshot(message),
+            followups=[StoredMessage.from_snapshot(m) for m in data["followups"]],
             modal=data.get("modal"),
         )
 
@@ -61,7 +61,7 @@ class RemoteResult:
             self.client, await self.client.call("GET", f"/_emu/interactions/{self.id}")
         )
 
-    async def wait_followup(self, count: int = 1, timeout: float = 3.0) -> Message:
+    async def wait_followup(self, count: int = 1, timeout: float = 3.0) -> StoredMessage:
         """Polls until the ``count``-th follow-up exists and returns it."""
         async with asyncio.timeout(timeout):
             while True:
@@ -88,13 +88,13 @@ class RemoteMember:
         )
 
     async def click(
-        self, message: Message | int, target: str | None = None, *, force: bool = False
+        self, message: StoredMessage | int, target: str | None = None, *, force: bool = False
     ) -> RemoteResult:
         message_id = message if isinstance(message, int) else message.id
         return await self._interact(kind="click", message_id=message_id, target=target, force=force)
 
     async def select(
-        self, message: Message | int, target: str | None, values: list[str], *, force: bool = False
+        self, message: StoredMessage | int, target: str | None, values: list[str], *, force: bool = False
     ) -> RemoteResult:
         message_id = message if isinstance(message, int) else message.id
         return await self._interact(
@@ -104,21 +104,21 @@ class RemoteMember:
     async def submit_modal(self, source: RemoteResult, values: dict[str, str]) -> RemoteResult:
         return await self._interact(kind="modal", interaction_id=source.id, values=values)
 
-    async def say(self, channel: str, content: str) -> Message:
+    async def say(self, channel: str, content: str) -> StoredMessage:
         data = await self.client.call(
             "POST", "/_emu/say", {"member": self.name, "channel": channel, "content": content}
         )
-        return Message.from_snapshot(data)
+        return StoredMessage.from_snapshot(data)
 
-    async def visible_messages(self, channel: str | None = None) -> list[Message]:
+    async def visible_messages(self, channel: str | None = None) -> list[StoredMessage]:
         return await self.client.messages(channel, member=self.name)
 
-    async def ephemeral_messages(self, channel: str | None = None) -> list[Message]:
+    async def ephemeral_messages(self, channel: str | None = None) -> list[StoredMessage]:
         return await self.client.messages(channel, member=self.name, ephemeral=True)
 
 
 class RemoteEmulator:
-    """Talks to ``python -m bot.emulator`` over its control API (``async with RemoteEmulator(url)``)."""
+    """Talks to ``python -m emulator`` over its control API (``async with RemoteEmulator(url)``)."""
 
     def __init__(self, url: str) -> None:
         self.url = url.rstrip("/")
@@ -161,13 +161,13 @@ class RemoteEmulator:
 
     async def messages(
         self, channel: str | None = None, *, member: str | None = None, ephemeral: bool = False
-    ) -> list[Message]:
+    ) -> list[StoredMessage]:
         query = urlencode(
             {k: v for k, v in (("channel", channel), ("member", member), ("ephemeral", int(ephemeral))) if v}
         )
-        return [Message.from_snapshot(m) for m in await self.call("GET", f"/_emu/messages?{query}")]
+        return [StoredMessage.from_snapshot(m) for m in await self.call("GET", f"/_emu/messages?{query}")]
 
-    async def public_messages(self, channel: str | None = None) -> list[Message]:
+    async def public_messages(self, channel: str | None = None) -> list[StoredMessage]:
         return await self.messages(channel)
 
     async def settle(self, idle: float = 0.1, timeout: float = 10.0) -> None:

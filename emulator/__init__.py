@@ -12,30 +12,30 @@ and a websocket on 127.0.0.1, and simulated members click, select and type slash
             ann.visible_messages("games"), ann.ephemeral_messages(), emu.interaction_timings()
     # leaving the block fails (EmulatorFailure) on broken rules, bot crashes and discord.py errors.
 
-Rules live in :mod:`~bot.emulator.limits`, the clock is ``emu.clock`` (``emu.advance(seconds)``), and
-``python -m bot.emulator`` serves the same over a control API (:mod:`~bot.emulator.control`,
-client :mod:`~bot.emulator.remote`).
+Rules live in :mod:`~emulator.limits`, the clock is ``emu.clock`` (``emu.advance(seconds)``), and
+``python -m emulator`` serves the same over a control API (:mod:`~emulator.control`,
+client :mod:`~emulator.remote`).
 """
 
-from bot.emulator.emulator import TOKEN, Emulator, EmulatorFailure, MemberSpec, Timing
-from bot.emulator.harness import BotCrashed, NonLoopbackRefused, loopback_only, point_discord_py
-from bot.emulator.model import Clock, Message, Violation
-from bot.emulator.users import InteractionResult, InvalidInvocation, SimulatedMember
+from emulator.emulator import TOKEN, Emulator, EmulatorFailure, MemberSpec, Timing
+from emulator.harness import BotCrashed, NonLoopbackRefused, loopback_only, point_discord_py
+from emulator.model import StoredMessage, Violation, VirtualClock
+from emulator.users import InteractionResult, InvalidInvocation, SimulatedMember
 
 __all__ = [
     "TOKEN",
     "BotCrashed",
-    "Clock",
     "Emulator",
     "EmulatorFailure",
     "InteractionResult",
     "InvalidInvocation",
     "MemberSpec",
-    "Message",
     "NonLoopbackRefused",
     "SimulatedMember",
+    "StoredMessage",
     "Timing",
     "Violation",
+    "VirtualClock",
     "loopback_only",
     "point_discord_py",
 ]

@@ -1,7 +1,7 @@
 """REST API v10: users, application commands, guild, channels, messages, threads.
 
-Interaction callbacks and webhook follow-ups live in :mod:`bot.emulator.callbacks`; both use the message
-helpers of :class:`Rest`, which validate every message against :mod:`bot.emulator.limits`.
+Interaction callbacks and webhook follow-ups live in :mod:`emulator.callbacks`; both use the message
+helpers of :class:`Rest`, which validate every message against :mod:`emulator.limits`.
 """
 
 from __future__ import annotations
@@ -11,16 +11,16 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.emulator import limits
-from bot.emulator.gateway import Gateway
-from bot.emulator.model import (
+from emulator import limits
+from emulator.gateway import Gateway
+from emulator.model import (
     CREATE_PUBLIC_THREADS,
     PUBLIC_THREAD,
     SEND_IN_THREADS,
     SEND_MESSAGES,
     Channel,
     Command,
-    Message,
+    StoredMessage,
     World,
 )
 
@@ -154,7 +154,7 @@ class Rest:
         return Refused(error(*kind, [detail]))
 
     @staticmethod
-    def fields_of(payload: dict[str, Any], base: Message | None = None) -> dict[str, Any]:
+    def fields_of(payload: dict[str, Any], base: StoredMessage | None = None) -> dict[str, Any]:
         """The message fields after applying a create/edit payload to ``base`` (None: a new message)."""
         fields: dict[str, Any] = {
             "content": base.content if base else "",
@@ -200,10 +200,10 @@ class Rest:
         interaction_id: int | None = None,
         webhook: bool = False,
         type: int = 0,
-    ) -> Message:
+    ) -> StoredMessage:
         """Stores a message, dispatches MESSAGE_CREATE when it is public, and notifies listeners."""
         world = self.world
-        message = Message(
+        message = StoredMessage(
             id=world.new_id(),
             channel_id=channel.id,
             author_id=world.bot.id if author_id is None else author_id,
@@ -227,7 +227,7 @@ class Rest:
         world.notify("create", message)
         return message
 
-    def update_message(self, message: Message, fields: dict[str, Any]) -> Message:
+    def update_message(self, message: StoredMessage, fields: dict[str, Any]) -> StoredMessage:
         """Applies checked fields to a message, dispatches MESSAGE_UPDATE when public."""
         message.content = fields["content"]
         message.embeds = fields["embeds"]
@@ -240,7 +240,7 @@ class Rest:
         self.world.notify("update", message)
         return message
 
-    def remove_message(self, message: Message) -> None:
+    def remove_message(self, message: StoredMessage) -> None:
         message.deleted = True
         if not message.ephemeral:
             data = {
@@ -251,7 +251,7 @@ class Rest:
             self.world.dispatch("MESSAGE_DELETE", data)
         self.world.notify("delete", message)
 
-    def check_edit_age(self, message: Message, where: str) -> None:
+    def check_edit_age(self, message: StoredMessage, where: str) -> None:
         window = self.world.edit_window
         age = self.world.now() - message.created_at
         if window is not None and age > window:
@@ -268,7 +268,7 @@ class Rest:
             raise Refused(error(*UNKNOWN_CHANNEL))
         return channel
 
-    def channel_message(self, request: web.Request, where: str) -> Message:
+    def channel_message(self, request: web.Request, where: str) -> StoredMessage:
         """The message a channel route names; ephemeral messages are out of reach of channel routes."""
         channel = self.channel(snowflake(request, "channel_id"))
         message = self.world.messages.get(int(request.match_info["message_id"]))

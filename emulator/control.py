@@ -1,5 +1,5 @@
 """The control API (``/_emu/...``, JSON over HTTP on the emulator's own port) that drives simulated
-members when the emulator runs in another process than the bot (``python -m bot.emulator``).
+members when the emulator runs in another process than the bot (``python -m emulator``).
 
     GET  /_emu/state                         guild, channels, members, commands, violations, timings
     GET  /_emu/messages?channel=&member=&ephemeral=1   what a member (or everyone) sees
@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from bot.emulator.model import Interaction
-from bot.emulator.users import InteractionResult, InvalidInvocation
+from emulator.model import Interaction
+from emulator.users import InteractionResult, InvalidInvocation
 
 if TYPE_CHECKING:
-    from bot.emulator.emulator import Emulator
+    from emulator.emulator import Emulator
 
 
 def _json(data: Any, status: int = 200) -> web.Response:
