@@ -19,7 +19,7 @@ from multiprocessing import Pool
 
 from bench.machine import describe_machine
 from engine import GAMES
-from engine.ai import LEVELS, computer_player
+from engine.ai import LEVELS
 
 MATCHES = (("hard", "easy"), ("hard", "normal"), ("normal", "easy"))
 
@@ -27,8 +27,8 @@ MATCHES = (("hard", "easy"), ("hard", "normal"), ("normal", "easy"))
 def play_game(job: tuple[str, Sequence[str], int, object]) -> tuple[tuple[int, ...], dict[str, list[float]]]:
     """One seeded game between the given levels; the winners and each level's decision times."""
     key, lineup, seed, options = job
-    rules = GAMES[key]
-    players = [computer_player(key, level) for level in lineup]
+    rules = GAMES[key].rules
+    players = [GAMES[key].computer(level) for level in lineup]
     state = rules.setup(len(lineup), seed, options)
     times: dict[str, list[float]] = defaultdict(list)
     step = 0
@@ -74,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     matches = [tuple(pair.split("-")) for pair in args.matches.split(",")]
     if any(len(pair) != 2 or not set(pair) <= set(LEVELS) for pair in matches):
         parser.error(f"--matches takes pairs of levels ({', '.join(LEVELS)}) such as hard-normal")
-    rules = GAMES[args.game]
+    rules = GAMES[args.game].rules
     options = rules.Options(limited_powers=False) if args.full_powers else None
     print(describe_machine())
     print(f"{rules.title}, {args.players} players, {args.games} games per match")

@@ -88,11 +88,11 @@ def main() -> None:
         f"{'game':<12}{'players':>8}{'powers':>9}{'games/s':>10}{'moves/game':>12}"
         f"{'apply µs':>10}{'legal µs':>10}{'view µs':>9}"
     )
-    for key, rules in GAMES.items():
+    for key, game in GAMES.items():
         if args.game and key != args.game:
             continue
-        for players, options, label in configurations(rules):
-            r = measure(rules, players, options, args.seconds)
+        for players, options, label in configurations(game.rules):
+            r = measure(game.rules, players, options, args.seconds)
             print(
                 f"{key:<12}{players:>8}{label:>9}{r['games_per_s']:>10.1f}{r['moves_per_game']:>12.1f}"
                 f"{r['apply_us']:>10.1f}{r['legal_us']:>10.1f}{r['view_us']:>9.1f}"

@@ -285,7 +285,7 @@ async def resume(path: Path, sync: str) -> dict[str, float]:
     listed = time.perf_counter()
     for game in games:
         if game.status == "active":
-            await load_state(store, game, GAMES[game.game])
+            await load_state(store, game, GAMES[game.game].rules)
     loaded = time.perf_counter()
     await store.close()
     return {
@@ -338,8 +338,8 @@ def main() -> None:
     print("load average at start: " + ", ".join(f"{load:.2f}" for load in os.getloadavg()))
 
     pools = {
-        key: [record_game(rules, rules.max_players, seed) for seed in range(20)]
-        for key, rules in GAMES.items()
+        key: [record_game(game.rules, game.rules.max_players, seed) for seed in range(20)]
+        for key, game in GAMES.items()
     }
     for key, pool in pools.items():
         moves = statistics.mean(len(s.steps) for s in pool)

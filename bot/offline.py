@@ -111,7 +111,7 @@ async def run_offline(
                 await emu.run_bot(bot)
                 try:
                     for key in games or tuple(GAMES):
-                        count = max(GAMES[key].min_players, min(players, GAMES[key].max_players))
+                        count = max(GAMES[key].rules.min_players, min(players, GAMES[key].rules.max_players))
                         await play_demo_game(emu, key, count)
                 finally:
                     await bot.close()

@@ -18,7 +18,7 @@ from bot.clock import Clock
 from bot.errors import GameClosed, NotHost, NotInGame, Refusal, TableMovedOn
 from bot.storage import FinalResult, GameRecord, GameStore, SeatRecord, StaleMove, load_state
 from engine import GAMES, Event, Frozen, Rules
-from engine.ai import LEVELS, computer_player
+from engine.ai import LEVELS
 
 log = logging.getLogger("catnip.sessions")
 
@@ -113,7 +113,7 @@ class GameService:
         return games
 
     async def _load(self, record: GameRecord) -> LiveGame:
-        rules = GAMES[record.game]
+        rules = GAMES[record.game].rules
         state, events = None, []
         if record.status == "active":
             state = await load_state(self.store, record, rules)
@@ -159,7 +159,7 @@ class GameService:
     ) -> LiveGame:
         if game_key not in GAMES:
             raise Refusal(f"There is no game called {game_key!r}.")
-        rules = GAMES[game_key]
+        rules = GAMES[game_key].rules
         remembered = await self.store.remembered_options(channel_id, game_key) or {}
         options = _valid_options(rules, remembered)
         record = await self.store.create_lobby(
@@ -447,7 +447,7 @@ class GameService:
         view = rules.view(state, seat)
         legal = rules.legal_actions(state, seat)
         seed = (game.record.seed or 0) * 7919 + game.record.version * 31 + seat
-        player = computer_player(game.record.game, level)
+        player = GAMES[game.record.game].computer(level)
         if level == "hard":
             return await asyncio.to_thread(player.choose, rules, view, seat, legal, seed)
         return player.choose(rules, view, seat, legal, seed)
@@ -503,7 +503,7 @@ class GameService:
             now=self.clock.now(),
             seats=record.seats,
         )
-        game = LiveGame(record=new, rules=GAMES[new.game], last_human_at=self.clock.now())
+        game = LiveGame(record=new, rules=GAMES[new.game].rules, last_human_at=self.clock.now())
         self.live[new.id] = game
         return await self.start(new.id, user_id, seed)
 

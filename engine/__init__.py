@@ -1,10 +1,11 @@
 """Pure game rules: one package per game, no Discord and no I/O.
 
-`GAMES` maps each game's key to its `Rules`; the bot uses nothing else of a game.
+`GAMES` maps each game's key to its `Game` (rules, texts, summary, computer players); the bot
+reaches a game through nothing else.
 """
 
-from engine.catsanity import RULES as CATSANITY
-from engine.catsdogs import RULES as CATSDOGS
+from engine.catsanity import GAME as CATSANITY
+from engine.catsdogs import GAME as CATSDOGS
 from engine.core import (
     Action,
     EngineError,
@@ -15,15 +16,18 @@ from engine.core import (
     InvalidInput,
     NotYourTurn,
     Outcome,
+    OutOfDate,
     Rng,
     Rules,
     ScoreLine,
     events_for,
+    fill_names,
 )
-from engine.madcat import RULES as MADCAT
-from engine.ninelives import RULES as NINELIVES
+from engine.game import Game
+from engine.madcat import GAME as MADCAT
+from engine.ninelives import GAME as NINELIVES
 
-GAMES: dict[str, Rules] = {rules.key: rules for rules in (CATSANITY, MADCAT, CATSDOGS, NINELIVES)}
+GAMES: dict[str, Game] = {game.key: game for game in (CATSANITY, MADCAT, CATSDOGS, NINELIVES)}
 
 __all__ = [
     "GAMES",
@@ -31,13 +35,16 @@ __all__ = [
     "EngineError",
     "Event",
     "Frozen",
+    "Game",
     "GameOver",
     "IllegalAction",
     "InvalidInput",
     "NotYourTurn",
+    "OutOfDate",
     "Outcome",
     "Rng",
     "Rules",
     "ScoreLine",
     "events_for",
+    "fill_names",
 ]

@@ -125,6 +125,17 @@ class FastRng:
         return items[self.next() % len(items)]
 
 
+def fill_names(text: str, names: Sequence[str]) -> str:
+    """`text` with each `{p0}`, `{p1}`, ... replaced by that seat's player name."""
+    for seat, name in enumerate(names):
+        text = text.replace(f"{{p{seat}}}", name)
+    return text
+
+
+class OutOfDate(EngineError):
+    """A choice made on a view the game has since moved past; the player should look again."""
+
+
 class Event(Frozen):
     """Something that happened, for the table's narration.
 
@@ -141,10 +152,7 @@ class Event(Frozen):
         return self.visible_to is None or (seat is not None and seat in self.visible_to)
 
     def render(self, names: Sequence[str]) -> str:
-        text = self.text
-        for seat, name in enumerate(names):
-            text = text.replace(f"{{p{seat}}}", name)
-        return text
+        return fill_names(self.text, names)
 
 
 def events_for(events: Sequence[Event], seat: int | None) -> list[Event]:

@@ -38,4 +38,4 @@ def test_every_game_is_registered_under_its_key():
     from engine import GAMES
 
     assert set(GAMES) == {"catsanity", "madcat", "catsdogs", "ninelives"}
-    assert all(key == rules.key for key, rules in GAMES.items())
+    assert all(key == game.rules.key == game.key for key, game in GAMES.items())

@@ -11,9 +11,8 @@ from discord.ext import commands
 
 from bot.errors import NotInGame, Refusal
 from bot.sessions import LiveGame
+from cogs.messages import COLOUR, private_panel, table_message
 from cogs.play._components import handle_click, reply
-from cogs.play._rules_text import rules_summary
-from cogs.render.messages import COLOUR, private_panel, table_message
 from engine import GAMES, EngineError, Event
 
 if TYPE_CHECKING:
@@ -21,7 +20,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("catnip.commands")
 
-GAME_CHOICES = [app_commands.Choice(name=rules.title, value=key) for key, rules in GAMES.items()]
+GAME_CHOICES = [app_commands.Choice(name=game.title, value=key) for key, game in GAMES.items()]
 
 
 class PlayCog(commands.Cog, name="Play"):
@@ -75,7 +74,7 @@ class PlayCog(commands.Cog, name="Play"):
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def play(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
-        rules = GAMES[game.value]
+        rules = GAMES[game.value].rules
         channel = interaction.channel
         thread = None
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -171,7 +170,7 @@ class PlayCog(commands.Cog, name="Play"):
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         embed = discord.Embed(
             title=f"How to play {GAMES[game.value].title}",
-            description=rules_summary(game.value),
+            description=GAMES[game.value].summary,
             colour=COLOUR,
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -16,9 +16,8 @@ import discord
 from bot.errors import Refusal, TableMovedOn
 from bot.sessions import TIMER_OPTION
 from cogs import custom_ids as ids
-from cogs.render import renderer_for
-from cogs.render.messages import is_seat_option, private_panel
-from engine import EngineError
+from cogs.messages import is_seat_option, private_panel
+from engine import GAMES, EngineError, OutOfDate
 
 if TYPE_CHECKING:
     from bot.app import CatnipBot
@@ -167,7 +166,10 @@ async def _compose(
     if game.state is None:
         raise Refusal("The game hasn't started yet.")
     view = game.rules.view(game.state, seat)
-    return renderer_for(game.record.game).compose(view, component.arg, values)
+    try:
+        return GAMES[game.record.game].texts.compose(view, component.arg, values)
+    except OutOfDate as error:
+        raise TableMovedOn(str(error)) from error
 
 
 async def on_page(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:

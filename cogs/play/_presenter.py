@@ -26,9 +26,8 @@ import discord
 
 from bot.sessions import GameService, LiveGame
 from bot.timers import Timers
-from cogs.render import renderer_for
-from cogs.render.messages import Message, lobby_message, table_message
-from engine import Event
+from cogs.messages import Message, lobby_message, table_message
+from engine import GAMES, Event
 
 log = logging.getLogger("catnip.table")
 
@@ -193,7 +192,7 @@ class TablePresenter:
         mentions = " ".join(f"<@{u}>" for u in sorted(users))
         sent = await channel.send(
             f"🔔 {mentions} — your move in {game.rules.title} #{game.id}. "
-            f"Use the buttons on the table or **{renderer_for(game.record.game).hand_label}**.",
+            f"Use the buttons on the table or **{GAMES[game.record.game].texts.hand_label}**.",
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]),
         )
         self._pings[game.id] = (channel.id, sent.id, users)

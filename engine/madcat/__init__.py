@@ -1,7 +1,12 @@
 """Mad Cat Sad Cat: roll five dice into poker combinations while the others mooch off your luck."""
 
+from engine.game import Game
+from engine.madcat.ai import PLAYERS
+from engine.madcat.guide import SUMMARY
 from engine.madcat.rules import MadCatRules
+from engine.madcat.texts import TEXTS
 
 RULES = MadCatRules()
+GAME = Game(rules=RULES, texts=TEXTS, summary=SUMMARY, players=PLAYERS)
 
-__all__ = ["RULES", "MadCatRules"]
+__all__ = ["GAME", "RULES", "MadCatRules"]

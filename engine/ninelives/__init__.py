@@ -1,7 +1,12 @@
 """Nine Lives: play cat cards without any cat passing nine; wager lives for powers (2-6 players)."""
 
+from engine.game import Game
+from engine.ninelives.ai import PLAYERS
+from engine.ninelives.guide import SUMMARY
 from engine.ninelives.rules import NineLivesRules
+from engine.ninelives.texts import TEXTS
 
 RULES = NineLivesRules()
+GAME = Game(rules=RULES, texts=TEXTS, summary=SUMMARY, players=PLAYERS)
 
-__all__ = ["RULES", "NineLivesRules"]
+__all__ = ["GAME", "RULES", "NineLivesRules"]

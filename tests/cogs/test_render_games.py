@@ -10,7 +10,7 @@ import pytest
 from bot.clock import ManualClock
 from bot.sessions import GameService
 from bot.storage import SqliteGameStore
-from cogs.render.messages import Message, lobby_message, private_panel, table_message
+from cogs.messages import Message, lobby_message, private_panel, table_message
 from emulator.limits import check_message
 from engine import GAMES, Rng
 
@@ -19,8 +19,8 @@ SecretTexts = Callable[[object, int], set[str]]
 
 
 def catsdogs_secrets(state, seat: int) -> set[str]:
-    from cogs.render.catsdogs import short
     from engine.catsdogs.cards import card_label, card_name
+    from engine.catsdogs.texts import short
 
     hidden = set(state.hands[seat])
     texts = set()
@@ -31,7 +31,7 @@ def catsdogs_secrets(state, seat: int) -> set[str]:
 
 def catsanity_secrets(state, seat: int) -> set[str]:
     """The cat a Recall chooser has set aside, until both are chosen (CS-8)."""
-    from cogs.render.catsanity import recall_pick_line
+    from engine.catsanity.texts import recall_pick_line
 
     recall = state.recall
     if recall is None or not recall.waiting or recall.waiting[0] != seat:
@@ -44,8 +44,8 @@ def madcat_secrets(state, seat: int) -> set[str]:
 
     `drive` seats players named P0, P1, …; the renderer's pick lines carry the owner's name.
     """
-    from cogs.render.madcat import hidden_pick_line, player_line, revealed_pick_line
     from engine.madcat.rules import MOOCH_LABELS
+    from engine.madcat.texts import hidden_pick_line, player_line, revealed_pick_line
 
     pick = state.picks[seat]
     if pick is None or state.paid[seat]:
@@ -58,9 +58,9 @@ def madcat_secrets(state, seat: int) -> set[str]:
 def ninelives_secrets(state, seat: int) -> set[str]:
     """A hand's cards (their ids never in another seat's custom_ids), the hand, life stack and Carousel
     pick as the owner's panel prints them, each line naming its owner P0, P1, … (NL-1, NL-10)."""
-    from cogs.render.ninelives import secret_lines
     from engine.ninelives import RULES
     from engine.ninelives.cards import card_id
+    from engine.ninelives.texts import secret_lines
 
     texts = secret_lines(RULES.view(state, seat), f"P{seat}")
     return texts | {f":{card_id(card)}" for card in state.hands[seat]}
@@ -173,7 +173,7 @@ async def test_a_whole_game_renders_within_discords_limits_and_keeps_secrets(ser
 def test_labels_name_players_instead_of_placeholders():
     from types import SimpleNamespace
 
-    from cogs.render.messages import label_of
+    from cogs.messages import label_of
 
     class Rules:
         def label(self, state, seat, action):
@@ -186,7 +186,7 @@ def test_labels_name_players_instead_of_placeholders():
 def test_final_scores_summarise_rather_than_cut_a_long_breakdown():
     from types import SimpleNamespace
 
-    from cogs.render.messages import final_text
+    from cogs.messages import final_text
     from engine import Outcome, ScoreLine
 
     long = tuple(ScoreLine(label=f"set {i}", points=i) for i in range(200))

@@ -23,7 +23,7 @@ def starter(key: str, state) -> int:
 
 @pytest.mark.parametrize("key", sorted(OPTION))
 def test_the_host_chooses_who_starts_or_the_seed_draws_a_seat(key):
-    rules = GAMES[key]
+    rules = GAMES[key].rules
     for seat in range(3):
         assert starter(key, rules.setup(3, 7, rules.make_options({OPTION[key]: seat}))) == seat
     drawn = {starter(key, rules.setup(3, seed)) for seed in range(30)}
@@ -33,6 +33,6 @@ def test_the_host_chooses_who_starts_or_the_seed_draws_a_seat(key):
 
 @pytest.mark.parametrize("key", sorted(OPTION))
 def test_a_seat_not_at_the_table_is_refused(key):
-    rules = GAMES[key]
+    rules = GAMES[key].rules
     with pytest.raises(InvalidInput, match="must be one of the 3 seats, not seat 4"):
         rules.setup(3, 1, rules.make_options({OPTION[key]: 3}))

@@ -133,7 +133,7 @@ def test_the_fast_search_generator_draws_the_same_sequence_as_the_state_generato
 def test_every_game_refuses_a_player_count_it_cannot_seat_with_a_readable_reason(key):
     from engine import GAMES
 
-    rules = GAMES[key]
+    rules = GAMES[key].rules
     reason = f"{rules.title} is for {rules.min_players} to {rules.max_players} players"
     with pytest.raises(InvalidInput, match=reason):
         rules.setup(rules.max_players + 1, seed=1)

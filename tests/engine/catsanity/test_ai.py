@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.ai import computer_player
+from engine import GAMES
 from engine.catsanity import RULES
 from engine.catsanity.ai import PLAYERS, HardPlayer
 from engine.catsanity.position import position
@@ -97,7 +97,7 @@ def test_determinize_samples_a_full_state_consistent_with_the_view():
 
 def test_the_players_are_registered_for_the_bot():
     for level in ("easy", "normal", "hard"):
-        assert computer_player("catsanity", level) is PLAYERS[level]
+        assert GAMES["catsanity"].computer(level) is PLAYERS[level]
         assert PLAYERS[level].level == level
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.ai import LEVELS, computer_player
+from engine import GAMES
+from engine.ai import LEVELS
 from engine.catsdogs import RULES, Play
 from engine.catsdogs.ai import PLAYERS, EasyPlayer, HardPlayer, NormalPlayer, determinise, unknown_cards
 from engine.catsdogs.cards import CARDS
@@ -29,7 +30,7 @@ def random_positions(players: int, games: int, seed: int = 0):
 def test_players_exist_for_every_level():
     assert set(PLAYERS) == set(LEVELS)
     for level in LEVELS:
-        assert computer_player("catsdogs", level).level == level
+        assert GAMES["catsdogs"].computer(level).level == level
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5])

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.ai import LEVELS, computer_player
+from engine import GAMES
+from engine.ai import LEVELS
 from engine.madcat import RULES
 from engine.madcat.ai import PLAYERS, HardPlayer, NormalPlayer, determinise, expected_share
 from engine.madcat.model import Mooch, Roll, SetAside, Stop
@@ -29,7 +30,7 @@ def random_positions(players: int, games: int, seed: int = 0):
 def test_players_exist_for_every_level():
     assert set(PLAYERS) == set(LEVELS)
     for level in LEVELS:
-        assert computer_player("madcat", level).level == level
+        assert GAMES["madcat"].computer(level).level == level
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.ai import computer_player
+from engine import GAMES
 from engine.ninelives import RULES
 from engine.ninelives.ai import PLAYERS, EasyPlayer, HardPlayer, NormalPlayer
 from engine.ninelives.determinise import sample_state
@@ -30,7 +30,7 @@ def positions(games: int, every: int):
 
 def test_every_level_is_registered():
     assert set(PLAYERS) == {"easy", "normal", "hard"}
-    assert computer_player("ninelives", "hard") is PLAYERS["hard"]
+    assert GAMES["ninelives"].computer("hard") is PLAYERS["hard"]
 
 
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])

@@ -13,7 +13,7 @@ from tests.engine.ninelives.position import act, codes, hand, play, position, st
 
 
 def test_registered_for_two_to_six_players_limited_by_default_nl_11():
-    assert GAMES["ninelives"] is RULES
+    assert GAMES["ninelives"].rules is RULES
     assert (RULES.min_players, RULES.max_players) == (2, 6)
     assert RULES.setup(3, 1).limited is True
     assert RULES.setup(3, 1, Options(limited_powers=False)).limited is False

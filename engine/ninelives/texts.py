@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cogs.render.base import Choice, Control, Renderer
-from cogs.render.ninelives_hand import (
+from engine.ninelives.cards import EMOJI, LIMIT, POWERS, icons_text, life_name, life_text
+from engine.ninelives.hand_status import (
     after_text,
     card_status,
     effect_text,
@@ -22,8 +22,8 @@ from cogs.render.ninelives_hand import (
     power_now,
     ways,
 )
-from engine.ninelives.cards import EMOJI, LIMIT, POWERS, icons_text, life_name, life_text
 from engine.ninelives.model import CardView, LifeView, SeatView, View
+from engine.texts import Choice, Control, Texts
 
 KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣", "🔟")
 BUTTONS, OPTIONS, ROWS = 5, 25, 4
@@ -174,7 +174,7 @@ def secret_lines(view: View, name: str) -> set[str]:
 # ---- the renderer --------------------------------------------------------------------------------------
 
 
-class NineLivesRenderer(Renderer):
+class NineLivesTexts(Texts):
     hand_label = "My hand"
     emoji = "🐈‍⬛"
 
@@ -545,4 +545,4 @@ def grouped(choices: Sequence[Choice], placeholder: str, buttons: bool = True) -
     ]
 
 
-RENDERER = NineLivesRenderer()
+TEXTS = NineLivesTexts()

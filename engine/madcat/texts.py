@@ -11,8 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from bot.errors import Refusal, TableMovedOn
-from cogs.render.base import Choice, Control, Renderer, fill_names
+from engine.core import InvalidInput, OutOfDate, fill_names
 from engine.madcat.cards import CATPOT, card
 from engine.madcat.dice import (
     COMBO_NAMES,
@@ -30,6 +29,7 @@ from engine.madcat.dice import (
 )
 from engine.madcat.model import MOOCH_CARDS, View
 from engine.madcat.rules import MOOCH_LABELS
+from engine.texts import Choice, Control, Texts
 
 ASIDE_KEY = "aside"
 SHORT_COMBOS = {"2p": "Two pairs", "fh": "Full house", "4k": "4 of a kind", "5k": "5 of a kind"}
@@ -66,7 +66,7 @@ def die_choices(view: View) -> tuple[Choice, ...]:
     )
 
 
-class MadCatRenderer(Renderer):
+class MadCatTexts(Texts):
     hand_label = "My view"
     emoji = "😾😿"
 
@@ -269,36 +269,36 @@ class MadCatRenderer(Renderer):
     def compose(self, view: View, key: str, values: Sequence[str]) -> str:
         """The set-aside of the chosen dice (MC-2, MC-3), or a refusal saying why it can't be made."""
         if key != ASIDE_KEY:
-            raise Refusal("That choice can't be made here.")
+            raise InvalidInput("That choice can't be made here.")
         if view.phase != "aside":
-            raise TableMovedOn()
+            raise OutOfDate("The table has moved on — here is the current position.")
         if not values:
-            raise Refusal("Choose at least one of the dice you just rolled.")
+            raise InvalidInput("Choose at least one of the dice you just rolled.")
         faces, seen = [], set()
         for value in values:
             match = _DIE_VALUE.match(value)
             if match is None or value in seen:
-                raise Refusal("That choice can't be made here.")
+                raise InvalidInput("That choice can't be made here.")
             seen.add(value)
             index, face = int(match[1]), match[2]
             if index >= len(view.rolled) or view.rolled[index] != face:
-                raise TableMovedOn()
+                raise OutOfDate("The table has moved on — here is the current position.")
             faces.append(face)
         chosen = sort_faces(faces)
         kind = kind_of(chosen)
         if kind == "mixed":
-            raise Refusal(
+            raise InvalidInput(
                 f"You chose {show(chosen)}: set aside only mad cats or only sad cats (plus any wilds), "
                 "never both."
             )
         if view.kind is not None and kind not in (None, view.kind):
             strays = show(f for f in chosen if FACE_KIND[f] not in (None, view.kind))
-            raise Refusal(
+            raise InvalidInput(
                 f"You're locked in on {view.kind} cats this turn: you can't set aside {strays}. "
                 f"Choose {view.kind} cats or wilds."
             )
         if chosen not in legal_asides(view.rolled, view.kind):
-            raise Refusal(f"You can't set aside {show(chosen)} now.")
+            raise InvalidInput(f"You can't set aside {show(chosen)} now.")
         return "a:" + "".join(chosen)
 
 
@@ -307,4 +307,4 @@ def _stop_order(value: str) -> tuple[str, int]:
     return kind, COMBOS.index(combo)
 
 
-RENDERER = MadCatRenderer()
+TEXTS = MadCatTexts()

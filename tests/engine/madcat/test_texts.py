@@ -7,12 +7,12 @@ from itertools import combinations, product
 
 import pytest
 
-from bot.errors import Refusal, TableMovedOn
-from cogs.render.base import Choice
-from cogs.render.madcat import RENDERER, hidden_pick_line, player_line, revealed_pick_line
+from engine import EngineError, InvalidInput, OutOfDate
 from engine.madcat import RULES
 from engine.madcat.dice import FACES, sort_faces
 from engine.madcat.model import SetAside
+from engine.madcat.texts import TEXTS, hidden_pick_line, player_line, revealed_pick_line
+from engine.texts import Choice
 from tests.engine.madcat.position import position
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
@@ -21,8 +21,8 @@ NAMES = ["Ann", "Bo", "Cy", "Di"]
 def fields(state, seat=None):
     view = RULES.view(state, seat)
     if seat is None:
-        return dict(RENDERER.table_fields(view, NAMES))
-    return dict(RENDERER.private_fields(view, RULES.view(state, None), NAMES))
+        return dict(TEXTS.table_fields(view, NAMES))
+    return dict(TEXTS.private_fields(view, RULES.view(state, None), NAMES))
 
 
 def field(found: dict, start: str) -> str:
@@ -33,11 +33,11 @@ def field(found: dict, start: str) -> str:
 
 def controls(state, seat):
     choices = [Choice(a.encode(), RULES.label(state, seat, a)) for a in RULES.legal_actions(state, seat)]
-    return RENDERER.controls(RULES.view(state, seat), choices)
+    return TEXTS.controls(RULES.view(state, seat), choices)
 
 
 def compose(state, values, seat=0):
-    return RENDERER.compose(RULES.view(state, seat), "aside", values)
+    return TEXTS.compose(RULES.view(state, seat), "aside", values)
 
 
 # --- the table ------------------------------------------------------------------------------------
@@ -143,7 +143,7 @@ def test_a_moocher_sees_what_each_card_would_share_and_the_time_limit_mc4_mc6_mc
         "💥 Fail — catpot 4 VPs, if the turn fails",
         "🙈 No card — keep your cards",
     ]
-    prompt = RENDERER.prompt(RULES.view(state, 2), NAMES)
+    prompt = TEXTS.prompt(RULES.view(state, 2), NAMES)
     assert "⏰" in prompt and "timed" in prompt and "countdown" in prompt
     rows = controls(state, 2)
     assert [row.kind for row in rows] == ["buttons", "buttons"]
@@ -182,11 +182,11 @@ def test_the_roller_is_told_what_to_do_in_their_own_words():
         "aside": position(phase="aside", rolled="m1 m2 s1 s2 w"),
         "decide": position(phase="decide", tray="m1 m1", rolled="m1 m1 s2 w w"),
     }
-    said = {phase: RENDERER.prompt(RULES.view(state, 0), NAMES) for phase, state in prompts.items()}
+    said = {phase: TEXTS.prompt(RULES.view(state, 0), NAMES) for phase, state in prompts.items()}
     assert said["roll"] == "Your turn: roll the dice 🎲"
     assert "only mad or only sad cats, plus any wilds" in said["aside"]
     assert said["decide"] == "Roll again, or stop and take an inner card's VPs."
-    assert RENDERER.prompt(RULES.view(prompts["roll"], None), NAMES) == "Ann rolls the dice"
+    assert TEXTS.prompt(RULES.view(prompts["roll"], None), NAMES) == "Ann rolls the dice"
 
 
 # --- the roller's controls ------------------------------------------------------------------------
@@ -252,8 +252,8 @@ def test_compose_accepts_exactly_the_legal_subsets_of_every_roll_mc2_mc3_mcx6(tr
         for chosen in all_subsets([c.value for c in select.choices]):
             try:
                 encoded = compose(state, chosen)
-            except Refusal as refusal:
-                assert not isinstance(refusal, TableMovedOn)
+            except EngineError as refusal:
+                assert not isinstance(refusal, OutOfDate)
                 assert "never both" in str(refusal), (roll, chosen)
                 continue
             assert encoded in legal, (roll, chosen, encoded)
@@ -264,22 +264,22 @@ def test_compose_accepts_exactly_the_legal_subsets_of_every_roll_mc2_mc3_mcx6(tr
 def test_compose_says_why_a_subset_is_refused_mc2_mc3():
     free = position(phase="aside", rolled="m1 m3 s2 w w")
     assert RULES.decode_action(compose(free, ["0m1", "3w", "4w"])) == SetAside(faces=("m1", "w", "w"))
-    with pytest.raises(Refusal, match=r"only mad cats or only sad cats \(plus any wilds\), never both"):
+    with pytest.raises(InvalidInput, match=r"only mad cats or only sad cats \(plus any wilds\), never both"):
         compose(free, ["0m1", "2s2"])
-    with pytest.raises(Refusal, match="at least one"):
+    with pytest.raises(InvalidInput, match="at least one"):
         compose(free, [])
     locked = position(phase="aside", tray="m2", rolled="m1 s1 s2 w")
-    with pytest.raises(Refusal, match="locked in on mad cats this turn: you can't set aside 😿1 😿2"):
+    with pytest.raises(InvalidInput, match="locked in on mad cats this turn: you can't set aside 😿1 😿2"):
         compose(locked, ["1s1", "2s2", "3w"])
 
 
 def test_compose_on_a_table_that_moved_on_refreshes_it():
     state = position(phase="aside", rolled="m1 m3 s2 w w")
-    with pytest.raises(TableMovedOn):
+    with pytest.raises(OutOfDate):
         compose(state, ["0s1"])  # that die shows 😾1 now: the choice was made on an older roll
-    with pytest.raises(TableMovedOn):
+    with pytest.raises(OutOfDate):
         compose(position(phase="decide", tray="m1", rolled="m1 m3 s2 w w"), ["0m1"])
-    with pytest.raises(Refusal):
-        RENDERER.compose(RULES.view(state, 0), "other", ["0m1"])
-    with pytest.raises(Refusal):
+    with pytest.raises(InvalidInput):
+        TEXTS.compose(RULES.view(state, 0), "other", ["0m1"])
+    with pytest.raises(InvalidInput):
         compose(state, ["0m1", "0m1"])

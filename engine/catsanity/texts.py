@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from bot.errors import Refusal
-from cogs.render.base import Choice, Control, Renderer
 from engine.catsanity.cards import (
     COPY,
     KIND,
@@ -31,6 +29,8 @@ from engine.catsanity.scoring import (
     TWIN_SET,
     quick_score,
 )
+from engine.core import InvalidInput
+from engine.texts import Choice, Control, Texts
 
 SANITY = "🧠"
 ROYAL_POINTS = "2 pts + 2 per other Moon Cat"
@@ -178,7 +178,7 @@ def gain(view: View, seat: int, card: str) -> int:
 # ---- the renderer ---------------------------------------------------------------------------------------
 
 
-class CatSanityRenderer(Renderer):
+class CatSanityTexts(Texts):
     hand_label = "My home"
     emoji = "😼"
 
@@ -300,7 +300,7 @@ class CatSanityRenderer(Renderer):
         """The Copy Cat's Twin letter: a one-choice "multi" select, so that its custom_id differs from the
         type select's in the same message."""
         if key != TWIN_KEY or len(values) != 1 or values[0] not in _TWIN_DECLARATIONS:
-            raise Refusal("Choose one Twin letter for the Copy Cat.")
+            raise InvalidInput("Choose one Twin letter for the Copy Cat.")
         return values[0]
 
     def _turn_controls(self, view: View, legal: dict[str, Choice]) -> list[Control]:
@@ -426,4 +426,4 @@ TWIN_KEY = "twin"
 _TWIN_DECLARATIONS = frozenset(f"copy:twin{letter}" for letter in TWIN_LETTERS)
 
 
-RENDERER = CatSanityRenderer()
+TEXTS = CatSanityTexts()

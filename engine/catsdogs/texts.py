@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cogs.render.base import Renderer
 from engine.catsdogs.cards import RIBBONS, TABLE, card_label, card_name, ribbons
 from engine.catsdogs.model import View
+from engine.texts import Texts
 
 
 def short(card: str) -> str:
@@ -23,7 +23,7 @@ def who(seat: int, names: Sequence[str]) -> str:
     return "Table" if seat == TABLE else names[seat]
 
 
-class CatsDogsRenderer(Renderer):
+class CatsDogsTexts(Texts):
     hand_label = "My hand"
     emoji = "🐱🐶"
 
@@ -87,4 +87,4 @@ class CatsDogsRenderer(Renderer):
         return f"{plays}\n🐱 {trick.cats} vs 🐶 {trick.dogs}: {result}"
 
 
-RENDERER = CatsDogsRenderer()
+TEXTS = CatsDogsTexts()

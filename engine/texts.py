@@ -1,4 +1,7 @@
-"""How a game's views become text. Each game subclasses `Renderer`; the defaults show every view field."""
+"""How a game's views become words and symbols a player reads, with no Discord types.
+
+Each game subclasses `Texts` in `engine/<game>/texts.py`; the defaults show every view field.
+"""
 
 from __future__ import annotations
 
@@ -6,16 +9,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from bot.errors import Refusal
-from engine import Frozen
+from engine.core import Frozen, InvalidInput, fill_names
 
 COMMON_FIELDS = {"seat", "players", "to_act", "prompt", "over"}
 
-
-def fill_names(text: str, names: Sequence[str]) -> str:
-    for seat, name in enumerate(names):
-        text = text.replace(f"{{p{seat}}}", name)
-    return text
 
 
 def title_of(field: str) -> str:
@@ -57,7 +54,7 @@ class Control:
 
     "buttons": up to 5 buttons, each sends its action. "select": one select,
     the chosen option's action is sent. "multi": a select allowing
-    `min_values`..`max_values` choices, which `Renderer.compose` turns into one
+    `min_values`..`max_values` choices, which `Texts.compose` turns into one
     action (or refuses with a reason).
     """
 
@@ -70,7 +67,7 @@ class Control:
     style: Literal["primary", "secondary", "success", "danger"] = "secondary"
 
 
-class Renderer:
+class Texts:
     """Text for one game's table and private panels.
 
     `table_fields` shows the public view; `private_fields` what only the seat
@@ -105,7 +102,7 @@ class Renderer:
 
     def compose(self, view: Frozen, key: str, values: Sequence[str]) -> str:
         """The encoded action for the values chosen in the "multi" control `key`."""
-        raise Refusal("That choice can't be made here.")
+        raise InvalidInput("That choice can't be made here.")
 
     def prompt(self, view: Frozen, names: Sequence[str]) -> str:
         return fill_names(getattr(view, "prompt", ""), names)

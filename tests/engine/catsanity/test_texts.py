@@ -7,17 +7,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.errors import Refusal
 from bot.sessions import LiveGame
 from bot.storage.models import GameRecord, SeatRecord
-from cogs.render.base import Choice
-from cogs.render.catsanity import RENDERER, home_groups, recall_pick_line, sanity_bar
-from cogs.render.messages import private_panel, table_message
+from cogs.messages import private_panel, table_message
+from engine import InvalidInput
 from engine.catsanity import RULES
 from engine.catsanity.cards import ALL_CARDS, SUN_KINDS
 from engine.catsanity.model import AuctionState, Bid, RecallState
 from engine.catsanity.position import position
 from engine.catsanity.scoring import score
+from engine.catsanity.texts import TEXTS, home_groups, recall_pick_line, sanity_bar
+from engine.texts import Choice
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 
@@ -52,7 +52,7 @@ def offered(message) -> list[str]:
 def controls_of(state, seat: int):
     view = RULES.view(state, seat)
     choices = [Choice(a.encode(), RULES.label(state, seat, a)) for a in RULES.legal_actions(state, seat)]
-    return RENDERER.controls(view, choices)
+    return TEXTS.controls(view, choices)
 
 
 HOME = position("""
@@ -212,7 +212,7 @@ def test_the_copy_cat_is_declared_with_a_type_select_and_a_twin_letter_select():
 def test_the_twin_letter_select_composes_only_a_twin_declaration():
     view = RULES.view(COPY_STATE, 0)
     _, letters = controls_of(COPY_STATE, 0)
-    assert RENDERER.compose(view, letters.key, ["copy:twinD"]) == "copy:twinD"
+    assert TEXTS.compose(view, letters.key, ["copy:twinD"]) == "copy:twinD"
     for key, values in [
         (letters.key, ["copy:house"]),
         (letters.key, ["copy:twinA", "copy:twinB"]),
@@ -220,8 +220,8 @@ def test_the_twin_letter_select_composes_only_a_twin_declaration():
         (letters.key, ["bid:3"]),
         ("other", ["copy:twinD"]),
     ]:
-        with pytest.raises(Refusal, match="Twin letter"):
-            RENDERER.compose(view, key, values)
+        with pytest.raises(InvalidInput, match="Twin letter"):
+            TEXTS.compose(view, key, values)
 
 
 def test_the_copy_cat_selects_have_distinct_custom_ids_on_the_table():

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.render.base import Choice
-from cogs.render.ninelives import RENDERER, counts_short, life_short, secret_lines
-from cogs.render.ninelives_hand import playable_ids
 from engine.core import Rng
 from engine.ninelives import RULES
 from engine.ninelives.cards import card_id, life_id
+from engine.ninelives.hand_status import playable_ids
 from engine.ninelives.model import Options
+from engine.ninelives.texts import TEXTS, counts_short, life_short, secret_lines
+from engine.texts import Choice
 from tests.engine.ninelives.position import act, card_in, on_table, position
 from tests.engine.ninelives.test_powers import two_turn_visit, wager_on_both_turns
 
@@ -19,11 +19,11 @@ NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
 
 
 def table(state) -> dict[str, str]:
-    return dict(RENDERER.table_fields(RULES.view(state, None), NAMES))
+    return dict(TEXTS.table_fields(RULES.view(state, None), NAMES))
 
 
 def panel(state, seat) -> dict[str, str]:
-    return dict(RENDERER.private_fields(RULES.view(state, seat), RULES.view(state, None), NAMES))
+    return dict(TEXTS.private_fields(RULES.view(state, seat), RULES.view(state, None), NAMES))
 
 
 def field(found: dict[str, str], start: str) -> str:
@@ -40,7 +40,7 @@ def name_of(found: dict[str, str], start: str) -> str:
 
 def controls(state, seat):
     choices = [Choice(a.encode(), RULES.label(state, seat, a)) for a in RULES.legal_actions(state, seat)]
-    return RENDERER.controls(RULES.view(state, seat), choices)
+    return TEXTS.controls(RULES.view(state, seat), choices)
 
 
 def offered(found) -> list[str]:
@@ -138,20 +138,20 @@ def test_the_kittyqueen_tie_pick_is_public_with_a_button_per_tied_player_nl_6():
     ]
     found = controls(state, 2)
     assert [c.kind for c in found] == ["buttons"] and offered(found) == ["queen:0", "queen:1"]
-    assert "privately" not in RENDERER.prompt(RULES.view(state, None), NAMES)
+    assert "privately" not in TEXTS.prompt(RULES.view(state, None), NAMES)
 
 
 def test_private_decisions_send_the_table_to_the_private_panel():
     state = RULES.setup(3, 4)
-    assert RENDERER.prompt(RULES.view(state, None), NAMES) == (
+    assert TEXTS.prompt(RULES.view(state, None), NAMES) == (
         "Everyone puts their nine lives in order, top card first — privately, with 🃏 **My hand**"
     )
-    assert "privately" not in RENDERER.prompt(RULES.view(state, 0), NAMES)
+    assert "privately" not in TEXTS.prompt(RULES.view(state, 0), NAMES)
 
 
 def test_the_finished_table_ranks_players_by_lives():
     state = position(["o", "s", "t"], lives=["skip", "", "skip skip"], phase="over")
-    fields = list(RENDERER.table_fields(RULES.view(state, None), NAMES))
+    fields = list(TEXTS.table_fields(RULES.view(state, None), NAMES))
     assert [name for name, _ in fields] == [
         "🏆 Cy — 2 lives · 🃏 1",
         "Ann — 1 life · 🃏 1",

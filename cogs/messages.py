@@ -9,9 +9,8 @@ import discord
 
 from bot.sessions import TIMER_CHOICES, TIMER_OPTION, LiveGame, describe_players, seat_option_names
 from cogs import custom_ids as ids
-from cogs.render import renderer_for
-from cogs.render.base import Choice, fill_names
-from engine import Action, Outcome, events_for
+from engine import GAMES, Action, Outcome, events_for, fill_names
+from engine.texts import Choice
 
 FIELD_LIMIT = 1024
 EMBED_TOTAL = 6000
@@ -114,7 +113,7 @@ def option_value(name: str, value: object, game: LiveGame) -> str:
 
 def lobby_message(game: LiveGame) -> Message:
     rules = game.rules
-    renderer = renderer_for(game.record.game)
+    renderer = GAMES[game.record.game].texts
     count = len(game.record.seats)
     embed = discord.Embed(
         title=f"{renderer.emoji} {rules.title} — table #{game.id}",
@@ -227,7 +226,7 @@ def duration(seconds: int) -> str:
 
 def _status_line(game: LiveGame, due: float | None) -> tuple[str, list[int]]:
     to_act = game.to_act()
-    renderer = renderer_for(game.record.game)
+    renderer = GAMES[game.record.game].texts
     view = game.rules.view(game.state, None)
     waiting = describe_players([game.names[s] for s in to_act])
     line = renderer.prompt(view, game.names) or f"Waiting for {waiting}"
@@ -240,7 +239,7 @@ def _status_line(game: LiveGame, due: float | None) -> tuple[str, list[int]]:
 def table_message(game: LiveGame, due: float | None = None) -> Message:
     """The public table: the public view, whose turn, recent events, and the public controls."""
     rules, state = game.rules, game.state
-    renderer = renderer_for(game.record.game)
+    renderer = GAMES[game.record.game].texts
     outcome = rules.outcome(state)
     view = rules.view(state, None)
     embed = discord.Embed(title=f"{renderer.emoji} {rules.title} — table #{game.id}", colour=COLOUR)
@@ -319,7 +318,7 @@ def arranged_items(game: LiveGame, seat: int, actions: Sequence[Action], first_r
     """The game renderer's own controls for these actions, if it arranges them and they fit."""
     rules, state, version = game.rules, game.state, game.record.version
     choices = [Choice(action.encode(), label_of(game, seat, action)) for action in actions]
-    controls = renderer_for(game.record.game).controls(rules.view(state, seat), choices)
+    controls = GAMES[game.record.game].texts.controls(rules.view(state, seat), choices)
     if not controls or first_row + len(controls) > 5:
         return None
     items: list[discord.ui.Item] = []
@@ -415,7 +414,7 @@ def action_items(
 def private_panel(game: LiveGame, seat: int, page: int = 0, note: str | None = None) -> Message:
     """What only `seat` sees: its own view, and its legal actions as controls."""
     rules, state = game.rules, game.state
-    renderer = renderer_for(game.record.game)
+    renderer = GAMES[game.record.game].texts
     view = rules.view(state, seat)
     public = rules.view(state, None)
     embed = discord.Embed(

@@ -1,0 +1,33 @@
+"""`Game`: the one place that names a game's parts — its rules, its texts, its /rules summary and
+its computer players. The bot reaches a game only through the `GAMES` registry of these."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from engine.ai import LEVELS, ComputerPlayer
+from engine.core import Rules
+from engine.texts import Texts
+
+
+@dataclass(frozen=True)
+class Game:
+    rules: Rules
+    texts: Texts
+    summary: str = field(repr=False)
+    players: Mapping[str, ComputerPlayer]
+
+    @property
+    def key(self) -> str:
+        return self.rules.key
+
+    @property
+    def title(self) -> str:
+        return self.rules.title
+
+    def computer(self, level: str) -> ComputerPlayer:
+        """The computer player at `level` (one of `LEVELS`)."""
+        if level not in self.players:
+            raise ValueError(f"Unknown level {level!r}; choose one of {', '.join(LEVELS)}.")
+        return self.players[level]
