@@ -16,6 +16,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 import discord
@@ -196,7 +197,7 @@ def header(case: Case, panels: str, moves: int) -> list[str]:
     options = rules.make_options(dict(case.options)).model_dump(mode="json")
     return [
         f"Catnip golden playthrough: {rules.title}, {case.players} player(s).",
-        "Regenerate after a deliberate change: python -m tests.golden.regenerate (see tests/golden/README.md).",
+        "After a deliberate change: python -m tests.golden.regenerate (see tests/golden/README.md).",
         f"game: {case.game}",
         f"players: {', '.join(NAMES[: case.players])}",
         f"seed: {case.seed}",
@@ -260,7 +261,7 @@ def read(path: Path) -> Recorded:
         options=tuple(json.loads(settings["options"]).items()),
     )
     moves = []
-    for previous, line in zip(lines, lines[1:], strict=False):
+    for previous, line in pairwise(lines):
         if previous.startswith(f"{RULE} move "):
             found = MOVE_LINE.fullmatch(line)
             if found is None:

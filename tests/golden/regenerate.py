@@ -17,7 +17,9 @@ from tests.golden.playthrough import CASES, Unreplayable, read, record
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tests.golden.regenerate", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.golden.regenerate", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("names", nargs="*", help="file names without .txt (default: all)")
     parser.add_argument("--fresh", action="store_true", help="choose new moves with the computer player")
     args = parser.parse_args(argv)
