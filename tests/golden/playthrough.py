@@ -253,7 +253,7 @@ def read(path: Path) -> Recorded:
     """A playthrough file read back: its game, seed and options, its panels setting and its moves."""
     text = path.read_text(encoding="utf-8")
     lines = text.split("\n")
-    settings = dict(line.split(": ", 1) for line in lines[2:8])
+    settings = dict(line.split(": ", 1) for line in lines[: lines.index("")] if ": " in line)
     case = Case(
         game=settings["game"],
         players=len(settings["players"].split(", ")),
