@@ -541,9 +541,9 @@ class GameService:
                 log.exception("%s could not show the change", game.log_prefix())
 
 
-def seat_option_names(rules: Rules) -> list[str]:
-    """The options that name a seat (who starts, the first Kittyqueen …): typed `int | None`."""
-    return [name for name, spec in rules.Options.model_fields.items() if spec.annotation == (int | None)]
+def seat_option_names(rules: Rules) -> frozenset[str]:
+    """The options that name a seat (who starts, the first Kittyqueen …), as the game's Options declare."""
+    return rules.Options.SEAT_OPTIONS
 
 
 def _valid_options(rules: Rules, remembered: dict) -> dict:
