@@ -68,23 +68,18 @@ class CatnipBot(commands.Bot):
                 abandon_after_seconds=settings.abandon_after_hours * 3600,
             ),
         )
+        self.service.listeners.append(self.timers)  # first: a table shown after a change has its deadline
         self.sync_commands = sync_commands
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self._background: list[asyncio.Task] = []
+        # Whatever shows the tables: set by the cog that made it, while that cog is loaded.
         self.presenter = None
 
     def new_seed(self) -> int:
         return self._seed_source()
 
     async def setup_hook(self) -> None:
-        from cogs.play._components import ComponentRouter
-        from cogs.play._presenter import TablePresenter
-
         await self.store.open()
-        self.presenter = TablePresenter(self, self.service, self.timers)
-        self.service.presenters.append(self.presenter)
-        self.timers.presenters.append(self.presenter)
-        self.add_dynamic_items(ComponentRouter)
         for extension in cog_extensions():
             await self.load_extension(extension)
         resumed = await self.service.resume()
@@ -108,13 +103,9 @@ class CatnipBot(commands.Bot):
         )
 
     async def _after_ready(self, resumed) -> None:
-        """Once the guilds are known: re-render each resumed table and let computer seats move."""
+        """Once the guilds are known: re-render each resumed table, re-arm its timer, let computers move."""
         await self.wait_until_ready()
-        self.presenter.refresh_resumed(resumed)
-        for game in resumed:
-            if game.state is not None:
-                self.timers.arm_soon(game)
-                self.service.schedule_computers(game)
+        await self.service.announce_resumed(resumed)
         await self.timers.save()
 
     async def _tick_timers(self) -> None:
@@ -133,13 +124,11 @@ class CatnipBot(commands.Bot):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.service.shutdown()
-        if self.presenter is not None:
-            await self.presenter.settle()
+        await super().close()  # unloads the cogs: their table updates are done before Discord closes
         try:
             await self.timers.save()
         except Exception:
             log.exception("could not store the deadlines before closing")
-        await super().close()
         await self.store.close()
 
 

@@ -1,8 +1,8 @@
 """The session layer: lobbies, moves, computer seats and endings, with no Discord in sight.
 
 `GameService` is the only place that decides who may do what. It talks to the
-store and the engines and tells its presenters (the Discord front, or a test
-recorder) what changed; every accepted move is committed before they hear of it.
+store and the engines and tells its listeners (the timers, the Discord front, a
+test recorder) what changed; every accepted move is committed before they hear of it.
 """
 
 from __future__ import annotations
@@ -76,14 +76,17 @@ class LiveGame:
         return f"game={self.record.id} guild={self.record.guild_id}"
 
 
-class Presenter(Protocol):
-    """Whoever shows games to people; told after each committed change."""
+class GameListener(Protocol):
+    """Whoever follows the games (timers, whoever shows them to people); told after each committed change."""
 
     async def lobby_changed(self, game: LiveGame) -> None: ...
 
     async def game_changed(self, game: LiveGame, events: Sequence[Event]) -> None: ...
 
     async def game_closed(self, game: LiveGame, reason: str) -> None: ...
+
+    async def games_resumed(self, games: Sequence[LiveGame]) -> None:
+        """The games loaded after a restart, told once the bot is connected and can show them."""
 
 
 def describe_players(names: Sequence[str]) -> str:
@@ -99,7 +102,8 @@ class GameService:
         self.store = store
         self.clock = clock
         self.computer_delay = computer_delay
-        self.presenters: list[Presenter] = []
+        # Told of each change in the order they subscribed: the timers come before the tables they show.
+        self.listeners: list[GameListener] = []
         self.live: dict[int, LiveGame] = {}
         self._computer_tasks: dict[int, asyncio.Task] = {}
 
@@ -124,6 +128,14 @@ class GameService:
         )
         self.live[record.id] = game
         return game
+
+    async def announce_resumed(self, games: Sequence[LiveGame]) -> None:
+        """Tell the listeners the resumed `games` are back, then let their computer seats move."""
+        for listener in self.listeners:
+            await listener.games_resumed(games)
+        for game in games:
+            if game.state is not None:
+                self.schedule_computers(game)
 
     async def get(self, game_id: int) -> LiveGame:
         """The live game `game_id`, loading it if needed; refuses closed or unknown games."""
@@ -483,8 +495,8 @@ class GameService:
         if task is not None and task is not asyncio.current_task():
             task.cancel()
         log.info("%s closed (%s): %s", game.log_prefix(), status, reason)
-        for presenter in self.presenters:
-            await presenter.game_closed(game, reason)
+        for listener in self.listeners:
+            await listener.game_closed(game, reason)
 
     async def rematch(self, game_id: int, user_id: int, seed: int) -> LiveGame:
         """A new game with the same players and options, started at once."""
@@ -518,20 +530,20 @@ class GameService:
     # ----------------------------------------------------------------- notify
 
     async def _notify_lobby(self, game: LiveGame) -> None:
-        for presenter in self.presenters:
-            await presenter.lobby_changed(game)
+        for listener in self.listeners:
+            await listener.lobby_changed(game)
 
     async def _notify_game(self, game: LiveGame, events: Sequence[Event]) -> None:
-        for presenter in self.presenters:
+        for listener in self.listeners:
             try:
-                await presenter.game_changed(game, events)
+                await listener.game_changed(game, events)
             except Exception:
                 log.exception("%s could not show the change", game.log_prefix())
 
 
-def seat_option_names(rules: Rules) -> list[str]:
-    """The options that name a seat (who starts, the first Kittyqueen …): typed `int | None`."""
-    return [name for name, spec in rules.Options.model_fields.items() if spec.annotation == (int | None)]
+def seat_option_names(rules: Rules) -> frozenset[str]:
+    """The options that name a seat (who starts, the first Kittyqueen …), as the game's Options declare."""
+    return rules.Options.SEAT_OPTIONS
 
 
 def _valid_options(rules: Rules, remembered: dict) -> dict:

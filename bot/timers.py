@@ -2,7 +2,8 @@
 
 Each running game waiting on a human has one deadline, keyed by the state
 version it was set for; a move makes it stale. `tick` is called every second by
-the bot (and directly by tests with a manual clock).
+the bot (and directly by tests with a manual clock). The timers listen to the
+game service: each committed change sets or clears its game's deadline.
 
 A deadline takes effect in memory at once. After a move it reaches the store in
 the background (`arm_soon`), in one transaction with every other game's change
@@ -15,11 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from bot.sessions import GameService, LiveGame
 from bot.storage import Deadline
+from engine import Event
 
 log = logging.getLogger("catnip.timers")
 
@@ -51,6 +54,24 @@ class Timers:
     async def resume(self) -> None:
         """Re-arm the deadlines saved before a restart."""
         self._deadlines = {d.game_id: d for d in await self.service.store.deadlines()}
+
+    # -------------------------------------------------------------- listening to the game service
+
+    async def lobby_changed(self, game: LiveGame) -> None:
+        """A lobby has no deadline."""
+
+    async def game_changed(self, game: LiveGame, events: Sequence[Event]) -> None:
+        self.arm_soon(game)
+
+    async def game_closed(self, game: LiveGame, reason: str) -> None:
+        await self.arm(game)
+
+    async def games_resumed(self, games: Sequence[LiveGame]) -> None:
+        for game in games:
+            if game.state is not None:
+                self.arm_soon(game)
+
+    # -------------------------------------------------------------- deadlines
 
     def seconds_for(self, game: LiveGame) -> int:
         if game.timer_seconds():

@@ -97,7 +97,7 @@ def option_title(name: str) -> str:
 
 
 def is_seat_option(game: LiveGame, name: str) -> bool:
-    """Whether a game option names a seat (who starts, the first Kittyqueen …): `int | None`."""
+    """Whether a game option names a seat (who starts, the first Kittyqueen …)."""
     return name in seat_option_names(game.rules)
 
 

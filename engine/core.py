@@ -40,6 +40,23 @@ class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+class GameOptions(Frozen):
+    """Base of a game's table options, which the host sets in the lobby.
+
+    `SEAT_OPTIONS` names the options that name a seat (who starts, the first queen …): the host
+    chooses one of the seated players for them, and `None` leaves it to a seat drawn from the seed.
+    """
+
+    SEAT_OPTIONS: ClassVar[frozenset[str]] = frozenset()
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        unknown = cls.SEAT_OPTIONS - set(cls.model_fields)
+        if unknown:
+            raise TypeError(f"{cls.__qualname__}.SEAT_OPTIONS names no option: {', '.join(sorted(unknown))}")
+
+
 _MASK64 = (1 << 64) - 1
 
 
@@ -202,7 +219,7 @@ class Rules(ABC, Generic[StateT, ActionT, ViewT]):
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
-    Options: ClassVar[type[Frozen]]
+    Options: ClassVar[type[GameOptions]]
     State: ClassVar[type[Frozen]]
     View: ClassVar[type[Frozen]]
 

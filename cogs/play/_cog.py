@@ -12,7 +12,8 @@ from discord.ext import commands
 from bot.errors import NotInGame, Refusal
 from bot.sessions import LiveGame
 from cogs.messages import COLOUR, private_panel, table_message
-from cogs.play._components import handle_click, reply
+from cogs.play._components import ComponentRouter, handle_click, reply
+from cogs.play._presenter import TablePresenter
 from engine import GAMES, EngineError, Event
 
 if TYPE_CHECKING:
@@ -30,6 +31,23 @@ class PlayCog(commands.Cog, name="Play"):
 
     def __init__(self, bot: CatnipBot) -> None:
         self.bot = bot
+        self.presenter = TablePresenter(bot, bot.service, bot.timers)
+
+    async def cog_load(self) -> None:
+        """Answer every Catnip click, and show the tables as the games change."""
+        self.bot.add_dynamic_items(ComponentRouter)
+        self.bot.service.listeners.append(self.presenter)
+        self.bot.timers.presenters.append(self.presenter)
+        self.bot.presenter = self.presenter
+
+    async def cog_unload(self) -> None:
+        """Stop hearing of changes, then finish the table updates already under way."""
+        self.bot.remove_dynamic_items(ComponentRouter)
+        self.bot.service.listeners.remove(self.presenter)
+        self.bot.timers.presenters.remove(self.presenter)
+        if self.bot.presenter is self.presenter:
+            self.bot.presenter = None
+        await self.presenter.settle()
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
         original = getattr(error, "original", error)
@@ -65,7 +83,7 @@ class PlayCog(commands.Cog, name="Play"):
         # once replaced or due, so only other people's messages count towards a repost.
         if self.bot.user is not None and message.author.id == self.bot.user.id:
             return
-        self.bot.presenter.messages_since_table[message.channel.id] += 1
+        self.presenter.messages_since_table[message.channel.id] += 1
 
     # ------------------------------------------------------------------ /play
 

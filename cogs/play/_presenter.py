@@ -51,17 +51,18 @@ class TablePresenter:
         self._deletions: set[asyncio.Task] = set()
         self.messages_since_table: Counter[int] = Counter()
 
-    # -------------------------------------------------------------- Presenter
+    # -------------------------------------------------------------- listening to the game service
 
     async def lobby_changed(self, game: LiveGame) -> None:
         self.refresh(game)
 
     async def game_changed(self, game: LiveGame, events: Sequence[Event]) -> None:
-        self.timers.arm_soon(game)
         self.refresh(game)
 
+    async def games_resumed(self, games: Sequence[LiveGame]) -> None:
+        self.refresh_resumed(games)
+
     async def game_closed(self, game: LiveGame, reason: str) -> None:
-        await self.timers.arm(game)
         await self._clear_ping(game.id)
         channel = await self._table_channel(game)
         if channel is None or game.record.table_message_id is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, TypeVar
 
-from engine.core import Action, Frozen, Rng
+from engine.core import Action, Frozen, GameOptions, Rng
 
 M = TypeVar("M", bound=Frozen)
 
@@ -43,10 +43,12 @@ Phase = Literal["turn", "auction", "copy", "ninja", "recall", "over"]
 ninja: pick a target; recall: opponents return cats; over: scoring is final."""
 
 
-class Options(Frozen):
+class Options(GameOptions):
     """Table options. `first_seat`: who starts (CS-13); `None` draws a seat from the seed."""
 
     first_seat: int | None = None
+
+    SEAT_OPTIONS = frozenset({"first_seat"})
 
 
 class Bid(Frozen):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core import Action, Frozen, Rng
+from engine.core import Action, Frozen, GameOptions, Rng
 
 SOLO = "solo"
 DUO = "two-player"
@@ -20,10 +20,12 @@ def mode_of(players: int) -> str:
     return STANDARD
 
 
-class Options(Frozen):
+class Options(GameOptions):
     """Table options. `first_player`: who leads the first round; None draws a seat at random (CD-X1)."""
 
     first_player: int | None = None
+
+    SEAT_OPTIONS = frozenset({"first_player"})
 
 
 class Play(Action):

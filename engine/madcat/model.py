@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from engine.core import Action, Frozen, InvalidInput, Rng
+from engine.core import Action, Frozen, GameOptions, InvalidInput, Rng
 from engine.madcat.dice import COMBOS, Combo, Face, Kind, sort_faces
 
 Pick = Literal["2p", "fh", "4k", "5k", "fail", "none"]
@@ -15,10 +15,12 @@ MOOCH_CARDS: tuple[Pick, ...] = ("2p", "fh", "4k", "5k", "fail")
 PICKS: tuple[Pick, ...] = (*MOOCH_CARDS, "none")
 
 
-class Options(Frozen):
+class Options(GameOptions):
     """Table options: the starting player (None: drawn from the game's seed, MC-X1)."""
 
     first_player: int | None = None
+
+    SEAT_OPTIONS = frozenset({"first_player"})
 
 
 class State(Frozen):

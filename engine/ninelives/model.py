@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from engine.core import Action, Frozen, InvalidInput, Rng
+from engine.core import Action, Frozen, GameOptions, InvalidInput, Rng
 from engine.ninelives.cards import Counts, LifeCard
 
 _new = object.__new__
@@ -27,11 +27,13 @@ def evolve(model: Frozen, update: dict) -> Frozen:
     return new
 
 
-class Options(Frozen):
+class Options(GameOptions):
     """Table options: the limited power set is the default (NL-11); the host may name the first queen."""
 
     limited_powers: bool = True
     first_queen: int | None = None
+
+    SEAT_OPTIONS = frozenset({"first_queen"})
 
 
 class Placed(Frozen):

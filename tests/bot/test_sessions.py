@@ -15,7 +15,7 @@ ANN, BO, CY, DI = 101, 102, 103, 104
 
 
 class Recorder:
-    """A presenter that remembers what it was told."""
+    """A listener that remembers what it was told."""
 
     def __init__(self) -> None:
         self.lobbies, self.changes, self.closed, self.warnings = [], [], [], []
@@ -40,7 +40,7 @@ async def world(tmp_path):
     clock = ManualClock()
     service = GameService(store, clock)
     recorder = Recorder()
-    service.presenters.append(recorder)
+    service.listeners.append(recorder)
     timers = Timers(service, TimerSettings(turn_seconds=120, secret_seconds=60, warning_seconds=30))
     timers.presenters.append(recorder)
     yield store, clock, service, recorder, timers

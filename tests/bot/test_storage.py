@@ -27,7 +27,7 @@ from bot.storage import (
     StaleMove,
     load_state,
 )
-from bot.storage.sqlite import ACTIVE_GAMES_SQL, DEADLINES_SQL, MOVES_SQL
+from bot.storage.queries import ACTIVE_GAMES_SQL, DEADLINES_SQL, MOVES_SQL
 from engine.core import Action, Event, Frozen, IllegalAction, InvalidInput, Outcome, Rng, Rules
 
 REPO = Path(__file__).resolve().parents[2]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 
 from bot.errors import Refusal
 from emulator.callbacks import DEFERRED_UPDATE
@@ -110,7 +111,7 @@ async def test_an_unexpected_failure_gets_an_apology_and_a_log_line_naming_the_g
 
 def answer_soon(monkeypatch) -> None:
     """Acknowledge clicks after 50 ms (in the cog module the running bot loaded: each bot loads its own)."""
-    monkeypatch.setattr("cogs.play._components.ANSWER_WITHIN", 0.05)
+    monkeypatch.setattr(sys.modules["cogs.play._components"], "ANSWER_WITHIN", 0.05)
 
 
 def slowed(work, seconds: float):

@@ -3,6 +3,8 @@ and a game whose thread is gone is closed."""
 
 from __future__ import annotations
 
+import re
+
 from engine import Rng
 from tests.e2e.driver import Table, catnip, open_table, start_catnip, table_of
 from tests.e2e.test_robustness import crash
@@ -73,5 +75,42 @@ async def test_a_game_whose_thread_is_gone_is_closed_at_restart(tmp_path):
         try:
             await emu.wait_for(lambda: game_id not in again.service.live)
             assert (await again.store.get_game(game_id)).status == "abandoned"
+        finally:
+            await again.close()
+
+
+def deadline_shown(emu, thread) -> int | None:
+    """The time the table says the current decision falls due, if it shows one."""
+    found = re.search(r"⏰ <t:(\d+):R>", table_of(emu, thread).embeds[0].get("description") or "")
+    return int(found.group(1)) if found else None
+
+
+async def test_the_table_shows_each_decisions_deadline_from_the_start_after_moves_and_after_a_restart(
+    tmp_path,
+):
+    """G-3: every decision a member is waiting on has a deadline, and the table says when it falls due."""
+    async with catnip(tmp_path) as (emu, bot):
+        thread, members = await open_table(emu, "catsdogs", 3)
+        await bot.presenter.settle()
+        await emu.settle(idle=0.02)
+        game_id = next(iter(bot.service.live))
+        assert deadline_shown(emu, thread) == int(bot.timers.due(game_id))
+        first = deadline_shown(emu, thread)
+        emu.advance(10)
+        table = Table(emu, thread, members, Rng.seeded(7))
+        while bot.service.live[game_id].record.version == 1:
+            await table.step()
+        await bot.presenter.settle()
+        await emu.settle(idle=0.02)
+        assert deadline_shown(emu, thread) == int(bot.timers.due(game_id)) > first, "a move sets a new one"
+        await crash(emu, bot)
+
+        emu.advance(10)
+        again = await start_catnip(emu, tmp_path / "catnip.sqlite3", seed=4)
+        try:
+            await emu.wait_for(lambda: again.timers.due(game_id))
+            await again.presenter.settle()
+            await emu.settle(idle=0.02)
+            assert deadline_shown(emu, thread) == int(again.timers.due(game_id))
         finally:
             await again.close()

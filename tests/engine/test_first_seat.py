@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine import GAMES
-from engine.core import InvalidInput
+from engine.core import GameOptions, InvalidInput
 
 OPTION = {
     "catsanity": "first_seat",
@@ -36,3 +36,19 @@ def test_a_seat_not_at_the_table_is_refused(key):
     rules = GAMES[key].rules
     with pytest.raises(InvalidInput, match="must be one of the 3 seats, not seat 4"):
         rules.setup(3, 1, rules.make_options({OPTION[key]: 3}))
+
+
+@pytest.mark.parametrize("key", sorted(OPTION))
+def test_who_starts_is_declared_as_the_games_one_seat_option(key):
+    """Who starts is the one option the lobby offers as a choice of the seated players (or random)."""
+    declared = GAMES[key].rules.Options.SEAT_OPTIONS
+    assert declared == {OPTION[key]}
+
+
+def test_a_seat_option_that_is_not_an_option_is_refused_when_the_game_is_defined():
+    with pytest.raises(TypeError, match="SEAT_OPTIONS names no option: first_dog"):
+
+        class Options(GameOptions):
+            first_cat: int | None = None
+
+            SEAT_OPTIONS = frozenset({"first_dog"})

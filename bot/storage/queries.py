@@ -1,0 +1,82 @@
+"""The SQL the game store reads with, and how its rows become records."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from bot.storage.models import STATUSES, GameRecord, MoveRecord, SeatRecord
+
+_GAME_SELECT = """
+SELECT g.id, g.guild_id, g.channel_id, g.thread_id, g.game, g.options, g.seed, g.status, g.version,
+       g.host_id, g.table_message_id, g.table_channel_id, g.created_at, g.updated_at,
+       (SELECT json_group_array(json_array(s.seat, s.user_id, s.name, s.computer))
+          FROM seats AS s WHERE s.game_id = g.id) AS seats
+  FROM games AS g
+"""
+# Must repeat the partial index's condition word for word so SQLite uses `games_live`.
+ACTIVE_GAMES_SQL = _GAME_SELECT + " WHERE g.status IN ('lobby', 'active') ORDER BY g.id"
+GAME_SQL = _GAME_SELECT + " WHERE g.id = ?"
+CHANNEL_GAMES_SQL = (
+    _GAME_SELECT
+    + " WHERE (g.channel_id = ? OR g.thread_id = ?)"
+    + " AND g.status IN (SELECT value FROM json_each(?)) ORDER BY g.id"
+)
+MOVES_SQL = (
+    "SELECT seq, seat, action, events, at FROM moves WHERE game_id = ? AND seq > ? ORDER BY seq LIMIT ?"
+)
+RECENT_MOVES_SQL = (
+    "SELECT seq, seat, action, events, at FROM "
+    "(SELECT * FROM moves WHERE game_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq"
+)
+DEADLINES_SQL = (
+    "SELECT d.game_id, d.decision, d.due FROM deadlines AS d JOIN games AS g ON g.id = d.game_id "
+    "WHERE g.status IN ('lobby', 'active') ORDER BY d.due, d.game_id"
+)
+SNAPSHOT_SQL = """
+SELECT s.state, s.seq, g.version, COALESCE((SELECT MAX(m.seq) FROM moves AS m WHERE m.game_id = g.id), 0)
+  FROM games AS g LEFT JOIN snapshots AS s ON s.game_id = g.id
+ WHERE g.id = ?
+"""
+
+
+def to_json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def seat_records(seats_json: str) -> tuple[SeatRecord, ...]:
+    seats = [
+        SeatRecord(seat=seat, user_id=user_id, name=name, computer=computer)
+        for seat, user_id, name, computer in json.loads(seats_json)
+    ]
+    return tuple(sorted(seats, key=lambda s: s.seat))
+
+
+def game_record(row: Sequence[Any]) -> GameRecord:
+    return GameRecord(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        thread_id=row[3],
+        game=row[4],
+        options=json.loads(row[5]),
+        seed=row[6],
+        status=row[7],
+        version=row[8],
+        host_id=row[9],
+        table_message_id=row[10],
+        table_channel_id=row[11],
+        created_at=row[12],
+        updated_at=row[13],
+        seats=seat_records(row[14]),
+    )
+
+
+def move_record(row: Sequence[Any]) -> MoveRecord:
+    return MoveRecord(seq=row[0], seat=row[1], action=row[2], events=json.loads(row[3]), at=row[4])
+
+
+def check_status(status: str) -> None:
+    if status not in STATUSES:
+        raise ValueError(f"{status!r} is not a game status ({', '.join(STATUSES)})")

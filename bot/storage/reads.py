@@ -1,0 +1,103 @@
+"""The game store's reads: each one statement on the read-only connection, which sees only committed data."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+
+from bot.storage.access import StoreAccess
+from bot.storage.models import Deadline, GameNotFound, GameRecord, GameStatus, MoveRecord
+from bot.storage.queries import (
+    ACTIVE_GAMES_SQL,
+    CHANNEL_GAMES_SQL,
+    DEADLINES_SQL,
+    GAME_SQL,
+    MOVES_SQL,
+    RECENT_MOVES_SQL,
+    SNAPSHOT_SQL,
+    check_status,
+    game_record,
+    move_record,
+    to_json,
+)
+
+log = logging.getLogger(__name__)
+
+
+class GameReads(StoreAccess):
+    """Finding games, their moves and snapshots, deadlines, remembered options and statistics."""
+
+    async def get_game(self, game_id: int) -> GameRecord:
+        """The game `game_id`; raises GameNotFound."""
+        rows = await self._read(GAME_SQL, (game_id,))
+        if not rows:
+            raise GameNotFound(game_id)
+        return game_record(rows[0])
+
+    async def load_state_json(self, game_id: int) -> tuple[str | None, int]:
+        """The latest snapshot (None if missing or not matching the log's end) and the game's version."""
+        rows = await self._read(SNAPSHOT_SQL, (game_id,))
+        if not rows:
+            raise GameNotFound(game_id)
+        state, seq, version, last_seq = rows[0]
+        if state is not None and seq != last_seq:
+            log.warning("game=%d snapshot is at move %d but the log at move %d", game_id, seq, last_seq)
+            state = None
+        return state, version
+
+    async def moves(self, game_id: int, *, after_seq: int = 0, limit: int | None = None) -> list[MoveRecord]:
+        """The logged moves with seq > `after_seq`, oldest first, at most `limit` of them."""
+        rows = await self._read(MOVES_SQL, (game_id, after_seq, -1 if limit is None else limit))
+        return [move_record(row) for row in rows]
+
+    async def recent_moves(self, game_id: int, limit: int) -> list[MoveRecord]:
+        """The newest `limit` moves, oldest first."""
+        return [move_record(row) for row in await self._read(RECENT_MOVES_SQL, (game_id, limit))]
+
+    async def active_games(self) -> list[GameRecord]:
+        """Every game in the lobby or active, oldest first; ended games are never read."""
+        return [game_record(row) for row in await self._read(ACTIVE_GAMES_SQL)]
+
+    async def games_in_channel(
+        self, channel_id: int, *, statuses: Sequence[GameStatus] = ("lobby", "active")
+    ) -> list[GameRecord]:
+        """The games whose channel or thread is `channel_id`, with one of `statuses`, oldest first."""
+        for status in statuses:
+            check_status(status)
+        rows = await self._read(CHANNEL_GAMES_SQL, (channel_id, channel_id, to_json(list(statuses))))
+        return [game_record(row) for row in rows]
+
+    async def deadlines(self) -> list[Deadline]:
+        """The pending deadlines of live games, soonest first."""
+        return [Deadline(game_id=g, decision=d, due=due) for g, d, due in await self._read(DEADLINES_SQL)]
+
+    async def remembered_options(self, channel_id: int, game: str) -> dict | None:
+        """The options last used for `game` in `channel_id`, or None."""
+        rows = await self._read(
+            "SELECT options FROM remembered_options WHERE channel_id = ? AND game = ?", (channel_id, game)
+        )
+        return json.loads(rows[0][0]) if rows else None
+
+    async def stats(self, guild_id: int, user_id: int) -> list[dict]:
+        """Per game the member has results for in this server: {"game", "played", "won", "best"}."""
+        rows = await self._read(
+            "SELECT g.game, COUNT(*), SUM(r.won), MAX(r.score) "
+            "FROM results AS r JOIN games AS g ON g.id = r.game_id "
+            "WHERE r.user_id = ? AND g.guild_id = ? GROUP BY g.game ORDER BY g.game",
+            (user_id, guild_id),
+        )
+        return [
+            {"game": game, "played": played, "won": won, "best": best} for game, played, won, best in rows
+        ]
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[dict]:
+        """Members by wins at `game` here (fewer played first on a tie): {"user_id", "played", "won"}."""
+        rows = await self._read(
+            "SELECT r.user_id, COUNT(*) AS played, SUM(r.won) AS won FROM games AS g "
+            "JOIN results AS r ON r.game_id = g.id "
+            "WHERE g.guild_id = ? AND g.game = ? AND r.user_id IS NOT NULL "
+            "GROUP BY r.user_id ORDER BY won DESC, played ASC, r.user_id ASC LIMIT ?",
+            (guild_id, game, limit),
+        )
+        return [{"user_id": user_id, "played": played, "won": won} for user_id, played, won in rows]

@@ -1,0 +1,242 @@
+"""The project's layout holds: imports point one way, the emulator stays a tool for tests, benchmarks and
+the offline demo, no modules import each other in a circle, and no module grows past 600 lines.
+
+Imports are read from the source (ast), at the top of a module and inside functions alike; those under
+`if TYPE_CHECKING:` are left out, as they never run.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("engine", "bot", "cogs", "emulator", "bench", "tests")
+SIZED_PACKAGES = ("engine", "bot", "cogs", "emulator", "bench")
+MAX_LINES = 600
+
+FORBIDDEN = {
+    "engine": {"bot", "cogs", "emulator", "bench", "tests", "discord"},
+    "bot": {"cogs", "bench", "tests"},
+    "cogs": {"emulator", "bench", "tests"},
+    "emulator": {"engine", "bot", "cogs", "bench", "tests"},
+}
+"""What each package must not import: engine ← bot ← cogs, and the emulator imports nothing of Catnip."""
+
+EMULATOR_USERS = {"emulator", "tests", "bench"}
+OFFLINE_DEMO = "bot.offline"
+"""The one module outside tests and benchmarks that runs the emulator: the demo with no Discord token."""
+
+
+@dataclass(frozen=True)
+class Import:
+    module: str
+    path: Path
+    line: int
+    target: str
+
+    @property
+    def package(self) -> str:
+        return self.module.split(".")[0]
+
+    @property
+    def target_root(self) -> str:
+        return self.target.split(".")[0]
+
+    def __str__(self) -> str:
+        return f"{self.path.relative_to(ROOT)}:{self.line} imports {self.target}"
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def python_files(packages: Iterable[str]) -> list[Path]:
+    return sorted(path for package in packages for path in (ROOT / package).rglob("*.py"))
+
+
+MODULES = {module_name(path): path for path in python_files(PACKAGES)}
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _statements(nodes: Iterable[ast.AST]) -> Iterator[ast.AST]:
+    """Every node under `nodes`, but not the body of an `if TYPE_CHECKING:`."""
+    for node in nodes:
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            yield from _statements(node.orelse)
+            continue
+        yield node
+        yield from _statements(ast.iter_child_nodes(node))
+
+
+def _project_module(dotted: str) -> str:
+    """The longest leading part of `dotted` that is one of the project's modules (else `dotted`)."""
+    parts = dotted.split(".")
+    for end in range(len(parts), 0, -1):
+        if ".".join(parts[:end]) in MODULES:
+            return ".".join(parts[:end])
+    return dotted
+
+
+def imports_in(source: str, module: str, path: Path) -> list[Import]:
+    """The imports `module` runs, each resolved to the project module it loads (or the outside name)."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = []
+    for node in _statements(ast.parse(source).body):
+        if isinstance(node, ast.Import):
+            found += [Import(module, path, node.lineno, _project_module(a.name)) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, *([base] if base else [])])
+            for alias in node.names:
+                target = _project_module(f"{base}.{alias.name}")
+                found.append(Import(module, path, node.lineno, target))
+    return found
+
+
+ALL_IMPORTS = [
+    found for module, path in MODULES.items() for found in imports_in(path.read_text(), module, path)
+]
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (or a module importing itself), as paths."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for after in sorted(edges.get(node, ())):
+            if after not in index:
+                visit(after)
+                low[node] = min(low[node], low[after])
+            elif after in on_stack:
+                low[node] = min(low[node], index[after])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1 or node in edges.get(node, ()):
+                groups.append(_circle(sorted(group), edges))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return groups
+
+
+def _circle(group: list[str], edges: dict[str, set[str]]) -> list[str]:
+    """One circle through the group's first module, e.g. [a, b, c, a]: the shortest way back to it."""
+    start, members = group[0], set(group)
+    paths = {start: [start]}
+    queue = [start]
+    while queue:
+        node = queue.pop(0)
+        for after in sorted(edges.get(node, ())):
+            if after == start:
+                return [*paths[node], start]
+            if after in members and after not in paths:
+                paths[after] = [*paths[node], after]
+                queue.append(after)
+    return group
+
+
+def named(imports: Iterable[Import]) -> str:
+    """One line per offending import, each naming the file, the line and what it imports."""
+    return "\n".join(sorted({str(found) for found in imports}))
+
+
+def import_graph(imports: Iterable[Import]) -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for found in imports:
+        if found.target in MODULES:
+            graph.setdefault(found.module, set()).add(found.target)
+    return graph
+
+
+# ---------------------------------------------------------------------------------------- the rules
+
+
+@pytest.mark.parametrize("package", sorted(FORBIDDEN))
+def test_imports_point_one_way(package):
+    wrong = named(i for i in ALL_IMPORTS if i.package == package and i.target_root in FORBIDDEN[package])
+    assert not wrong, f"{package}/ must not import {', '.join(sorted(FORBIDDEN[package]))}:\n{wrong}"
+
+
+def test_only_tests_benchmarks_and_the_offline_demo_use_the_emulator():
+    wrong = named(
+        i
+        for i in ALL_IMPORTS
+        if i.target_root == "emulator" and i.package not in EMULATOR_USERS and i.module != OFFLINE_DEMO
+    )
+    assert not wrong, f"the Discord emulator is for tests, benchmarks and the offline demo:\n{wrong}"
+
+
+def test_no_modules_import_each_other_in_a_circle():
+    found = cycles(import_graph(ALL_IMPORTS))
+    assert not found, "modules that import each other in a circle:\n" + "\n".join(
+        " -> ".join(circle) for circle in found
+    )
+
+
+def test_no_two_top_level_packages_import_each_other():
+    packages: dict[str, set[str]] = {}
+    for found in ALL_IMPORTS:
+        if found.target in MODULES and found.target_root != found.package:
+            packages.setdefault(found.package, set()).add(found.target_root)
+    circles = cycles(packages)
+    assert not circles, "packages that import each other in a circle:\n" + "\n".join(
+        " -> ".join(circle) for circle in circles
+    )
+
+
+@pytest.mark.parametrize("path", python_files(SIZED_PACKAGES), ids=lambda path: str(path.relative_to(ROOT)))
+def test_no_module_is_over_600_lines(path):
+    lines = len(path.read_text().splitlines())
+    assert lines <= MAX_LINES, f"{path.relative_to(ROOT)} has {lines} lines; split it by what its parts do"
+
+
+# ---------------------------------------------------------------------------------------- the checks
+
+
+def test_the_check_sees_imports_inside_functions_and_resolves_relative_ones():
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "from . import _cog\n"
+        "if TYPE_CHECKING:\n"
+        "    from bot.app import CatnipBot\n"
+        "def setup():\n"
+        "    from bot.sessions import GameService\n"
+        "    import emulator.model\n"
+    )
+    path = ROOT / "cogs/play/__init__.py"
+    targets = [i.target for i in imports_in(source, "cogs.play", path)]
+    assert targets == ["typing.TYPE_CHECKING", "cogs.play._cog", "bot.sessions", "emulator.model"]
+
+
+def test_the_check_finds_a_circle_and_names_it():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c", "a"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
