@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from engine.core import FastRng, Rng
+from engine.core import FastRng, Rng, evolve
 from engine.ninelives.cards import LIVES, LifeCard, card_types, parse_catalog
-from engine.ninelives.model import Placed, State, View, evolve
+from engine.ninelives.model import Placed, State, View
 
 _FILLER = LifeCard(power="skip")
 

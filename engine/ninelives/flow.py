@@ -5,10 +5,10 @@ Every function takes a state and returns a new one (never mutating), plus the ev
 
 from __future__ import annotations
 
-from engine.core import Event
+from engine.core import Event, evolve
 from engine.ninelives.cards import EMOJI, POWERS, LifeCard, icons_text, life_name
 from engine.ninelives.counting import Option, all_full, effective, perfect, raw_counts
-from engine.ninelives.model import Placed, State, evolve
+from engine.ninelives.model import Placed, State
 
 Events = list[Event]
 

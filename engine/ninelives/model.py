@@ -8,24 +8,6 @@ from functools import cache
 from engine.core import Action, Frozen, InvalidInput, Rng
 from engine.ninelives.cards import Counts, LifeCard
 
-_new = object.__new__
-_set = object.__setattr__
-
-
-def evolve(model: Frozen, update: dict) -> Frozen:
-    """`model.model_copy(update=update)` without its overhead: the hot path of every move.
-
-    Only for values of the right types (they are not validated, exactly as with model_copy).
-    """
-    new = _new(type(model))
-    values = model.__dict__.copy()
-    values.update(update)
-    _set(new, "__dict__", values)
-    _set(new, "__pydantic_fields_set__", model.__pydantic_fields_set__)
-    _set(new, "__pydantic_extra__", None)
-    _set(new, "__pydantic_private__", None)
-    return new
-
 
 class Options(Frozen):
     """Table options: the limited power set is the default (NL-11); the host may name the first queen."""

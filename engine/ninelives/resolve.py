@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.core import evolve
 from engine.ninelives.cards import icons_text
 from engine.ninelives.counting import Option, options
 from engine.ninelives.flow import (
@@ -23,7 +24,7 @@ from engine.ninelives.flow import (
     without,
 )
 from engine.ninelives.legal import pile_of
-from engine.ninelives.model import Move, State, evolve
+from engine.ninelives.model import Move, State
 
 
 def _arranged(state: State, seat: int, move: Move) -> tuple[State, Events]:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from engine.core import events_for
+from engine.core import events_for, evolve
 from engine.ninelives import RULES
 from engine.ninelives.cards import card_id, life_id, parse_catalog
-from engine.ninelives.model import Options, evolve
+from engine.ninelives.model import Options
 from engine.testing import random_playout
 from tests.engine.ninelives.position import act, card_in, icons, position, texts
 
