@@ -392,6 +392,49 @@ class LifeView(Frozen):
         return LifeCard(power=self.power, a=self.a, b=self.b)
 
 
+class PlayWay(Frozen):
+    """One legal way to play a hand card now: as a new table card ("t"), covering ("cover") or
+    swapping ("swap") pile `pile`'s top card, counted as one `icon` under Single Cat (-1 otherwise),
+    with the counts it meets (`before`), what it adds, the counts after, and the cats it brings to
+    exactly nine (a perfect nine, NL-4)."""
+
+    mode: str
+    pile: int = -1
+    icon: int = -1
+    before: Counts
+    adds: Counts
+    after: Counts
+    nines: tuple[int, ...]
+
+
+class Unplayable(StrEnum):
+    """Why a hand card can't be played now."""
+
+    NONE = ""
+    MUST_PLAY_RECEIVED = "must_from"  # Draw/Steal and Play: one of the cards just received
+    FORBIDDEN = "forbid"  # the Forbid power's cat is on it
+    LIMIT = "limit"  # it would take a cat above nine
+    NO_WAY = "no_way"
+
+
+class HandPlay(Frozen):
+    """A hand card of the seat: on its turn, whether the engine lets it be played now (under the
+    power in force) and how, else whether it would fit the table; why not when it can't.
+
+    `over` lists the cats that would pass the limit with the count each would reach.
+    """
+
+    card: str
+    ways: tuple[PlayWay, ...] = ()
+    why_not: Unplayable = Unplayable.NONE
+    forbidden: int = -1
+    over: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def playable(self) -> bool:
+        return bool(self.ways)
+
+
 class SeatView(Frozen):
     """What everybody sees of one seat."""
 
@@ -441,6 +484,8 @@ class View(Frozen):
     tied: tuple[int, ...]
     losers: tuple[int, ...]
     hand: tuple[CardView, ...] = ()
+    plays: tuple[HandPlay, ...] = ()
+    """One per hand card, in the same order: whether and how it can be played now."""
     my_stack: tuple[LifeView, ...] = ()
     selected: CardView | None = None
     must_from: tuple[str, ...] = ()

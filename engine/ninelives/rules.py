@@ -7,7 +7,7 @@ from engine.ninelives.cards import HAND_SIZE, LIVES, build_cat_deck, build_life_
 from engine.ninelives.legal import legal, reason, to_act
 from engine.ninelives.model import Keep, Move, Options, Phase, State, Step, View, decode
 from engine.ninelives.resolve import resolve
-from engine.ninelives.view import build_view, label
+from engine.ninelives.view import build_view
 
 PUBLIC_STEPS = frozenset({Step.COPY, Step.FROM, Step.TAKE, Step.DIR, Step.STACK})
 """Power choices that involve no hand or hidden stack."""
@@ -85,9 +85,6 @@ class NineLivesRules(Rules[State, Move, View]):
 
     def decode_action(self, text: str) -> Move:
         return decode(text)
-
-    def label(self, state: State, seat: int, action: Move) -> str:
-        return label(state, seat, action)
 
     def timeout_action(self, state: State, seat: int) -> Move | None:
         """G-3 defaults: orderings keep their order (NL-1, NL-5), carousel picks are random (NL-10);

@@ -1,55 +1,31 @@
-"""What each seat may see, built field by field (an allowlist), plus prompts and button labels."""
+"""What each seat may see, built field by field (an allowlist), and the prompt."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
 from engine.ninelives.cards import (
-    EMOJI,
-    POWERS,
     Counts,
     LifeCard,
     PowerKey,
     card_id,
     catalog_text,
-    icons_text,
     life_id,
-    life_name,
 )
-from engine.ninelives.counting import options, raw_counts
+from engine.ninelives.counting import raw_counts
 from engine.ninelives.legal import STEP_WORDS, to_act
 from engine.ninelives.model import (
     CardView,
-    CarouselDirection,
-    CopyPower,
-    CountAs,
-    Cover,
-    Crown,
-    EndTurn,
-    Give,
-    GiveTo,
-    GiveUp,
-    Keep,
     LifeView,
-    Move,
-    NewCard,
-    NextLife,
-    Pass,
     Phase,
     Placed,
     PlacedView,
-    Play,
-    ReorderStack,
     SeatView,
-    SkipTurn,
     State,
-    StealFrom,
     Step,
-    SwapWith,
-    Take,
     View,
-    Wager,
 )
+from engine.ninelives.plays import hand_plays
 
 
 @lru_cache(maxsize=4096)
@@ -161,6 +137,7 @@ def build_view(state: State, seat: int | None) -> View:
         tied=state.tied,
         losers=state.losers,
         hand=_cards(state, state.hands[seat]) if own else (),
+        plays=hand_plays(state, seat) if own else (),
         my_stack=_lives(state, state.stacks[seat]) if own else (),
         selected=card_view(state.selected, cats[state.selected])
         if mine and state.selected is not None
@@ -172,56 +149,3 @@ def build_view(state: State, seat: int | None) -> View:
         gifts=_cards(state, gifts),
         gift_need=state.gift_need[seat] if own and state.phase == Phase.CAROUSEL else 0,
     )
-
-
-def _pile_top(state: State, card: int) -> str:
-    return icons_text(state.cats[card])
-
-
-def label(state: State, seat: int, move: Move) -> str:
-    """A short button label for `move`."""
-    if isinstance(move, Wager):
-        life = state.lifecards[state.stacks[seat][0]]
-        return f"🎲 Wager {POWERS[life.power].emoji} {life_name(life)} (draw {life.draw})"
-    if isinstance(move, Play | Give | Pass | Take):
-        text = icons_text(state.cats[move.card])
-        word = {Play: "🐱 Play", Give: "💸 Give", Pass: "🎠 Pass", Take: "🦝 Take"}[type(move)]
-        if isinstance(move, Play) and state.phase == Phase.PLAY:
-            ways = options(state, move.card)
-            if len(ways) == 1 and ways[0].icon < 0:
-                return f"{word} {text}"[:80]
-            return f"{word} {text}…"[:80]
-        return f"{word} {text}"[:80]
-    if isinstance(move, NewCard):
-        return "🐱 Play it as a new table card"
-    if isinstance(move, Cover):
-        return f"🔁 Cover {_pile_top(state, move.card)}"[:80]
-    if isinstance(move, SwapWith):
-        return f"🔄 Swap it for {_pile_top(state, move.card)}"[:80]
-    if isinstance(move, CountAs):
-        return f"☝️ Count it as one {EMOJI[move.cat]}"
-    if isinstance(move, NextLife):
-        life = state.lifecards[move.life]
-        return f"Next: {POWERS[life.power].emoji} {life_name(life)} (draw {life.draw})"
-    fixed = {
-        Keep: "✅ Keep the rest in this order",
-        GiveUp: "🏳️ Give up (lose a life)",
-        SkipTurn: "⏭️ Skip your turn",
-        EndTurn: "✋ End your turn",
-    }
-    if type(move) in fixed:
-        return fixed[type(move)]
-    if isinstance(move, CopyPower):
-        life = state.lifecards[state.stacks[move.seat][0]]
-        return f"🐈 Copy {{p{move.seat}}}'s {life_name(life)}"
-    if isinstance(move, GiveTo):
-        return f"💸 Give it to {{p{move.seat}}}"
-    if isinstance(move, StealFrom):
-        return "🦝 Steal from the table" if move.seat is None else f"🦝 Steal from {{p{move.seat}}}"
-    if isinstance(move, CarouselDirection):
-        return "⬅️ Pass to the left" if move.left else "➡️ Pass to the right"
-    if isinstance(move, ReorderStack):
-        return f"🔀 Reorder {{p{move.seat}}}'s lives"
-    if isinstance(move, Crown):
-        return f"👑 Crown {{p{move.seat}}}"
-    return move.encode()
