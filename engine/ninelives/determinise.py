@@ -15,7 +15,7 @@ from engine.core import FastRng, Rng, evolve
 from engine.ninelives.cards import LIVES, LifeCard, PowerKey, card_types, parse_catalog
 from engine.ninelives.model import Phase, Placed, State, Step, View
 
-_FILLER = LifeCard(power="skip")
+_FILLER = LifeCard(power=PowerKey.SKIP)
 
 
 @lru_cache(maxsize=2)
