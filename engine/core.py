@@ -57,6 +57,25 @@ class GameOptions(Frozen):
             raise TypeError(f"{cls.__qualname__}.SEAT_OPTIONS names no option: {', '.join(sorted(unknown))}")
 
 
+FrozenT = TypeVar("FrozenT", bound=Frozen)
+
+
+def evolve(model: FrozenT, update: dict[str, Any]) -> FrozenT:
+    """A copy of a frozen model with some fields replaced: `model_copy(update=...)`, but cheaper (the
+    hot path of every move and of the computer players' searches).
+
+    Like `model_copy`, it does not validate: callers only ever put values of the right types in.
+    """
+    new = object.__new__(model.__class__)
+    fields = model.__dict__.copy()
+    fields.update(update)
+    object.__setattr__(new, "__dict__", fields)
+    object.__setattr__(new, "__pydantic_fields_set__", model.__pydantic_fields_set__ | update.keys())
+    object.__setattr__(new, "__pydantic_extra__", None)
+    object.__setattr__(new, "__pydantic_private__", None)
+    return new
+
+
 _MASK64 = (1 << 64) - 1
 
 

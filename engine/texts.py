@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from engine.core import Frozen, InvalidInput, fill_names
+from engine.core import Action, Frozen, InvalidInput, Rules, fill_names
 
 COMMON_FIELDS = {"seat", "players", "to_act", "prompt", "over"}
 
@@ -99,6 +99,11 @@ class Texts:
         """A game's own arrangement of the seat's legal actions (`choices`), or None for the default:
         buttons for a few actions, a paged select for many. Every legal action must stay reachable."""
         return None
+
+    def label(self, rules: Rules, state: Frozen, seat: int, action: Action) -> str:
+        """A short label (at most 80 characters, {pN} for names) for `seat`'s button or option that
+        sends `action`. By default the rules' own (`Rules.label`); a game may word it from the view."""
+        return rules.label(state, seat, action)
 
     def compose(self, view: Frozen, key: str, values: Sequence[str]) -> str:
         """The encoded action for the values chosen in the "multi" control `key`."""

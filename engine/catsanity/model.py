@@ -9,21 +9,6 @@ from engine.core import Action, Frozen, GameOptions, Rng
 M = TypeVar("M", bound=Frozen)
 
 
-def evolve(model: M, update: dict[str, Any]) -> M:
-    """A copy of a frozen model with some fields replaced: `model_copy(update=...)`, but cheaper.
-
-    Like `model_copy`, it does not validate; the engine only ever puts values of the right type in.
-    """
-    new = object.__new__(model.__class__)
-    fields = model.__dict__.copy()
-    fields.update(update)
-    object.__setattr__(new, "__dict__", fields)
-    object.__setattr__(new, "__pydantic_fields_set__", model.__pydantic_fields_set__ | update.keys())
-    object.__setattr__(new, "__pydantic_extra__", None)
-    object.__setattr__(new, "__pydantic_private__", None)
-    return new
-
-
 def build(cls: type[M], fields: dict[str, Any]) -> M:
     """An instance of `cls` from every one of its fields, without validation (the engine's own data).
 

@@ -12,10 +12,10 @@ from collections.abc import Callable, Sequence
 
 from engine.core import Action, Frozen, Rng, Rules
 from engine.ninelives import heuristics
-from engine.ninelives.model import Move, View
+from engine.ninelives.model import GiveUp, Move, Phase, Step, View, Wager
 from engine.ninelives.search import ismcts
 
-BAD_WHEN_AVOIDABLE = ("giveup",)
+BAD_WHEN_AVOIDABLE = (GiveUp,)
 
 
 class EasyPlayer:
@@ -24,7 +24,7 @@ class EasyPlayer:
     level = "easy"
 
     def choose(self, rules: Rules, view: Frozen, seat: int, legal: Sequence[Action], seed: int) -> Action:
-        moves = [m for m in legal if m.verb not in BAD_WHEN_AVOIDABLE] or list(legal)
+        moves = [m for m in legal if not isinstance(m, BAD_WHEN_AVOIDABLE)] or list(legal)
         move, _ = Rng.seeded(seed).choice(moves)
         return move
 
@@ -59,11 +59,11 @@ class HardPlayer:
         if len(moves) == 1:
             return moves[0]
         assert isinstance(view, View)
-        if view.phase != "play":
+        if view.phase != Phase.PLAY:
             return heuristics.choose(view, moves)
-        if view.step == "play" and moves[0].verb == "w":
+        if view.step == Step.PLAY and isinstance(moves[0], Wager):
             usual = heuristics.choose(view, moves)
-            if usual.verb == "w":
+            if isinstance(usual, Wager):
                 return usual
         out_of_time = None
         if self.clock is not None:

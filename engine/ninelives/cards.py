@@ -5,6 +5,7 @@ Sources: nine-lives-cards.md (deck recipe and the power table) and rulings NL-1,
 
 from __future__ import annotations
 
+from enum import StrEnum
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -108,10 +109,36 @@ def parse_catalog(text: str) -> tuple[Counts, ...]:
     return tuple(tuple(int(d) for d in card) for card in text.split())  # type: ignore[misc]
 
 
+class PowerKey(StrEnum):
+    """The powers of life cards (nine-lives-cards.md), by the keys stored in states and logs."""
+
+    SKIP = "skip"
+    COPYCAT = "copycat"
+    WILDCARD = "wildcard"
+    REPLACE = "replace"
+    INSPECT = "inspect"
+    SHAPESHIFT = "shapeshift"
+    FORBID = "forbid"
+    PLUS = "plus"
+    WILDCARD_PAID = "wildcard_paid"
+    SWAP = "swap"
+    STEAL = "steal"
+    DRAW_AND_PLAY = "draw_and_play"
+    STEAL_AND_PLAY = "steal_and_play"
+    DOUBLE_TURN = "double_turn"
+    CAROUSEL = "carousel"
+    SHUFFLE_LIVES = "shuffle_lives"
+    SINGLE_CAT = "single_cat"
+    FORCE_WAGER = "force_wager"
+    FORBID_WAGER = "forbid_wager"
+    NUMBERSHIFT = "numbershift"
+    IGNORE = "ignore"
+
+
 class Power(NamedTuple):
     """One row of the power table in nine-lives-cards.md."""
 
-    key: str
+    key: PowerKey
     name: str
     core: bool
     draw: int
@@ -121,32 +148,74 @@ class Power(NamedTuple):
     text: str
 
 
-POWERS: dict[str, Power] = {
+POWERS: dict[PowerKey, Power] = {
     p.key: p
     for p in (
-        Power("skip", "Skip Turn", True, 2, 1, "", "⏭️", "You may skip your turn; the next player must skip."),
-        Power("copycat", "Copycat", True, 2, 2, "", "🐈", "Use another player's top life power."),
-        Power("wildcard", "Wildcard", True, 2, 1, "", "🃏", "Play any card, regardless of the rules."),
-        Power("replace", "Replace", True, 2, 1.5, "", "🔁", "You may play on top of a table card."),
-        Power("inspect", "Inspect", True, 2, 2, "", "🔍", "Everyone else plays with an open hand."),
-        Power("shapeshift", "Shapeshift", True, 2, 2, "AB", "🪄", "Your card's {a} count as {b}."),
-        Power("forbid", "Forbid", True, 3, 1.25, "A", "🚫", "You can't play a card showing {a}."),
-        Power("plus", "More Allowed", True, 2, 1.25, "A", "➕", "You may take {a} above 9."),
-        Power("wildcard_paid", "Wildcard Paid", False, 1, 1, "", "💸", "Give a card away, then play any."),
-        Power("swap", "Swap", False, 2, 1.5, "", "🔄", "You may trade your card with a table card."),
-        Power("steal", "Steal", False, 1, 1.5, "", "🦝", "Steal a card from the table or a player."),
-        Power("draw_and_play", "Draw and Play", False, 0, 1, "", "🎴", "Draw 2; you must play one of them."),
         Power(
-            "steal_and_play", "Steal and Play", False, 0, 1, "", "🥷", "Steal 2; you must play one of them."
+            PowerKey.SKIP,
+            "Skip Turn",
+            True,
+            2,
+            1,
+            "",
+            "⏭️",
+            "You may skip your turn; the next player must skip.",
         ),
-        Power("double_turn", "Double Turn", False, 2, 2, "", "⏩", "You may take 2 turns; so must the next."),
-        Power("carousel", "Card Carousel", False, 2, 1, "", "🎠", "Everyone passes 2 cards one way."),
-        Power("shuffle_lives", "Shuffle Lives", False, 2, 2, "", "🔀", "Reorder any player's life stack."),
-        Power("single_cat", "Single Cat", False, 1, 1, "", "☝️", "Your card counts as one icon of it."),
-        Power("force_wager", "Force Wager", False, 2, 1.25, "", "⚠️", "The next player must wager."),
-        Power("forbid_wager", "Forbid Wager", False, 2, 1.5, "", "🔒", "The next player may not wager."),
-        Power("numbershift", "Numbershift", False, 2, 1.5, "An", "🔢", "Your card counts as {b} × {a}."),
-        Power("ignore", "Ignore", False, 3, 1.25, "A", "🙈", "Everyone ignores {a} this round."),
+        Power(PowerKey.COPYCAT, "Copycat", True, 2, 2, "", "🐈", "Use another player's top life power."),
+        Power(PowerKey.WILDCARD, "Wildcard", True, 2, 1, "", "🃏", "Play any card, regardless of the rules."),
+        Power(PowerKey.REPLACE, "Replace", True, 2, 1.5, "", "🔁", "You may play on top of a table card."),
+        Power(PowerKey.INSPECT, "Inspect", True, 2, 2, "", "🔍", "Everyone else plays with an open hand."),
+        Power(PowerKey.SHAPESHIFT, "Shapeshift", True, 2, 2, "AB", "🪄", "Your card's {a} count as {b}."),
+        Power(PowerKey.FORBID, "Forbid", True, 3, 1.25, "A", "🚫", "You can't play a card showing {a}."),
+        Power(PowerKey.PLUS, "More Allowed", True, 2, 1.25, "A", "➕", "You may take {a} above 9."),
+        Power(
+            PowerKey.WILDCARD_PAID, "Wildcard Paid", False, 1, 1, "", "💸", "Give a card away, then play any."
+        ),
+        Power(PowerKey.SWAP, "Swap", False, 2, 1.5, "", "🔄", "You may trade your card with a table card."),
+        Power(PowerKey.STEAL, "Steal", False, 1, 1.5, "", "🦝", "Steal a card from the table or a player."),
+        Power(
+            PowerKey.DRAW_AND_PLAY,
+            "Draw and Play",
+            False,
+            0,
+            1,
+            "",
+            "🎴",
+            "Draw 2; you must play one of them.",
+        ),
+        Power(
+            PowerKey.STEAL_AND_PLAY,
+            "Steal and Play",
+            False,
+            0,
+            1,
+            "",
+            "🥷",
+            "Steal 2; you must play one of them.",
+        ),
+        Power(
+            PowerKey.DOUBLE_TURN,
+            "Double Turn",
+            False,
+            2,
+            2,
+            "",
+            "⏩",
+            "You may take 2 turns; so must the next.",
+        ),
+        Power(PowerKey.CAROUSEL, "Card Carousel", False, 2, 1, "", "🎠", "Everyone passes 2 cards one way."),
+        Power(
+            PowerKey.SHUFFLE_LIVES, "Shuffle Lives", False, 2, 2, "", "🔀", "Reorder any player's life stack."
+        ),
+        Power(PowerKey.SINGLE_CAT, "Single Cat", False, 1, 1, "", "☝️", "Your card counts as one icon of it."),
+        Power(PowerKey.FORCE_WAGER, "Force Wager", False, 2, 1.25, "", "⚠️", "The next player must wager."),
+        Power(
+            PowerKey.FORBID_WAGER, "Forbid Wager", False, 2, 1.5, "", "🔒", "The next player may not wager."
+        ),
+        Power(
+            PowerKey.NUMBERSHIFT, "Numbershift", False, 2, 1.5, "An", "🔢", "Your card counts as {b} × {a}."
+        ),
+        Power(PowerKey.IGNORE, "Ignore", False, 3, 1.25, "A", "🙈", "Everyone ignores {a} this round."),
     )
 }
 
@@ -154,7 +223,7 @@ POWERS: dict[str, Power] = {
 class LifeCard(Frozen):
     """A life card: its power and the power's parameters (`a` a cat, `b` a cat or a number; -1 unused)."""
 
-    power: str
+    power: PowerKey
     a: int = -1
     b: int = -1
 

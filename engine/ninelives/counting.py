@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from engine.ninelives.cards import EMOJI, LIMIT, NO_COUNTS, Counts, LifeCard
+from engine.ninelives.cards import EMOJI, LIMIT, NO_COUNTS, Counts, LifeCard, PowerKey
 from engine.ninelives.model import Placed, State
 
-WILD = frozenset({"wildcard", "wildcard_paid"})
+WILD = frozenset({PowerKey.WILDCARD, PowerKey.WILDCARD_PAID})
 
 
 def raw_counts(table: tuple[tuple[Placed, ...], ...]) -> Counts:
@@ -36,7 +36,7 @@ def effective(printed: Counts, power: LifeCard | None, icon: int = -1) -> tuple[
     if power is None:
         return printed, ""
     key = power.power
-    if key == "shapeshift":
+    if key == PowerKey.SHAPESHIFT:
         a, b = power.a, power.b
         if not printed[a]:
             return printed, ""
@@ -44,11 +44,11 @@ def effective(printed: Counts, power: LifeCard | None, icon: int = -1) -> tuple[
         counts[b] += counts[a]
         counts[a] = 0
         return tuple(counts), f"{EMOJI[a]} count as {EMOJI[b]}"  # type: ignore[return-value]
-    if key == "numbershift":
+    if key == PowerKey.NUMBERSHIFT:
         counts = [0, 0, 0, 0]
         counts[power.a] = power.b
         return tuple(counts), f"counts as {power.b}×{EMOJI[power.a]}"  # type: ignore[return-value]
-    if key == "single_cat" and icon >= 0:
+    if key == PowerKey.SINGLE_CAT and icon >= 0:
         counts = [0, 0, 0, 0]
         counts[icon] = 1
         return tuple(counts), f"counts as one {EMOJI[icon]}"  # type: ignore[return-value]
@@ -97,7 +97,7 @@ class Option(NamedTuple):
 def forbidden_by_power(state: State, card: int) -> bool:
     """Forbid(A): this turn the player may not play a card showing A (NL-10)."""
     power = state.power
-    return power is not None and power.power == "forbid" and state.cats[card][power.a] > 0
+    return power is not None and power.power == PowerKey.FORBID and state.cats[card][power.a] > 0
 
 
 class Placement(NamedTuple):
@@ -119,15 +119,15 @@ def placements(
     The one enumeration of the rules on where a card may go: the engine's legal moves and the
     hand panel's explanations both come from it.
     """
-    key = power.power if power is not None else ""
-    if key == "forbid" and printed[power.a] > 0:  # type: ignore[union-attr]
+    key = power.power if power is not None else None
+    if key == PowerKey.FORBID and printed[power.a] > 0:  # type: ignore[union-attr]
         return []
     wild = key in WILD
-    allowed = power.a if key == "plus" else -1  # type: ignore[union-attr]
-    icons = [cat for cat in range(4) if printed[cat]] if key == "single_cat" else [-1]
+    allowed = power.a if key == PowerKey.PLUS else -1  # type: ignore[union-attr]
+    icons = [cat for cat in range(4) if printed[cat]] if key == PowerKey.SINGLE_CAT else [-1]
     modes = [("t", -1, base)]
-    if key in ("replace", "swap"):
-        mode = "cover" if key == "replace" else "swap"
+    if key in (PowerKey.REPLACE, PowerKey.SWAP):
+        mode = "cover" if key == PowerKey.REPLACE else "swap"
         modes += [(mode, i, minus(base, pile[-1].counts)) for i, pile in enumerate(table)]
     result = []
     for mode, pile, current in modes:
@@ -152,7 +152,7 @@ def options(state: State, card: int, base: Counts | None = None) -> list[Option]
 def blocking(state: State, card: int, option: Option) -> list[int]:
     """The cats that stop `card` from being played this way (for error messages)."""
     power = state.power
-    allowed = power.a if power is not None and power.power == "plus" else -1
+    allowed = power.a if power is not None and power.power == PowerKey.PLUS else -1
     current = raw_counts(state.table)
     if option.pile >= 0:
         current = minus(current, state.table[option.pile][-1].counts)

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from engine.core import FastRng, Rng
-from engine.ninelives.cards import LIVES, LifeCard, card_types, parse_catalog
-from engine.ninelives.model import Placed, State, View, evolve
+from engine.core import FastRng, Rng, evolve
+from engine.ninelives.cards import LIVES, LifeCard, PowerKey, card_types, parse_catalog
+from engine.ninelives.model import Phase, Placed, State, Step, View
 
-_FILLER = LifeCard(power="skip")
+_FILLER = LifeCard(power=PowerKey.SKIP)
 
 
 @lru_cache(maxsize=2)
@@ -171,15 +171,15 @@ class Sampler:
         for other in view.to_act:
             if other == seat:
                 continue
-            if phase == "order":
+            if phase == Phase.ORDER:
                 arranging[other] = stacks[other]
-            elif phase == "return":
+            elif phase == Phase.RETURN:
                 arranging[other] = self.wagered[other]
-            elif phase == "play" and view.step == "reorder":
+            elif phase == Phase.PLAY and view.step == Step.REORDER:
                 arranging[other] = stacks[view.shuffle_target]
         gifts: tuple[tuple[int, ...], ...] = ()
         need: tuple[int, ...] = ()
-        if phase == "carousel":
+        if phase == Phase.CAROUSEL:
             need = tuple(min(2, len(hand)) for hand in hands)
             gifts = tuple(
                 _ids(view.gifts) if s == seat else (() if s in view.to_act else hands[s][: need[s]])
@@ -187,12 +187,12 @@ class Sampler:
             )
         selected = _num(view.selected.id) if view.selected is not None else None
         must_from = tuple(_num(c) for c in view.must_from)
-        if phase == "play" and view.turn != seat:
+        if phase == Phase.PLAY and view.turn != seat:
             hand = hands[view.turn]
-            if view.step in ("place", "icon", "to") and hand:
+            if view.step in (Step.PLACE, Step.ICON, Step.TO) and hand:
                 selected = hand[rng.below(len(hand))]
-            power = view.power.power if view.power is not None else ""
-            if view.wagered_now and power in ("draw_and_play", "steal_and_play"):
+            power = view.power.power if view.power is not None else None
+            if view.wagered_now and power in (PowerKey.DRAW_AND_PLAY, PowerKey.STEAL_AND_PLAY):
                 must_from = hand[-2:]
         return {
             "arranging": tuple(arranging),

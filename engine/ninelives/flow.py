@@ -5,10 +5,10 @@ Every function takes a state and returns a new one (never mutating), plus the ev
 
 from __future__ import annotations
 
-from engine.core import Event
-from engine.ninelives.cards import EMOJI, POWERS, LifeCard, icons_text, life_name
+from engine.core import Event, evolve
+from engine.ninelives.cards import EMOJI, POWERS, LifeCard, PowerKey, icons_text, life_name
 from engine.ninelives.counting import Option, all_full, effective, perfect, raw_counts
-from engine.ninelives.model import Placed, State, evolve
+from engine.ninelives.model import Phase, Placed, State, Step, WagerRule
 
 Events = list[Event]
 
@@ -67,8 +67,8 @@ def next_active(state: State, seat: int) -> int:
 
 
 TURN_RESET = {
-    "phase": "play",
-    "step": "play",
+    "phase": Phase.PLAY,
+    "step": Step.PLAY,
     "power": None,
     "wagered_now": False,
     "selected": None,
@@ -77,7 +77,9 @@ TURN_RESET = {
 }
 
 
-def new_turn(state: State, seat: int, owed: int, optional: int, optional_now: bool, rule: str = "") -> State:
+def new_turn(
+    state: State, seat: int, owed: int, optional: int, optional_now: bool, rule: WagerRule = WagerRule.NONE
+) -> State:
     """A fresh turn for `seat` (owed/optional: further turns of this visit, Double Turn)."""
     return evolve(
         state,
@@ -103,7 +105,7 @@ def next_visit(state: State, seat: int, events: Events) -> tuple[State, Events]:
     held = tuple(h for h in state.held if h[0] != nxt)
     for _, more, earlier in (h for h in state.held if h[0] == nxt):
         skips, rule = skips + more, rule or earlier
-    state = evolve(state, {"next_skip": 0, "next_double": False, "next_wager": "", "held": held})
+    state = evolve(state, {"next_skip": 0, "next_double": False, "next_wager": WagerRule.NONE, "held": held})
     if turns == 2:
         events.append(public("double", f"{{p{nxt}}} must take 2 turns."))
     while skips and turns:
@@ -114,9 +116,9 @@ def next_visit(state: State, seat: int, events: Events) -> tuple[State, Events]:
         if skips or rule:
             state = evolve(state, {"held": (*held, (nxt, skips, rule))})
         return next_visit(state, nxt, events)
-    if rule == "force" and state.stacks[nxt]:
+    if rule == WagerRule.FORCE and state.stacks[nxt]:
         events.append(public("force", f"{{p{nxt}}} must wager a life this turn."))
-    elif rule == "forbid":
+    elif rule == WagerRule.FORBID:
         events.append(public("forbid", f"{{p{nxt}}} may not wager a life this turn."))
     return new_turn(state, nxt, turns - 1, 0, False, rule), events
 
@@ -154,10 +156,10 @@ def wager(state: State, seat: int) -> tuple[State, Events]:
     return activate(state, seat, life, events + drawn)
 
 
-def steal_sources(state: State, seat: int, table: bool) -> list[str]:
-    """Where a Steal may take from: "t" for the table, or seats with cards in hand."""
-    sources = ["t"] if table and state.table else []
-    return sources + [str(s) for s in range(state.players) if s != seat and state.hands[s]]
+def steal_sources(state: State, seat: int, table: bool) -> list[int | None]:
+    """Where a Steal may take from: None for the table, or seats with cards in hand."""
+    sources: list[int | None] = [None] if table and state.table else []
+    return sources + [s for s in range(state.players) if s != seat and state.hands[s]]
 
 
 def copy_targets(state: State, seat: int) -> list[int]:
@@ -165,7 +167,7 @@ def copy_targets(state: State, seat: int) -> list[int]:
     return [
         s
         for s in range(state.players)
-        if s != seat and state.stacks[s] and state.lifecards[state.stacks[s][0]].power != "copycat"
+        if s != seat and state.stacks[s] and state.lifecards[state.stacks[s][0]].power != PowerKey.COPYCAT
     ]
 
 
@@ -177,50 +179,50 @@ def shuffle_targets(state: State) -> list[int]:
 def activate(state: State, seat: int, life: LifeCard, events: Events) -> tuple[State, Events]:
     """Put `life`'s power in force for this turn and open its first decision, if any (NL-8, NL-10)."""
     key = life.power
-    update: dict = {"power": life, "step": "play"}
-    if key == "skip":
+    update: dict = {"power": life, "step": Step.PLAY}
+    if key == PowerKey.SKIP:
         update["next_skip"] = state.next_skip + 1
-    elif key == "copycat":
+    elif key == PowerKey.COPYCAT:
         if copy_targets(state, seat):
-            update["step"] = "copy"
+            update["step"] = Step.COPY
         else:
             events.append(public("power", "Nobody has a power to copy."))
-    elif key == "inspect":
+    elif key == PowerKey.INSPECT:
         others = {s for s in range(state.players) if s != seat}
         update["open_hands"] = tuple(sorted(others | set(state.open_hands)))
         events.append(public("power", f"Everyone but {{p{seat}}} plays with an open hand this round."))
-    elif key == "ignore":
+    elif key == PowerKey.IGNORE:
         update["ignored"] = tuple(sorted({*state.ignored, life.a}))
         events.append(public("power", f"Everyone ignores {EMOJI[life.a]} this round."))
         state = evolve(state, update)
         if all_full(state):
             return end_round(state, tuple(range(state.players)), "all cats are at nine", events)
         return state, events
-    elif key == "wildcard_paid":
+    elif key == PowerKey.WILDCARD_PAID:
         if state.hands[seat]:
-            update["step"] = "give"
-    elif key == "steal":
+            update["step"] = Step.GIVE
+    elif key == PowerKey.STEAL:
         if steal_sources(state, seat, table=True):
-            update["step"] = "from"
-    elif key == "steal_and_play":
+            update["step"] = Step.FROM
+    elif key == PowerKey.STEAL_AND_PLAY:
         if steal_sources(state, seat, table=False):
-            update["step"] = "from"
-    elif key == "draw_and_play":
+            update["step"] = Step.FROM
+    elif key == PowerKey.DRAW_AND_PLAY:
         state, drawn, more = draw(state, seat, 2)
         events += more
         update["must_from"] = drawn
-    elif key == "double_turn":
+    elif key == PowerKey.DOUBLE_TURN:
         update["optional"] = state.optional + 1
         update["next_double"] = True
-    elif key == "carousel":
-        update["step"] = "dir"
-    elif key == "shuffle_lives":
+    elif key == PowerKey.CAROUSEL:
+        update["step"] = Step.DIR
+    elif key == PowerKey.SHUFFLE_LIVES:
         if shuffle_targets(state):
-            update["step"] = "stack"
-    elif key == "force_wager":
-        update["next_wager"] = "force"
-    elif key == "forbid_wager":
-        update["next_wager"] = "forbid"
+            update["step"] = Step.STACK
+    elif key == PowerKey.FORCE_WAGER:
+        update["next_wager"] = WagerRule.FORCE
+    elif key == PowerKey.FORBID_WAGER:
+        update["next_wager"] = WagerRule.FORBID
     return evolve(state, update), events
 
 
@@ -253,7 +255,7 @@ def place(state: State, seat: int, card: int, option: Option) -> tuple[State, Ev
     if note:
         text += f" ({note})"
     state = evolve(
-        state, {"table": table, "hands": put(state.hands, seat, hand), "selected": None, "step": "play"}
+        state, {"table": table, "hands": put(state.hands, seat, hand), "selected": None, "step": Step.PLAY}
     )
     events = [public("play", text + ".")]
     nines = perfect(raw_counts(table), adds, state.ignored)
@@ -288,17 +290,17 @@ def end_round(state: State, losers: tuple[int, ...], why: str, events: Events) -
             "owed": 0,
             "optional": 0,
             "optional_now": False,
-            "wager_rule": "",
+            "wager_rule": WagerRule.NONE,
             "next_skip": 0,
             "next_double": False,
-            "next_wager": "",
+            "next_wager": WagerRule.NONE,
             "held": (),
             "losers": tuple(sorted(losers)),
         },
     )
     if any(state.lives(s) == 0 for s in range(state.players)):
         events.append(public("game_end", "A player has no lives left: the game is over."))
-        return evolve(state, {"phase": "over"}), events
+        return evolve(state, {"phase": Phase.OVER}), events
     arranging, arranged = list(state.arranging), list(state.arranged)
     for seat in range(state.players):
         if len(wagered[seat]) == 1:
@@ -316,7 +318,7 @@ def end_round(state: State, losers: tuple[int, ...], why: str, events: Events) -
         },
     )
     if any(arranging):
-        return evolve(state, {"phase": "return"}), events
+        return evolve(state, {"phase": Phase.RETURN}), events
     return choose_queen(state, events)
 
 
@@ -329,7 +331,7 @@ def choose_queen(state: State, events: Events) -> tuple[State, Events]:
         events.append(
             public("tie", f"{names} tie for most cards; {{p{state.queen}}} picks the next Kittyqueen.")
         )
-        return evolve(state, {"phase": "queen", "tied": tied}), events
+        return evolve(state, {"phase": Phase.QUEEN, "tied": tied}), events
     return new_round(state, tied[0], events)
 
 

@@ -9,32 +9,47 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.ninelives.cards import LIMIT, Counts, LifeCard
-from engine.ninelives.counting import effective, fits, minus, perfect, plus
-from engine.ninelives.model import Move, View
+from engine.ninelives.cards import LIMIT, Counts, LifeCard, PowerKey, card_id, life_id
+from engine.ninelives.counting import WILD, effective, fits, minus, perfect, plus
+from engine.ninelives.model import (
+    CardMove,
+    CountAs,
+    Crown,
+    EndTurn,
+    Move,
+    NextLife,
+    Phase,
+    Play,
+    SeatMove,
+    SkipTurn,
+    StealFrom,
+    Step,
+    View,
+    Wager,
+)
 
 POWER_VALUE = {
-    "wildcard": 9,
-    "plus": 7,
-    "replace": 7,
-    "single_cat": 7,
-    "wildcard_paid": 7,
-    "shapeshift": 6,
-    "numbershift": 6,
-    "swap": 6,
-    "skip": 6,
-    "copycat": 5,
-    "ignore": 5,
-    "steal": 4,
-    "draw_and_play": 4,
-    "steal_and_play": 4,
-    "double_turn": 3,
-    "force_wager": 3,
-    "inspect": 2,
-    "carousel": 2,
-    "shuffle_lives": 2,
-    "forbid_wager": 2,
-    "forbid": 1,
+    PowerKey.WILDCARD: 9,
+    PowerKey.PLUS: 7,
+    PowerKey.REPLACE: 7,
+    PowerKey.SINGLE_CAT: 7,
+    PowerKey.WILDCARD_PAID: 7,
+    PowerKey.SHAPESHIFT: 6,
+    PowerKey.NUMBERSHIFT: 6,
+    PowerKey.SWAP: 6,
+    PowerKey.SKIP: 6,
+    PowerKey.COPYCAT: 5,
+    PowerKey.IGNORE: 5,
+    PowerKey.STEAL: 4,
+    PowerKey.DRAW_AND_PLAY: 4,
+    PowerKey.STEAL_AND_PLAY: 4,
+    PowerKey.DOUBLE_TURN: 3,
+    PowerKey.FORCE_WAGER: 3,
+    PowerKey.INSPECT: 2,
+    PowerKey.CAROUSEL: 2,
+    PowerKey.SHUFFLE_LIVES: 2,
+    PowerKey.FORBID_WAGER: 2,
+    PowerKey.FORBID: 1,
 }
 
 
@@ -50,8 +65,8 @@ class Table:
         self.ignored = view.ignored
         self.tops = {pile[-1].card.id: pile[-1].counts for pile in view.table}
         self.power = view.power.card() if view.power is not None else None
-        self.allowed = self.power.a if self.power is not None and self.power.power == "plus" else -1
-        self.wild = self.power is not None and self.power.power in ("wildcard", "wildcard_paid")
+        self.allowed = self.power.a if self.power is not None and self.power.power == PowerKey.PLUS else -1
+        self.wild = self.power is not None and self.power.power in WILD
 
     def outcome(self, icons: Counts, cover: str = "", icon: int = -1) -> tuple[bool, Counts, Counts]:
         """(perfect nine?, the counts after, what the card adds) for a play of `icons`."""
@@ -86,22 +101,22 @@ def play_score(view: View, table: Table, card: str) -> float:
 def placement_score(view: View, table: Table, move: Move) -> float:
     """Where the picked card should go: a perfect nine, else the lowest table afterwards."""
     card = view.selected.icons if view.selected is not None else (0, 0, 0, 0)
-    if move.verb == "icon":
-        nine, after, _ = table.outcome(card, icon=int(move.arg))
+    if isinstance(move, CountAs):
+        nine, after, _ = table.outcome(card, icon=move.cat)
     else:
-        nine, after, _ = table.outcome(card, cover=move.arg if move.verb != "t" else "")
+        nine, after, _ = table.outcome(card, cover=card_id(move.card) if isinstance(move, CardMove) else "")
     return (1000 if nine else 0) - sum(after)
 
 
 WAGER_HAND = 6
 
 
-def wants_to_wager(view: View, table: Table, plays: Sequence[Move]) -> bool:
+def wants_to_wager(view: View, table: Table, plays: Sequence[Play]) -> bool:
     """Wager unless a perfect nine is there or the hand is already big: cards and powers are what
     keep a player in the round (measured: this beats wagering only on a weak hand by far)."""
     if not plays:
         return True
-    if any(play_score(view, table, m.arg) >= 1000 for m in plays):
+    if any(play_score(view, table, card_id(m.card)) >= 1000 for m in plays):
         return False
     return view.seats[view.seat].stack_size >= 2 and len(view.hand) <= WAGER_HAND
 
@@ -109,15 +124,19 @@ def wants_to_wager(view: View, table: Table, plays: Sequence[Move]) -> bool:
 def best_life(view: View, moves: Sequence[Move], best_first: bool) -> Move:
     """In an ordering: the most useful power next (or the least useful, for someone else's stack)."""
     cards = {life.id: life.card() for life in view.arranging}
-    candidates = [m for m in moves if m.verb == "n"]
+    candidates = [m for m in moves if isinstance(m, NextLife)]
     if not candidates:
         return moves[0]
     sign = 1 if best_first else -1
-    return max(candidates, key=lambda m: (sign * power_value(cards[m.arg]), m.arg))
+    return max(candidates, key=lambda m: (sign * power_value(cards[life_id(m.life)]), m.life))
 
 
 def _leader(view: View, seats: Sequence[int]) -> int:
     return max(seats, key=lambda s: (view.seats[s].lives, -s))
+
+
+def _first(legal: Sequence[Move], kind: type[Move]) -> Move | None:
+    return next((m for m in legal if isinstance(m, kind)), None)
 
 
 def choose(view: View, legal: Sequence[Move]) -> Move:
@@ -125,52 +144,62 @@ def choose(view: View, legal: Sequence[Move]) -> Move:
     if len(legal) == 1:
         return legal[0]
     seat = view.seat
-    verbs = {m.verb for m in legal}
-    if view.phase == "order":
+    if view.phase == Phase.ORDER:
         return best_life(view, legal, True)
-    if view.phase == "return":
+    if view.phase == Phase.RETURN:
         return legal[0]  # keep: the order they were wagered in
-    if view.phase == "queen":
-        mine = [m for m in legal if int(m.arg) == seat]
+    if view.phase == Phase.QUEEN:
+        mine = [m for m in legal if isinstance(m, Crown) and m.seat == seat]
         return mine[0] if mine else legal[0]
     hand = _hand(view)
     table = Table(view)
-    if view.phase == "carousel":
+    cards: list[CardMove] = [m for m in legal if isinstance(m, CardMove)]
+    seats: list[SeatMove] = [m for m in legal if isinstance(m, SeatMove)]
+
+    def hardest(move: CardMove) -> tuple[bool, int, int]:
+        icons = hand[card_id(move.card)]
+        return not table.playable(icons), sum(icons), move.card
+
+    if view.phase == Phase.CAROUSEL:
         # Pass the cards that are hardest to place: unplayable ones, then the biggest.
-        return max(legal, key=lambda m: (not table.playable(hand[m.arg]), sum(hand[m.arg]), m.arg))
+        return max(cards, key=hardest)
     step = view.step
-    if step == "play":
-        plays = [m for m in legal if m.verb == "p"]
-        if "w" in verbs and wants_to_wager(view, table, plays):
-            return next(m for m in legal if m.verb == "w")
-        best = max(plays, key=lambda m: (play_score(view, table, m.arg), m.arg), default=None)
-        if best is not None and play_score(view, table, best.arg) >= 1000:
+    if step == Step.PLAY:
+        plays = [m for m in legal if isinstance(m, Play)]
+        wager = _first(legal, Wager)
+        if wager is not None and wants_to_wager(view, table, plays):
+            return wager
+        best = max(plays, key=lambda m: (play_score(view, table, card_id(m.card)), m.card), default=None)
+        if best is not None and play_score(view, table, card_id(best.card)) >= 1000:
             return best
-        for verb in ("skip", "end"):
-            if verb in verbs:
-                return next(m for m in legal if m.verb == verb)
+        for kind in (SkipTurn, EndTurn):
+            found = _first(legal, kind)
+            if found is not None:
+                return found
         return best if best is not None else legal[-1]
-    if step in ("place", "icon"):
+    if step in (Step.PLACE, Step.ICON):
         return max(legal, key=lambda m: (placement_score(view, table, m), m.encode()))
-    if step == "reorder":
+    if step == Step.REORDER:
         return best_life(view, legal, view.arranging_for == seat)
-    if step == "copy":
-        return max(legal, key=lambda m: (power_value(view.seats[int(m.arg)].top.card()), m.arg))
-    if step == "give":
-        return max(legal, key=lambda m: (not table.playable(hand[m.arg]), sum(hand[m.arg]), m.arg))
-    if step == "to":
-        safe = [int(m.arg) for m in legal if view.seats[int(m.arg)].safe]
-        target = safe[0] if safe else _leader(view, [int(m.arg) for m in legal])
-        return next(m for m in legal if int(m.arg) == target)
-    if step == "from":
+    if step == Step.COPY:
+        return max(seats, key=lambda m: (power_value(view.seats[m.seat].top.card()), m.seat))
+    if step == Step.GIVE:
+        return max(cards, key=hardest)
+    if step == Step.TO:
+        safe = [m.seat for m in seats if view.seats[m.seat].safe]
+        target = safe[0] if safe else _leader(view, [m.seat for m in seats])
+        return next(m for m in seats if m.seat == target)
+    if step == Step.FROM:
+        sources = [m for m in legal if isinstance(m, StealFrom)]
         crowded = any(sum(counts) >= 3 for counts in table.tops.values())
-        if crowded and any(m.arg == "t" for m in legal):
-            return next(m for m in legal if m.arg == "t")
-        players = [m for m in legal if m.arg != "t"]
-        return max(players, key=lambda m: (view.seats[int(m.arg)].hand_size, m.arg)) if players else legal[0]
-    if step == "take":
-        return max(legal, key=lambda m: (sum(table.tops[m.arg]), m.arg))
-    if step == "stack":
-        mine = [m for m in legal if int(m.arg) == seat]
-        return mine[0] if mine else max(legal, key=lambda m: (view.seats[int(m.arg)].lives, m.arg))
+        from_table = [m for m in sources if m.seat is None]
+        if crowded and from_table:
+            return from_table[0]
+        players = [m for m in sources if m.seat is not None]
+        return max(players, key=lambda m: (view.seats[m.seat].hand_size, m.seat)) if players else legal[0]
+    if step == Step.TAKE:
+        return max(cards, key=lambda m: (sum(table.tops[card_id(m.card)]), m.card))
+    if step == Step.STACK:
+        mine = [m for m in seats if m.seat == seat]
+        return mine[0] if mine else max(seats, key=lambda m: (view.seats[m.seat].lives, m.seat))
     return legal[0]

@@ -2,30 +2,59 @@
 
 from __future__ import annotations
 
-from engine.ninelives.cards import EMOJI, LIMIT, card_id, life_id
+from engine.ninelives.cards import EMOJI, LIMIT, PowerKey
 from engine.ninelives.counting import Option, blocking, fits, forbidden_by_power, options, raw_counts
 from engine.ninelives.flow import copy_targets, shuffle_targets, steal_sources
-from engine.ninelives.model import Move, State, mv
+from engine.ninelives.model import (
+    CardMove,
+    CarouselDirection,
+    CopyPower,
+    CountAs,
+    Cover,
+    Crown,
+    EndTurn,
+    Give,
+    GiveTo,
+    GiveUp,
+    Keep,
+    Move,
+    NewCard,
+    NextLife,
+    Pass,
+    Phase,
+    Play,
+    ReorderStack,
+    SkipTurn,
+    State,
+    StealFrom,
+    Step,
+    SwapWith,
+    Take,
+    Wager,
+    WagerRule,
+)
 
-KEEP = mv("keep")
-WAGER = mv("w")
-GIVE_UP = mv("giveup")
-SKIP = mv("skip")
-END = mv("end")
-NEW_CARD = mv("t")
+KEEP = Keep.of()
+WAGER = Wager.of()
+GIVE_UP = GiveUp.of()
+SKIP = SkipTurn.of()
+END = EndTurn.of()
+NEW_CARD = NewCard.of()
+PLACING = {"t": NewCard, "cover": Cover, "swap": SwapWith}
+"""The action that plays the picked card in each `Option.mode`."""
 
 
 PLAY_CHANGING = frozenset(
     (
-        "wildcard",
-        "wildcard_paid",
-        "replace",
-        "swap",
-        "shapeshift",
-        "numbershift",
-        "single_cat",
-        "forbid",
-        "plus",
+        PowerKey.WILDCARD,
+        PowerKey.WILDCARD_PAID,
+        PowerKey.REPLACE,
+        PowerKey.SWAP,
+        PowerKey.SHAPESHIFT,
+        PowerKey.NUMBERSHIFT,
+        PowerKey.SINGLE_CAT,
+        PowerKey.FORBID,
+        PowerKey.PLUS,
     )
 )
 """The powers that change which plays are legal (the others leave the plain nine-limit)."""
@@ -34,20 +63,20 @@ PLAY_CHANGING = frozenset(
 def to_act(state: State) -> list[int]:
     """The seats the game waits for."""
     phase = state.phase
-    if phase == "play":
+    if phase == Phase.PLAY:
         return [state.turn]
-    if phase in ("order", "return"):
+    if phase in (Phase.ORDER, Phase.RETURN):
         return [s for s in range(state.players) if state.arranging[s]]
-    if phase == "carousel":
+    if phase == Phase.CAROUSEL:
         return [s for s in range(state.players) if len(state.gifts[s]) < state.gift_need[s]]
-    if phase == "queen":
+    if phase == Phase.QUEEN:
         return [state.queen]
     return []
 
 
 def can_wager(state: State, seat: int) -> bool:
     """A player may wager once per turn, with a life in the stack, unless Forbid Wager binds them."""
-    return not state.wagered_now and bool(state.stacks[seat]) and state.wager_rule != "forbid"
+    return not state.wagered_now and bool(state.stacks[seat]) and state.wager_rule != WagerRule.FORBID
 
 
 def playable(state: State, seat: int) -> list[int]:
@@ -63,45 +92,45 @@ def playable(state: State, seat: int) -> list[int]:
 
 
 def arrange_moves(state: State, seat: int) -> list[Move]:
-    return [KEEP] + [mv("n", life_id(c)) for c in state.arranging[seat]]
+    return [KEEP] + [NextLife.of(c) for c in state.arranging[seat]]
 
 
 def turn_moves(state: State, seat: int) -> list[Move]:
     """The choices of the player whose turn it is, at the current step."""
     step = state.step
-    if step == "play":
-        if state.wager_rule == "force" and can_wager(state, seat):
+    if step == Step.PLAY:
+        if state.wager_rule == WagerRule.FORCE and can_wager(state, seat):
             return [WAGER]
-        moves = [WAGER] if can_wager(state, seat) else []
-        moves += [mv("p", card_id(c)) for c in playable(state, seat)]
-        if state.power is not None and state.power.power == "skip":
+        moves: list[Move] = [WAGER] if can_wager(state, seat) else []
+        moves += [Play.of(c) for c in playable(state, seat)]
+        if state.power is not None and state.power.power == PowerKey.SKIP:
             moves.append(SKIP)
         moves.append(END if state.optional_now else GIVE_UP)
         return moves
-    if step in ("place", "icon"):
+    if step in (Step.PLACE, Step.ICON):
         found = options(state, state.selected)
-        if step == "icon":
-            return [mv("icon", str(o.icon)) for o in found]
+        if step == Step.ICON:
+            return [CountAs.of(o.icon) for o in found]
         return [
-            NEW_CARD if o.mode == "t" else mv(o.mode, card_id(state.table[o.pile][-1].card)) for o in found
+            NEW_CARD if o.mode == "t" else PLACING[o.mode].of(state.table[o.pile][-1].card) for o in found
         ]
-    if step == "reorder":
+    if step == Step.REORDER:
         return arrange_moves(state, seat)
-    if step == "copy":
-        return [mv("copy", str(s)) for s in copy_targets(state, seat)]
-    if step == "give":
-        return [mv("give", card_id(c)) for c in state.hands[seat]]
-    if step == "to":
-        return [mv("to", str(s)) for s in range(state.players) if s != seat]
-    if step == "from":
-        table = state.power is not None and state.power.power == "steal"
-        return [mv("from", a) for a in steal_sources(state, seat, table)]
-    if step == "take":
-        return [mv("take", card_id(pile[-1].card)) for pile in state.table]
-    if step == "dir":
-        return [mv("dir", "l"), mv("dir", "r")]
-    if step == "stack":
-        return [mv("stack", str(s)) for s in shuffle_targets(state)]
+    if step == Step.COPY:
+        return [CopyPower.of(s) for s in copy_targets(state, seat)]
+    if step == Step.GIVE:
+        return [Give.of(c) for c in state.hands[seat]]
+    if step == Step.TO:
+        return [GiveTo.of(s) for s in range(state.players) if s != seat]
+    if step == Step.FROM:
+        table = state.power is not None and state.power.power == PowerKey.STEAL
+        return [StealFrom.of(source) for source in steal_sources(state, seat, table)]
+    if step == Step.TAKE:
+        return [Take.of(pile[-1].card) for pile in state.table]
+    if step == Step.DIR:
+        return [CarouselDirection.of(True), CarouselDirection.of(False)]
+    if step == Step.STACK:
+        return [ReorderStack.of(s) for s in shuffle_targets(state)]
     return []
 
 
@@ -110,15 +139,15 @@ def legal(state: State, seat: int) -> list[Move]:
     if seat not in to_act(state):
         return []
     phase = state.phase
-    if phase == "play":
+    if phase == Phase.PLAY:
         return turn_moves(state, seat)
-    if phase in ("order", "return"):
+    if phase in (Phase.ORDER, Phase.RETURN):
         return arrange_moves(state, seat)
-    if phase == "carousel":
+    if phase == Phase.CAROUSEL:
         given = state.gifts[seat]
-        return [mv("pass", card_id(c)) for c in state.hands[seat] if c not in given]
-    if phase == "queen":
-        return [mv("queen", str(s)) for s in state.tied]
+        return [Pass.of(c) for c in state.hands[seat] if c not in given]
+    if phase == Phase.QUEEN:
+        return [Crown.of(s) for s in state.tied]
     return []
 
 
@@ -131,23 +160,23 @@ def pile_of(state: State, card: int) -> int:
 
 
 STEP_WORDS = {
-    "play": "wager, play a card or give up",
-    "place": "choose where your card goes",
-    "icon": "choose which icon your card counts as",
-    "reorder": "put the life stack in order",
-    "copy": "choose whose power to copy",
-    "give": "choose a card to give away",
-    "to": "choose who gets your card",
-    "from": "choose where to steal from",
-    "take": "choose a table card to take",
-    "dir": "choose the carousel's direction",
-    "stack": "choose a life stack to reorder",
+    Step.PLAY: "wager, play a card or give up",
+    Step.PLACE: "choose where your card goes",
+    Step.ICON: "choose which icon your card counts as",
+    Step.REORDER: "put the life stack in order",
+    Step.COPY: "choose whose power to copy",
+    Step.GIVE: "choose a card to give away",
+    Step.TO: "choose who gets your card",
+    Step.FROM: "choose where to steal from",
+    Step.TAKE: "choose a table card to take",
+    Step.DIR: "choose the carousel's direction",
+    Step.STACK: "choose a life stack to reorder",
 }
 PHASE_WORDS = {
-    "order": "put your life stack in order",
-    "return": "put your wagered lives back in order",
-    "carousel": "choose cards to pass",
-    "queen": "pick the next Kittyqueen",
+    Phase.ORDER: "put your life stack in order",
+    Phase.RETURN: "put your wagered lives back in order",
+    Phase.CAROUSEL: "choose cards to pass",
+    Phase.QUEEN: "pick the next Kittyqueen",
 }
 
 
@@ -167,27 +196,28 @@ def _play_reason(state: State, seat: int, card: int) -> str:
 
 def reason(state: State, seat: int, move: Move) -> str:
     """A sentence saying why `move` is not legal for `seat` now."""
-    phase, verb = state.phase, move.verb
-    if phase == "play" and state.step == "play":
-        if verb == "p":
-            return _play_reason(state, seat, move.number)
-        if verb == "w":
+    phase = state.phase
+    if phase == Phase.PLAY and state.step == Step.PLAY:
+        if isinstance(move, Play):
+            return _play_reason(state, seat, move.card)
+        if isinstance(move, Wager):
             if state.wagered_now:
                 return "You already wagered a life this turn."
             if not state.stacks[seat]:
                 return "You have no life left in your stack to wager."
             return "Forbid Wager: you may not wager a life this turn."
-        if state.wager_rule == "force" and can_wager(state, seat):
+        if state.wager_rule == WagerRule.FORCE and can_wager(state, seat):
             return "Force Wager: you must wager a life before anything else."
-        if verb == "skip":
+        if isinstance(move, SkipTurn):
             return "Only the Skip Turn power lets you skip your turn."
-        if verb == "end":
+        if isinstance(move, EndTurn):
             return "This turn is not optional: play a card or give up."
-        if verb == "giveup":
+        if isinstance(move, GiveUp):
             return "This extra turn is optional: end it instead of giving up."
-    if phase == "play" and state.step in ("place", "icon") and verb in ("t", "cover", "swap", "icon"):
+    placing = (NewCard, Cover, SwapWith, CountAs)
+    if phase == Phase.PLAY and state.step in (Step.PLACE, Step.ICON) and isinstance(move, placing):
         return "Your card can't go there: no cat may appear more than 9 times."
-    doing = STEP_WORDS.get(state.step, "decide") if phase == "play" else PHASE_WORDS.get(phase, "decide")
-    if verb in ("n", "pass", "give", "take", "cover", "swap"):
+    doing = STEP_WORDS.get(state.step, "decide") if phase == Phase.PLAY else PHASE_WORDS.get(phase, "decide")
+    if isinstance(move, CardMove | NextLife) and not isinstance(move, Play):
         return f"That card is not one you can choose now: {doing}."
     return f"You can't do that now: {doing}."

@@ -1,30 +1,51 @@
-"""Nine Lives data: options, the state, the one action class and the views."""
+"""Nine Lives data: options, the phases, the state, the actions and the views."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from enum import StrEnum
 from functools import cache
+from typing import Any, ClassVar, Self
 
 from engine.core import Action, Frozen, GameOptions, InvalidInput, Rng
-from engine.ninelives.cards import Counts, LifeCard
-
-_new = object.__new__
-_set = object.__setattr__
+from engine.ninelives.cards import Counts, LifeCard, PowerKey, card_id, life_id
 
 
-def evolve(model: Frozen, update: dict) -> Frozen:
-    """`model.model_copy(update=update)` without its overhead: the hot path of every move.
+class Phase(StrEnum):
+    """What the game waits for: life stacks put in order (NL-1), turns, simultaneous Card Carousel
+    picks, wagered lives going back under the stack, the Kittyqueen tie pick (NL-6), or nothing."""
 
-    Only for values of the right types (they are not validated, exactly as with model_copy).
-    """
-    new = _new(type(model))
-    values = model.__dict__.copy()
-    values.update(update)
-    _set(new, "__dict__", values)
-    _set(new, "__pydantic_fields_set__", model.__pydantic_fields_set__)
-    _set(new, "__pydantic_extra__", None)
-    _set(new, "__pydantic_private__", None)
-    return new
+    ORDER = "order"
+    PLAY = "play"
+    CAROUSEL = "carousel"
+    RETURN = "return"
+    QUEEN = "queen"
+    OVER = "over"
+
+
+class Step(StrEnum):
+    """The decision within a turn: the turn's main choice, then a play's or a power's follow-ups."""
+
+    PLAY = "play"
+    PLACE = "place"
+    ICON = "icon"
+    REORDER = "reorder"
+    COPY = "copy"
+    GIVE = "give"
+    TO = "to"
+    FROM = "from"
+    TAKE = "take"
+    DIR = "dir"
+    STACK = "stack"
+
+
+class WagerRule(StrEnum):
+    """What Force Wager or Forbid Wager binds a turn to (NL-8)."""
+
+    NONE = ""
+    FORCE = "force"
+    FORBID = "forbid"
 
 
 class Options(GameOptions):
@@ -47,9 +68,7 @@ class Placed(Frozen):
 class State(Frozen):
     """The whole game. Piles on `table` hold a card and whatever it covers (top card last).
 
-    Phases: "order" (life stacks, NL-1), "play" (turns; `step` says which sub-decision),
-    "carousel" (simultaneous picks), "return" (wagered lives back under the stack),
-    "queen" (tie pick, NL-6), "over".
+    `phase` says what the game waits for; in the play phase `step` says which decision of the turn.
     `held` lists what still binds a player whose whole visit was skipped (seat, skips left, wager
     rule): it binds that player's next visit (NL-X5).
     Arrangements (`arranging` the cards still to place, `arranged` those placed, per seat)
@@ -73,20 +92,20 @@ class State(Frozen):
     queen: int
     turn: int
     round: int = 1
-    phase: str = "order"
-    step: str = "play"
+    phase: Phase = Phase.ORDER
+    step: Step = Step.PLAY
     power: LifeCard | None = None
     wagered_now: bool = False
     selected: int | None = None
     must_from: tuple[int, ...] = ()
-    wager_rule: str = ""
+    wager_rule: WagerRule = WagerRule.NONE
     optional_now: bool = False
     owed: int = 0
     optional: int = 0
     next_skip: int = 0
     next_double: bool = False
-    next_wager: str = ""
-    held: tuple[tuple[int, int, str], ...] = ()
+    next_wager: WagerRule = WagerRule.NONE
+    held: tuple[tuple[int, int, WagerRule], ...] = ()
     arranging: tuple[tuple[int, ...], ...]
     arranged: tuple[tuple[int, ...], ...]
     shuffle_target: int | None = None
@@ -101,76 +120,248 @@ class State(Frozen):
         return len(self.stacks[seat]) + len(self.wagered[seat])
 
 
-_CARD = r"C\d\d"
-_LIFE = r"L\d\d"
-_SEAT = r"[0-5]"
-VERBS: dict[str, str | None] = {
-    "keep": None,  # keep the remaining cards of an arrangement in their order
-    "n": _LIFE,  # the next life card of an arrangement
-    "w": None,  # wager a life
-    "p": _CARD,  # play (or pick for a placement) a hand card
-    "t": None,  # place the picked card as a new table card
-    "cover": _CARD,  # Replace: place it on that table card
-    "swap": _CARD,  # Swap: trade it with that table card
-    "icon": r"[0-3]",  # Single Cat: the icon it counts as
-    "giveup": None,
-    "skip": None,  # Skip Turn power
-    "end": None,  # decline an optional extra turn (Double Turn)
-    "copy": _SEAT,  # Copycat target
-    "give": _CARD,  # Wildcard Paid: the card to give
-    "to": _SEAT,  # Wildcard Paid: who gets it
-    "from": r"t|[0-5]",  # Steal: from the table or a player
-    "take": _CARD,  # Steal: which table card
-    "dir": r"l|r",  # Card Carousel direction
-    "pass": _CARD,  # Card Carousel: a card to pass
-    "stack": _SEAT,  # Shuffle Lives: whose stack
-    "queen": _SEAT,  # Kittyqueen tie pick
-}
-_PATTERNS = {verb: re.compile(pattern) for verb, pattern in VERBS.items() if pattern}
-
-
 class Move(Action):
-    """Every Nine Lives decision: a verb and, for most, one argument (a card id, a seat, ...)."""
+    """Base of every Nine Lives decision. `verb` is the first word of its encoding ("p" in "p:C07"),
+    as stored in move logs and button ids: these encodings never change."""
 
-    verb: str
-    arg: str = ""
+    verb: ClassVar[str]
 
     def encode(self) -> str:
-        return f"{self.verb}:{self.arg}" if self.arg else self.verb
+        return self.verb
 
     def __eq__(self, other: object) -> bool:
-        if self is other:
-            return True
-        return isinstance(other, Move) and self.verb == other.verb and self.arg == other.arg
+        return self is other or (type(other) is type(self) and self.__dict__ == other.__dict__)
 
     def __hash__(self) -> int:
-        return hash((self.verb, self.arg))
+        return hash((type(self), *self.__dict__.values()))
 
-    @property
-    def number(self) -> int:
-        """The argument's number: card 7 for "C07", seat 2 for "2"."""
-        return int(self.arg.lstrip("CL"))
+    @classmethod
+    def of(cls, *value: Any) -> Self:
+        """The (shared, immutable) action of this kind with `value` as its one field, if any."""
+        return _made(cls, value)
 
 
 @cache
-def mv(verb: str, arg: str = "") -> Move:
-    """The (shared, immutable) move `verb:arg`."""
-    return Move(verb=verb, arg=arg)
+def _made(cls: type[Move], value: tuple) -> Move:
+    return cls(**dict(zip(cls.model_fields, value, strict=True)))
 
 
-def decode(text: str) -> Move:
-    """The move written as `text`, or `InvalidInput`."""
+class Keep(Move):
+    """Keep the remaining cards of an arrangement in their order."""
+
+    verb = "keep"
+
+
+class Wager(Move):
+    """Wager the top life of the stack (NL-3)."""
+
+    verb = "w"
+
+
+class NewCard(Move):
+    """Place the picked card as a new table card."""
+
+    verb = "t"
+
+
+class GiveUp(Move):
+    """Give up the round (NL-5)."""
+
+    verb = "giveup"
+
+
+class SkipTurn(Move):
+    """Skip Turn power: skip this turn."""
+
+    verb = "skip"
+
+
+class EndTurn(Move):
+    """Decline an optional extra turn (Double Turn)."""
+
+    verb = "end"
+
+
+class CardMove(Move):
+    """A decision naming one cat card, written "C07"."""
+
+    card: int
+
+    def encode(self) -> str:
+        return f"{self.verb}:{card_id(self.card)}"
+
+
+class Play(CardMove):
+    """Play (or pick for a placement) this hand card."""
+
+    verb = "p"
+
+
+class Cover(CardMove):
+    """Replace: place the picked card on this table card."""
+
+    verb = "cover"
+
+
+class SwapWith(CardMove):
+    """Swap: trade the picked card with this table card."""
+
+    verb = "swap"
+
+
+class Give(CardMove):
+    """Wildcard Paid: the hand card to give away."""
+
+    verb = "give"
+
+
+class Take(CardMove):
+    """Steal: the table card to take."""
+
+    verb = "take"
+
+
+class Pass(CardMove):
+    """Card Carousel: a hand card to pass on."""
+
+    verb = "pass"
+
+
+class NextLife(Move):
+    """The next life card of an arrangement, written "L13"."""
+
+    verb = "n"
+    life: int
+
+    def encode(self) -> str:
+        return f"n:{life_id(self.life)}"
+
+
+class CountAs(Move):
+    """Single Cat: the icon the picked card counts as."""
+
+    verb = "icon"
+    cat: int
+
+    def encode(self) -> str:
+        return f"icon:{self.cat}"
+
+
+class SeatMove(Move):
+    """A decision naming one seat."""
+
+    seat: int
+
+    def encode(self) -> str:
+        return f"{self.verb}:{self.seat}"
+
+
+class CopyPower(SeatMove):
+    """Copycat: whose top life power to use."""
+
+    verb = "copy"
+
+
+class GiveTo(SeatMove):
+    """Wildcard Paid: who gets the given card."""
+
+    verb = "to"
+
+
+class ReorderStack(SeatMove):
+    """Shuffle Lives: whose life stack to reorder."""
+
+    verb = "stack"
+
+
+class Crown(SeatMove):
+    """Kittyqueen tie pick (NL-6)."""
+
+    verb = "queen"
+
+
+class StealFrom(Move):
+    """Steal: from a player's hand (`seat`) or from the table (None)."""
+
+    verb = "from"
+    seat: int | None
+
+    def encode(self) -> str:
+        return f"from:{'t' if self.seat is None else self.seat}"
+
+
+class CarouselDirection(Move):
+    """Card Carousel: pass to the left (the next seat) or to the right."""
+
+    verb = "dir"
+    left: bool
+
+    def encode(self) -> str:
+        return f"dir:{'l' if self.left else 'r'}"
+
+
+NineLivesAction = (
+    Keep
+    | Wager
+    | NewCard
+    | GiveUp
+    | SkipTurn
+    | EndTurn
+    | Play
+    | Cover
+    | SwapWith
+    | Give
+    | Take
+    | Pass
+    | NextLife
+    | CountAs
+    | CopyPower
+    | GiveTo
+    | ReorderStack
+    | Crown
+    | StealFrom
+    | CarouselDirection
+)
+
+_NUMBER = r"\d\d"
+_SEAT = r"[0-5]"
+DECODERS: dict[str, tuple[str, Callable[[str], Move]]] = {
+    Keep.verb: ("", lambda _: Keep.of()),
+    Wager.verb: ("", lambda _: Wager.of()),
+    NewCard.verb: ("", lambda _: NewCard.of()),
+    GiveUp.verb: ("", lambda _: GiveUp.of()),
+    SkipTurn.verb: ("", lambda _: SkipTurn.of()),
+    EndTurn.verb: ("", lambda _: EndTurn.of()),
+    **{
+        kind.verb: ("C" + _NUMBER, lambda arg, kind=kind: kind.of(int(arg[1:])))
+        for kind in (Play, Cover, SwapWith, Give, Take, Pass)
+    },
+    NextLife.verb: ("L" + _NUMBER, lambda arg: NextLife.of(int(arg[1:]))),
+    CountAs.verb: ("[0-3]", lambda arg: CountAs.of(int(arg))),
+    **{
+        kind.verb: (_SEAT, lambda arg, kind=kind: kind.of(int(arg)))
+        for kind in (CopyPower, GiveTo, ReorderStack, Crown)
+    },
+    StealFrom.verb: ("t|" + _SEAT, lambda arg: StealFrom.of(None if arg == "t" else int(arg))),
+    CarouselDirection.verb: ("l|r", lambda arg: CarouselDirection.of(arg == "l")),
+}
+"""Per verb: the pattern of its argument ("" for none) and how to build the action from it."""
+_PATTERNS = {verb: re.compile(pattern) for verb, (pattern, _) in DECODERS.items() if pattern}
+
+
+@cache
+def decode(text: str) -> NineLivesAction:
+    """The action written as `text`, or `InvalidInput`."""
     verb, _, arg = text.partition(":")
-    if verb not in VERBS:
+    if verb not in DECODERS:
         raise InvalidInput(f"{text!r} is not a Nine Lives move.")
-    pattern = _PATTERNS.get(verb)
-    if pattern is None:
+    pattern, build = DECODERS[verb]
+    if not pattern:
         if arg or ":" in text:
             raise InvalidInput(f"{text!r} is not a Nine Lives move: {verb!r} takes no argument.")
-        return mv(verb)
-    if not pattern.fullmatch(arg):
+    elif not _PATTERNS[verb].fullmatch(arg):
         raise InvalidInput(f"{text!r} is not a Nine Lives move: bad argument {arg!r}.")
-    return mv(verb, arg)
+    return build(arg)  # type: ignore[return-value]
 
 
 class CardView(Frozen):
@@ -195,12 +386,55 @@ class LifeView(Frozen):
     """
 
     id: str
-    power: str
+    power: PowerKey
     a: int = -1
     b: int = -1
 
     def card(self) -> LifeCard:
         return LifeCard(power=self.power, a=self.a, b=self.b)
+
+
+class PlayWay(Frozen):
+    """One legal way to play a hand card now: as a new table card ("t"), covering ("cover") or
+    swapping ("swap") pile `pile`'s top card, counted as one `icon` under Single Cat (-1 otherwise),
+    with the counts it meets (`before`), what it adds, the counts after, and the cats it brings to
+    exactly nine (a perfect nine, NL-4)."""
+
+    mode: str
+    pile: int = -1
+    icon: int = -1
+    before: Counts
+    adds: Counts
+    after: Counts
+    nines: tuple[int, ...]
+
+
+class Unplayable(StrEnum):
+    """Why a hand card can't be played now."""
+
+    NONE = ""
+    MUST_PLAY_RECEIVED = "must_from"  # Draw/Steal and Play: one of the cards just received
+    FORBIDDEN = "forbid"  # the Forbid power's cat is on it
+    LIMIT = "limit"  # it would take a cat above nine
+    NO_WAY = "no_way"
+
+
+class HandPlay(Frozen):
+    """A hand card of the seat: on its turn, whether the engine lets it be played now (under the
+    power in force) and how, else whether it would fit the table; why not when it can't.
+
+    `over` lists the cats that would pass the limit with the count each would reach.
+    """
+
+    card: str
+    ways: tuple[PlayWay, ...] = ()
+    why_not: Unplayable = Unplayable.NONE
+    forbidden: int = -1
+    over: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def playable(self) -> bool:
+        return bool(self.ways)
 
 
 class SeatView(Frozen):
@@ -225,8 +459,8 @@ class View(Frozen):
     prompt: str
     over: bool
     limited: bool
-    phase: str
-    step: str
+    phase: Phase
+    step: Step
     round: int
     queen: int
     turn: int
@@ -239,19 +473,21 @@ class View(Frozen):
     catalog: str
     power: LifeView | None
     wagered_now: bool
-    wager_rule: str
+    wager_rule: WagerRule
     optional_now: bool
     owed: int
     optional: int
     next_skip: int
     next_double: bool
-    next_wager: str
-    held: tuple[tuple[int, int, str], ...]
+    next_wager: WagerRule
+    held: tuple[tuple[int, int, WagerRule], ...]
     direction: int
     shuffle_target: int | None
     tied: tuple[int, ...]
     losers: tuple[int, ...]
     hand: tuple[CardView, ...] = ()
+    plays: tuple[HandPlay, ...] = ()
+    """One per hand card, in the same order: whether and how it can be played now."""
     my_stack: tuple[LifeView, ...] = ()
     selected: CardView | None = None
     must_from: tuple[str, ...] = ()

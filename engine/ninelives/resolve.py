@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from engine.ninelives.cards import icons_text
+from collections.abc import Callable
+from typing import Any
+
+from engine.core import evolve
+from engine.ninelives.cards import PowerKey, icons_text
 from engine.ninelives.counting import Option, options
 from engine.ninelives.flow import (
     Events,
@@ -23,24 +27,49 @@ from engine.ninelives.flow import (
     without,
 )
 from engine.ninelives.legal import pile_of
-from engine.ninelives.model import Move, State, evolve
+from engine.ninelives.model import (
+    CarouselDirection,
+    CopyPower,
+    CountAs,
+    Cover,
+    Crown,
+    EndTurn,
+    Give,
+    GiveTo,
+    GiveUp,
+    Keep,
+    Move,
+    NewCard,
+    NextLife,
+    Pass,
+    Phase,
+    Play,
+    ReorderStack,
+    SkipTurn,
+    State,
+    StealFrom,
+    Step,
+    SwapWith,
+    Take,
+    Wager,
+)
 
 
-def _arranged(state: State, seat: int, move: Move) -> tuple[State, Events]:
+def _arranged(state: State, seat: int, move: Keep | NextLife) -> tuple[State, Events]:
     """An ordering step: the setup stack (NL-1), returning wagered lives (NL-5) or Shuffle Lives."""
-    state, done = arrange(state, seat, move.number if move.verb == "n" else None)
+    state, done = arrange(state, seat, move.life if isinstance(move, NextLife) else None)
     if not done:
         return state, []
     order = state.arranged[seat]
-    if state.phase == "order":
+    if state.phase == Phase.ORDER:
         state = clear_arrangement(state, seat)
         state = evolve(state, {"stacks": put(state.stacks, seat, order)})
         events = [public("ordered", f"{{p{seat}}} has ordered their lives.")]
         if any(state.arranging):
             return state, events
         events.append(public("start", f"The stacks are set. {{p{state.queen}}} is the first Kittyqueen 👑."))
-        return new_turn(evolve(state, {"phase": "play"}), state.queen, 0, 0, False), events
-    if state.phase == "return":
+        return new_turn(evolve(state, {"phase": Phase.PLAY}), state.queen, 0, 0, False), events
+    if state.phase == Phase.RETURN:
         state = clear_arrangement(state, seat)
         state = evolve(
             state,
@@ -56,36 +85,36 @@ def _arranged(state: State, seat: int, move: Move) -> tuple[State, Events]:
     target = state.shuffle_target
     state = clear_arrangement(state, seat)
     state = evolve(
-        state, {"stacks": put(state.stacks, target, order), "shuffle_target": None, "step": "play"}
+        state, {"stacks": put(state.stacks, target, order), "shuffle_target": None, "step": Step.PLAY}
     )
     return state, [public("shuffled", f"{{p{seat}}} has reordered {{p{target}}}'s lives.")]
 
 
-def _chosen(state: State, seat: int, move: Move) -> tuple[State, Events]:
+def _chosen(state: State, seat: int, move: Play) -> tuple[State, Events]:
     """A hand card picked to play: played at once if there is one way, else its placement is asked."""
-    card = move.number
+    card = move.card
     found = options(state, card)
     if len(found) == 1:
         return place(state, seat, card, found[0])
-    step = "icon" if state.power is not None and state.power.power == "single_cat" else "place"
-    return evolve(state, {"selected": card, "step": step}), []
+    single = state.power is not None and state.power.power == PowerKey.SINGLE_CAT
+    return evolve(state, {"selected": card, "step": Step.ICON if single else Step.PLACE}), []
 
 
-def _placed(state: State, seat: int, move: Move) -> tuple[State, Events]:
+def _placed(state: State, seat: int, move: NewCard | Cover | SwapWith | CountAs) -> tuple[State, Events]:
     card = state.selected
-    if move.verb == "icon":
-        return place(state, seat, card, Option("t", -1, int(move.arg)))
-    if move.verb == "t":
+    if isinstance(move, CountAs):
+        return place(state, seat, card, Option("t", -1, move.cat))
+    if isinstance(move, NewCard):
         return place(state, seat, card, Option("t"))
-    return place(state, seat, card, Option(move.verb, pile_of(state, move.number)))
+    return place(state, seat, card, Option(move.verb, pile_of(state, move.card)))
 
 
-def _stolen(state: State, seat: int, move: Move) -> tuple[State, Events]:
+def _stolen(state: State, seat: int, move: StealFrom) -> tuple[State, Events]:
     """Steal from a player's hand (at random) or go on to pick a table card (NL-10)."""
-    if move.arg == "t":
-        return evolve(state, {"step": "take"}), []
-    victim = int(move.arg)
-    two = state.power.power == "steal_and_play"
+    if move.seat is None:
+        return evolve(state, {"step": Step.TAKE}), []
+    victim = move.seat
+    two = state.power.power == PowerKey.STEAL_AND_PLAY
     hand, rng, taken = state.hands[victim], state.rng, []
     for _ in range(2 if two else 1):
         if not hand:
@@ -95,7 +124,7 @@ def _stolen(state: State, seat: int, move: Move) -> tuple[State, Events]:
         hand = hand[:index] + hand[index + 1 :]
     hands = put(state.hands, victim, hand)
     hands = put(hands, seat, hands[seat] + tuple(taken))
-    update = {"hands": hands, "rng": rng, "step": "play"}
+    update = {"hands": hands, "rng": rng, "step": Step.PLAY}
     if two:
         update["must_from"] = tuple(taken)
     cards = ", ".join(icons_text(state.cats[c]) for c in taken)
@@ -107,42 +136,44 @@ def _stolen(state: State, seat: int, move: Move) -> tuple[State, Events]:
     return evolve(state, update), events
 
 
-def _taken(state: State, seat: int, move: Move) -> tuple[State, Events]:
+def _taken(state: State, seat: int, move: Take) -> tuple[State, Events]:
     """Steal an uncovered table card into the hand; what it covered counts again."""
-    index = pile_of(state, move.number)
+    index = pile_of(state, move.card)
     pile = state.table[index]
     table = (
         state.table[:index] + state.table[index + 1 :]
         if len(pile) == 1
         else put(state.table, index, pile[:-1])
     )
-    hands = put(state.hands, seat, (*state.hands[seat], move.number))
-    text = f"{{p{seat}}} steals {icons_text(state.cats[move.number])} from the table."
-    return evolve(state, {"table": table, "hands": hands, "step": "play"}), [public("steal", text)]
+    hands = put(state.hands, seat, (*state.hands[seat], move.card))
+    text = f"{{p{seat}}} steals {icons_text(state.cats[move.card])} from the table."
+    return evolve(state, {"table": table, "hands": hands, "step": Step.PLAY}), [public("steal", text)]
 
 
-def _given(state: State, seat: int, move: Move) -> tuple[State, Events]:
+def _given(state: State, seat: int, move: GiveTo) -> tuple[State, Events]:
     """Wildcard Paid: the picked card goes to another player, then any card may be played."""
-    to, card = int(move.arg), state.selected
+    to, card = move.seat, state.selected
     hands = put(state.hands, seat, without(state.hands[seat], (card,)))
     hands = put(hands, to, (*hands[to], card))
     events = [
         public("give", f"{{p{seat}}} gives a card to {{p{to}}}."),
         private("gift", f"{{p{seat}}} gave {icons_text(state.cats[card])} to {{p{to}}}.", seat, to),
     ]
-    return evolve(state, {"hands": hands, "selected": None, "step": "play"}), events
+    return evolve(state, {"hands": hands, "selected": None, "step": Step.PLAY}), events
 
 
-def _carousel_started(state: State, seat: int, move: Move) -> tuple[State, Events]:
+def _carousel_started(state: State, seat: int, move: CarouselDirection) -> tuple[State, Events]:
     """Card Carousel: everyone picks 2 cards (all they have if fewer) to pass at once (NL-10)."""
-    direction = 1 if move.arg == "l" else -1
+    direction = 1 if move.left else -1
     need = tuple(min(2, len(hand)) for hand in state.hands)
     gifts = tuple(hand if len(hand) <= 2 else () for hand in state.hands)
     side = "left" if direction == 1 else "right"
     events = [
         public("carousel", f"{{p{seat}}} starts a Card Carousel: everyone passes 2 cards to the {side}.")
     ]
-    state = evolve(state, {"phase": "carousel", "direction": direction, "gift_need": need, "gifts": gifts})
+    state = evolve(
+        state, {"phase": Phase.CAROUSEL, "direction": direction, "gift_need": need, "gifts": gifts}
+    )
     return _carousel_maybe_done(state, events)
 
 
@@ -162,55 +193,78 @@ def _carousel_maybe_done(state: State, events: Events) -> tuple[State, Events]:
             events.append(private("passed", text, s, to))
     events.append(public("passed", "The cards are passed."))
     state = evolve(
-        state, {"hands": tuple(hands), "gifts": (), "gift_need": (), "phase": "play", "step": "play"}
+        state, {"hands": tuple(hands), "gifts": (), "gift_need": (), "phase": Phase.PLAY, "step": Step.PLAY}
     )
     return state, events
 
 
+def _gave_up(state: State, seat: int, move: GiveUp) -> tuple[State, Events]:
+    events = [public("give_up", f"{{p{seat}}} can't or won't play, and gives up.")]
+    return end_round(state, (seat,), f"{{p{seat}}} gave up", events)
+
+
+def _skipped(state: State, seat: int, move: SkipTurn) -> tuple[State, Events]:
+    return finish_turn(state, seat, [public("skip", f"{{p{seat}}} skips their turn.")])
+
+
+def _ended(state: State, seat: int, move: EndTurn) -> tuple[State, Events]:
+    return next_visit(state, seat, [public("end", f"{{p{seat}}} ends their turn.")])
+
+
+def _copied(state: State, seat: int, move: CopyPower) -> tuple[State, Events]:
+    return copy_power(state, seat, move.seat)
+
+
+def _picked_gift(state: State, seat: int, move: Give) -> tuple[State, Events]:
+    return evolve(state, {"selected": move.card, "step": Step.TO}), []
+
+
+def _passed(state: State, seat: int, move: Pass) -> tuple[State, Events]:
+    gifts = put(state.gifts, seat, (*state.gifts[seat], move.card))
+    return _carousel_maybe_done(evolve(state, {"gifts": gifts}), [])
+
+
+def _reordering(state: State, seat: int, move: ReorderStack) -> tuple[State, Events]:
+    target = move.seat
+    update = {
+        "shuffle_target": target,
+        "step": Step.REORDER,
+        "arranging": put(state.arranging, seat, state.stacks[target]),
+        "arranged": put(state.arranged, seat, ()),
+    }
+    text = f"{{p{seat}}} reorders {{p{target}}}'s life stack."
+    return evolve(state, update), [public("shuffle", text)]
+
+
+def _crowned(state: State, seat: int, move: Crown) -> tuple[State, Events]:
+    return new_round(state, move.seat, [public("pick", f"{{p{seat}}} picks {{p{move.seat}}}.")])
+
+
+RESOLVERS: dict[type[Move], Callable[[State, int, Any], tuple[State, Events]]] = {
+    Keep: _arranged,
+    NextLife: _arranged,
+    Wager: lambda state, seat, move: wager(state, seat),
+    Play: _chosen,
+    NewCard: _placed,
+    Cover: _placed,
+    SwapWith: _placed,
+    CountAs: _placed,
+    GiveUp: _gave_up,
+    SkipTurn: _skipped,
+    EndTurn: _ended,
+    CopyPower: _copied,
+    Give: _picked_gift,
+    GiveTo: _given,
+    StealFrom: _stolen,
+    Take: _taken,
+    CarouselDirection: _carousel_started,
+    Pass: _passed,
+    ReorderStack: _reordering,
+    Crown: _crowned,
+}
+"""What each kind of action does."""
+
+
 def resolve(state: State, seat: int, move: Move) -> tuple[State, Events]:
     """The state after `seat`'s legal `move`, and what happened."""
-    verb = move.verb
-    if verb in ("keep", "n"):
-        return _arranged(state, seat, move)
-    if verb == "w":
-        return wager(state, seat)
-    if verb == "p":
-        return _chosen(state, seat, move)
-    if verb in ("t", "cover", "swap", "icon"):
-        return _placed(state, seat, move)
-    if verb == "giveup":
-        events = [public("give_up", f"{{p{seat}}} can't or won't play, and gives up.")]
-        return end_round(state, (seat,), f"{{p{seat}}} gave up", events)
-    if verb == "skip":
-        return finish_turn(state, seat, [public("skip", f"{{p{seat}}} skips their turn.")])
-    if verb == "end":
-        return next_visit(state, seat, [public("end", f"{{p{seat}}} ends their turn.")])
-    if verb == "copy":
-        return copy_power(state, seat, int(move.arg))
-    if verb == "give":
-        return evolve(state, {"selected": move.number, "step": "to"}), []
-    if verb == "to":
-        return _given(state, seat, move)
-    if verb == "from":
-        return _stolen(state, seat, move)
-    if verb == "take":
-        return _taken(state, seat, move)
-    if verb == "dir":
-        return _carousel_started(state, seat, move)
-    if verb == "pass":
-        gifts = put(state.gifts, seat, (*state.gifts[seat], move.number))
-        return _carousel_maybe_done(evolve(state, {"gifts": gifts}), [])
-    if verb == "stack":
-        target = int(move.arg)
-        update = {
-            "shuffle_target": target,
-            "step": "reorder",
-            "arranging": put(state.arranging, seat, state.stacks[target]),
-            "arranged": put(state.arranged, seat, ()),
-        }
-        text = f"{{p{seat}}} reorders {{p{target}}}'s life stack."
-        return evolve(state, update), [public("shuffle", text)]
-    if verb == "queen":
-        chosen = int(move.arg)
-        return new_round(state, chosen, [public("pick", f"{{p{seat}}} picks {{p{chosen}}}.")])
-    raise AssertionError(f"unhandled move {move.encode()}")
+    return RESOLVERS[type(move)](state, seat, move)

@@ -5,9 +5,12 @@ from __future__ import annotations
 from engine.core import Event, Frozen, IllegalAction, Outcome, Rng, Rules, ScoreLine
 from engine.ninelives.cards import HAND_SIZE, LIVES, build_cat_deck, build_life_pool
 from engine.ninelives.legal import legal, reason, to_act
-from engine.ninelives.model import Move, Options, State, View, decode
+from engine.ninelives.model import Keep, Move, Options, Phase, State, Step, View, decode
 from engine.ninelives.resolve import resolve
-from engine.ninelives.view import build_view, label
+from engine.ninelives.view import build_view
+
+PUBLIC_STEPS = frozenset({Step.COPY, Step.FROM, Step.TAKE, Step.DIR, Step.STACK})
+"""Power choices that involve no hand or hidden stack."""
 
 
 class NineLivesRules(Rules[State, Move, View]):
@@ -67,7 +70,7 @@ class NineLivesRules(Rules[State, Move, View]):
 
     def outcome(self, state: State) -> Outcome | None:
         """Most lives wins, ties share (NL-7)."""
-        if state.phase != "over":
+        if state.phase != Phase.OVER:
             return None
         lives = tuple(state.lives(s) for s in range(state.players))
         best = max(lives)
@@ -83,24 +86,21 @@ class NineLivesRules(Rules[State, Move, View]):
     def decode_action(self, text: str) -> Move:
         return decode(text)
 
-    def label(self, state: State, seat: int, action: Move) -> str:
-        return label(state, seat, action)
-
     def timeout_action(self, state: State, seat: int) -> Move | None:
         """G-3 defaults: orderings keep their order (NL-1, NL-5), carousel picks are random (NL-10);
         anything else is left to the computer player."""
         moves = legal(state, seat)
         if not moves:
             return None
-        if moves[0].verb == "keep":
+        if isinstance(moves[0], Keep):
             return moves[0]
-        if state.phase == "carousel":
+        if state.phase == Phase.CAROUSEL:
             index, _ = state.rng.below(len(moves))
             return moves[index]
         return None
 
     def actions_are_public(self, state: State, seat: int) -> bool:
         """Tie picks and the power choices that involve no hand or hidden stack may go on the table."""
-        if state.phase == "queen":
+        if state.phase == Phase.QUEEN:
             return True
-        return state.phase == "play" and state.step in ("copy", "from", "take", "dir", "stack")
+        return state.phase == Phase.PLAY and state.step in PUBLIC_STEPS

@@ -17,7 +17,7 @@ from engine.ninelives.counting import effective, raw_counts
 from engine.ninelives.determinise import Sampler
 from engine.ninelives.heuristics import WAGER_HAND
 from engine.ninelives.legal import legal, to_act
-from engine.ninelives.model import Move, State, View
+from engine.ninelives.model import EndTurn, Move, Phase, Play, SkipTurn, State, Step, View, Wager
 from engine.ninelives.resolve import resolve
 
 EXPLORE = 0.35
@@ -35,7 +35,7 @@ class Node:
 
 
 def _ended(state: State, start_round: int) -> bool:
-    return state.round != start_round or state.phase in ("return", "queen", "over")
+    return state.round != start_round or state.phase in (Phase.RETURN, Phase.QUEEN, Phase.OVER)
 
 
 def rewards(state: State, start: tuple[int, ...]) -> list[float]:
@@ -45,7 +45,7 @@ def rewards(state: State, start: tuple[int, ...]) -> list[float]:
     """
     n = state.players
     lives = [len(state.stacks[s]) + len(state.wagered[s]) for s in range(n)]
-    if state.phase == "over":
+    if state.phase == Phase.OVER:
         best = max(lives)
         return [1.0 if lives[s] == best else 0.0 for s in range(n)]
     lost = [start[s] - lives[s] for s in range(n)]
@@ -60,23 +60,24 @@ def rewards(state: State, start: tuple[int, ...]) -> list[float]:
 
 def rollout_move(state: State, seat: int, moves: list[Move], rng: FastRng) -> Move:
     """A quick, sensible policy: perfect nines, else any play, else a wager; never give up early."""
-    if state.phase == "play" and state.step == "play":
-        plays = [m for m in moves if m.verb == "p"]
+    if state.phase == Phase.PLAY and state.step == Step.PLAY:
+        plays = [m for m in moves if isinstance(m, Play)]
         if plays:
             base = raw_counts(state.table)
             for move in plays:
-                adds, _ = effective(state.cats[move.number], state.power)
+                adds, _ = effective(state.cats[move.card], state.power)
                 if any(adds[c] and base[c] + adds[c] == LIMIT and c not in state.ignored for c in range(4)):
                     return move
-            if moves[0].verb == "w" and len(state.stacks[seat]) >= 2 and len(state.hands[seat]) <= WAGER_HAND:
+            wager = isinstance(moves[0], Wager)
+            if wager and len(state.stacks[seat]) >= 2 and len(state.hands[seat]) <= WAGER_HAND:
                 return moves[0]
             return plays[rng.below(len(plays))]
-        for verb in ("w", "skip", "end"):
+        for kind in (Wager, SkipTurn, EndTurn):
             for move in moves:
-                if move.verb == verb:
+                if isinstance(move, kind):
                     return move
         return moves[-1]
-    if state.phase in ("order", "return") or state.step == "reorder":
+    if state.phase in (Phase.ORDER, Phase.RETURN) or state.step == Step.REORDER:
         return moves[0]
     return moves[rng.below(len(moves))]
 

@@ -1,23 +1,31 @@
-"""What each seat may see, built field by field (an allowlist), plus prompts and button labels."""
+"""What each seat may see, built field by field (an allowlist), and the prompt."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
 from engine.ninelives.cards import (
-    EMOJI,
-    POWERS,
     Counts,
     LifeCard,
+    PowerKey,
     card_id,
     catalog_text,
-    icons_text,
     life_id,
-    life_name,
 )
-from engine.ninelives.counting import options, raw_counts
+from engine.ninelives.counting import raw_counts
 from engine.ninelives.legal import STEP_WORDS, to_act
-from engine.ninelives.model import CardView, LifeView, Move, Placed, PlacedView, SeatView, State, View
+from engine.ninelives.model import (
+    CardView,
+    LifeView,
+    Phase,
+    Placed,
+    PlacedView,
+    SeatView,
+    State,
+    Step,
+    View,
+)
+from engine.ninelives.plays import hand_plays
 
 
 @lru_cache(maxsize=4096)
@@ -26,7 +34,7 @@ def card_view(card: int, icons: Counts) -> CardView:
 
 
 @lru_cache(maxsize=4096)
-def _life_view(card: int, power: str, a: int, b: int) -> LifeView:
+def _life_view(card: int, power: PowerKey, a: int, b: int) -> LifeView:
     return LifeView(id=life_id(card) if card >= 0 else "", power=power, a=a, b=b)
 
 
@@ -51,7 +59,7 @@ def _lives(state: State, cards: tuple[int, ...]) -> tuple[LifeView, ...]:
 
 def _seat_view(state: State, s: int) -> SeatView:
     stack = state.stacks[s]
-    hidden_top = state.phase == "order" or not stack
+    hidden_top = state.phase == Phase.ORDER or not stack
     return SeatView(
         seat=s,
         lives=state.lives(s),
@@ -67,21 +75,21 @@ def _seat_view(state: State, s: int) -> SeatView:
 def prompt(state: State) -> str:
     """What is being decided now, with {pN} placeholders."""
     phase = state.phase
-    if phase == "over":
+    if phase == Phase.OVER:
         return "The game is over."
-    if phase == "order":
+    if phase == Phase.ORDER:
         return "Everyone puts their nine lives in order, top card first."
-    if phase == "return":
+    if phase == Phase.RETURN:
         seats = ", ".join(f"{{p{s}}}" for s in to_act(state))
         return f"{seats}: put your wagered lives back under your stack, in the order you like."
-    if phase == "carousel":
+    if phase == Phase.CAROUSEL:
         side = "left" if state.direction == 1 else "right"
         return f"Everyone chooses 2 cards to pass to the {side}."
-    if phase == "queen":
+    if phase == Phase.QUEEN:
         tied = ", ".join(f"{{p{s}}}" for s in state.tied)
         return f"{{p{state.queen}}} picks the next Kittyqueen among {tied}."
     words = STEP_WORDS[state.step]
-    if state.step == "play" and state.optional_now:
+    if state.step == Step.PLAY and state.optional_now:
         words = "take an extra turn or end the turn"
     return f"{{p{state.turn}}}: {words}."
 
@@ -90,17 +98,17 @@ def build_view(state: State, seat: int | None) -> View:
     """The view of `seat` (None: the public table)."""
     cats = state.cats
     own = seat is not None
-    mine = own and seat == state.turn and state.phase == "play"
+    mine = own and seat == state.turn and state.phase == Phase.PLAY
     arranging_for = None
     if own and state.arranging[seat]:
-        arranging_for = state.shuffle_target if state.phase == "play" else seat
-    gifts = state.gifts[seat] if own and state.phase == "carousel" else ()
+        arranging_for = state.shuffle_target if state.phase == Phase.PLAY else seat
+    gifts = state.gifts[seat] if own and state.phase == Phase.CAROUSEL else ()
     return View(
         seat=seat,
         players=state.players,
         to_act=tuple(to_act(state)),
         prompt=prompt(state),
-        over=state.phase == "over",
+        over=state.phase == Phase.OVER,
         limited=state.limited,
         phase=state.phase,
         step=state.step,
@@ -129,6 +137,7 @@ def build_view(state: State, seat: int | None) -> View:
         tied=state.tied,
         losers=state.losers,
         hand=_cards(state, state.hands[seat]) if own else (),
+        plays=hand_plays(state, seat) if own else (),
         my_stack=_lives(state, state.stacks[seat]) if own else (),
         selected=card_view(state.selected, cats[state.selected])
         if mine and state.selected is not None
@@ -138,59 +147,5 @@ def build_view(state: State, seat: int | None) -> View:
         arranging=_lives(state, state.arranging[seat]) if own else (),
         arranged=_lives(state, state.arranged[seat]) if own else (),
         gifts=_cards(state, gifts),
-        gift_need=state.gift_need[seat] if own and state.phase == "carousel" else 0,
+        gift_need=state.gift_need[seat] if own and state.phase == Phase.CAROUSEL else 0,
     )
-
-
-def _pile_top(state: State, card: int) -> str:
-    return icons_text(state.cats[card])
-
-
-def label(state: State, seat: int, move: Move) -> str:
-    """A short button label for `move`."""
-    verb, arg = move.verb, move.arg
-    if verb == "w":
-        life = state.lifecards[state.stacks[seat][0]]
-        return f"🎲 Wager {POWERS[life.power].emoji} {life_name(life)} (draw {life.draw})"
-    if verb in ("p", "give", "pass", "take"):
-        text = icons_text(state.cats[move.number])
-        word = {"p": "🐱 Play", "give": "💸 Give", "pass": "🎠 Pass", "take": "🦝 Take"}[verb]
-        if verb == "p" and state.phase == "play":
-            ways = options(state, move.number)
-            if len(ways) == 1 and ways[0].icon < 0:
-                return f"{word} {text}"[:80]
-            return f"{word} {text}…"[:80]
-        return f"{word} {text}"[:80]
-    if verb == "t":
-        return "🐱 Play it as a new table card"
-    if verb == "cover":
-        return f"🔁 Cover {_pile_top(state, move.number)}"[:80]
-    if verb == "swap":
-        return f"🔄 Swap it for {_pile_top(state, move.number)}"[:80]
-    if verb == "icon":
-        return f"☝️ Count it as one {EMOJI[int(arg)]}"
-    if verb == "n":
-        life = state.lifecards[move.number]
-        return f"Next: {POWERS[life.power].emoji} {life_name(life)} (draw {life.draw})"
-    fixed = {
-        "keep": "✅ Keep the rest in this order",
-        "giveup": "🏳️ Give up (lose a life)",
-        "skip": "⏭️ Skip your turn",
-        "end": "✋ End your turn",
-    }
-    if verb in fixed:
-        return fixed[verb]
-    if verb == "copy":
-        life = state.lifecards[state.stacks[int(arg)][0]]
-        return f"🐈 Copy {{p{arg}}}'s {life_name(life)}"
-    if verb == "to":
-        return f"💸 Give it to {{p{arg}}}"
-    if verb == "from":
-        return "🦝 Steal from the table" if arg == "t" else f"🦝 Steal from {{p{arg}}}"
-    if verb == "dir":
-        return "⬅️ Pass to the left" if arg == "l" else "➡️ Pass to the right"
-    if verb == "stack":
-        return f"🔀 Reorder {{p{arg}}}'s lives"
-    if verb == "queen":
-        return f"👑 Crown {{p{arg}}}"
-    return move.encode()

@@ -60,7 +60,7 @@ def ninelives_secrets(state, seat: int) -> set[str]:
     pick as the owner's panel prints them, each line naming its owner P0, P1, … (NL-1, NL-10)."""
     from engine.ninelives import RULES
     from engine.ninelives.cards import card_id
-    from engine.ninelives.texts import secret_lines
+    from engine.ninelives.words import secret_lines
 
     texts = secret_lines(RULES.view(state, seat), f"P{seat}")
     return texts | {f":{card_id(card)}" for card in state.hands[seat]}
@@ -179,7 +179,9 @@ def test_labels_name_players_instead_of_placeholders():
         def label(self, state, seat, action):
             return "Target {p1}"
 
-    game = SimpleNamespace(rules=Rules(), state=None, names=["Ann", "Bo"])
+    game = SimpleNamespace(
+        rules=Rules(), state=None, names=["Ann", "Bo"], record=SimpleNamespace(game="catsdogs")
+    )
     assert label_of(game, 0, None) == "Target Bo"
 
 

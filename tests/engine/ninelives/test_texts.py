@@ -8,9 +8,9 @@ import pytest
 from engine.core import Rng
 from engine.ninelives import RULES
 from engine.ninelives.cards import card_id, life_id
-from engine.ninelives.hand_status import playable_ids
 from engine.ninelives.model import Options
-from engine.ninelives.texts import TEXTS, counts_short, life_short, secret_lines
+from engine.ninelives.texts import TEXTS
+from engine.ninelives.words import card_status, counts_short, life_short, secret_lines
 from engine.texts import Choice
 from tests.engine.ninelives.position import act, card_in, on_table, position
 from tests.engine.ninelives.test_powers import two_turn_visit, wager_on_both_turns
@@ -39,7 +39,9 @@ def name_of(found: dict[str, str], start: str) -> str:
 
 
 def controls(state, seat):
-    choices = [Choice(a.encode(), RULES.label(state, seat, a)) for a in RULES.legal_actions(state, seat)]
+    choices = [
+        Choice(a.encode(), TEXTS.label(RULES, state, seat, a)) for a in RULES.legal_actions(state, seat)
+    ]
     return TEXTS.controls(RULES.view(state, seat), choices)
 
 
@@ -171,7 +173,8 @@ def test_your_hand_marks_legal_cards_and_says_what_each_would_do_nl_3_nl_4():
         "✅ Ann's 🟦🟦🟦 — 🟦 3→6",
         "⛔ Ann's ⭐⭐⭐ — ⭐ would reach 11",
     ]
-    assert playable_ids(RULES.view(state, 0)) == {card_in(state, 0, "oo"), card_in(state, 0, "sss")}
+    playable = {play.card for play in RULES.view(state, 0).plays if play.playable}
+    assert playable == {card_in(state, 0, "oo"), card_in(state, 0, "sss")}
 
 
 def test_the_hand_title_counts_playable_cards():
@@ -361,7 +364,9 @@ def test_marks_and_controls_agree_with_the_engine_over_whole_games(players, seed
             legal = [a.encode() for a in RULES.legal_actions(state, seat)]
             view = RULES.view(state, seat)
             if state.phase == "play" and state.step == "play" and legal != ["w"]:
-                assert playable_ids(view) == {a[2:] for a in legal if a.startswith("p:")}
+                plays = {a[2:] for a in legal if a.startswith("p:")}
+                assert {play.card for play in view.plays if play.playable} == plays
+                assert {card.id for card in view.hand if card_status(view, card).ok} == plays
             found = controls(state, seat)
             assert found is not None, (state.phase, state.step, legal)
             assert_fits_discord(found)

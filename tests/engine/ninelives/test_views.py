@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from engine.core import events_for
+from engine.core import events_for, evolve
 from engine.ninelives import RULES
 from engine.ninelives.cards import card_id, life_id, parse_catalog
-from engine.ninelives.model import Options, evolve
+from engine.ninelives.model import Options
+from engine.ninelives.texts import TEXTS
 from engine.testing import random_playout
 from tests.engine.ninelives.position import act, card_in, icons, position, texts
 
@@ -69,7 +70,7 @@ def test_labels_are_short_and_every_move_has_one():
         playout = random_playout(RULES, 5, seed, Options(limited_powers=False), keep_states=True)
         for state, (seat, _) in zip(playout.states, playout.log, strict=False):
             for move in RULES.legal_actions(state, seat):
-                label = RULES.label(state, seat, move)
+                label = TEXTS.label(RULES, state, seat, move)
                 assert 0 < len(label) <= 80 and label != move.encode()
 
 

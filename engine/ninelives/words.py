@@ -1,0 +1,219 @@
+"""Nine Lives words and emoji shared by the table, the private panels and the controls: counts
+against the nine-limit, cards, lives, and the owner's secret lines (each names its owner, so no public
+message and no other player's panel ever holds the same line).
+
+What a hand card would do, or why it can't be played, is the view's (`View.plays`, worked out by the
+engine); these functions only put it into words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+from engine.ninelives.cards import EMOJI, LIMIT, POWERS, icons_text, life_name, life_text
+from engine.ninelives.model import (
+    CardView,
+    HandPlay,
+    LifeView,
+    Phase,
+    PlayWay,
+    SeatView,
+    Step,
+    Unplayable,
+    View,
+)
+
+KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣", "🔟")
+CHOSEN = {
+    Step.PLACE: "pick below where it goes",
+    Step.ICON: "pick below which icon it counts as",
+    Step.TO: "pick below who gets it",
+}
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def lives_text(n: int) -> str:
+    return f"{n} {'life' if n == 1 else 'lives'}"
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def keycap(position: int) -> str:
+    """1 → "1️⃣" … 10 → "🔟": a list marker that Discord's markdown leaves alone."""
+    return KEYCAPS[position - 1] if 1 <= position <= len(KEYCAPS) else f"`{position}`"
+
+
+def bar(count: int) -> str:
+    """A nine-slot bar: "▰▰▰▰▰▰▰▱▱" for 7; past the limit the extra shows as "+3"."""
+    shown = min(count, LIMIT)
+    return "▰" * shown + "▱" * (LIMIT - shown) + (f"+{count - LIMIT}" if count > LIMIT else "")
+
+
+def count_line(cat: int, count: int, ignored: Sequence[int]) -> str:
+    """One cat against the nine-limit: "🟦 `▰▰▰▰▰▰▰▰▰` **9**/9 🔒 full"."""
+    head = f"{EMOJI[cat]} `{bar(count)}` **{count}**/{LIMIT}"
+    if cat in ignored:
+        return f"{head} 🙈 ignored this round"
+    if count == LIMIT:
+        return f"{head} 🔒 full"
+    return f"{head} ‼️ over the limit" if count > LIMIT else head
+
+
+def counts_short(counts: Sequence[int], ignored: Sequence[int]) -> str:
+    """The four cats in one line: "⚪ 7/9 · 🟦 9/9 · 🔺 3/9 · ⭐ 8/9" (🙈 marks an ignored cat)."""
+    return " · ".join(
+        f"{EMOJI[cat]} {count}/{LIMIT}" + (" 🙈" if cat in ignored else "")
+        for cat, count in enumerate(counts)
+    )
+
+
+def card_text(card: CardView) -> str:
+    return icons_text(card.icons)
+
+
+def life_short(life: LifeView) -> str:
+    """A life card by name with its draw: "⏭️ Skip Turn (draw 2)"."""
+    card = life.card()
+    return f"{POWERS[card.power].emoji} {life_name(card)} (draw {card.draw})"
+
+
+def life_long(life: LifeView) -> str:
+    """A life card with what it does: "⏭️ Skip Turn (draw 2) — You may skip your turn; …"."""
+    return f"{life_short(life)} — {life_text(life.card())}"
+
+
+def hearts(seat: SeatView, over: bool = False) -> str:
+    """Lives as nine hearts: ❤️ in the stack, 💛 wagered (at stake this round), 🖤 lost."""
+    if over:
+        return "❤️" * seat.lives + "🖤" * max(LIMIT - seat.lives, 0)
+    stake = len(seat.wagered)
+    return "❤️" * seat.stack_size + "💛" * stake + "🖤" * max(LIMIT - seat.stack_size - stake, 0)
+
+
+def _changes(way: PlayWay, ignored: Sequence[int], hidden: str, shown: Callable[[int, int], str]) -> str:
+    """The cats a play adds to, each as `shown(cat, count after)` or `hidden` when ignored."""
+    return " · ".join(
+        f"{EMOJI[cat]} {hidden if cat in ignored else shown(cat, way.after[cat])}"
+        for cat in range(4)
+        if way.adds[cat]
+    )
+
+
+def effect_text(way: PlayWay, ignored: Sequence[int]) -> str:
+    """What a play does to the counts: "⚪ 7→9 · 🟦 2→3 · 🎯 perfect nine!"."""
+    text = _changes(way, ignored, "ignored", lambda cat, count: f"{way.before[cat]}→{count}")
+    return text + (" · 🎯 perfect nine!" if way.nines else "")
+
+
+def after_text(way: PlayWay, ignored: Sequence[int]) -> str:
+    """Where the cats of a play end up, short enough for a button: "⚪ 3/9 · 🔺 9/9 🎯"."""
+    text = _changes(way, ignored, "🙈", lambda cat, count: f"{count}/{LIMIT}")
+    return text + (" 🎯" if way.nines else "")
+
+
+class CardStatus(NamedTuple):
+    """A hand card now in words: playable or not, a few words why or what it would do, whether it can
+    make a perfect nine and whether playing it asks a follow-up question."""
+
+    ok: bool
+    text: str
+    perfect: bool = False
+    choose: bool = False
+
+
+def my_turn(view: View) -> bool:
+    return view.seat is not None and view.phase == Phase.PLAY and view.turn == view.seat
+
+
+def play_of(view: View, card_id: str) -> HandPlay | None:
+    """The view's word on hand card `card_id`: whether and how it can be played now."""
+    return next((play for play in view.plays if play.card == card_id), None)
+
+
+def unplayable_text(play: HandPlay) -> str:
+    if play.why_not == Unplayable.MUST_PLAY_RECEIVED:
+        return "you must play one of the cards you just received"
+    if play.why_not == Unplayable.FORBIDDEN:
+        return f"🚫 Forbid: no {EMOJI[play.forbidden]} this turn"
+    over = " · ".join(f"{EMOJI[cat]} would reach {count}" for cat, count in play.over)
+    return over or "no legal way to play it now"
+
+
+def card_status(view: View, card: CardView) -> CardStatus:
+    """What the view says of a hand card, in words: on your turn whether it is legal under your power,
+    otherwise whether it fits the table."""
+    play = play_of(view, card.id)
+    if play is None or not play.playable:
+        return CardStatus(False, unplayable_text(play) if play is not None else "no legal way to play it now")
+    found = play.ways
+    nines = any(way.nines for way in found)
+    if len(found) == 1:
+        return CardStatus(True, effect_text(found[0], view.ignored), nines)
+    if any(way.icon >= 0 for way in found):
+        cats = "".join(EMOJI[way.icon] for way in found)
+        return CardStatus(True, f"counts as one of {cats}: you choose", nines, True)
+    new = [way for way in found if way.mode == "t"]
+    head = effect_text(new[0], view.ignored) if new else "not as a new card"
+    verb = "cover" if any(way.mode == "cover" for way in found) else "swap with"
+    return CardStatus(True, f"{head} · or {verb} {plural(len(found) - len(new), 'table card')}", nines, True)
+
+
+def hand_line(view: View, name: str, card: CardView) -> str:
+    """One card of the owner's hand: "✅ Ann's ⚪⚪🟦 — ⚪ 7→9 · 🎯 perfect nine!" (🟢/🔴 off turn)."""
+    if view.over:
+        return f"🃏 {name}'s {card_text(card)}"
+    if view.selected is not None and view.selected.id == card.id:
+        return f"👉 {name}'s {card_text(card)} — chosen: {CHOSEN.get(view.step, 'decide below')}"
+    if any(gift.id == card.id for gift in view.gifts):
+        return f"🎠 {name}'s {card_text(card)} — chosen to pass on"
+    status = card_status(view, card)
+    marks = ("✅", "⛔") if my_turn(view) else ("🟢", "🔴")
+    return f"{marks[0] if status.ok else marks[1]} {name}'s {card_text(card)} — {status.text}"
+
+
+def hand_lines(view: View, name: str) -> list[str]:
+    return [hand_line(view, name, card) for card in view.hand] or [f"{name}'s hand is empty."]
+
+
+def stack_line(name: str, position: int, life: LifeView) -> str:
+    """One life of the owner's stack: "1️⃣ Ann's ⏭️ Skip Turn (draw 2) — … · 🔝 on top"."""
+    return f"{keycap(position)} {name}'s {life_long(life)}" + (" · 🔝 on top" if position == 1 else "")
+
+
+def loose_line(name: str, life: LifeView) -> str:
+    """A life of the owner not placed yet in the order being made."""
+    return f"▫️ {name}'s {life_long(life)}"
+
+
+def stack_lines(view: View, name: str) -> list[str]:
+    return [stack_line(name, index, life) for index, life in enumerate(view.my_stack, start=1)]
+
+
+def arranging_lines(view: View, name: str) -> list[str]:
+    """The owner's own order in the making: lives placed so far (after the stack when returning
+    wagered lives, NL-5), then those still to place."""
+    placed = len(view.my_stack) if view.phase == Phase.RETURN else 0
+    lines = [stack_line(name, placed + i, life) for i, life in enumerate(view.arranged, start=1)]
+    return lines + [loose_line(name, life) for life in view.arranging]
+
+
+def pick_lines(view: View, name: str) -> list[str]:
+    """The cards the owner chose to pass in a Card Carousel."""
+    return [f"🎠 {name} passes {card_text(card)}" for card in view.gifts]
+
+
+def arranging_own(view: View) -> bool:
+    return bool(view.arranging) and view.arranging_for == view.seat
+
+
+def secret_lines(view: View, name: str) -> set[str]:
+    """Every line that `private_fields` prints in the owner's secret fields (for secrecy tests)."""
+    lines = {*hand_lines(view, name), *stack_lines(view, name), *pick_lines(view, name)}
+    return lines | set(arranging_lines(view, name)) if arranging_own(view) else lines
