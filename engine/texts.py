@@ -100,6 +100,9 @@ class Texts:
         buttons for a few actions, a paged select for many. Every legal action must stay reachable."""
         return None
 
+    def label(self, rules, state, seat, action) -> str:
+        return rules.label(state, seat, action)
+
     def compose(self, view: Frozen, key: str, values: Sequence[str]) -> str:
         """The encoded action for the values chosen in the "multi" control `key`."""
         raise InvalidInput("That choice can't be made here.")

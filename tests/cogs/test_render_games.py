@@ -44,8 +44,7 @@ def madcat_secrets(state, seat: int) -> set[str]:
 
     `drive` seats players named P0, P1, …; the renderer's pick lines carry the owner's name.
     """
-    from engine.madcat.rules import MOOCH_LABELS
-    from engine.madcat.texts import hidden_pick_line, player_line, revealed_pick_line
+    from engine.madcat.texts import MOOCH_LABELS, hidden_pick_line, player_line, revealed_pick_line
 
     pick = state.picks[seat]
     if pick is None or state.paid[seat]:
@@ -179,7 +178,8 @@ def test_labels_name_players_instead_of_placeholders():
         def label(self, state, seat, action):
             return "Target {p1}"
 
-    game = SimpleNamespace(rules=Rules(), state=None, names=["Ann", "Bo"])
+    record = SimpleNamespace(game="catsanity")  # a game whose texts keep the rules' own labels
+    game = SimpleNamespace(rules=Rules(), state=None, names=["Ann", "Bo"], record=record)
     assert label_of(game, 0, None) == "Target Bo"
 
 
