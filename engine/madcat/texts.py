@@ -24,7 +24,18 @@ from engine.madcat.dice import (
     show,
     sort_faces,
 )
-from engine.madcat.model import MOOCH_CARDS, MadcatAction, Roll, SetAside, State, Stop, View
+from engine.madcat.model import (
+    MOOCH_CARDS,
+    PICKS,
+    MadcatAction,
+    Mooch,
+    Roll,
+    SetAside,
+    State,
+    Stop,
+    View,
+    decode,
+)
 from engine.madcat.rules import aside_refusal
 from engine.madcat.turn import ends_with_the_emptying_turn
 from engine.texts import Choice, Control, Texts
@@ -41,7 +52,6 @@ MOOCH_LABELS = {
 SHORT_COMBOS = {"2p": "Two pairs", "fh": "Full house", "4k": "4 of a kind", "5k": "5 of a kind"}
 FACE_WORDS = {"mad": "mad cat", "sad": "sad cat", None: "wild"}
 _DIE_VALUE = re.compile(r"^(\d)(m[123]|s[12]|w)$")
-_STOP = re.compile(r"^stop:(mad|sad):(2p|fh|4k|5k)$")
 
 
 def vps(amount: int) -> str:
@@ -236,12 +246,14 @@ class MadCatTexts(Texts):
     # ---- controls --------------------------------------------------------------------------------
 
     def controls(self, view: View, choices: Sequence[Choice]) -> list[Control] | None:
-        values = {choice.value for choice in choices}
-        if not values:
+        """The roller's dice select or Roll/Stop rows, or the mooch cards, built from the legal actions."""
+        if not choices:
             return None
+        actions = [decode(choice.value) for choice in choices]
+        kinds = {type(action) for action in actions}
         if view.phase == "aside":
-            options = die_choices(view, values)
-            if not all(value.startswith("a:") for value in values) or not options:
+            options = die_choices(view, {choice.value for choice in choices})
+            if kinds != {SetAside} or not options:
                 return None
             return [
                 Control(
@@ -254,17 +266,19 @@ class MadCatTexts(Texts):
                 )
             ]
         if view.phase == "mooch":
-            cards = tuple(Choice(f"mooch:{p}", self._mooch_label(view, p)) for p in MOOCH_CARDS)
-            none = (Choice("mooch:none", MOOCH_LABELS["none"]),)
-            if values != {c.value for c in cards + none}:
+            if set(actions) != {Mooch(card=pick) for pick in PICKS}:
                 return None
+            cards = tuple(Choice(Mooch(card=p).encode(), self._mooch_label(view, p)) for p in MOOCH_CARDS)
+            none = (Choice(Mooch(card="none").encode(), MOOCH_LABELS["none"]),)
             return [Control("buttons", cards, style="primary"), Control("buttons", none)]
-        if not all(value == "roll" or _STOP.match(value) for value in values):
+        if not kinds <= {Roll, Stop}:
             return None
         rows = []
-        if "roll" in values:
-            rows.append(Control("buttons", (Choice("roll", roll_label(view.aside)),), style="primary"))
-        stops = tuple(self._stop_choice(view, value) for value in sorted(values - {"roll"}, key=_stop_order))
+        if Roll() in actions:
+            rows.append(
+                Control("buttons", (Choice(Roll().encode(), roll_label(view.aside)),), style="primary")
+            )
+        stops = tuple(self._stop_choice(view, action) for action in actions if isinstance(action, Stop))
         if stops:
             if len(stops) <= 5:
                 rows.append(Control("buttons", stops, style="success"))
@@ -276,11 +290,9 @@ class MadCatTexts(Texts):
         pot = view.cards[CATPOT] if pick == "fail" else view.cards[card(view.kind, pick, False)]
         return f"{MOOCH_LABELS[pick]} · {vps(pot)}"
 
-    def _stop_choice(self, view: View, value: str) -> Choice:
-        _, kind, combo = value.split(":")
-        action = Stop(kind=kind, combo=combo)
-        take = view.cards[card(kind, combo, True)]
-        return Choice(value, f"{stop_words(view.kind, action)} → take {vps(take)}")
+    def _stop_choice(self, view: View, action: Stop) -> Choice:
+        take = view.cards[card(action.kind, action.combo, True)]
+        return Choice(action.encode(), f"{stop_words(view.kind, action)} → take {vps(take)}")
 
     def label(self, rules: Rules, state: State, seat: int, action: MadcatAction) -> str:
         if isinstance(action, Roll):
@@ -314,11 +326,6 @@ class MadCatTexts(Texts):
         if refusal is not None:
             raise IllegalAction(refusal)
         return action.encode()
-
-
-def _stop_order(value: str) -> tuple[str, int]:
-    _, kind, combo = value.split(":")
-    return kind, COMBOS.index(combo)
 
 
 TEXTS = MadCatTexts()
