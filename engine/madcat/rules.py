@@ -5,27 +5,36 @@ from __future__ import annotations
 from engine.core import Frozen, IllegalAction, Outcome, Rng, Rules, ScoreLine
 from engine.madcat import turn as play
 from engine.madcat.cards import TOTAL_VPS, card, card_name, setup_cards
-from engine.madcat.dice import (
-    COMBO_NAMES,
-    DICE,
-    KIND_LABELS,
-    can_set_aside,
-    legal_asides,
-    readings,
-    show,
-)
+from engine.madcat.dice import COMBO_NAMES, DICE, FACE_KIND, kind_of, legal_asides, readings, show
 from engine.madcat.model import PICKS, MadcatAction, Mooch, Options, Roll, SetAside, State, Stop, View, decode
 
 _ROLL = Roll()
 _MOOCHES = tuple(Mooch(card=pick) for pick in PICKS)
-MOOCH_LABELS = {
-    "2p": "🤫 Two pairs",
-    "fh": "🤫 Full house",
-    "4k": "🤫 Four of a kind",
-    "5k": "🤫 Five of a kind",
-    "fail": "💥 Fail",
-    "none": "🙈 No card",
-}
+
+
+def aside_refusal(rolled: tuple[str, ...], locked: str | None, faces: tuple[str, ...]) -> str | None:
+    """Why `faces` may not go from the roll `rolled` onto the tray under the lock-in `locked`, as a
+    sentence for the player; None when they may (MC-2, MC-3). The set-aside check and the dice
+    multi-select both ask this, so a refusal reads the same wherever it is met."""
+    if not faces:
+        return "Choose at least one of the dice you just rolled."
+    remaining = list(rolled)
+    for face in faces:
+        if face not in remaining:
+            return f"You didn't roll {show(faces)}: your roll is {show(rolled)}."
+        remaining.remove(face)
+    kind = kind_of(faces)
+    if kind == "mixed":
+        return (
+            f"You chose {show(faces)}: set aside only mad cats or only sad cats (plus any wilds), never both."
+        )
+    if locked is not None and kind not in (None, locked):
+        strays = show(face for face in faces if FACE_KIND[face] not in (None, locked))
+        return (
+            f"You're locked in on {locked} cats this turn: you can't set aside {strays}. "
+            f"Choose {locked} cats or wilds."
+        )
+    return None
 
 
 class MadCatRules(Rules[State, MadcatAction, View]):
@@ -129,14 +138,7 @@ class MadCatRules(Rules[State, MadcatAction, View]):
     def _aside_refusal(self, state: State, faces: tuple[str, ...]) -> str:
         if state.phase != "aside":
             return "You can only set dice aside right after a roll."
-        remaining = list(state.rolled)
-        for face in faces:
-            if face not in remaining:
-                return f"You didn't roll {show(faces)}: your roll is {show(state.rolled)}."
-            remaining.remove(face)
-        if not can_set_aside(faces, None):
-            return "Set aside only mad cats or only sad cats (plus wilds), never both."
-        return f"You're locked in on {state.kind} cats: you can't set aside {show(faces)}."
+        return aside_refusal(state.rolled, state.kind, faces) or f"You can't set aside {show(faces)} now."
 
     def _stop_refusal(self, state: State, action: Stop) -> str:
         if state.phase != "decide":
@@ -224,22 +226,6 @@ class MadCatRules(Rules[State, MadcatAction, View]):
 
     def decode_action(self, text: str) -> MadcatAction:
         return decode(text)
-
-    def label(self, state: State, seat: int, action: MadcatAction) -> str:
-        if isinstance(action, Roll):
-            left = DICE - len(state.aside)
-            return (
-                "🎲 Roll the dice"
-                if left == DICE
-                else f"🎲 Roll again ({left} {'die' if left == 1 else 'dice'})"
-            )
-        if isinstance(action, SetAside):
-            return f"📥 Set aside {show(action.faces)}"
-        if isinstance(action, Stop):
-            vps = state.cards[card(action.kind, action.combo, True)]
-            kind = f"{KIND_LABELS[action.kind]} " if state.kind is None else ""
-            return f"🛑 Stop: {kind}{COMBO_NAMES[action.combo]} ({vps} VP{'s' if vps != 1 else ''})"
-        return MOOCH_LABELS[action.card]
 
     def actions_are_public(self, state: State, seat: int) -> bool:
         return seat == state.turn and state.phase != "mooch"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from engine.core import InvalidInput, OutOfDate, fill_names
+from engine.core import IllegalAction, InvalidInput, OutOfDate, Rules, fill_names
 from engine.madcat.cards import CATPOT, card
 from engine.madcat.dice import (
     COMBO_NAMES,
@@ -21,21 +21,37 @@ from engine.madcat.dice import (
     FACE_LABELS,
     KIND_LABELS,
     WILD,
-    can_set_aside,
-    kind_of,
-    legal_asides,
     show,
     sort_faces,
 )
-from engine.madcat.model import MOOCH_CARDS, View
-from engine.madcat.rules import MOOCH_LABELS
+from engine.madcat.model import (
+    MOOCH_CARDS,
+    PICKS,
+    MadcatAction,
+    Mooch,
+    Roll,
+    SetAside,
+    State,
+    Stop,
+    View,
+    decode,
+)
+from engine.madcat.rules import aside_refusal
+from engine.madcat.turn import ends_with_the_emptying_turn
 from engine.texts import Choice, Control, Texts
 
 ASIDE_KEY = "aside"
+MOOCH_LABELS = {
+    "2p": "🤫 Two pairs",
+    "fh": "🤫 Full house",
+    "4k": "🤫 Four of a kind",
+    "5k": "🤫 Five of a kind",
+    "fail": "💥 Fail",
+    "none": "🙈 No card",
+}
 SHORT_COMBOS = {"2p": "Two pairs", "fh": "Full house", "4k": "4 of a kind", "5k": "5 of a kind"}
 FACE_WORDS = {"mad": "mad cat", "sad": "sad cat", None: "wild"}
 _DIE_VALUE = re.compile(r"^(\d)(m[123]|s[12]|w)$")
-_STOP = re.compile(r"^stop:(mad|sad):(2p|fh|4k|5k)$")
 
 
 def vps(amount: int) -> str:
@@ -57,13 +73,28 @@ def player_line(icon: str, name: str, score: int, status: str = "") -> str:
     return f"{icon} **{name}** · {vps(score)}" + (f" · {status}" if status else "")
 
 
-def die_choices(view: View) -> tuple[Choice, ...]:
-    """One option per die just rolled that may go onto the tray under the current lock-in."""
+def die_choices(view: View, legal: set[str]) -> tuple[Choice, ...]:
+    """One option per die just rolled that the engine lets go onto the tray on its own (`legal`: the
+    seat's legal actions, encoded); any legal set-aside is made of such dice."""
     return tuple(
         Choice(f"{index}{face}", f"Die {index + 1}: {FACE_LABELS[face]} {FACE_WORDS[FACE_KIND[face]]}")
         for index, face in enumerate(view.rolled)
-        if can_set_aside((face,), view.kind)
+        if SetAside(faces=(face,)).encode() in legal
     )
+
+
+def roll_label(aside: Sequence[str]) -> str:
+    left = DICE - len(aside)
+    if left == DICE:
+        return "🎲 Roll the dice"
+    return f"🎲 Roll again ({left} {'die' if left == 1 else 'dice'})"
+
+
+def stop_words(locked: str | None, action: Stop) -> str:
+    """The start of a stop button, e.g. "🛑 Stop: Two pairs"; the kind is named only when no lock-in
+    tells it (four wilds alone, MC-X5)."""
+    which = f"{KIND_LABELS[action.kind]} " if locked is None else ""
+    return f"🛑 Stop: {which}{COMBO_NAMES[action.combo]}"
 
 
 class MadCatTexts(Texts):
@@ -136,7 +167,7 @@ class MadCatTexts(Texts):
         if view.kind is not None:
             lines.append(f"🔒 {names[view.turn]} is locked in on {KIND_LABELS[view.kind]} cats this turn.")
         if view.final_round:
-            if view.players in (2, 4):
+            if ends_with_the_emptying_turn(view.players):
                 lines.append("📭 The supply is empty: this is the last turn.")
             else:
                 first = names[view.first]
@@ -215,12 +246,14 @@ class MadCatTexts(Texts):
     # ---- controls --------------------------------------------------------------------------------
 
     def controls(self, view: View, choices: Sequence[Choice]) -> list[Control] | None:
-        values = {choice.value for choice in choices}
-        if not values:
+        """The roller's dice select or Roll/Stop rows, or the mooch cards, built from the legal actions."""
+        if not choices:
             return None
+        actions = [decode(choice.value) for choice in choices]
+        kinds = {type(action) for action in actions}
         if view.phase == "aside":
-            options = die_choices(view)
-            if not all(value.startswith("a:") for value in values) or not options:
+            options = die_choices(view, {choice.value for choice in choices})
+            if kinds != {SetAside} or not options:
                 return None
             return [
                 Control(
@@ -233,18 +266,19 @@ class MadCatTexts(Texts):
                 )
             ]
         if view.phase == "mooch":
-            cards = tuple(Choice(f"mooch:{p}", self._mooch_label(view, p)) for p in MOOCH_CARDS)
-            none = (Choice("mooch:none", MOOCH_LABELS["none"]),)
-            if values != {c.value for c in cards + none}:
+            if set(actions) != {Mooch(card=pick) for pick in PICKS}:
                 return None
+            cards = tuple(Choice(Mooch(card=p).encode(), self._mooch_label(view, p)) for p in MOOCH_CARDS)
+            none = (Choice(Mooch(card="none").encode(), MOOCH_LABELS["none"]),)
             return [Control("buttons", cards, style="primary"), Control("buttons", none)]
-        if not all(value == "roll" or _STOP.match(value) for value in values):
+        if not kinds <= {Roll, Stop}:
             return None
         rows = []
-        if "roll" in values:
-            label = "🎲 Roll the dice" if view.phase == "roll" else self._roll_again_label(view)
-            rows.append(Control("buttons", (Choice("roll", label),), style="primary"))
-        stops = tuple(self._stop_choice(view, value) for value in sorted(values - {"roll"}, key=_stop_order))
+        if Roll() in actions:
+            rows.append(
+                Control("buttons", (Choice(Roll().encode(), roll_label(view.aside)),), style="primary")
+            )
+        stops = tuple(self._stop_choice(view, action) for action in actions if isinstance(action, Stop))
         if stops:
             if len(stops) <= 5:
                 rows.append(Control("buttons", stops, style="success"))
@@ -256,24 +290,27 @@ class MadCatTexts(Texts):
         pot = view.cards[CATPOT] if pick == "fail" else view.cards[card(view.kind, pick, False)]
         return f"{MOOCH_LABELS[pick]} · {vps(pot)}"
 
-    def _roll_again_label(self, view: View) -> str:
-        left = DICE - len(view.aside)
-        return f"🎲 Roll again ({left} {'die' if left == 1 else 'dice'})"
+    def _stop_choice(self, view: View, action: Stop) -> Choice:
+        take = view.cards[card(action.kind, action.combo, True)]
+        return Choice(action.encode(), f"{stop_words(view.kind, action)} → take {vps(take)}")
 
-    def _stop_choice(self, view: View, value: str) -> Choice:
-        _, kind, combo = value.split(":")
-        take = view.cards[card(kind, combo, True)]
-        which = f"{KIND_LABELS[kind]} " if view.kind is None else ""
-        return Choice(value, f"🛑 Stop: {which}{COMBO_NAMES[combo]} → take {vps(take)}")
+    def label(self, rules: Rules, state: State, seat: int, action: MadcatAction) -> str:
+        if isinstance(action, Roll):
+            return roll_label(state.aside)
+        if isinstance(action, SetAside):
+            return f"📥 Set aside {show(action.faces)}"
+        if isinstance(action, Stop):
+            take = state.cards[card(action.kind, action.combo, True)]
+            return f"{stop_words(state.kind, action)} ({take} VP{'s' if take != 1 else ''})"
+        return MOOCH_LABELS[action.card]
 
     def compose(self, view: View, key: str, values: Sequence[str]) -> str:
-        """The set-aside of the chosen dice (MC-2, MC-3), or a refusal saying why it can't be made."""
+        """The set-aside of the chosen dice (MC-2, MC-3), or the engine's refusal saying why it can't
+        be made."""
         if key != ASIDE_KEY:
             raise InvalidInput("That choice can't be made here.")
         if view.phase != "aside":
             raise OutOfDate("The table has moved on — here is the current position.")
-        if not values:
-            raise InvalidInput("Choose at least one of the dice you just rolled.")
         faces, seen = [], set()
         for value in values:
             match = _DIE_VALUE.match(value)
@@ -284,27 +321,11 @@ class MadCatTexts(Texts):
             if index >= len(view.rolled) or view.rolled[index] != face:
                 raise OutOfDate("The table has moved on — here is the current position.")
             faces.append(face)
-        chosen = sort_faces(faces)
-        kind = kind_of(chosen)
-        if kind == "mixed":
-            raise InvalidInput(
-                f"You chose {show(chosen)}: set aside only mad cats or only sad cats (plus any wilds), "
-                "never both."
-            )
-        if view.kind is not None and kind not in (None, view.kind):
-            strays = show(f for f in chosen if FACE_KIND[f] not in (None, view.kind))
-            raise InvalidInput(
-                f"You're locked in on {view.kind} cats this turn: you can't set aside {strays}. "
-                f"Choose {view.kind} cats or wilds."
-            )
-        if chosen not in legal_asides(view.rolled, view.kind):
-            raise InvalidInput(f"You can't set aside {show(chosen)} now.")
-        return "a:" + "".join(chosen)
-
-
-def _stop_order(value: str) -> tuple[str, int]:
-    _, kind, combo = value.split(":")
-    return kind, COMBOS.index(combo)
+        action = SetAside(faces=sort_faces(faces))
+        refusal = aside_refusal(view.rolled, view.kind, action.faces)
+        if refusal is not None:
+            raise IllegalAction(refusal)
+        return action.encode()
 
 
 TEXTS = MadCatTexts()

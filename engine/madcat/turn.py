@@ -36,6 +36,12 @@ def _vps(amount: int) -> str:
     return f"{amount} VP" if amount == 1 else f"{amount} VPs"
 
 
+def ends_with_the_emptying_turn(players: int) -> bool:
+    """Whether the game ends with the turn that empties the supply (2 or 4 players), rather than
+    going on until the first player's turn comes round (3 or 5 players, MC-10)."""
+    return players in (2, 4)
+
+
 def stops(state: State) -> list[Stop]:
     """The combinations the roller may stop with now (MC-7): readable, inner card not empty."""
     aside = state.aside
@@ -145,7 +151,7 @@ def set_aside(state: State, faces: tuple[str, ...]) -> Result:
 
 
 def _supply_empty_text(state: State) -> str:
-    if state.players in (2, 4):
+    if ends_with_the_emptying_turn(state.players):
         return "📭 The supply is empty: the game ends after this turn."
     first = _p(state.first)
     return f"📭 The supply is empty: play goes on, without adding VPs, until {first}'s turn comes round."
@@ -218,7 +224,7 @@ def end_turn(state: State, events: list[Event]) -> Result:
         "paid": (False,) * players,
         "turns": state.turns + 1,
     }
-    if state.supply == 0 and (players in (2, 4) or following == state.first):
+    if state.supply == 0 and (ends_with_the_emptying_turn(players) or following == state.first):
         update["phase"] = "over"
         state = state.model_copy(update=update)
         winner = winner_of(state)

@@ -7,10 +7,10 @@ from itertools import combinations, product
 
 import pytest
 
-from engine import EngineError, InvalidInput, OutOfDate
+from engine import EngineError, IllegalAction, InvalidInput, OutOfDate
 from engine.madcat import RULES
 from engine.madcat.dice import FACES, sort_faces
-from engine.madcat.model import SetAside
+from engine.madcat.model import Roll, SetAside, Stop
 from engine.madcat.texts import TEXTS, hidden_pick_line, player_line, revealed_pick_line
 from engine.texts import Choice
 from tests.engine.madcat.position import position
@@ -31,8 +31,12 @@ def field(found: dict, start: str) -> str:
     return matches[0]
 
 
+def label(state, seat, action):
+    return TEXTS.label(RULES, state, seat, action)
+
+
 def controls(state, seat):
-    choices = [Choice(a.encode(), RULES.label(state, seat, a)) for a in RULES.legal_actions(state, seat)]
+    choices = [Choice(a.encode(), label(state, seat, a)) for a in RULES.legal_actions(state, seat)]
     return TEXTS.controls(RULES.view(state, seat), choices)
 
 
@@ -220,6 +224,23 @@ def test_stopping_on_four_wilds_names_the_kind_mc8_mcx5():
     ]
 
 
+def test_button_labels_are_short_and_say_what_each_action_does_mc7_mc8():
+    """Labels of the plain buttons a seat gets when no arrangement of its own is shown."""
+    state = position(tray="s1 s1 s2 s2")
+    assert label(state, 0, Roll()) == "🎲 Roll again (1 die)"
+    assert label(state, 0, Stop(kind="sad", combo="2p")) == "🛑 Stop: Two pairs (2 VPs)"
+    four_wilds = position(tray="w w w w", kind=None, sad="1/2 1/2 2/5 2/3")
+    assert label(four_wilds, 0, Stop(kind="sad", combo="4k")) == "🛑 Stop: 😿 sad Four of a kind (5 VPs)"
+    rolled = position(phase="aside", rolled="m1 m2 m3 w w", kind=None)
+    labels = [label(rolled, 0, action) for action in RULES.legal_actions(rolled, 0)]
+    assert "📥 Set aside 😾1 😾2 😾3 🐾 🐾" in labels and all(len(text) <= 80 for text in labels)
+    mooching = position(phase="mooch", tray="m1")
+    assert [label(mooching, 1, action) for action in RULES.legal_actions(mooching, 1)][-2:] == [
+        "💥 Fail",
+        "🙈 No card",
+    ]
+
+
 def test_the_set_aside_select_lists_the_dice_that_may_go_onto_the_tray_mc3():
     free = controls(position(phase="aside", rolled="m1 m1 s2 w"), 0)
     (select,) = free
@@ -264,13 +285,27 @@ def test_compose_accepts_exactly_the_legal_subsets_of_every_roll_mc2_mc3_mcx6(tr
 def test_compose_says_why_a_subset_is_refused_mc2_mc3():
     free = position(phase="aside", rolled="m1 m3 s2 w w")
     assert RULES.decode_action(compose(free, ["0m1", "3w", "4w"])) == SetAside(faces=("m1", "w", "w"))
-    with pytest.raises(InvalidInput, match=r"only mad cats or only sad cats \(plus any wilds\), never both"):
+    with pytest.raises(IllegalAction, match=r"only mad cats or only sad cats \(plus any wilds\), never both"):
         compose(free, ["0m1", "2s2"])
-    with pytest.raises(InvalidInput, match="at least one"):
+    with pytest.raises(IllegalAction, match="at least one"):
         compose(free, [])
     locked = position(phase="aside", tray="m2", rolled="m1 s1 s2 w")
-    with pytest.raises(InvalidInput, match="locked in on mad cats this turn: you can't set aside 😿1 😿2"):
+    with pytest.raises(IllegalAction, match="locked in on mad cats this turn: you can't set aside 😿1 😿2"):
         compose(locked, ["1s1", "2s2", "3w"])
+
+
+def test_the_select_refuses_a_set_aside_with_the_words_the_engine_refuses_it_with_mc2_mc3():
+    free = position(phase="aside", rolled="m1 m3 s2 w w")
+    locked = position(phase="aside", tray="m2", rolled="m1 s1 s2 w")
+    for state, values, faces in (
+        (free, ["0m1", "2s2"], ("m1", "s2")),
+        (locked, ["1s1", "3w"], ("s1", "w")),
+    ):
+        with pytest.raises(IllegalAction) as composed:
+            compose(state, values)
+        with pytest.raises(IllegalAction) as played:
+            RULES.apply(state, 0, SetAside(faces=faces))
+        assert str(composed.value) == str(played.value)
 
 
 def test_compose_on_a_table_that_moved_on_refreshes_it():
