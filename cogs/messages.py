@@ -302,8 +302,8 @@ def final_text(game: LiveGame, outcome: Outcome, limit: int = 4000) -> str:
 
 
 def label_of(game: LiveGame, seat: int, action: Action) -> str:
-    """The engine's label for `action`, with player names filled in."""
-    return fill_names(game.rules.label(game.state, seat, action), game.names)
+    """The game's label for `action`, with player names filled in."""
+    return fill_names(GAMES[game.record.game].texts.label(game.rules, game.state, seat, action), game.names)
 
 
 STYLES = {

@@ -95,6 +95,9 @@ class Texts:
             fields.append((title_of(name), plain(value, names, players)))
         return fields
 
+    def label(self, rules, state, seat, action) -> str:
+        return rules.label(state, seat, action)
+
     def controls(self, view: Frozen, choices: Sequence[Choice]) -> list[Control] | None:
         """A game's own arrangement of the seat's legal actions (`choices`), or None for the default:
         buttons for a few actions, a paged select for many. Every legal action must stay reachable."""

@@ -19,8 +19,8 @@ SecretTexts = Callable[[object, int], set[str]]
 
 
 def catsdogs_secrets(state, seat: int) -> set[str]:
-    from engine.catsdogs.cards import card_label, card_name
-    from engine.catsdogs.texts import short
+    from engine.catsdogs.cards import card_name
+    from engine.catsdogs.texts import card_label, short
 
     hidden = set(state.hands[seat])
     texts = set()
