@@ -42,7 +42,7 @@ from engine.catsanity.scoring import (
     TWIN_SET,
     quick_score,
 )
-from engine.core import IllegalAction, InvalidInput, OutOfDate, Rules
+from engine.core import IllegalAction, InvalidInput, NotYourTurn, OutOfDate, Rules
 from engine.texts import Choice, Control, Texts
 
 SANITY = "🧠"
@@ -336,11 +336,13 @@ class CatSanityTexts(Texts):
         engine refuses is refused with the engine's reason."""
         if key != TWIN_KEY or len(values) != 1:
             raise InvalidInput(_ONE_TWIN_LETTER)
+        if view.phase != Phase.COPY:
+            raise OutOfDate("The table has moved on — here is the current position.")
+        if view.seat not in view.to_act:
+            raise NotYourTurn("It's not your turn to decide anything right now.")
         twins = {
             choice.action: choice for choice in view.choices if _is_twin_declaration(decode(choice.action))
         }
-        if not twins:
-            raise OutOfDate("The table has moved on — here is the current position.")
         chosen = twins.get(values[0])
         if chosen is None:
             raise InvalidInput(_ONE_TWIN_LETTER)

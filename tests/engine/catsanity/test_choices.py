@@ -12,7 +12,7 @@ from engine.catsanity import RULES
 from engine.catsanity.model import Phase, PossibleChoice, RecallState, State
 from engine.catsanity.position import position
 from engine.catsanity.texts import TEXTS, TWIN_KEY
-from engine.core import IllegalAction, OutOfDate
+from engine.core import IllegalAction, NotYourTurn, OutOfDate
 from engine.testing import random_playout
 from engine.texts import Choice
 
@@ -116,15 +116,21 @@ def test_a_twin_letter_the_engine_refuses_is_refused_with_the_engines_reason():
     assert TEXTS.compose(view, TWIN_KEY, ["copy:twinD"]) == "copy:twinD"
     refused = PossibleChoice(action="copy:twinD", playable=False, why_not="Not this letter today.")
     others = tuple(choice for choice in view.choices if choice.action != "copy:twinD")
-    stale_rules = view.model_copy(update={"choices": (*others, refused)})
+    refusing = view.model_copy(update={"choices": (*others, refused)})
     with pytest.raises(IllegalAction, match=r"Not this letter today\."):
-        TEXTS.compose(stale_rules, TWIN_KEY, ["copy:twinD"])
+        TEXTS.compose(refusing, TWIN_KEY, ["copy:twinD"])
 
 
 def test_a_twin_letter_chosen_after_the_declaration_was_made_shows_the_table_moved_on():
     declared, _ = RULES.apply(COPY_STATE, 0, RULES.decode_action("copy:house"))
     with pytest.raises(OutOfDate):
         TEXTS.compose(RULES.view(declared, 0), TWIN_KEY, ["copy:twinD"])
+
+
+def test_another_player_choosing_a_twin_letter_on_the_table_is_told_it_is_not_their_turn():
+    """CS-6: the Copy Cat's owner declares it; the select sits on the public table."""
+    with pytest.raises(NotYourTurn):
+        TEXTS.compose(RULES.view(COPY_STATE, 1), TWIN_KEY, ["copy:twinD"])
 
 
 def test_a_stored_state_keeps_its_phase_text_and_loads_as_a_typed_phase():
