@@ -6,7 +6,7 @@ Each function takes the state and a list it appends narration events to, and ret
 from __future__ import annotations
 
 from engine.catsanity.cards import ALLEY_SIZE, COPY, CTHULHU, KIND, MOON, PRECIOUS, SUN, name
-from engine.catsanity.model import AuctionState, Bid, RecallState, State
+from engine.catsanity.model import AuctionState, Bid, Phase, RecallState, State
 from engine.core import Event, evolve
 
 KIND_ORDER = (
@@ -66,7 +66,7 @@ def end_play(state: State, reason: str, events: list[Event]) -> State:
         else "Nobody has any sanity left: play ends."
     )
     _say(events, "end", text + " Time to admire the homes and score!")
-    return evolve(state, {"phase": "over", "end_reason": reason, "auction": None, "recall": None})
+    return evolve(state, {"phase": Phase.OVER, "end_reason": reason, "auction": None, "recall": None})
 
 
 def start_turn(state: State, seat: int, events: list[Event]) -> State:
@@ -119,7 +119,7 @@ def start_turn(state: State, seat: int, events: list[Event]) -> State:
             seat = (seat + 1) % players
             continue
         update = {"tokens": tuple(tokens), "deck": deck, "alley": alley, "rng": rng, "turns": turns}
-        return evolve(state, {**update, "phase": "turn", "turn": seat, "auction": None, "recall": None})
+        return evolve(state, {**update, "phase": Phase.TURN, "turn": seat, "auction": None, "recall": None})
 
 
 def end_turn(state: State, events: list[Event]) -> State:
@@ -149,9 +149,9 @@ def adopt(state: State, seat: int, card: str, events: list[Event]) -> State:
     state = evolve(state, {"alley": alley, "homes": homes, "tokens": tokens})
     kind = KIND[card]
     if kind == COPY:
-        return evolve(state, {"phase": "copy", "copy_as": None})
+        return evolve(state, {"phase": Phase.COPY, "copy_as": None})
     if kind == "ninja":
-        return evolve(state, {"phase": "ninja"})
+        return evolve(state, {"phase": Phase.NINJA})
     if kind == "recall":
         _say(events, "recall", "Born free! Every opponent returns 2 cats from their home to the deck.")
         recall = RecallState(adopter=seat, waiting=opponents(state, seat))
@@ -163,12 +163,14 @@ def adopt(state: State, seat: int, card: str, events: list[Event]) -> State:
 
 def declare(state: State, seat: int, kind: str, events: list[Event]) -> State:
     """CS-6: the Copy Cat now mimics `kind` while it stays in this home."""
-    text = f"Twin {kind[4]}" if kind.startswith("twin") else name_of_kind(kind)
-    _say(events, "copy", f"{{p{seat}}} declares the Copy Cat a {text} Cat.")
+    _say(events, "copy", f"{{p{seat}}} declares the Copy Cat a {name_of_kind(kind)} Cat.")
     return end_turn(evolve(state, {"copy_as": kind}), events)
 
 
 def name_of_kind(kind: str) -> str:
+    """A Sun kind the Copy Cat may mimic, as a word before "Cat": "House", "Twin A", "Fibonacci"."""
+    if kind.startswith("twin"):
+        return f"Twin {kind[4]}"
     return {"house": "House", "chorus": "Chorus", "fib": "Fibonacci"}.get(kind, kind)
 
 
@@ -253,7 +255,7 @@ def advance_recall(state: State, events: list[Event]) -> State:
         home = state.homes[chooser]
         if len(home) > 2:
             recall = evolve(recall, {"waiting": waiting, "picked": ()})
-            return evolve(state, {"phase": "recall", "recall": recall})
+            return evolve(state, {"phase": Phase.RECALL, "recall": recall})
         if home:
             state = _return_cards(state, chooser, home, events)
         else:
@@ -278,7 +280,7 @@ def call_auction(state: State, seat: int, events: list[Event]) -> State:
     )
     waiting = (*opponents(state, seat), seat)
     auction = AuctionState(caller=seat, waiting=waiting)
-    return advance_auction(evolve(state, {"phase": "auction", "auction": auction}), events)
+    return advance_auction(evolve(state, {"phase": Phase.AUCTION, "auction": auction}), events)
 
 
 def bid(state: State, seat: int, amount: int, events: list[Event]) -> State:

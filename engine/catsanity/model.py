@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeVar
+from enum import StrEnum
+from typing import Any, TypeVar
 
 from engine.core import Action, Frozen, GameOptions, Rng
 
@@ -23,9 +24,21 @@ def build(cls: type[M], fields: dict[str, Any]) -> M:
     return new
 
 
-Phase = Literal["turn", "auction", "copy", "ninja", "recall", "over"]
-"""turn: adopt or call an auction; auction: bidding; copy: Copy Cat declaration;
-ninja: pick a target; recall: opponents return cats; over: scoring is final."""
+class Phase(StrEnum):
+    """What the game waits for; the values are what stored states hold."""
+
+    TURN = "turn"
+    """Adopt a cat or call an auction."""
+    AUCTION = "auction"
+    """Bidding for the alley's Sun Cats."""
+    COPY = "copy"
+    """The Copy Cat's declaration."""
+    NINJA = "ninja"
+    """Pick the Ninja Cat's target."""
+    RECALL = "recall"
+    """Opponents return cats to the deck."""
+    OVER = "over"
+    """Scoring is final."""
 
 
 class Options(GameOptions):
@@ -144,6 +157,15 @@ CatSanityAction = Adopt | CallAuction | PlaceBid | Declare | NinjaTarget | Retur
 # ---- view ---------------------------------------------------------------------------------------------
 
 
+class PossibleChoice(Frozen):
+    """A choice the seat could make now, as an encoded action, and whether the engine's `check` accepts it;
+    `why_not` is the engine's refusal when it does not."""
+
+    action: str
+    playable: bool
+    why_not: str = ""
+
+
 class View(Frozen):
     """What one seat (or the public table, seat None) sees: everything but the deck order."""
 
@@ -168,3 +190,6 @@ class View(Frozen):
     my_recall_pick: tuple[str, ...]
     """The card you set aside for a Recall; only ever filled in the chooser's own view."""
     end_reason: str
+    choices: tuple[PossibleChoice, ...] = ()
+    """The seat's possible choices while the game waits for it, each checked by the engine; empty for
+    the public table and for seats not to act."""

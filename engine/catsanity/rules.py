@@ -3,17 +3,7 @@
 from __future__ import annotations
 
 from engine.catsanity import flow
-from engine.catsanity.cards import (
-    ALL_CARDS,
-    KIND,
-    KIND_EMOJI,
-    KIND_NAMES,
-    MOON,
-    SUN,
-    SUN_KINDS,
-    TOKENS_BY_PLAYERS,
-    name,
-)
+from engine.catsanity.cards import ALL_CARDS, KIND, KIND_NAMES, SUN, SUN_KINDS, TOKENS_BY_PLAYERS, name
 from engine.catsanity.model import (
     Adopt,
     CallAuction,
@@ -21,7 +11,9 @@ from engine.catsanity.model import (
     Declare,
     NinjaTarget,
     Options,
+    Phase,
     PlaceBid,
+    PossibleChoice,
     ReturnCat,
     State,
     View,
@@ -33,14 +25,32 @@ from engine.core import Event, Frozen, IllegalAction, InvalidInput, Outcome, Rng
 _KIND_RANK = {kind: index for index, kind in enumerate(flow.KIND_ORDER)}
 _DECLARE = tuple(Declare(kind=kind) for kind in SUN_KINDS)
 _AUCTION = CallAuction()
-_BIDS = tuple(PlaceBid(amount=n) for n in range(8))
-_SUN_LABEL = {"house": "House", "chorus": "Chorus", "fib": "Fibonacci"}
+_BIDS = tuple(PlaceBid(amount=n) for n in range(max(TOKENS_BY_PLAYERS.values()) + 1))
+_ADOPT = {card: Adopt(card=card) for card in ALL_CARDS}
+_NINJA = tuple(NinjaTarget(target=seat) for seat in range(max(TOKENS_BY_PLAYERS)))
+_RETURN = {kind: ReturnCat(kind=kind) for kind in KIND_NAMES}
 
 
-def _return_kinds(state: State, seat: int) -> list[str]:
-    picked = state.recall.picked if state.recall else ()
-    kinds = {KIND[card] for card in state.homes[seat] if card not in picked}
+def _home_kinds(state: State, seat: int, leave_out: tuple[str, ...] = ()) -> list[str]:
+    """The kinds of cat in `seat`'s home, but for the cards in `leave_out`, in the deck's kind order."""
+    kinds = {KIND[card] for card in state.homes[seat] if card not in leave_out}
     return sorted(kinds, key=_KIND_RANK.__getitem__)
+
+
+def decode(text: str) -> CatSanityAction:
+    """The action encoded as `text`; `InvalidInput` if it is not a CatSanity move."""
+    verb, _, arg = text.partition(":")
+    if verb == "auction" and not arg:
+        return _AUCTION
+    if verb == "adopt" and arg in KIND:
+        return Adopt(card=arg)
+    if verb == "copy" and arg in SUN_KINDS:
+        return Declare(kind=arg)
+    if verb == "return" and arg in KIND_NAMES:
+        return ReturnCat(kind=arg)
+    if verb in ("bid", "ninja") and arg.isdigit() and len(arg) <= 2:
+        return PlaceBid(amount=int(arg)) if verb == "bid" else NinjaTarget(target=int(arg))
+    raise InvalidInput(f"{text!r} is not a CatSanity move.")
 
 
 class CatSanityRules(Rules[State, CatSanityAction, View]):
@@ -69,7 +79,7 @@ class CatSanityRules(Rules[State, CatSanityAction, View]):
             homes=((),) * players,
             tokens=(TOKENS_BY_PLAYERS[players],) * players,
             turn=first,
-            phase="turn",
+            phase=Phase.TURN,
         )
         return flow.start_turn(state, first, [])
 
@@ -80,22 +90,62 @@ class CatSanityRules(Rules[State, CatSanityAction, View]):
         if seat not in to_act(state):
             return []
         phase = state.phase
-        if phase == "turn":
-            actions: list[CatSanityAction] = [Adopt(card=card) for card in state.alley]
+        if phase == Phase.TURN:
+            actions: list[CatSanityAction] = [_ADOPT[card] for card in state.alley]
             if any(card in SUN for card in state.alley):
                 actions.append(_AUCTION)
             return actions
-        if phase == "auction":
+        if phase == Phase.AUCTION:
             high = state.auction.high  # type: ignore[union-attr]
             return [_BIDS[0], *(_BIDS[n] for n in range(high + 1, state.tokens[seat] + 1))]
-        if phase == "copy":
+        if phase == Phase.COPY:
             return list(_DECLARE)
-        if phase == "ninja":
-            return [NinjaTarget(target=other) for other in flow.opponents(state, seat)]
-        return [ReturnCat(kind=kind) for kind in _return_kinds(state, seat)]
+        if phase == Phase.NINJA:
+            return [_NINJA[other] for other in flow.opponents(state, seat)]
+        picked = state.recall.picked if state.recall else ()
+        return [_RETURN[kind] for kind in _home_kinds(state, seat, picked)]
+
+    def possible_actions(self, state: State, seat: int) -> list[CatSanityAction]:
+        """What `seat` could consider doing now, legal or not: every alley card and the auction, every
+        bid, every declaration, every seat as the Ninja's target, every kind of cat in its home."""
+        if seat not in to_act(state):
+            return []
+        phase = state.phase
+        if phase == Phase.TURN:
+            return [*(_ADOPT[card] for card in state.alley), _AUCTION]
+        if phase == Phase.AUCTION:
+            return list(_BIDS)
+        if phase == Phase.COPY:
+            return list(_DECLARE)
+        if phase == Phase.NINJA:
+            return list(_NINJA[: state.players])
+        return [_RETURN[kind] for kind in _home_kinds(state, seat)]
+
+    def choices(self, state: State, seat: int | None) -> tuple[PossibleChoice, ...]:
+        """`seat`'s possible actions, each with the engine's own verdict: playable (one of the legal
+        actions, which are exactly those `check` accepts), or why not (the reason `check` gives)."""
+        if seat is None:
+            return ()
+        legal = set(map(self.encode_action, self.legal_actions(state, seat)))
+        return tuple(
+            PossibleChoice(action=encoded, playable=True)
+            if (encoded := action.encode()) in legal
+            else self._refused(state, seat, action)
+            for action in self.possible_actions(state, seat)
+        )
+
+    def _refused(self, state: State, seat: int, action: CatSanityAction) -> PossibleChoice:
+        try:
+            self.check(state, seat, action)
+        except IllegalAction as refusal:
+            return PossibleChoice(action=action.encode(), playable=False, why_not=str(refusal))
+        return PossibleChoice(action=action.encode(), playable=True)
 
     def check(self, state: State, seat: int, action: CatSanityAction) -> None:
-        if action in self.legal_actions(state, seat):
+        kind, encoded = type(action), action.encode()
+        if any(
+            type(legal) is kind and legal.encode() == encoded for legal in self.legal_actions(state, seat)
+        ):
             return
         raise IllegalAction(self._reason(state, seat, action))
 
@@ -103,27 +153,27 @@ class CatSanityRules(Rules[State, CatSanityAction, View]):
         """Why `action` is refused, in a sentence for the player."""
         phase = state.phase
         expected = {
-            "turn": "adopt a cat from the alley or call an auction",
-            "auction": "bid or pass in the auction",
-            "copy": "declare what the Copy Cat mimics",
-            "ninja": "pick an opponent for the Ninja attack",
-            "recall": "choose a cat to return to the deck",
+            Phase.TURN: "adopt a cat from the alley or call an auction",
+            Phase.AUCTION: "bid or pass in the auction",
+            Phase.COPY: "declare what the Copy Cat mimics",
+            Phase.NINJA: "pick an opponent for the Ninja attack",
+            Phase.RECALL: "choose a cat to return to the deck",
         }.get(phase, "wait")
-        if isinstance(action, Adopt) and phase == "turn":
+        if isinstance(action, Adopt) and phase == Phase.TURN:
             return f"There is no {self._card_text(action.card)} in the alley to adopt."
-        if isinstance(action, CallAuction) and phase == "turn":
+        if isinstance(action, CallAuction) and phase == Phase.TURN:
             return "An auction needs at least one Sun Cat in the alley."
-        if isinstance(action, PlaceBid) and phase == "auction":
+        if isinstance(action, PlaceBid) and phase == Phase.AUCTION:
             auction = state.auction
             assert auction is not None
             if action.amount > state.tokens[seat]:
                 return f"You only have {state.tokens[seat]} sanity tokens, you can't bid {action.amount}."
             return f"A bid must be higher than {auction.high}; bid more or pass."
-        if isinstance(action, Declare) and phase == "copy":
+        if isinstance(action, Declare) and phase == Phase.COPY:
             return "The Copy Cat can mimic House, Chorus, Fibonacci, or a Twin with a letter A–H."
-        if isinstance(action, NinjaTarget) and phase == "ninja":
+        if isinstance(action, NinjaTarget) and phase == Phase.NINJA:
             return "The Ninja Cat must attack one of your opponents."
-        if isinstance(action, ReturnCat) and phase == "recall":
+        if isinstance(action, ReturnCat) and phase == Phase.RECALL:
             return f"You have no {KIND_NAMES.get(action.kind, action.kind)} left in your home to return."
         return f"Right now you need to {expected}."
 
@@ -152,10 +202,10 @@ class CatSanityRules(Rules[State, CatSanityAction, View]):
         return new
 
     def view(self, state: State, seat: int | None) -> View:
-        return build_view(state, seat)
+        return build_view(state, seat, self.choices(state, seat))
 
     def outcome(self, state: State) -> Outcome | None:
-        if state.phase != "over":
+        if state.phase != Phase.OVER:
             return None
         breakdown = tuple(score_lines(home, state.copy_as) for home in state.homes)
         scores = tuple(sum(line.points for line in lines) for lines in breakdown)
@@ -169,40 +219,8 @@ class CatSanityRules(Rules[State, CatSanityAction, View]):
         return Outcome(scores=scores, winners=winners, reason=reason, breakdown=breakdown)
 
     def decode_action(self, text: str) -> CatSanityAction:
-        verb, _, arg = text.partition(":")
-        if verb == "auction" and not arg:
-            return _AUCTION
-        if verb == "adopt" and arg in KIND:
-            return Adopt(card=arg)
-        if verb == "copy" and arg in SUN_KINDS:
-            return Declare(kind=arg)
-        if verb == "return" and arg in KIND_NAMES:
-            return ReturnCat(kind=arg)
-        if verb in ("bid", "ninja") and arg.isdigit() and len(arg) <= 2:
-            return PlaceBid(amount=int(arg)) if verb == "bid" else NinjaTarget(target=int(arg))
-        raise InvalidInput(f"{text!r} is not a CatSanity move.")
-
-    def label(self, state: State, seat: int, action: CatSanityAction) -> str:
-        """A button label; seats appear as {pN} placeholders like in prompts."""
-        if isinstance(action, Adopt):
-            card = action.card
-            cost = " (−1 sanity)" if card in MOON else ""
-            return f"{KIND_EMOJI[KIND[card]]} Adopt {name(card)}{cost}"
-        if isinstance(action, CallAuction):
-            suns = sum(card in SUN for card in state.alley)
-            return f"🔨 Mine! Mine! Mine! (auction {suns} Sun Cat{'s' if suns > 1 else ''})"
-        if isinstance(action, PlaceBid):
-            if not action.amount:
-                return "Pass"
-            return f"Bid {action.amount} sanity token{'s' if action.amount > 1 else ''}"
-        if isinstance(action, Declare):
-            kind = action.kind
-            text = f"Twin {kind[4]}" if kind.startswith("twin") else _SUN_LABEL[kind]
-            return f"{KIND_EMOJI[kind]} Copy Cat is a {text} Cat"
-        if isinstance(action, NinjaTarget):
-            return f"🥷 Banzai! Attack {{p{action.target}}}"
-        return f"{KIND_EMOJI[action.kind]} Return a {KIND_NAMES[action.kind]}"
+        return decode(text)
 
     def actions_are_public(self, state: State, seat: int) -> bool:
         """Every decision is public except the Recall picks, which stay secret until both are made."""
-        return state.phase != "recall"
+        return state.phase != Phase.RECALL

@@ -19,7 +19,20 @@ from engine.catsanity.cards import (
     TOKENS_BY_PLAYERS,
     TWIN_LETTERS,
 )
-from engine.catsanity.model import View
+from engine.catsanity.flow import name_of_kind
+from engine.catsanity.model import (
+    Adopt,
+    CallAuction,
+    CatSanityAction,
+    Declare,
+    NinjaTarget,
+    Phase,
+    PlaceBid,
+    ReturnCat,
+    State,
+    View,
+)
+from engine.catsanity.rules import decode
 from engine.catsanity.scoring import (
     CHORUS_MIN,
     CHORUS_POINTS,
@@ -29,7 +42,7 @@ from engine.catsanity.scoring import (
     TWIN_SET,
     quick_score,
 )
-from engine.core import InvalidInput
+from engine.core import IllegalAction, InvalidInput, NotYourTurn, OutOfDate, Rules
 from engine.texts import Choice, Control, Texts
 
 SANITY = "🧠"
@@ -220,7 +233,7 @@ class CatSanityTexts(Texts):
 
     def prompt(self, view: View, names: Sequence[str]) -> str:
         text = super().prompt(view, names)
-        if view.phase == "recall" and view.seat is None:
+        if view.phase == Phase.RECALL and view.seat is None:
             text += f" — privately, with 🃏 **{self.hand_label}**"
         return text
 
@@ -273,55 +286,92 @@ class CatSanityTexts(Texts):
                 lines.append(f"⏳ {names[seat]} chooses next")
         return f"🕊️ Born free! {names[adopter]}'s Recall Cat", "\n".join(lines)
 
-    # ---- controls ----
+    # ---- labels and controls ----
+
+    def label(self, rules: Rules, state: State, seat: int, action: CatSanityAction) -> str:
+        """A button label; seats appear as {pN} placeholders like in prompts."""
+        if isinstance(action, Adopt):
+            card = action.card
+            cost = " (−1 sanity)" if card in MOON else ""
+            return f"{KIND_EMOJI[KIND[card]]} Adopt {KIND_NAMES[KIND[card]]}{cost}"
+        if isinstance(action, CallAuction):
+            suns = sum(card in SUN for card in state.alley)
+            return f"🔨 Mine! Mine! Mine! (auction {suns} Sun Cat{'s' if suns > 1 else ''})"
+        if isinstance(action, PlaceBid):
+            if not action.amount:
+                return "Pass"
+            return f"Bid {action.amount} sanity token{'s' if action.amount > 1 else ''}"
+        if isinstance(action, Declare):
+            return f"{KIND_EMOJI[action.kind]} Copy Cat is a {name_of_kind(action.kind)} Cat"
+        if isinstance(action, NinjaTarget):
+            return f"🥷 Banzai! Attack {{p{action.target}}}"
+        return f"{KIND_EMOJI[action.kind]} Return a {KIND_NAMES[action.kind]}"
 
     def controls(self, view: View, choices: Sequence[Choice]) -> list[Control] | None:
         """Adopt buttons, the auction's bid row and select, the Copy Cat's two selects, the Ninja's
-        target select and the Recall pick select; None (the default) if a legal action would be missed."""
-        legal = {choice.value: choice for choice in choices}
-        if not legal or view.seat is None:
+        target select and the Recall pick select, offering what the view's choices mark playable;
+        None (the default) if a legal action would be missed."""
+        labels = {choice.value: choice for choice in choices}
+        if not labels or view.seat is None:
             return None
         build = {
-            "turn": self._turn_controls,
-            "auction": self._auction_controls,
-            "copy": self._copy_controls,
-            "ninja": self._ninja_controls,
-            "recall": self._recall_controls,
+            Phase.TURN: self._turn_controls,
+            Phase.AUCTION: self._auction_controls,
+            Phase.COPY: self._copy_controls,
+            Phase.NINJA: self._ninja_controls,
+            Phase.RECALL: self._recall_controls,
         }.get(view.phase)
         if build is None:
             return None
-        controls = [control for control in build(view, legal) if control.choices]
+        playable = [decode(choice.action) for choice in view.choices if choice.playable]
+        controls = [control for control in build(view, playable, labels) if control.choices]
         offered = {choice.value for control in controls for choice in control.choices}
-        if not set(legal) <= offered:
+        if not set(labels) <= offered:
             return None
         return controls
 
     def compose(self, view: View, key: str, values: Sequence[str]) -> str:
         """The Copy Cat's Twin letter: a one-choice "multi" select, so that its custom_id differs from the
-        type select's in the same message."""
-        if key != TWIN_KEY or len(values) != 1 or values[0] not in _TWIN_DECLARATIONS:
-            raise InvalidInput("Choose one Twin letter for the Copy Cat.")
-        return values[0]
+        type select's in the same message. The letter must be one of the view's Twin declarations; one the
+        engine refuses is refused with the engine's reason."""
+        if key != TWIN_KEY or len(values) != 1:
+            raise InvalidInput(_ONE_TWIN_LETTER)
+        if view.phase != Phase.COPY:
+            raise OutOfDate("The table has moved on — here is the current position.")
+        if view.seat not in view.to_act:
+            raise NotYourTurn("It's not your turn to decide anything right now.")
+        twins = {
+            choice.action: choice for choice in view.choices if _is_twin_declaration(decode(choice.action))
+        }
+        chosen = twins.get(values[0])
+        if chosen is None:
+            raise InvalidInput(_ONE_TWIN_LETTER)
+        if not chosen.playable:
+            raise IllegalAction(chosen.why_not)
+        return chosen.action
 
-    def _turn_controls(self, view: View, legal: dict[str, Choice]) -> list[Control]:
+    def _turn_controls(
+        self, view: View, playable: list[CatSanityAction], labels: dict[str, Choice]
+    ) -> list[Control]:
         seat = view.seat
         adopt = []
-        for card in view.alley:
-            value = f"adopt:{card}"
-            if value not in legal:
+        for action in playable:
+            if not isinstance(action, Adopt):
                 continue
+            card = action.card
             kind = KIND[card]
             if card in MOON:
                 effect = MOON_BUTTON.get(kind) or f"+{gain(view, seat, card)}"
                 label = f"{KIND_EMOJI[kind]} Adopt {KIND_NAMES[kind]} (−1 {SANITY} · {effect})"
             else:
                 label = f"{KIND_EMOJI[kind]} Adopt {KIND_NAMES[kind]} ({self._sun_gain(view, seat, card)})"
-            adopt.append(Choice(value, label))
+            adopt.append(Choice(action.encode(), label))
         controls = [Control("buttons", tuple(adopt), style="primary")]
-        if "auction" in legal:
-            suns = sum(card in SUN for card in view.alley)
-            label = f"🔨 Mine! Mine! Mine! — auction the {suns} Sun Cat{'s' if suns > 1 else ''}"
-            controls.append(Control("buttons", (Choice("auction", label),), style="danger"))
+        for action in playable:
+            if isinstance(action, CallAuction):
+                suns = sum(card in SUN for card in view.alley)
+                label = f"🔨 Mine! Mine! Mine! — auction the {suns} Sun Cat{'s' if suns > 1 else ''}"
+                controls.append(Control("buttons", (Choice(action.encode(), label),), style="danger"))
         return controls
 
     @staticmethod
@@ -332,76 +382,91 @@ class CatSanityTexts(Texts):
             return f"Chorus {have + 1}/{CHORUS_MIN}"
         return f"+{points}"
 
-    def _auction_controls(self, view: View, legal: dict[str, Choice]) -> list[Control]:
+    def _auction_controls(
+        self, view: View, playable: list[CatSanityAction], labels: dict[str, Choice]
+    ) -> list[Control]:
+        """Quick raises of up to 3 over the high bid, a select of every playable bid, and Pass."""
         auction = view.auction
         assert auction is not None and view.seat is not None
         tokens = view.tokens[view.seat]
-        amounts = [int(value[4:]) for value in legal if value.startswith("bid:") and value != "bid:0"]
+        bids = [action for action in playable if isinstance(action, PlaceBid)]
+        raises = [bid for bid in bids if bid.amount]
         quick = [
-            Choice(f"bid:{auction.high + step}", f"+{step} → bid {auction.high + step} {SANITY}")
-            for step in (1, 2, 3)
-            if f"bid:{auction.high + step}" in legal
+            Choice(bid.encode(), f"+{bid.amount - auction.high} → bid {bid.amount} {SANITY}")
+            for bid in raises
+            if bid.amount - auction.high <= QUICK_RAISES
         ]
         custom = tuple(
             Choice(
-                f"bid:{amount}",
-                f"Bid {amount} {SANITY}",
+                bid.encode(),
+                f"Bid {bid.amount} {SANITY}",
                 (
                     "opening bid"
                     if auction.high_seat is None
-                    else f"+{amount - auction.high} over the high bid"
+                    else f"+{bid.amount - auction.high} over the high bid"
                 )
-                + f" · you keep {tokens - amount} {SANITY}",
+                + f" · you keep {tokens - bid.amount} {SANITY}",
             )
-            for amount in amounts
+            for bid in raises
         )
+        passes = tuple(Choice(bid.encode(), "🙅 Pass") for bid in bids if not bid.amount)
         return [
             Control("buttons", tuple(quick), style="success"),
             Control("select", custom, placeholder=f"Custom bid… (up to your {tokens} {SANITY})"),
-            Control("buttons", (Choice("bid:0", "🙅 Pass"),) if "bid:0" in legal else ()),
+            Control("buttons", passes),
         ]
 
-    def _copy_controls(self, view: View, legal: dict[str, Choice]) -> list[Control]:
+    def _copy_controls(
+        self, view: View, playable: list[CatSanityAction], labels: dict[str, Choice]
+    ) -> list[Control]:
         seat = view.seat
         home = view.homes[seat]
         have = Counter(KIND[card] for card in home)
         before = quick_score(home, None)
+        declarations = [action for action in playable if isinstance(action, Declare)]
 
-        def option(kind: str, label: str) -> Choice:
-            points = quick_score(home, kind) - before
-            owned = f" · you have {have[kind]}" if have[kind] else ""
-            return Choice(f"copy:{kind}", label, f"+{points} pts now{owned}")
+        def option(action: Declare, label: str) -> Choice:
+            points = quick_score(home, action.kind) - before
+            owned = f" · you have {have[action.kind]}" if have[action.kind] else ""
+            return Choice(action.encode(), label, f"+{points} pts now{owned}")
 
         plain = tuple(
-            option(kind, kind_text(kind)) for kind in ("house", "chorus", "fib") if f"copy:{kind}" in legal
+            option(action, kind_text(action.kind))
+            for action in declarations
+            if not _is_twin_declaration(action)
         )
         twins = tuple(
-            option(f"twin{letter}", f"👯 Twin {letter}")
-            for letter in TWIN_LETTERS
-            if f"copy:twin{letter}" in legal
+            option(action, f"👯 Twin {action.kind[4:]}")
+            for action in declarations
+            if _is_twin_declaration(action)
         )
         return [
             Control("select", plain, placeholder="🪞 The Copy Cat becomes a House, Chorus or Fibonacci Cat…"),
             Control("multi", twins, placeholder="🪞 …or a Twin Cat: choose its letter", key=TWIN_KEY),
         ]
 
-    def _ninja_controls(self, view: View, legal: dict[str, Choice]) -> list[Control]:
+    def _ninja_controls(
+        self, view: View, playable: list[CatSanityAction], labels: dict[str, Choice]
+    ) -> list[Control]:
         options = []
-        for value, choice in legal.items():
-            if not value.startswith("ninja:"):
+        for action in playable:
+            if not isinstance(action, NinjaTarget):
                 continue
-            target = int(value[6:])
-            suns = Counter(KIND_EMOJI[KIND[card]] for card in view.homes[target] if card in SUN)
+            suns = Counter(KIND_EMOJI[KIND[card]] for card in view.homes[action.target] if card in SUN)
             if suns:
                 count = sum(suns.values())
                 summary = " ".join(f"{emoji}×{suns[emoji]}" for emoji in _SUN_EMOJI if suns[emoji])
                 text = f"{count} Sun Cat{'s' if count > 1 else ''}: {summary} — one taken at random"
             else:
                 text = "No Sun Cats — the attack would find nothing"
-            options.append(Choice(value, choice.label, text[:100]))
+            value = action.encode()
+            options.append(Choice(value, labels[value].label, text[:100]))
         return [Control("select", tuple(options), placeholder="🥷 Banzai! Whose home does the Ninja raid?")]
 
-    def _recall_controls(self, view: View, legal: dict[str, Choice]) -> list[Control]:
+    def _recall_controls(
+        self, view: View, playable: list[CatSanityAction], labels: dict[str, Choice]
+    ) -> list[Control]:
+        """One option per kind the engine lets the seat return, with what returning one would cost."""
         seat = view.seat
         picked = list(view.my_recall_pick)
         home = list(view.homes[seat])
@@ -410,20 +475,32 @@ class CatSanityTexts(Texts):
         now = quick_score(tuple(home), view.copy_as)
         have = Counter(KIND[card] for card in home)
         options = []
-        for value in legal:
-            kind = value.partition(":")[2]
+        for action in playable:
+            if not isinstance(action, ReturnCat):
+                continue
+            kind = action.kind
             rest = list(home)
             rest.remove(next(card for card in reversed(home) if KIND[card] == kind))
             loss = now - quick_score(tuple(rest), view.copy_as)
             options.append(
-                Choice(value, kind_text(kind), f"You have {have[kind]} · returning one costs {loss} pts")
+                Choice(
+                    action.encode(),
+                    kind_text(kind),
+                    f"You have {have[kind]} · returning one costs {loss} pts",
+                )
             )
         which = "2nd" if picked else "1st"
         return [Control("select", tuple(options), placeholder=f"🕊️ Choose the {which} of 2 cats to return…")]
 
 
 TWIN_KEY = "twin"
-_TWIN_DECLARATIONS = frozenset(f"copy:twin{letter}" for letter in TWIN_LETTERS)
+QUICK_RAISES = 3
+"""How far over the high bid the one-click raise buttons go."""
+_ONE_TWIN_LETTER = "Choose one Twin letter for the Copy Cat."
+
+
+def _is_twin_declaration(action: CatSanityAction) -> bool:
+    return isinstance(action, Declare) and action.kind.startswith("twin")
 
 
 TEXTS = CatSanityTexts()

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from engine.catsanity.model import State, View, build
+from engine.catsanity.model import Phase, PossibleChoice, State, View, build
 from engine.catsanity.scoring import quick_score
 
 
 def to_act(state: State) -> tuple[int, ...]:
     """The seat the game waits for, as a tuple (empty once play has ended)."""
     phase = state.phase
-    if phase == "auction":
+    if phase == Phase.AUCTION:
         return (state.auction.waiting[0],)  # type: ignore[union-attr]
-    if phase == "recall":
+    if phase == Phase.RECALL:
         return (state.recall.waiting[0],)  # type: ignore[union-attr]
-    if phase == "over":
+    if phase == Phase.OVER:
         return ()
     return (state.turn,)
 
@@ -22,13 +22,13 @@ def prompt(state: State, seat: int | None) -> str:
     """What is being decided now, with {pN} placeholders."""
     turn = state.turn
     phase = state.phase
-    if phase == "turn":
+    if phase == Phase.TURN:
         return f"{{p{turn}}} adopts a cat from the alley or calls an auction"
-    if phase == "copy":
+    if phase == Phase.COPY:
         return f"{{p{turn}}} declares which Sun Cat the Copy Cat mimics"
-    if phase == "ninja":
+    if phase == Phase.NINJA:
         return f"{{p{turn}}} picks an opponent for the Ninja attack"
-    if phase == "auction":
+    if phase == Phase.AUCTION:
         auction = state.auction
         assert auction is not None
         bidder = auction.waiting[0]
@@ -37,7 +37,7 @@ def prompt(state: State, seat: int | None) -> str:
         else:
             standing = f"highest bid {auction.high} by {{p{auction.high_seat}}}"
         return f"{{p{bidder}}} bids or passes in {{p{auction.caller}}}'s auction ({standing})"
-    if phase == "recall":
+    if phase == Phase.RECALL:
         recall = state.recall
         assert recall is not None
         chooser = recall.waiting[0]
@@ -47,8 +47,9 @@ def prompt(state: State, seat: int | None) -> str:
     return "Play has ended"
 
 
-def build_view(state: State, seat: int | None) -> View:
-    """Everything `seat` may see: homes, alley, tokens, deck size, the auction, its own Recall pick."""
+def build_view(state: State, seat: int | None, choices: tuple[PossibleChoice, ...] = ()) -> View:
+    """Everything `seat` may see: homes, alley, tokens, deck size, the auction, its own Recall pick, and
+    the `choices` the rules checked for it."""
     recall = state.recall
     mine: tuple[str, ...] = ()
     if recall is not None and seat is not None and recall.waiting and recall.waiting[0] == seat:
@@ -61,7 +62,7 @@ def build_view(state: State, seat: int | None) -> View:
             "players": state.players,
             "to_act": to_act(state),
             "prompt": prompt(state, seat),
-            "over": state.phase == "over",
+            "over": state.phase == Phase.OVER,
             "turn": state.turn,
             "turns": state.turns,
             "phase": state.phase,
@@ -76,5 +77,6 @@ def build_view(state: State, seat: int | None) -> View:
             "recall_waiting": recall.waiting if recall else (),
             "my_recall_pick": mine,
             "end_reason": state.end_reason,
+            "choices": choices,
         },
     )

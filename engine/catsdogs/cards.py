@@ -41,12 +41,6 @@ def card_name(card: str) -> str:
     return f"{emoji} {word} {card[1]}"
 
 
-def card_label(card: str) -> str:
-    """The card with its ribbons, for a button: "🐱 Cat 1 · 3🎀"."""
-    ribbons = RIBBONS[card]
-    return f"{card_name(card)} · {ribbons}🎀" if ribbons else card_name(card)
-
-
 def names(cards: Iterable[str]) -> str:
     """Cards joined for a sentence: "🐱 Cat 2, 🐶 Dog 5" (or "nothing")."""
     text = ", ".join(card_name(card) for card in cards)

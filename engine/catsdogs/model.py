@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from engine.core import Action, Frozen, GameOptions, Rng
 
-SOLO = "solo"
-DUO = "two-player"
-STANDARD = "standard"
+
+class Mode(StrEnum):
+    """How a player count plays: alone against the table (CD-7), two players with table cards (CD-6),
+    or the standard game (3–5)."""
+
+    SOLO = "solo"
+    DUO = "two-player"
+    STANDARD = "standard"
+
+
+SOLO, DUO, STANDARD = Mode.SOLO, Mode.DUO, Mode.STANDARD
 SOLO_ROUNDS = 4
 HAND_SIZE = {1: 5, 2: 5, 3: 5, 4: 4, 5: 3}
 
 
-def mode_of(players: int) -> str:
+def mode_of(players: int) -> Mode:
     """The mode a player count plays: solo, two-player or standard (3–5)."""
     if players == 1:
         return SOLO
@@ -97,7 +107,7 @@ class View(Frozen):
     to_act: tuple[int, ...]
     prompt: str
     over: bool
-    mode: str
+    mode: Mode
     round: int
     max_rounds: int | None
     target: int

@@ -7,7 +7,6 @@ from engine.catsdogs.cards import (
     RIBBONS,
     TABLE,
     TARGET,
-    card_label,
     card_name,
     names,
     resolve_trick,
@@ -308,9 +307,6 @@ class CatsDogsRules(Rules[State, Play, View]):
             return _DECODE[text.strip().upper().replace("P:", "p:", 1)]
         except KeyError:
             raise InvalidInput(f"{text!r} is not a card to play; write it like p:C7 or p:D3.") from None
-
-    def label(self, state: State, seat: int, action: Play) -> str:
-        return card_label(action.card)
 
     def actions_are_public(self, state: State, seat: int) -> bool:
         return False

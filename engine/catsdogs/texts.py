@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.catsdogs.cards import RIBBONS, TABLE, card_label, card_name, ribbons
-from engine.catsdogs.model import View
+from engine.catsdogs.cards import RIBBONS, TABLE, card_name, ribbons
+from engine.catsdogs.model import DUO, SOLO, Play, State, View
+from engine.core import Rules
 from engine.texts import Texts
+
+
+def card_label(card: str) -> str:
+    """The card with its ribbons, for a button and the hand: "🐱 Cat 1 · 3🎀"."""
+    ribbons = RIBBONS[card]
+    return f"{card_name(card)} · {ribbons}🎀" if ribbons else card_name(card)
 
 
 def short(card: str) -> str:
@@ -27,11 +34,14 @@ class CatsDogsTexts(Texts):
     hand_label = "My hand"
     emoji = "🐱🐶"
 
+    def label(self, rules: Rules, state: State, seat: int, action: Play) -> str:
+        return card_label(action.card)
+
     def table_fields(self, view: View, names: Sequence[str]) -> list[tuple[str, str]]:
         fields = [(self._heading(view), self._trick(view, names))]
-        if view.mode == "two-player" and len(view.table) > 1:
+        if view.mode == DUO and len(view.table) > 1:
             fields.append(("Table cards still to come", cards_line(view.table[1:])))
-        if view.mode == "solo":
+        if view.mode == SOLO:
             upcoming = view.table[1:]
             fields.append(
                 ("Face-up trick cards to come", f"{cards_line(upcoming)} · {view.hidden_left} hidden")
@@ -60,9 +70,9 @@ class CatsDogsTexts(Texts):
 
     def _trick(self, view: View, names: Sequence[str]) -> str:
         plays = [f"{who(seat, names)}: {short(card)}" for seat, card in view.trick]
-        if view.mode == "two-player" and view.table and not any(seat == TABLE for seat, _ in view.trick):
+        if view.mode == DUO and view.table and not any(seat == TABLE for seat, _ in view.trick):
             plays.insert(0, f"Table: {short(view.table[0])}")
-        if view.mode == "solo" and view.hidden_left and view.table:
+        if view.mode == SOLO and view.hidden_left and view.table:
             plays.insert(0, f"Face-up: {short(view.table[0])} · hidden card 🂠")
         return "\n".join(plays) or "No card played yet."
 

@@ -19,8 +19,8 @@ SecretTexts = Callable[[object, int], set[str]]
 
 
 def catsdogs_secrets(state, seat: int) -> set[str]:
-    from engine.catsdogs.cards import card_label, card_name
-    from engine.catsdogs.texts import short
+    from engine.catsdogs.cards import card_name
+    from engine.catsdogs.texts import card_label, short
 
     hidden = set(state.hands[seat])
     texts = set()
@@ -170,17 +170,20 @@ async def test_a_whole_game_renders_within_discords_limits_and_keeps_secrets(ser
         assert await drive(service, key, players, seed) > 0
 
 
-def test_labels_name_players_instead_of_placeholders():
+def test_labels_name_players_instead_of_placeholders(monkeypatch):
+    """A game's texts label an action (by default with the rules' label); seats become player names."""
     from types import SimpleNamespace
 
     from cogs.messages import label_of
+    from engine.texts import Texts
 
     class Rules:
         def label(self, state, seat, action):
             return "Target {p1}"
 
+    monkeypatch.setitem(GAMES, "plain", SimpleNamespace(texts=Texts()))
     game = SimpleNamespace(
-        rules=Rules(), state=None, names=["Ann", "Bo"], record=SimpleNamespace(game="catsdogs")
+        record=SimpleNamespace(game="plain"), rules=Rules(), state=None, names=["Ann", "Bo"]
     )
     assert label_of(game, 0, None) == "Target Bo"
 

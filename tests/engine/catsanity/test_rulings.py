@@ -11,6 +11,7 @@ from engine.catsanity.cards import ALL_CARDS, MOON
 from engine.catsanity.flow import start_turn
 from engine.catsanity.model import Options
 from engine.catsanity.position import position
+from engine.catsanity.texts import TEXTS
 from engine.core import IllegalAction, InvalidInput, NotYourTurn
 
 # ---- CS-1 turn steps, CS-12 and CS-13 setup ------------------------------------------------------------
@@ -428,7 +429,7 @@ def test_every_encoding_decodes_and_nonsense_is_refused():
 
 def test_labels_are_short_and_readable(table):
     t = table(AUCTION)
-    labels = [RULES.label(t.state, 1, a) for a in RULES.legal_actions(t.state, 1)]
+    labels = [TEXTS.label(RULES, t.state, 1, a) for a in RULES.legal_actions(t.state, 1)]
     assert labels == [
         "🏠 Adopt House Cat",
         "👯 Adopt Twin A Cat",

@@ -51,7 +51,8 @@ def offered(message) -> list[str]:
 
 def controls_of(state, seat: int):
     view = RULES.view(state, seat)
-    choices = [Choice(a.encode(), RULES.label(state, seat, a)) for a in RULES.legal_actions(state, seat)]
+    legal = RULES.legal_actions(state, seat)
+    choices = [Choice(a.encode(), TEXTS.label(RULES, state, seat, a)) for a in legal]
     return TEXTS.controls(view, choices)
 
 

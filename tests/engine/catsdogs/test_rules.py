@@ -10,6 +10,7 @@ import pytest
 from engine.catsdogs import RULES, Options, Play
 from engine.catsdogs.cards import ribbons
 from engine.catsdogs.position import cards, position
+from engine.catsdogs.texts import TEXTS
 from engine.core import IllegalAction, InvalidInput
 
 
@@ -298,8 +299,8 @@ def test_actions_encode_decode_and_label():
         with pytest.raises(InvalidInput):
             RULES.decode_action(bad)
     state = position("C1 C8 | D2 D3 | C4 C5")
-    assert RULES.label(state, 0, Play(card="C1")) == "🐱 Cat 1 · 3🎀"
-    assert RULES.label(state, 0, Play(card="C8")) == "🐱 Cat 8"
+    assert TEXTS.label(RULES, state, 0, Play(card="C1")) == "🐱 Cat 1 · 3🎀"
+    assert TEXTS.label(RULES, state, 0, Play(card="C8")) == "🐱 Cat 8"
     assert not RULES.actions_are_public(state, 0)
 
 
