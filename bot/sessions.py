@@ -224,9 +224,7 @@ class GameService:
             successor = next_host(game.record.seats, game.seat_of(user_id))
             if successor is None:
                 raise Refusal("You're the host and the only member here: use Cancel to close the table.")
-        await self._set_seats(
-            game, [s for s in game.record.seats if s.user_id != user_id], host_id=successor
-        )
+        await self._set_seats(game, [s for s in game.record.seats if s.user_id != user_id], host_id=successor)
         return game
 
     def _require_host(self, game: LiveGame, user_id: int, can_manage: bool = False) -> None:

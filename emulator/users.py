@@ -130,7 +130,7 @@ class Invoker:
         if guild_id is None:  # a direct message: a user, no guild nor member
             for key in ("guild_id", "guild", "member", "guild_locale"):
                 data.pop(key)
-            data.update(user=member.payload(), context=1)
+            data.update(user=member.payload(), context=1, authorizing_integration_owners={"0": "0"})
         if message is not None:
             data["message"] = world.message_payload(message)
         return data
