@@ -195,7 +195,9 @@ class GameService:
             raise GameClosed("This game has already started.")
         return game
 
-    async def _set_seats(self, game: LiveGame, seats: Sequence[SeatRecord]) -> None:
+    async def _set_seats(
+        self, game: LiveGame, seats: Sequence[SeatRecord], *, host_id: int | None = None
+    ) -> None:
         """Seat `seats` (records from the lobby, in their new order, plus any new ones).
 
         An option naming a taken seat follows its player to their new seat, or goes back to
@@ -212,7 +214,7 @@ class GameService:
                 options[name] = next((index for index, seat in enumerate(seats) if seat is player), None)
         changed = options if options != game.record.options else None
         game.record = await self.store.update_lobby(
-            game.id, seats=numbered, options=changed, now=self.clock.now()
+            game.id, seats=numbered, options=changed, host_id=host_id, now=self.clock.now()
         )
         await self._notify_lobby(game)
 
@@ -229,13 +231,18 @@ class GameService:
         game = await self._lobby(game_id)
         if game.seat_of(user_id) is None:
             raise NotInGame("You're not seated at this table.")
+        successor = None
         if user_id == game.record.host_id:
-            raise Refusal("You're the host: use Cancel to close the table.")
-        await self._set_seats(game, [s for s in game.record.seats if s.user_id != user_id])
+            successor = next_host(game.record.seats, game.seat_of(user_id))
+            if successor is None:
+                raise Refusal("You're the host and the only member here: use Cancel to close the table.")
+        await self._set_seats(game, [s for s in game.record.seats if s.user_id != user_id], host_id=successor)
         return game
 
     def _require_host(self, game: LiveGame, user_id: int, can_manage: bool = False) -> None:
-        if user_id != game.record.host_id and not can_manage:
+        """Only the host — while seated: a host who left keeps no rights (G-X7) — or Manage Server."""
+        is_host = user_id == game.record.host_id and game.seat_of(user_id) is not None
+        if not is_host and not can_manage:
             host = next((s.name for s in game.record.seats if s.user_id == game.record.host_id), "the host")
             raise NotHost(f"Only {host} (the host) can do that.")
 
@@ -472,8 +479,14 @@ class GameService:
         seat = self.check_player(game, user_id)
         old = game.record.seats[seat]
         replacement = SeatRecord(seat=seat, user_id=None, name=f"{old.name} 🤖", computer="normal")
-        game.record = await self.store.replace_seat(game.id, replacement, now=self.clock.now())
-        event = Event(kind="leave", text=f"{old.name} left; a computer player took over the seat.")
+        successor = next_host(game.record.seats, seat) if user_id == game.record.host_id else None
+        game.record = await self.store.replace_seat(
+            game.id, replacement, host_id=successor, now=self.clock.now()
+        )
+        text = f"{old.name} left; a computer player took over the seat."
+        if successor is not None:
+            text += f" {{p{game.seat_of(successor)}}} is the host now."
+        event = Event(kind="leave", text=text)
         game.events = [*game.events, event]
         await self._notify_game(game, [event])
         self.schedule_computers(game)
@@ -539,6 +552,15 @@ class GameService:
                 await listener.game_changed(game, events)
             except Exception:
                 log.exception("%s could not show the change", game.log_prefix())
+
+
+def next_host(seats: Sequence[SeatRecord], leaving: int | None) -> int | None:
+    """The member seated next after seat `leaving` (in seat order, going round), who becomes host (G-X7)."""
+    count = len(seats)
+    start = 0 if leaving is None else leaving + 1
+    following = sorted(seats, key=lambda seat: (seat.seat - start) % count) if count else []
+    return next((s.user_id for s in following if s.user_id is not None and s.seat != leaving), None)
+
 
 
 def seat_option_names(rules: Rules) -> frozenset[str]:

@@ -3,82 +3,192 @@
 Every component id starts with `cn:` then a kind. Ids never carry a secret that
 is not already the clicker's own: action ids appear only on panels shown to
 the seat that may take them.
+
+`parse` is strict, because a modified client can send any text as a custom_id: ASCII digits
+only, bounded lengths, known kinds and lobby operations; anything else is a `BadRequest`
+whose answer quotes none of the input. The wire letters of the kinds never change, so old
+buttons keep working.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import IntEnum, StrEnum
 
 from bot.errors import BadRequest
+from engine.core import MAX_ENCODED_ACTION
 
 PREFIX = "cn"
 MAX_CUSTOM_ID = 100
+MAX_NUMBER = 2**63 - 1
+"""The largest game id or version there can be (SQLite's largest integer)."""
+MAX_VALUES = 25
+"""Discord's most options in one select, so the most values one choice can carry."""
 
-LOBBY_OPS = ("join", "leave", "start", "cancel", "addc", "rmc", "shuffle", "opt")
+INVALID = "That button isn't valid any more — use /game status to see the current table."
+
+
+class Kind(StrEnum):
+    """What a component does; the value is the letter(s) written in its custom_id."""
+
+    ACTION = "a"
+    SELECT = "s"
+    MULTI = "m"
+    PAGE = "pg"
+    VIEW = "v"
+    LOBBY = "l"
+    REMATCH = "r"
+
+    @property
+    def versioned(self) -> bool:
+        """Made for one version of the table: the id carries that version and an argument."""
+        return self in (Kind.ACTION, Kind.SELECT, Kind.MULTI, Kind.PAGE)
+
+    @property
+    def is_action(self) -> bool:
+        return self in (Kind.ACTION, Kind.SELECT, Kind.MULTI)
+
+
+class LobbyOp(StrEnum):
+    """What a lobby control does; the value is the word written in its custom_id."""
+
+    JOIN = "join"
+    LEAVE = "leave"
+    START = "start"
+    CANCEL = "cancel"
+    ADD_COMPUTER = "addc"
+    REMOVE_COMPUTER = "rmc"
+    SHUFFLE = "shuffle"
+    OPTION = "opt"
+
+
+class ComponentType(IntEnum):
+    """The Discord component types Catnip makes (the `component_type` of a click)."""
+
+    BUTTON = 2
+    SELECT = 3
 
 
 @dataclass(frozen=True)
 class ComponentId:
-    """A parsed custom_id: `kind`, the game, and the kind's own fields."""
+    """A parsed custom_id: `kind`, the game, and the kind's own fields.
 
-    kind: str
+    `arg` is the encoded action (a), the row or page (s, pg), the multi-select's key (m) or a
+    lobby option's name (l with op OPTION); `op` is a lobby control's operation.
+    """
+
+    kind: Kind
     game_id: int
     version: int = 0
     arg: str = ""
+    op: LobbyOp | None = None
 
     def encode(self) -> str:
-        parts = [PREFIX, self.kind, str(self.game_id)]
-        if self.kind in ("a", "s", "m", "pg"):
-            parts.append(str(self.version))
-        if self.arg or self.kind in ("a", "s", "m", "pg", "l"):
-            parts.append(self.arg)
+        parts = [PREFIX, self.kind.value, str(self.game_id)]
+        if self.kind.versioned:
+            parts += [str(self.version), self.arg]
+        elif self.kind is Kind.LOBBY:
+            parts.append(f"{self.op}/{self.arg}" if self.arg else str(self.op))
         text = ":".join(parts)
         if len(text) > MAX_CUSTOM_ID:
             raise ValueError(f"custom_id too long: {len(text)} characters")
         return text
 
+    @property
+    def page(self) -> int:
+        """The page (pg) or row (s) the id names."""
+        return int(self.arg)
+
+    def component_types(self) -> tuple[ComponentType, ...]:
+        """The component types that carry this id: a button's id on a select is not one Catnip made."""
+        if self.kind in (Kind.SELECT, Kind.MULTI) or self.op is LobbyOp.ADD_COMPUTER:
+            return (ComponentType.SELECT,)
+        if self.op is LobbyOp.OPTION:
+            return (ComponentType.BUTTON, ComponentType.SELECT)
+        return (ComponentType.BUTTON,)
+
 
 def action_id(game_id: int, version: int, encoded: str) -> str:
-    return ComponentId("a", game_id, version, encoded).encode()
+    return ComponentId(Kind.ACTION, game_id, version, encoded).encode()
 
 
 def select_id(game_id: int, version: int, page: int) -> str:
-    return ComponentId("s", game_id, version, str(page)).encode()
+    return ComponentId(Kind.SELECT, game_id, version, str(page)).encode()
 
 
 def multi_id(game_id: int, version: int, key: str) -> str:
-    return ComponentId("m", game_id, version, key).encode()
+    return ComponentId(Kind.MULTI, game_id, version, key).encode()
 
 
 def page_id(game_id: int, version: int, page: int) -> str:
-    return ComponentId("pg", game_id, version, str(page)).encode()
+    return ComponentId(Kind.PAGE, game_id, version, str(page)).encode()
 
 
 def view_id(game_id: int) -> str:
-    return ComponentId("v", game_id).encode()
+    return ComponentId(Kind.VIEW, game_id).encode()
 
 
 def lobby_id(game_id: int, op: str, arg: str = "") -> str:
-    return ComponentId("l", game_id, arg=f"{op}/{arg}" if arg else op).encode()
+    return ComponentId(Kind.LOBBY, game_id, arg=arg, op=LobbyOp(op)).encode()
 
 
 def rematch_id(game_id: int) -> str:
-    return ComponentId("r", game_id).encode()
+    return ComponentId(Kind.REMATCH, game_id).encode()
+
+
+_NUMBER = r"[0-9]{1,20}"
+_TOKEN = rf"[!-~]{{1,{MAX_ENCODED_ACTION}}}"
+"""An encoded action, a select's value or a multi-select's key: printable ASCII, no spaces."""
+_ARGS = {
+    Kind.ACTION: _TOKEN,
+    Kind.SELECT: r"[0-9]{1,3}",
+    Kind.MULTI: _TOKEN,
+    Kind.PAGE: r"[0-9]{1,3}",
+}
+_VERSIONED = re.compile(
+    rf"cn:(?P<kind>a|s|m|pg):(?P<game>{_NUMBER}):(?P<version>{_NUMBER}):(?P<arg>.+)", re.S
+)
+_PLAIN = re.compile(rf"cn:(?P<kind>v|r):(?P<game>{_NUMBER})")
+_LOBBY = re.compile(rf"cn:l:(?P<game>{_NUMBER}):(?P<op>[a-z]{{1,10}})(?:/(?P<arg>[a-z0-9_]{{1,40}}))?")
+_VALUE = re.compile(_TOKEN)
+_LOBBY_OPS = frozenset(op.value for op in LobbyOp)
+
+
+def _number(text: str) -> int:
+    value = int(text)
+    if value > MAX_NUMBER:
+        raise BadRequest(INVALID)
+    return value
 
 
 def parse(custom_id: str) -> ComponentId:
     """Read a custom_id back; raise `BadRequest` for anything Catnip did not make."""
-    bad = BadRequest("I don't recognise that control — it may come from an old version. Try /game status.")
-    parts = custom_id.split(":", 4) if custom_id.startswith(f"{PREFIX}:a:") else custom_id.split(":")
-    if len(parts) < 3 or parts[0] != PREFIX or not parts[2].isdigit():
-        raise bad
-    kind, game_id = parts[1], int(parts[2])
-    if kind in ("a", "s", "m", "pg"):
-        if len(parts) != 5 or not parts[3].isdigit() or not parts[4]:
-            raise bad
-        return ComponentId(kind, game_id, int(parts[3]), parts[4])
-    if kind in ("v", "r") and len(parts) == 3:
-        return ComponentId(kind, game_id)
-    if kind == "l" and len(parts) == 4 and parts[3].split("/")[0] in LOBBY_OPS:
-        return ComponentId(kind, game_id, arg=parts[3])
-    raise bad
+    if not isinstance(custom_id, str) or len(custom_id) > MAX_CUSTOM_ID:
+        raise BadRequest(INVALID)
+    if match := _VERSIONED.fullmatch(custom_id):
+        kind = Kind(match["kind"])
+        if not re.fullmatch(_ARGS[kind], match["arg"]):
+            raise BadRequest(INVALID)
+        return ComponentId(kind, _number(match["game"]), _number(match["version"]), match["arg"])
+    if match := _PLAIN.fullmatch(custom_id):
+        return ComponentId(Kind(match["kind"]), _number(match["game"]))
+    if (match := _LOBBY.fullmatch(custom_id)) and match["op"] in _LOBBY_OPS:
+        op = LobbyOp(match["op"])
+        if (op is LobbyOp.OPTION) != (match["arg"] is not None):
+            raise BadRequest(INVALID)
+        return ComponentId(Kind.LOBBY, _number(match["game"]), arg=match["arg"] or "", op=op)
+    raise BadRequest(INVALID)
+
+
+def chosen_values(data: object) -> list[str]:
+    """The values a click chose in a select, each one Catnip could have offered; else `BadRequest`."""
+    values = data.get("values") if isinstance(data, dict) else None
+    if values is None:
+        return []
+    if not isinstance(values, Sequence) or isinstance(values, str) or len(values) > MAX_VALUES:
+        raise BadRequest(INVALID)
+    if not all(isinstance(value, str) and _VALUE.fullmatch(value) for value in values):
+        raise BadRequest(INVALID)
+    return list(values)

@@ -8,8 +8,9 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from emulator import harness
+from emulator import guilds, harness
 from emulator.control import Control
+from emulator.guilds import Guild
 from emulator.model import (
     BOT_PERMISSIONS,
     EVERYONE_PERMISSIONS,
@@ -217,6 +218,26 @@ class Emulator:
             "GUILD_MEMBER_ADD", {**self.world.member_payload(user), "guild_id": str(self.world.guild_id)}
         )
         return self.member(name)
+
+    def add_guild(
+        self, name: str, *, channels: Iterable[str] = ("games",), members: Iterable[str | MemberSpec] = ()
+    ) -> Guild:
+        """Another guild the bot is in, with its own channels and members (a bot already connected
+        hears of it with GUILD_CREATE). Its members are driven with :meth:`member` like any other."""
+        guild = guilds.add_guild(self.world, name, channels)
+        for spec in members:
+            spec = MemberSpec(spec) if isinstance(spec, str) else spec
+            self.world.add_member(spec.name, permission_value(spec.permissions), guild_id=guild.id)
+        self.world.dispatch("GUILD_CREATE", self.world.guild_payload(guild.id))
+        return guild
+
+    def guild_channel(self, guild: Guild, name: str) -> Channel:
+        """The channel `name` of `guild`."""
+        return next(c for c in self.world.channels.values() if c.guild_id == guild.id and c.name == name)
+
+    def dm_channel(self, member: SimulatedMember) -> Channel:
+        """The direct-message channel between the bot and ``member``."""
+        return guilds.dm_channel(self.world, member.user)
 
     @property
     def members(self) -> list[SimulatedMember]:

@@ -195,7 +195,7 @@ class Gateway:
         ready: dict[str, Any] = {
             "v": 10,
             "user": {**world.bot.payload(), "verified": True, "mfa_enabled": False, "locale": "en-US"},
-            "guilds": [{"id": str(world.guild_id), "unavailable": True}],
+            "guilds": [{"id": str(guild_id), "unavailable": True} for guild_id in world.guilds],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.url,
@@ -210,8 +210,9 @@ class Gateway:
         if "shard" in data:
             ready["shard"] = data["shard"]
         self._send_event(session, "READY", ready)
-        guild = world.guild_payload(all_members=bool(session.intents & GUILD_MEMBERS))
-        self._send_event(session, "GUILD_CREATE", guild)
+        for guild_id in world.guilds:
+            guild = world.guild_payload(guild_id, all_members=bool(session.intents & GUILD_MEMBERS))
+            self._send_event(session, "GUILD_CREATE", guild)
         self.ready.set()
         return session
 
@@ -237,7 +238,8 @@ class Gateway:
         if session is None:
             return
         world = self.world
-        members = list(world.members.values())
+        guild = world.guilds.get(int(data.get("guild_id") or world.guild_id)) or world.guilds[world.guild_id]
+        members = [world.members[i] for i in guild.member_ids]
         wanted = data.get("user_ids")
         if wanted:
             ids = {int(u) for u in (wanted if isinstance(wanted, list) else [wanted])}
@@ -245,7 +247,7 @@ class Gateway:
         elif data.get("query"):
             members = [m for m in members if m.name.lower().startswith(str(data["query"]).lower())]
         chunk = {
-            "guild_id": str(world.guild_id),
+            "guild_id": str(guild.id),
             "members": [world.member_payload(m) for m in members],
             "chunk_index": 0,
             "chunk_count": 1,

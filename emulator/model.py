@@ -161,6 +161,7 @@ class Channel:
     last_message_id: int | None = None
     message_count: int = 0
     auto_archive_duration: int = 1440
+    guild_id: int | None = None  # None: a direct-message channel
 
     @property
     def is_thread(self) -> bool:
@@ -326,7 +327,9 @@ class World:
         self.guild_name = guild_name
         self.bot = User(stable_snowflake("user", f"bot:{bot_name}"), bot_name, bot=True)
         self.owner = User(stable_snowflake("user", f"owner:{guild_name}"), "Server Owner")
-        self.roles: dict[int, Role] = {self.guild_id: Role(self.guild_id, "@everyone", everyone_permissions)}
+        self.roles: dict[int, Role] = {}
+        self.guilds: dict[int, Any] = {}
+        guilds.first_guild(self, guild_name, everyone_permissions)
         bot_role = Role(stable_snowflake("role", f"bot:{bot_name}"), bot_name, bot_permissions, position=1)
         self.roles[bot_role.id] = bot_role
         self.bot.role_ids.append(bot_role.id)
@@ -363,20 +366,23 @@ class World:
 
     # guild structure --------------------------------------------------------------------------------
 
-    def add_channel(self, name: str, *, position: int | None = None) -> Channel:
-        channel = Channel(stable_snowflake("channel", f"{self.guild_name}:{name}"), name)
+    def add_channel(self, name: str, *, position: int | None = None, guild_id: int | None = None) -> Channel:
+        guild = self.guilds[guild_id or self.guild_id]
+        channel = Channel(stable_snowflake("channel", f"{guild.name}:{name}"), name, guild_id=guild.id)
         channel.position = len(self.channels) if position is None else position
         self.channels[channel.id] = channel
         return channel
 
-    def add_member(self, name: str, permissions: int | None = None) -> User:
-        """Adds a member; with ``permissions`` they also get a role granting exactly those."""
+    def add_member(self, name: str, permissions: int | None = None, *, guild_id: int | None = None) -> User:
+        """Adds a member (of the first guild unless told); with ``permissions`` they also get a role
+        granting exactly those."""
         user = User(stable_snowflake("user", name), name)
         if permissions:
             role = Role(stable_snowflake("role", f"member:{name}"), f"{name}'s role", permissions, position=1)
             self.roles[role.id] = role
             user.role_ids.append(role.id)
         self.members[user.id] = user
+        self.guilds[guild_id or self.guild_id].member_ids.add(user.id)
         return user
 
     def member_named(self, name: str) -> User:
@@ -393,13 +399,15 @@ class World:
 
     def default_channel(self) -> Channel:
         """The first text channel (where commands run unless told otherwise)."""
-        return min((c for c in self.channels.values() if not c.is_thread), key=lambda c: c.position)
+        mine = (c for c in self.channels.values() if not c.is_thread and c.guild_id == self.guild_id)
+        return min(mine, key=lambda c: c.position)
 
     def permissions_of(self, user: User) -> int:
         """Guild-level permissions of a member (owner and administrators have all)."""
         if user.id == self.owner.id:
             return ALL_PERMISSIONS
-        value = self.roles[self.guild_id].permissions
+        guild = next((g for g in self.guilds.values() if user.id in g.member_ids), None)
+        value = self.roles[guild.id if guild else self.guild_id].permissions
         for role_id in user.role_ids:
             value |= self.roles[role_id].permissions
         return ALL_PERMISSIONS if value & ADMINISTRATOR else value
@@ -448,10 +456,12 @@ class World:
         return data
 
     def channel_payload(self, channel: Channel, *, permissions_for: User | None = None) -> dict[str, Any]:
+        if channel.guild_id is None:
+            return guilds.dm_payload(self, channel)
         data: dict[str, Any] = {
             "id": str(channel.id),
             "type": channel.type,
-            "guild_id": str(self.guild_id),
+            "guild_id": str(channel.guild_id),
             "name": channel.name,
             "last_message_id": None if channel.last_message_id is None else str(channel.last_message_id),
             "rate_limit_per_user": 0,
@@ -480,52 +490,18 @@ class World:
             data["permissions"] = str(self.permissions_of(permissions_for))
         return data
 
-    def guild_payload(self, *, all_members: bool = True) -> dict[str, Any]:
-        """GUILD_CREATE data; without the members intent only the bot's own member is included."""
-        members = list(self.members.values()) if all_members else [self.bot]
-        channels = [c for c in self.channels.values() if not c.is_thread]
-        threads = [c for c in self.channels.values() if c.is_thread]
-        return {
-            "id": str(self.guild_id),
-            "name": self.guild_name,
-            "icon": None,
-            "owner_id": str(self.owner.id),
-            "unavailable": False,
-            "member_count": len(self.members),
-            "large": False,
-            "features": [],
-            "roles": [r.payload() for r in self.roles.values()],
-            "emojis": [],
-            "stickers": [],
-            "channels": [self.channel_payload(c) for c in channels],
-            "threads": [self.channel_payload(t) for t in threads],
-            "members": [self.member_payload(m) for m in members],
-            "voice_states": [],
-            "presences": [],
-            "stage_instances": [],
-            "guild_scheduled_events": [],
-            "soundboard_sounds": [],
-            "verification_level": 0,
-            "default_message_notifications": 0,
-            "explicit_content_filter": 0,
-            "mfa_level": 0,
-            "nsfw_level": 0,
-            "premium_tier": 0,
-            "preferred_locale": "en-US",
-            "system_channel_id": None,
-            "system_channel_flags": 0,
-            "rules_channel_id": None,
-            "afk_channel_id": None,
-            "afk_timeout": 300,
-            "joined_at": iso(STABLE_EPOCH),
-        }
+    def guild_payload(self, guild_id: int | None = None, *, all_members: bool = True) -> dict[str, Any]:
+        """GUILD_CREATE data of a guild (the first unless told)."""
+        return guilds.guild_payload(self, guild_id, all_members=all_members)
 
     def message_payload(self, message: StoredMessage) -> dict[str, Any]:
         author = self.members.get(message.author_id) or self.bot
+        channel = self.channels.get(message.channel_id)
+        guild_id = channel.guild_id if channel is not None else self.guild_id
         data: dict[str, Any] = {
             "id": str(message.id),
             "channel_id": str(message.channel_id),
-            "guild_id": str(self.guild_id),
+            "guild_id": None if guild_id is None else str(guild_id),
             "author": author.payload(),
             "content": message.content,
             "timestamp": iso(message.created_at),
@@ -541,7 +517,9 @@ class World:
             "type": message.type,
             "flags": message.flags,
         }
-        if not message.ephemeral:
+        if guild_id is None:
+            data.pop("guild_id")
+        elif not message.ephemeral:
             data["member"] = self.member_payload(author, with_user=False)
         if message.webhook_id is not None:
             data["webhook_id"] = str(message.webhook_id)
@@ -553,13 +531,12 @@ class World:
                 "id": str(interaction.id),
                 "type": interaction.type,
                 "user": user.payload(),
-                "authorizing_integration_owners": {"0": str(self.guild_id)},
+                "authorizing_integration_owners": {"0": str(guild_id or self.guild_id)},
             }
             if interaction.message_id is not None and interaction.type == 3:
                 data["interaction_metadata"]["interacted_message_id"] = str(interaction.message_id)
         if message.thread_id is not None and message.thread_id in self.channels:
             data["thread"] = self.channel_payload(self.channels[message.thread_id])
-        channel = self.channels.get(message.channel_id)
         if channel is not None and channel.is_thread:
             data["position"] = max(channel.message_count - 1, 0)
         return data
@@ -580,3 +557,6 @@ class World:
         if command.guild_id is not None:
             data["guild_id"] = str(command.guild_id)
         return data
+
+
+from emulator import guilds  # noqa: E402  (guilds builds on the classes above)

@@ -246,7 +246,7 @@ class Rest:
             data = {
                 "id": str(message.id),
                 "channel_id": str(message.channel_id),
-                "guild_id": str(self.world.guild_id),
+                "guild_id": str(getattr(self.world.channels.get(message.channel_id), "guild_id", None)),
             }
             self.world.dispatch("MESSAGE_DELETE", data)
         self.world.notify("delete", message)
@@ -328,7 +328,7 @@ class Rest:
         if int(request.match_info["app_id"]) != self.world.bot.id:
             raise Refused(error(403, 50001, "Missing Access"))
         guild = request.match_info.get("guild_id")
-        if guild is not None and int(guild) != self.world.guild_id:
+        if guild is not None and int(guild) not in self.world.guilds:
             raise Refused(error(403, 50001, "Missing Access"))
         return None if guild is None else int(guild)
 
@@ -362,20 +362,21 @@ class Rest:
 
     # guild ------------------------------------------------------------------------------------------
 
-    def _guild(self, request: web.Request) -> None:
-        if int(request.match_info["guild_id"]) != self.world.guild_id:
+    def _guild(self, request: web.Request) -> int:
+        guild_id = int(request.match_info["guild_id"])
+        if guild_id not in self.world.guilds:
             raise Refused(error(404, 10004, "Unknown Guild"))
+        return guild_id
 
     async def get_guild(self, request: web.Request) -> web.Response:
-        self._guild(request)
-        payload = self.world.guild_payload()
+        payload = self.world.guild_payload(self._guild(request))
         for key in ("channels", "threads", "members", "voice_states", "presences"):
             payload.pop(key)
         return json_response(payload)
 
     async def get_guild_channels(self, request: web.Request) -> web.Response:
-        self._guild(request)
-        channels = [c for c in self.world.channels.values() if not c.is_thread]
+        guild_id = self._guild(request)
+        channels = [c for c in self.world.channels.values() if not c.is_thread and c.guild_id == guild_id]
         return json_response([self.world.channel_payload(c) for c in channels])
 
     async def get_members(self, request: web.Request) -> web.Response:
@@ -474,6 +475,7 @@ class Rest:
             owner_id=self.world.bot.id,
             created_at=self.world.now(),
             auto_archive_duration=int(payload.get("auto_archive_duration") or 1440),
+            guild_id=parent.guild_id,
         )
         self.world.channels[thread.id] = thread
         data = self.world.channel_payload(thread)

@@ -105,13 +105,14 @@ class Invoker:
         self, interaction: Interaction, member: User, channel: Channel, message: StoredMessage | None
     ) -> dict[str, Any]:
         world = self.world
+        guild_id = channel.guild_id
         data: dict[str, Any] = {
             "id": str(interaction.id),
             "application_id": str(world.bot.id),
             "type": interaction.type,
             "data": interaction.data,
-            "guild_id": str(world.guild_id),
-            "guild": {"id": str(world.guild_id), "locale": "en-US", "features": []},
+            "guild_id": str(guild_id),
+            "guild": {"id": str(guild_id), "locale": "en-US", "features": []},
             "channel_id": str(channel.id),
             "channel": world.channel_payload(channel, permissions_for=member),
             "member": world.member_payload(member, permissions=True),
@@ -122,10 +123,14 @@ class Invoker:
             "guild_locale": "en-US",
             "entitlements": [],
             "entitlement_sku_ids": [],
-            "authorizing_integration_owners": {"0": str(world.guild_id)},
+            "authorizing_integration_owners": {"0": str(guild_id)},
             "context": 0,
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
         }
+        if guild_id is None:  # a direct message: a user, no guild nor member
+            for key in ("guild_id", "guild", "member", "guild_locale"):
+                data.pop(key)
+            data.update(user=member.payload(), context=1, authorizing_integration_owners={"0": "0"})
         if message is not None:
             data["message"] = world.message_payload(message)
         return data
@@ -462,6 +467,29 @@ class SimulatedMember:
         return await self.invoker.invoke(
             self.user, channel, COMPONENT, data, label, message=current, wait=wait
         )
+
+    async def forge_click(
+        self,
+        message: StoredMessage | int,
+        custom_id: str,
+        *,
+        component_type: int = 2,
+        values: list[str] | None = None,
+        channel: Channel | str | int | None = None,
+        wait: bool = True,
+    ) -> InteractionResult:
+        """Sends a component interaction as a modified client could: any ``custom_id`` and
+        ``component_type`` (2 button, 3 select; ``values`` for a select) on any message, even one this
+        member cannot see, from any ``channel`` (default: the message's; a DM channel or another guild's).
+        """
+        message_id = message if isinstance(message, int) else message.id
+        current = self.world.messages[message_id]
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
+        if values is not None:
+            data["values"] = list(values)
+        where = self.world.channels[current.channel_id] if channel is None else self._channel(channel)
+        label = f"forged {component_type} {custom_id[:40]!r}"
+        return await self.invoker.invoke(self.user, where, COMPONENT, data, label, message=current, wait=wait)
 
     async def submit_modal(
         self, source: InteractionResult, values: dict[str, str], *, wait: bool = True

@@ -42,9 +42,10 @@ class GameStore(Protocol):
         seats: Sequence[SeatRecord] | None = None,
         options: dict | None = None,
         thread_id: int | None = None,
+        host_id: int | None = None,
         now: float,
     ) -> GameRecord:
-        """The lobby with its seats / options / thread replaced; StaleMove once the game has started."""
+        """The lobby with its seats / options / thread / host replaced; StaleMove once it has started."""
 
     async def start_game(
         self, game_id: int, *, seed: int, seats: Sequence[SeatRecord], state_json: str, now: float
@@ -80,8 +81,11 @@ class GameStore(Protocol):
     async def recent_moves(self, game_id: int, limit: int) -> list[MoveRecord]:
         """The newest `limit` moves, oldest first."""
 
-    async def replace_seat(self, game_id: int, seat: SeatRecord, *, now: float) -> GameRecord:
-        """The game with seat `seat.seat` given to someone else (e.g. a computer takes over)."""
+    async def replace_seat(
+        self, game_id: int, seat: SeatRecord, *, host_id: int | None = None, now: float
+    ) -> GameRecord:
+        """The game with seat `seat.seat` given to someone else (e.g. a computer takes over), and
+        `host_id` the new host if given."""
 
     async def set_status(self, game_id: int, status: GameStatus, *, now: float) -> GameRecord:
         """The game with its status changed; an ended game loses its deadline."""

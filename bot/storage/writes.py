@@ -92,17 +92,18 @@ class GameWrites(StoreAccess):
         seats: Sequence[SeatRecord] | None = None,
         options: dict | None = None,
         thread_id: int | None = None,
+        host_id: int | None = None,
         now: float,
     ) -> GameRecord:
-        """The lobby with its seats / options / thread replaced; StaleMove once the game has started."""
+        """The lobby with its seats / options / thread / host replaced; StaleMove once it has started."""
 
         async def body(db: Db) -> GameRecord:
             if await self._status(db, game_id) != "lobby":
                 raise StaleMove("This game is no longer in its lobby.")
             await db.execute(
                 "UPDATE games SET options = COALESCE(?, options), thread_id = COALESCE(?, thread_id), "
-                "updated_at = ? WHERE id = ?",
-                (None if options is None else to_json(options), thread_id, now, game_id),
+                "host_id = COALESCE(?, host_id), updated_at = ? WHERE id = ?",
+                (None if options is None else to_json(options), thread_id, host_id, now, game_id),
             )
             if seats is not None:
                 await self._replace_seats(db, game_id, seats)
@@ -192,8 +193,11 @@ class GameWrites(StoreAccess):
 
         return await self._transaction(body)
 
-    async def replace_seat(self, game_id: int, seat: SeatRecord, *, now: float) -> GameRecord:
-        """The game with seat `seat.seat` given to someone else (e.g. a computer takes over)."""
+    async def replace_seat(
+        self, game_id: int, seat: SeatRecord, *, host_id: int | None = None, now: float
+    ) -> GameRecord:
+        """The game with seat `seat.seat` given to someone else (e.g. a computer takes over), and
+        `host_id` the new host if given."""
 
         async def body(db: Db) -> GameRecord:
             await self._status(db, game_id)
@@ -205,7 +209,10 @@ class GameWrites(StoreAccess):
             )
             if not rows:
                 raise ValueError(f"game {game_id} has no seat {seat.seat}")
-            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+            await db.execute(
+                "UPDATE games SET host_id = COALESCE(?, host_id), updated_at = ? WHERE id = ?",
+                (host_id, now, game_id),
+            )
             return await self._game_in(db, game_id)
 
         return await self._transaction(body)

@@ -64,18 +64,19 @@ class PlayCog(commands.Cog, name="Play"):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Answer clicks whose custom_id the clicked message does not show (forged or stale clients):
-        discord.py routes only ids present on the message, so nothing else would answer them."""
+        """Answer clicks whose custom_id the clicked message does not show on a component of the clicked
+        type (forged or stale clients): discord.py routes only those, so nothing else would answer them."""
         if interaction.type is not discord.InteractionType.component or interaction.message is None:
             return
-        custom_id = (interaction.data or {}).get("custom_id", "")
+        data = interaction.data or {}
+        clicked = (data.get("component_type"), data.get("custom_id", ""))
         shown = {
-            getattr(child, "custom_id", None)
+            (child.type.value, getattr(child, "custom_id", None))
             for row in interaction.message.components
             for child in getattr(row, "children", [row])
         }
-        if custom_id not in shown:
-            await handle_click(interaction, custom_id)
+        if clicked not in shown:
+            await handle_click(interaction, str(clicked[1]))
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:

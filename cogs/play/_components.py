@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TypeVar
 
 import discord
 
-from bot.errors import Refusal, TableMovedOn
+from bot.errors import BadRequest, Refusal, TableMovedOn
 from bot.sessions import TIMER_OPTION
 from cogs import custom_ids as ids
 from cogs.messages import is_seat_option, private_panel
-from engine import GAMES, EngineError, OutOfDate
+from cogs.play._gate import admit, check_component_type, on_private_panel
+from engine import GAMES, EngineError, InvalidInput, OutOfDate
 
 if TYPE_CHECKING:
     from bot.app import CatnipBot
@@ -83,8 +84,14 @@ async def acknowledge(interaction: discord.Interaction) -> None:
         await interaction.response.defer()
 
 
+REPLY_LIMIT = 2000
+"""Discord's longest message: a longer answer would be refused and the click left unanswered."""
+
+
 async def reply(interaction: discord.Interaction, text: str) -> None:
     """A short ephemeral answer, whether or not the interaction was answered already."""
+    if len(text) > REPLY_LIMIT:
+        text = text[: REPLY_LIMIT - 1] + "…"
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True)
     else:
@@ -92,26 +99,42 @@ async def reply(interaction: discord.Interaction, text: str) -> None:
 
 
 async def handle_click(interaction: discord.Interaction, custom_id: str) -> None:
+    """Answer one click: parsed, let through the gate, then handled by its kind's handler.
+
+    Every click gets exactly one answer: a refusal is a short private sentence, an id Catnip
+    did not make gets the same "not valid any more" whatever it holds.
+    """
     bot: CatnipBot = interaction.client  # type: ignore[assignment]
+    component: ids.ComponentId | None = None
     try:
-        component = ids.parse(custom_id)
-        handler = HANDLERS[component.kind]
-        await handler(bot, interaction, component)
+        try:
+            component = ids.parse(custom_id)
+        except BadRequest:
+            log.info(
+                "click with an unknown id (%d characters) by user %s in guild %s",
+                len(custom_id) if isinstance(custom_id, str) else 0,
+                interaction.user.id,
+                interaction.guild_id,
+            )
+            raise
+        check_component_type(interaction, component)
+        await admit(bot, interaction, component)
+        await HANDLERS[component.kind](bot, interaction, component)
     except TableMovedOn as refusal:
-        await _moved_on(bot, interaction, custom_id, str(refusal))
+        await _moved_on(bot, interaction, component, str(refusal))
     except (Refusal, EngineError) as refusal:
         await reply(interaction, str(refusal))
     except Exception:
-        game = bot.service.live.get(component.game_id)
+        game = bot.service.live.get(component.game_id) if component else None
         seat = game.seat_of(interaction.user.id) if game else None
         guild = game.record.guild_id if game else interaction.guild_id
         # The component's argument is left out: on a private panel it can name a hidden card.
         log.exception(
             "game=%s guild=%s seat=%s click of kind %r by user %s failed",
-            component.game_id,
+            component.game_id if component else None,
             guild,
             seat,
-            component.kind,
+            component.kind.value if component else None,
             interaction.user.id,
         )
         await reply(
@@ -119,39 +142,38 @@ async def handle_click(interaction: discord.Interaction, custom_id: str) -> None
         )
 
 
-async def _moved_on(bot: CatnipBot, interaction: discord.Interaction, custom_id: str, text: str) -> None:
-    component = ids.parse(custom_id)
-    game = bot.service.live.get(component.game_id)
+async def _moved_on(
+    bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId | None, text: str
+) -> None:
+    game = bot.service.live.get(component.game_id) if component else None
     if game is None:
         await reply(interaction, text)
         return
     bot.presenter.refresh(game)
     seat = game.seat_of(interaction.user.id)
-    if _on_private_panel(interaction) and seat is not None and game.state is not None:
+    if on_private_panel(interaction) and seat is not None and game.state is not None:
         await show(interaction, private_panel(game, seat, note=f"↻ {text}"))
     else:
         await reply(interaction, text)
 
 
-def _on_private_panel(interaction: discord.Interaction) -> bool:
-    message = interaction.message
-    return message is not None and message.flags.ephemeral
-
-
 async def on_action(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
     encoded = component.arg
-    values = (interaction.data or {}).get("values") or []
-    if component.kind == "s":
+    values = ids.chosen_values(interaction.data)
+    if component.kind is ids.Kind.SELECT:
         if len(values) != 1:
             raise Refusal("Choose exactly one option.")
         encoded = values[0]
-    elif component.kind == "m":
+    elif component.kind is ids.Kind.MULTI:
         encoded = await _compose(bot, interaction, component, values)
-    game = await acknowledged_if_slow(
-        interaction, bot.service.play(component.game_id, interaction.user.id, component.version, encoded)
-    )
+    try:
+        game = await acknowledged_if_slow(
+            interaction, bot.service.play(component.game_id, interaction.user.id, component.version, encoded)
+        )
+    except InvalidInput as error:
+        raise BadRequest(ids.INVALID) from error  # no control Catnip made carries a move it can't read
     seat = game.seat_of(interaction.user.id)
-    if _on_private_panel(interaction) and seat is not None:
+    if on_private_panel(interaction) and seat is not None:
         await show(interaction, private_panel(game, seat))
     else:
         await acknowledge(interaction)
@@ -175,9 +197,9 @@ async def _compose(
 async def on_page(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
     game = await bot.service.get(component.game_id)
     seat = bot.service.check_player(game, interaction.user.id)
-    if game.record.version != component.version:
+    if game.record.version != component.version or game.state is None:
         raise TableMovedOn()
-    await show(interaction, private_panel(game, seat, page=int(component.arg)))
+    await show(interaction, private_panel(game, seat, page=component.page))
 
 
 async def on_view(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
@@ -190,42 +212,56 @@ async def on_view(bot: CatnipBot, interaction: discord.Interaction, component: i
 
 
 async def on_lobby(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
-    await acknowledged_if_slow(interaction, _lobby_change(bot, interaction, component))
+    change = LOBBY_CHANGES[component.op]
+    await acknowledged_if_slow(interaction, change(bot, interaction, component))
     await acknowledge(interaction)
 
 
-async def _lobby_change(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
-    service, user = bot.service, interaction.user
-    op, _, arg = component.arg.partition("/")
-    game_id = component.game_id
-    if op == "join":
-        await service.join(game_id, user.id, user.display_name)
-    elif op == "leave":
-        await service.leave_lobby(game_id, user.id)
-    elif op == "addc":
-        values = (interaction.data or {}).get("values") or []
-        await service.add_computer(game_id, user.id, values[0] if values else "")
-    elif op == "rmc":
-        await service.remove_computer(game_id, user.id)
-    elif op == "shuffle":
-        await service.shuffle_seats(game_id, user.id, seed=bot.new_seed())
-    elif op == "opt":
-        await service.set_option(
-            game_id, user.id, arg, await _option_value(service, interaction, game_id, arg)
-        )
-    elif op == "start":
-        await service.start(game_id, user.id, seed=bot.new_seed())
-    elif op == "cancel":
-        await service.cancel(game_id, user.id, can_manage=_can_manage(interaction))
+async def _join(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
+    await bot.service.join(component.game_id, interaction.user.id, interaction.user.display_name)
+
+
+async def _leave(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
+    await bot.service.leave_lobby(component.game_id, interaction.user.id)
+
+
+async def _add_computer(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
+    values = ids.chosen_values(interaction.data)
+    await bot.service.add_computer(component.game_id, interaction.user.id, values[0] if values else "")
+
+
+async def _remove_computer(
+    bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId
+) -> None:
+    await bot.service.remove_computer(component.game_id, interaction.user.id)
+
+
+async def _shuffle(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
+    await bot.service.shuffle_seats(component.game_id, interaction.user.id, seed=bot.new_seed())
+
+
+async def _set_option(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
+    service, name = bot.service, component.arg
+    value = await _option_value(service, interaction, component.game_id, name)
+    await service.set_option(component.game_id, interaction.user.id, name, value)
+
+
+async def _start(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
+    await bot.service.start(component.game_id, interaction.user.id, seed=bot.new_seed())
+
+
+async def _cancel(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
+    await bot.service.cancel(component.game_id, interaction.user.id, can_manage=_can_manage(interaction))
 
 
 async def _option_value(service, interaction: discord.Interaction, game_id: int, name: str) -> object:
     """The new value of lobby option `name`: a toggled switch, or the value chosen in its select."""
     game = await service.get(game_id)
     current = game.record.options.get(name)
-    if isinstance(current, bool):
+    from_select = (interaction.data or {}).get("component_type") == ids.ComponentType.SELECT
+    if isinstance(current, bool) and not from_select:
         return not current
-    values = (interaction.data or {}).get("values") or []
+    values = ids.chosen_values(interaction.data) if from_select else []
     if name == TIMER_OPTION and len(values) == 1:
         return None if values[0] == "default" else int(values[0]) if values[0].isdigit() else -1
     if is_seat_option(game, name) and len(values) == 1:
@@ -248,12 +284,25 @@ def _can_manage(interaction: discord.Interaction) -> bool:
     return bool(permissions and permissions.manage_guild)
 
 
-HANDLERS = {
-    "a": on_action,
-    "s": on_action,
-    "m": on_action,
-    "pg": on_page,
-    "v": on_view,
-    "l": on_lobby,
-    "r": on_rematch,
+Handler = Callable[["CatnipBot", discord.Interaction, ids.ComponentId], Awaitable[None]]
+
+LOBBY_CHANGES: dict[ids.LobbyOp, Handler] = {
+    ids.LobbyOp.JOIN: _join,
+    ids.LobbyOp.LEAVE: _leave,
+    ids.LobbyOp.ADD_COMPUTER: _add_computer,
+    ids.LobbyOp.REMOVE_COMPUTER: _remove_computer,
+    ids.LobbyOp.SHUFFLE: _shuffle,
+    ids.LobbyOp.OPTION: _set_option,
+    ids.LobbyOp.START: _start,
+    ids.LobbyOp.CANCEL: _cancel,
+}
+
+HANDLERS: dict[ids.Kind, Handler] = {
+    ids.Kind.ACTION: on_action,
+    ids.Kind.SELECT: on_action,
+    ids.Kind.MULTI: on_action,
+    ids.Kind.PAGE: on_page,
+    ids.Kind.VIEW: on_view,
+    ids.Kind.LOBBY: on_lobby,
+    ids.Kind.REMATCH: on_rematch,
 }

@@ -354,6 +354,49 @@ async def test_cancel_and_end_need_the_host_or_manage_server(world):
         await service.get(game.id)
 
 
+async def test_a_host_who_leaves_a_running_game_hands_the_host_rights_to_the_next_member(world):
+    """G-X7: the leaver can no longer end the game; the next member seated after them can."""
+    _, _, service, recorder, _ = world
+    live = await lobby(service, players=(ANN, BO, CY))
+    game = await service.start(live.id, ANN, seed=21)
+    successor = game.record.seats[(game.seat_of(ANN) + 1) % 3].user_id
+    await service.take_over(game.id, ANN)
+    assert game.record.host_id == successor
+    assert "is the host now" in game.events[-1].text
+    with pytest.raises(NotHost):
+        await service.end(game.id, ANN, can_manage=False)
+    assert (await service.get(game.id)).record.status == "active"
+    await service.end(game.id, successor, can_manage=False)
+    assert recorder.closed == ["The game was ended before its finish."]
+
+
+async def test_a_host_who_leaves_a_lobby_hands_it_on_and_cannot_cancel_it(world):
+    """G-X7, in the lobby; a member with Manage Server still may cancel."""
+    store, _, service, recorder, _ = world
+    live = await lobby(service, players=(ANN, BO, CY))
+    await service.leave_lobby(live.id, ANN)
+    assert live.record.host_id == BO and seated(live) == [BO, CY]
+    assert (await store.get_game(live.id)).host_id == BO, "the new host is stored"
+    with pytest.raises(NotHost):
+        await service.cancel(live.id, ANN)
+    with pytest.raises(NotHost, match="Only user102"):
+        await service.start(live.id, CY, seed=1)
+    await service.cancel(live.id, DI, can_manage=True)
+    assert recorder.closed == ["The host closed the table."]
+
+
+async def test_the_last_member_of_a_running_game_leaving_leaves_it_to_manage_server(world):
+    """G-X7 with nobody to hand on to: the leaver keeps no rights; Manage Server can still end it."""
+    _, _, service, _, _ = world
+    live = await lobby(service, players=(ANN,))
+    await service.add_computer(live.id, ANN, "easy")
+    game = await service.start(live.id, ANN, seed=22)
+    await service.take_over(game.id, ANN)
+    with pytest.raises(NotHost):
+        await service.end(game.id, ANN, can_manage=False)
+    await service.end(game.id, BO, can_manage=True)
+
+
 async def test_computer_players_get_distinct_names(world):
     _, _, service, _, _ = world
     live = await lobby(service, players=(ANN,))

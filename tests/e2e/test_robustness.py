@@ -67,20 +67,26 @@ async def test_bad_clicks_get_a_private_answer_and_change_nothing(tmp_path):
         actor_card = game.state.hands[acting][0]
         idle_card = game.state.hands[(acting + 1) % 3][0]
 
+        panels = Table(emu, thread, members, Rng.seeded(1))
+        actor_panel, idle_panel = await panels.panel(actor), await panels.panel(idle)
+
         assert "This game is between" in await bad_click(stranger, tab, f"cn:v:{game.id}")
-        assert "This game is between" in await bad_click(
-            stranger, tab, f"cn:a:{game.id}:{version}:p:{actor_card}"
+        assert "private panel" in await bad_click(stranger, tab, f"cn:a:{game.id}:{version}:p:{actor_card}")
+        assert "private panel" in await bad_click(actor, tab, f"cn:a:{game.id}:{version}:p:{actor_card}")
+        assert "not your turn" in await bad_click(
+            idle, idle_panel, f"cn:a:{game.id}:{version}:p:{idle_card}"
         )
-        assert "not your turn" in await bad_click(idle, tab, f"cn:a:{game.id}:{version}:p:{idle_card}")
-        assert "don't recognise" in await bad_click(actor, tab, "totally-forged")
-        assert "don't recognise" in await bad_click(actor, tab, f"cn:a:{game.id}:x:p:C1")
+        assert "isn't valid any more" in await bad_click(actor, tab, "totally-forged")
+        assert "isn't valid any more" in await bad_click(actor, actor_panel, f"cn:a:{game.id}:x:p:C1")
         assert "can't find" in await bad_click(actor, tab, f"cn:a:999999:{version}:p:{actor_card}")
         assert game.record.version == version and await bot.store.moves(game.id) == []
 
-        first = await actor.click(tab, f"cn:a:{game.id}:{version}:p:{actor_card}", force=True)
+        first = await actor.click(actor_panel, f"cn:a:{game.id}:{version}:p:{actor_card}", force=True)
         assert first.ok
         await emu.settle(idle=0.02)
-        assert "moved on" in await bad_click(actor, tab, f"cn:a:{game.id}:{version}:p:{actor_card}")
+        assert "moved on" in await bad_click(
+            actor, actor_panel, f"cn:a:{game.id}:{version}:p:{actor_card}"
+        )
         assert game.record.version == version + 1
 
         table = Table(emu, thread, members, Rng.seeded(9))
@@ -102,7 +108,8 @@ async def test_an_unexpected_failure_gets_an_apology_and_a_log_line_naming_the_g
         bot.service.play = broken
         actor = members[game.to_act()[0]]
         card = game.state.hands[game.to_act()[0]][0]
-        text = await bad_click(actor, table_of(emu, thread), f"cn:a:{game.id}:{game.record.version}:p:{card}")
+        panel = await Table(emu, thread, members, Rng.seeded(1)).panel(actor)
+        text = await bad_click(actor, panel, f"cn:a:{game.id}:{game.record.version}:p:{card}")
         assert "Sorry" in text and "disk on fire" not in text
         logged = [r for r in caplog.records if r.name == "catnip.components"]
         assert logged and f"game={game.id}" in logged[-1].getMessage() and "seat=" in logged[-1].getMessage()
@@ -153,9 +160,9 @@ async def test_a_refusal_after_the_click_was_acknowledged_comes_as_a_private_fol
         seat = game.to_act()[0]
         monkeypatch.setattr(bot.service, "play", slowed(refuse, 0.2))
         card = game.state.hands[seat][0]
-        result = await members[seat].click(
-            table_of(emu, thread), f"cn:a:{game.id}:{game.record.version}:p:{card}", force=True
-        )
+        panel = await Table(emu, thread, members, Rng.seeded(1)).panel(members[seat])
+        custom_id = f"cn:a:{game.id}:{game.record.version}:p:{card}"
+        result = await members[seat].click(panel, custom_id, force=True)
         note = await result.wait_followup()
         assert result.response_type == DEFERRED_UPDATE
         assert note.ephemeral and note.visible_to == members[seat].id and "not your turn" in note.text()
