@@ -1,5 +1,5 @@
 """The public table over time: reposted before it gets too old to edit or scrolls away, tidy pings,
-and a game whose thread is gone is closed."""
+and a game whose thread is gone goes on in its channel (or is closed when that is gone too)."""
 
 from __future__ import annotations
 
