@@ -8,6 +8,7 @@ import signal
 import sys
 
 from bot.config import Settings, SettingsError, load_settings
+from bot.storage.preflight import DatabaseUnusable, check_database
 
 
 def configure_logging(level: str) -> None:
@@ -52,6 +53,11 @@ def main() -> None:
 
         asyncio.run(run_offline(settings))
         return
+    try:
+        check_database(settings.database_path)
+    except DatabaseUnusable as problem:
+        print(f"catnip: {problem}", file=sys.stderr)
+        raise SystemExit(2) from None
     asyncio.run(run_bot(settings))
 
 

@@ -8,9 +8,10 @@ test recorder) what changed; every accepted move is committed before they hear o
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -41,6 +42,7 @@ class LiveGame:
     state: Frozen | None = None
     last_human_at: float = 0.0
     events: list[Event] = field(default_factory=list)
+    rematch_of: int | None = None
 
     @property
     def id(self) -> int:
@@ -189,11 +191,23 @@ class GameService:
         await self._notify_lobby(game)
         return game
 
-    async def _lobby(self, game_id: int) -> LiveGame:
+    @contextlib.asynccontextmanager
+    async def _lobby_change(self, game_id: int) -> AsyncIterator[LiveGame]:
+        """The lobby `game_id`, held by one change at a time until that change is stored.
+
+        Two clicks at the same moment (Join and Start, Join and Leave) each see the lobby as the
+        other left it, so neither undoes the other; one that comes after Start or Cancel is
+        refused with what happened, also when only the store noticed (`StaleMove`).
+        """
         game = await self.get(game_id)
-        if game.record.status != "lobby":
-            raise GameClosed("This game has already started.")
-        return game
+        async with self.store.lock(game.id):
+            if game.record.status != "lobby":
+                raise GameClosed(_not_in_lobby(game.record.status))
+            try:
+                yield game
+            except StaleMove as error:
+                record = await self.store.get_game(game.id)
+                raise GameClosed(_not_in_lobby(record.status)) from error
 
     async def _set_seats(
         self, game: LiveGame, seats: Sequence[SeatRecord], *, host_id: int | None = None
@@ -219,25 +233,27 @@ class GameService:
         await self._notify_lobby(game)
 
     async def join(self, game_id: int, user_id: int, name: str) -> LiveGame:
-        game = await self._lobby(game_id)
-        if game.seat_of(user_id) is not None:
-            raise Refusal("You're already seated at this table.")
-        if len(game.record.seats) >= game.rules.max_players:
-            raise Refusal(f"The table is full ({game.rules.max_players} players).")
-        await self._set_seats(game, [*game.record.seats, SeatRecord(seat=0, user_id=user_id, name=name)])
-        return game
+        async with self._lobby_change(game_id) as game:
+            if game.seat_of(user_id) is not None:
+                raise Refusal("You're already seated at this table.")
+            if len(game.record.seats) >= game.rules.max_players:
+                raise Refusal(f"The table is full ({game.rules.max_players} players).")
+            await self._set_seats(game, [*game.record.seats, SeatRecord(seat=0, user_id=user_id, name=name)])
+            return game
 
     async def leave_lobby(self, game_id: int, user_id: int) -> LiveGame:
-        game = await self._lobby(game_id)
-        if game.seat_of(user_id) is None:
-            raise NotInGame("You're not seated at this table.")
-        successor = None
-        if user_id == game.record.host_id:
-            successor = next_host(game.record.seats, game.seat_of(user_id))
-            if successor is None:
-                raise Refusal("You're the host and the only member here: use Cancel to close the table.")
-        await self._set_seats(game, [s for s in game.record.seats if s.user_id != user_id], host_id=successor)
-        return game
+        async with self._lobby_change(game_id) as game:
+            if game.seat_of(user_id) is None:
+                raise NotInGame("You're not seated at this table.")
+            successor = None
+            if user_id == game.record.host_id:
+                successor = next_host(game.record.seats, game.seat_of(user_id))
+                if successor is None:
+                    raise Refusal("You're the host and the only member here: use Cancel to close the table.")
+            await self._set_seats(
+                game, [s for s in game.record.seats if s.user_id != user_id], host_id=successor
+            )
+            return game
 
     def _require_host(self, game: LiveGame, user_id: int, can_manage: bool = False) -> None:
         """Only the host — while seated: a host who left keeps no rights (G-X7) — or Manage Server."""
@@ -248,89 +264,89 @@ class GameService:
 
     async def shuffle_seats(self, game_id: int, user_id: int, seed: int) -> LiveGame:
         """The host deals the seats out again in a new random order (G-1)."""
-        game = await self._lobby(game_id)
-        self._require_host(game, user_id)
-        seats = list(game.record.seats)
-        if len(seats) < 2:
-            raise Refusal("There is nobody to change places with yet.")
-        order, shuffler = list(seats), random.Random(seed)
-        while order == seats:
-            shuffler.shuffle(order)
-        await self._set_seats(game, order)
-        return game
+        async with self._lobby_change(game_id) as game:
+            self._require_host(game, user_id)
+            seats = list(game.record.seats)
+            if len(seats) < 2:
+                raise Refusal("There is nobody to change places with yet.")
+            order, shuffler = list(seats), random.Random(seed)
+            while order == seats:
+                shuffler.shuffle(order)
+            await self._set_seats(game, order)
+            return game
 
     async def add_computer(self, game_id: int, user_id: int, level: str) -> LiveGame:
-        game = await self._lobby(game_id)
-        self._require_host(game, user_id)
-        if level not in LEVELS:
-            raise Refusal(f"Computer players come in {', '.join(LEVELS)}.")
-        if len(game.record.seats) >= game.rules.max_players:
-            raise Refusal(f"The table is full ({game.rules.max_players} players).")
-        taken = {s.name for s in game.record.seats}
-        name = next(f"{n} 🤖" for n in COMPUTER_NAMES if f"{n} 🤖" not in taken)
-        seat = SeatRecord(seat=0, user_id=None, name=name, computer=level)
-        await self._set_seats(game, [*game.record.seats, seat])
-        return game
+        async with self._lobby_change(game_id) as game:
+            self._require_host(game, user_id)
+            if level not in LEVELS:
+                raise Refusal(f"Computer players come in {', '.join(LEVELS)}.")
+            if len(game.record.seats) >= game.rules.max_players:
+                raise Refusal(f"The table is full ({game.rules.max_players} players).")
+            taken = {s.name for s in game.record.seats}
+            name = next(f"{n} 🤖" for n in COMPUTER_NAMES if f"{n} 🤖" not in taken)
+            seat = SeatRecord(seat=0, user_id=None, name=name, computer=level)
+            await self._set_seats(game, [*game.record.seats, seat])
+            return game
 
     async def remove_computer(self, game_id: int, user_id: int) -> LiveGame:
-        game = await self._lobby(game_id)
-        self._require_host(game, user_id)
-        computers = [s for s in game.record.seats if s.computer]
-        if not computers:
-            raise Refusal("There is no computer player to remove.")
-        last = computers[-1]
-        await self._set_seats(game, [s for s in game.record.seats if s is not last])
-        return game
+        async with self._lobby_change(game_id) as game:
+            self._require_host(game, user_id)
+            computers = [s for s in game.record.seats if s.computer]
+            if not computers:
+                raise Refusal("There is no computer player to remove.")
+            last = computers[-1]
+            await self._set_seats(game, [s for s in game.record.seats if s is not last])
+            return game
 
     async def set_option(self, game_id: int, user_id: int, name: str, value: object) -> LiveGame:
-        game = await self._lobby(game_id)
-        self._require_host(game, user_id)
-        options = {**game.record.options, name: value}
-        if name == TIMER_OPTION:
-            if value is not None and value not in TIMER_CHOICES:
-                raise Refusal("Choose one of the offered timers.")
-            validated = _valid_options(game.rules, options)
-            validated[TIMER_OPTION] = value
-        else:
-            try:
-                validated = game.rules.make_options(options).model_dump(mode="json")
-            except Exception as error:
-                raise Refusal(f"That isn't a valid setting for {name}.") from error
-            if TIMER_OPTION in options:
-                validated[TIMER_OPTION] = options[TIMER_OPTION]
-        game.record = await self.store.update_lobby(game.id, options=validated, now=self.clock.now())
-        await self._notify_lobby(game)
-        return game
+        async with self._lobby_change(game_id) as game:
+            self._require_host(game, user_id)
+            options = {**game.record.options, name: value}
+            if name == TIMER_OPTION:
+                if value is not None and value not in TIMER_CHOICES:
+                    raise Refusal("Choose one of the offered timers.")
+                validated = _valid_options(game.rules, options)
+                validated[TIMER_OPTION] = value
+            else:
+                try:
+                    validated = game.rules.make_options(options).model_dump(mode="json")
+                except Exception as error:
+                    raise Refusal(f"That isn't a valid setting for {name}.") from error
+                if TIMER_OPTION in options:
+                    validated[TIMER_OPTION] = options[TIMER_OPTION]
+            game.record = await self.store.update_lobby(game.id, options=validated, now=self.clock.now())
+            await self._notify_lobby(game)
+            return game
 
     async def start(self, game_id: int, user_id: int, seed: int) -> LiveGame:
-        game = await self._lobby(game_id)
-        self._require_host(game, user_id)
-        count = len(game.record.seats)
-        rules = game.rules
-        if not rules.min_players <= count <= rules.max_players:
-            raise Refusal(
-                f"{rules.title} needs {rules.min_players}–{rules.max_players} players; {count} seated."
+        async with self._lobby_change(game_id) as game:
+            self._require_host(game, user_id)
+            count = len(game.record.seats)
+            rules = game.rules
+            if not rules.min_players <= count <= rules.max_players:
+                raise Refusal(
+                    f"{rules.title} needs {rules.min_players}–{rules.max_players} players; {count} seated."
+                )
+            state = rules.setup(count, seed, game.options())
+            game.record = await self.store.start_game(
+                game.id,
+                seed=seed,
+                seats=game.record.seats,
+                state_json=state.model_dump_json(),
+                now=self.clock.now(),
             )
-        state = rules.setup(count, seed, game.options())
-        game.record = await self.store.start_game(
-            game.id,
-            seed=seed,
-            seats=game.record.seats,
-            state_json=state.model_dump_json(),
-            now=self.clock.now(),
-        )
-        # Before the next await: a table shown meanwhile must not find the game started but without a state.
-        game.state = state
-        game.last_human_at = self.clock.now()
-        log.info("%s started with %d seats", game.log_prefix(), count)
-        await self._notify_game(game, [])
-        self.schedule_computers(game)
-        return game
+            # Before the next await: a table shown meanwhile must not find the game started without a state.
+            game.state = state
+            game.last_human_at = self.clock.now()
+            log.info("%s started with %d seats", game.log_prefix(), count)
+            await self._notify_game(game, [])
+            self.schedule_computers(game)
+            return game
 
     async def cancel(self, game_id: int, user_id: int, can_manage: bool = False) -> None:
-        game = await self._lobby(game_id)
-        self._require_host(game, user_id, can_manage)
-        await self._close(game, "cancelled", "The host closed the table.")
+        async with self._lobby_change(game_id) as game:
+            self._require_host(game, user_id, can_manage)
+            await self._close(game, "cancelled", "The host closed the table.")
 
     # ----------------------------------------------------------------- play
 
@@ -443,9 +459,17 @@ class GameService:
                 log.exception("game=%d computer move failed", game_id)
                 return
 
-    async def decide_for(self, game: LiveGame, seats: Sequence[int], *, reason: str | None) -> None:
-        """Let the computer decide for `seats` (computer seats, or humans whose timer ran out)."""
+    async def decide_for(
+        self, game: LiveGame, seats: Sequence[int], *, reason: str | None, version: int | None = None
+    ) -> None:
+        """Let the computer decide for `seats` (computer seats, or humans whose timer ran out).
+
+        With `version`, only if the game is still there: a timer that ran out while a move was being
+        made does not decide the next decision (which may be the same seat's) in its place.
+        """
         async with self.store.lock(game.id):
+            if version is not None and game.record.version != version:
+                return
             for seat in seats:
                 if game.state is None or seat not in game.to_act():
                     continue
@@ -512,12 +536,20 @@ class GameService:
             await listener.game_closed(game, reason)
 
     async def rematch(self, game_id: int, user_id: int, seed: int) -> LiveGame:
-        """A new game with the same players and options, started at once."""
-        record = await self.store.get_game(game_id)
-        if record.status != "finished":
-            raise Refusal("A rematch can start once the game has finished.")
-        if not any(seat.user_id == user_id for seat in record.seats):
-            raise NotInGame("Only the players of that game can call a rematch.")
+        """A new game with the same players and options, started at once; the one already running if
+        someone called it first (two players, or a double click, make one rematch table)."""
+        async with self.store.lock(game_id):
+            record = await self.store.get_game(game_id)
+            if record.status != "finished":
+                raise Refusal("A rematch can start once the game has finished.")
+            if not any(seat.user_id == user_id for seat in record.seats):
+                raise NotInGame("Only the players of that game can call a rematch.")
+            running = next((game for game in self.live.values() if game.rematch_of == game_id), None)
+            if running is not None:
+                return running
+            return await self._rematch(record, user_id, seed)
+
+    async def _rematch(self, record: GameRecord, user_id: int, seed: int) -> LiveGame:
         new = await self.store.create_lobby(
             guild_id=record.guild_id,
             channel_id=record.channel_id,
@@ -528,7 +560,9 @@ class GameService:
             now=self.clock.now(),
             seats=record.seats,
         )
-        game = LiveGame(record=new, rules=GAMES[new.game].rules, last_human_at=self.clock.now())
+        game = LiveGame(
+            record=new, rules=GAMES[new.game].rules, last_human_at=self.clock.now(), rematch_of=record.id
+        )
         self.live[new.id] = game
         return await self.start(new.id, user_id, seed)
 
@@ -561,6 +595,14 @@ def next_host(seats: Sequence[SeatRecord], leaving: int | None) -> int | None:
     following = sorted(seats, key=lambda seat: (seat.seat - start) % count) if count else []
     return next((s.user_id for s in following if s.user_id is not None and s.seat != leaving), None)
 
+
+def _not_in_lobby(status: str) -> str:
+    """Why a lobby click came too late, by what became of the lobby."""
+    if status == "active":
+        return "This game has already started."
+    if status == "cancelled":
+        return "This game was cancelled."
+    return "This game is over."
 
 
 def seat_option_names(rules: Rules) -> frozenset[str]:

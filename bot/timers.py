@@ -148,7 +148,9 @@ class Timers:
             if left <= 0:
                 self._deadlines.pop(game_id, None)
                 log.info("%s timer expired for seats %s", game.log_prefix(), humans)
-                await self.service.decide_for(game, humans, reason="ran out of time")
+                await self.service.decide_for(
+                    game, humans, reason="ran out of time", version=game.record.version
+                )
                 self.service.schedule_computers(game)
             elif left <= self.settings.warning_seconds and (game_id, deadline.decision) not in self._warned:
                 self._warned.add((game_id, deadline.decision))

@@ -267,6 +267,30 @@ class Emulator:
         """Calls ``callback(kind, message)`` on every "create", "update" and "delete"."""
         self.world.listeners.append(callback)
 
+    def delete_message(self, message: StoredMessage) -> None:
+        """A moderator deletes a message (the bot gets MESSAGE_DELETE)."""
+        self.server.rest.remove_message(message)
+
+    def delete_channel(self, channel: Channel) -> None:
+        """A moderator deletes a channel or thread with its messages (CHANNEL_DELETE / THREAD_DELETE)."""
+        del self.world.channels[channel.id]
+        for message in self.world.by_channel.get(channel.id, []):
+            message.deleted = True
+        data = {"id": str(channel.id), "guild_id": str(self.world.guild_id), "type": channel.type}
+        if channel.is_thread:
+            self.world.dispatch("THREAD_DELETE", {**data, "parent_id": str(channel.parent_id)})
+        else:
+            self.world.dispatch("CHANNEL_DELETE", self.world.channel_payload(channel))
+
+    def deny_bot(self, channel: Channel | str, permissions: Any) -> None:
+        """A channel overwrite denies the bot ``permissions`` there and in its threads (CHANNEL_UPDATE)."""
+        target = channel if isinstance(channel, Channel) else self.channel(channel)
+        if target.is_thread:
+            raise ValueError("threads take their permissions from their parent channel")
+        denied = self.world.bot_denied
+        denied[target.id] = denied.get(target.id, 0) | permission_value(permissions)
+        self.world.dispatch("CHANNEL_UPDATE", self.world.channel_payload(target))
+
     @property
     def commands(self) -> dict[str, Any]:
         return {c.name: c for c in self.world.commands.values()}

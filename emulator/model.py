@@ -335,6 +335,7 @@ class World:
         self.bot.role_ids.append(bot_role.id)
         self.members: dict[int, User] = {self.owner.id: self.owner, self.bot.id: self.bot}
         self.channels: dict[int, Channel] = {}
+        self.bot_denied: dict[int, int] = {}  # channel id -> permission bits an overwrite denies the bot
         for position, name in enumerate(channels):
             self.add_channel(name, position=position)
         self.messages: dict[int, StoredMessage] = {}
@@ -412,6 +413,14 @@ class World:
             value |= self.roles[role_id].permissions
         return ALL_PERMISSIONS if value & ADMINISTRATOR else value
 
+    def bot_may(self, channel: Channel, permission: int) -> bool:
+        """Whether the bot has ``permission`` in a channel (a thread follows its parent's overwrites)."""
+        value = self.permissions_of(self.bot)
+        if value == ALL_PERMISSIONS:
+            return True
+        denied = self.bot_denied.get(channel.parent_id if channel.is_thread else channel.id, 0)
+        return bool(value & ~denied & permission)
+
     def visible(self, message: StoredMessage, member_id: int | None) -> bool:
         """Whether a member (None: everybody) sees a message."""
         if message.deleted:
@@ -483,9 +492,10 @@ class World:
                 },
             )
         else:
-            data.update(
-                position=channel.position, parent_id=None, topic=None, nsfw=False, permission_overwrites=[]
-            )
+            denied = self.bot_denied.get(channel.id, 0)
+            overwrite = {"id": str(self.bot.id), "type": 1, "allow": "0", "deny": str(denied)}
+            data.update(position=channel.position, parent_id=None, topic=None, nsfw=False)
+            data["permission_overwrites"] = [overwrite] if denied else []
         if permissions_for is not None:
             data["permissions"] = str(self.permissions_of(permissions_for))
         return data

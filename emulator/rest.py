@@ -18,6 +18,7 @@ from emulator.model import (
     PUBLIC_THREAD,
     SEND_IN_THREADS,
     SEND_MESSAGES,
+    VIEW_CHANNEL,
     Channel,
     Command,
     StoredMessage,
@@ -283,8 +284,13 @@ class Rest:
             )
         return message
 
-    def require(self, permission: int, what: str, where: str) -> None:
-        if not self.world.permissions_of(self.world.bot) & permission:
+    def require(self, permission: int, what: str, where: str, channel: Channel | None = None) -> None:
+        allowed = (
+            self.world.bot_may(channel, permission)
+            if channel is not None
+            else self.world.permissions_of(self.world.bot) & permission
+        )
+        if not allowed:
             raise self.refuse(
                 limits.PERMISSIONS, f"the bot lacks the permission to {what}", where, MISSING_PERMISSIONS
             )
@@ -395,7 +401,10 @@ class Rest:
     # channels and messages --------------------------------------------------------------------------
 
     async def get_channel(self, request: web.Request) -> web.Response:
-        return json_response(self.world.channel_payload(self.channel(snowflake(request, "channel_id"))))
+        channel = self.channel(snowflake(request, "channel_id"))
+        if not self.world.bot_may(channel, VIEW_CHANNEL):
+            return error(403, 50001, "Missing Access")
+        return json_response(self.world.channel_payload(channel))
 
     async def get_history(self, request: web.Request) -> web.Response:
         channel = self.channel(snowflake(request, "channel_id"))
@@ -418,10 +427,11 @@ class Rest:
     async def post_message(self, request: web.Request) -> web.Response:
         where = f"POST {request.path}"
         channel = self.channel(snowflake(request, "channel_id"))
+        self.require(VIEW_CHANNEL, f"see #{channel.name}", where, channel)
         if channel.is_thread:
-            self.require(SEND_IN_THREADS, f"send messages in thread {channel.name}", where)
+            self.require(SEND_IN_THREADS, f"send messages in thread {channel.name}", where, channel)
         else:
-            self.require(SEND_MESSAGES, f"send messages in #{channel.name}", where)
+            self.require(SEND_MESSAGES, f"send messages in #{channel.name}", where, channel)
         payload = await read_payload(request)
         if int(payload.get("flags") or 0) & limits.EPHEMERAL_FLAG:
             raise self.refuse(
@@ -440,6 +450,7 @@ class Rest:
     async def patch_message(self, request: web.Request) -> web.Response:
         where = f"PATCH {request.path}"
         message = self.channel_message(request, where)
+        self.require(VIEW_CHANNEL, "see the channel", where, self.channel(message.channel_id))
         if message.author_id != self.world.bot.id:
             return error(403, 50005, "Cannot edit a message authored by another user")
         self.check_edit_age(message, where)
@@ -461,7 +472,7 @@ class Rest:
     ) -> Channel:
         if parent.is_thread:
             raise Refused(error(400, 50024, "Cannot execute action on this channel type"))
-        self.require(CREATE_PUBLIC_THREADS, f"create threads in #{parent.name}", where)
+        self.require(CREATE_PUBLIC_THREADS, f"create threads in #{parent.name}", where, parent)
         name = str(payload.get("name") or "")
         if not 1 <= len(name) <= 100:
             raise self.refuse(

@@ -86,6 +86,14 @@ class PlayCog(commands.Cog, name="Play"):
             return
         self.presenter.messages_since_table[message.channel.id] += 1
 
+    @commands.Cog.listener()
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        self.bot.presenter.surface_deleted(message_id=payload.message_id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        self.bot.presenter.surface_deleted(channel_id=payload.thread_id)
+
     # ------------------------------------------------------------------ /play
 
     @app_commands.command(name="play", description="Open a table for one of Catnip's games")

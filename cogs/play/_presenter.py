@@ -35,6 +35,8 @@ REPOST_AFTER_SECONDS = 45 * 60
 REPOST_AFTER_MESSAGES = 15
 REFRESH_SLOTS = 4
 RESUME_SLOTS = 16
+CLOSED = ("cancelled", "abandoned")
+CANNOT_POST = "I can no longer post in this channel, so the game was ended."
 
 
 class TablePresenter:
@@ -81,12 +83,24 @@ class TablePresenter:
         if channel is None or not users:
             return
         mentions = " ".join(f"<@{u}>" for u in users)
-        await channel.send(
-            f"⏰ {mentions} — {seconds_left} s left to decide in {game.rules.title} #{game.id}; "
-            "after that the computer chooses for you.",
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]),
-            delete_after=max(seconds_left, 5),
-        )
+        try:
+            await channel.send(
+                f"⏰ {mentions} — {seconds_left} s left to decide in {game.rules.title} #{game.id}; "
+                "after that the computer chooses for you.",
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]),
+                delete_after=max(seconds_left, 5),
+            )
+        except (discord.Forbidden, discord.NotFound) as error:
+            log.warning("%s could not post the timer warning (HTTP %s)", game.log_prefix(), error.status)
+
+    def surface_deleted(self, *, message_id: int | None = None, channel_id: int | None = None) -> None:
+        """Someone deleted a message or a thread: a live game whose table it held shows its table again."""
+        for game in list(self.service.live.values()):
+            record = game.record
+            if (message_id is not None and message_id == record.table_message_id) or (
+                channel_id is not None and channel_id in (record.thread_id, record.table_channel_id)
+            ):
+                self.refresh(game)
 
     # -------------------------------------------------------------- refreshing
 
@@ -127,9 +141,11 @@ class TablePresenter:
                 self._showing.discard(game_id)
 
     async def _show(self, game: LiveGame) -> None:
+        if game.record.status in CLOSED:
+            return  # closed meanwhile: `game_closed` shows that
         channel = await self._table_channel(game)
         if channel is None:
-            log.info("%s channel is gone; closing the game", game.log_prefix())
+            log.warning("%s its channel is gone; ending the game", game.log_prefix())
             if game.id in self.service.live:
                 await self.service.abandon(game, "The game's channel is gone.")
             return
@@ -137,6 +153,42 @@ class TablePresenter:
             message = lobby_message(game)
         else:
             message = table_message(game, self.timers.due(game.id))
+        try:
+            await self._present(game, channel, message)
+        except (discord.Forbidden, discord.NotFound) as error:
+            await self._move_or_end(game, channel, message, error)
+
+    async def _move_or_end(
+        self, game: LiveGame, channel: discord.abc.Messageable, message: Message, error: discord.HTTPException
+    ) -> None:
+        """The table cannot be shown where it is: move it from its thread to the channel, or end the game."""
+        parent = await self._parent_of(game, channel)
+        if parent is not None:
+            try:
+                await self._present(game, parent, message)
+            except (discord.Forbidden, discord.NotFound) as again:
+                error = again
+            else:
+                log.warning(
+                    "%s cannot post in thread %s (HTTP %s); the table moved to channel %s",
+                    game.log_prefix(),
+                    channel.id,
+                    error.status,
+                    parent.id,
+                )
+                return
+        prefix = game.log_prefix()
+        log.warning("%s cannot post the table anywhere (HTTP %s); ending the game", prefix, error.status)
+        if game.id in self.service.live:
+            await self.service.abandon(game, CANNOT_POST)
+
+    async def _parent_of(self, game: LiveGame, channel: discord.abc.Messageable):
+        """The game's own channel when `channel` is its thread; None when it already is the channel."""
+        if getattr(channel, "id", None) == game.record.channel_id:
+            return None
+        return await self._channel(game.record.channel_id)
+
+    async def _present(self, game: LiveGame, channel: discord.abc.Messageable, message: Message) -> None:
         if game.record.status != "active":
             await self._put_table(game, channel, message)
             await self._clear_ping(game.id)
@@ -156,7 +208,10 @@ class TablePresenter:
                 await channel.get_partial_message(old_id).edit(**message.kwargs())
                 return
             except discord.NotFound:
+                log.warning("%s table message %s was deleted; posting it again", game.log_prefix(), old_id)
                 old_id = None
+            except discord.Forbidden:
+                raise
             except discord.HTTPException as error:
                 log.info("%s table edit refused (%s); posting a fresh table", game.log_prefix(), error.status)
         sent = await channel.send(**message.kwargs())
@@ -168,13 +223,12 @@ class TablePresenter:
             update={"table_message_id": sent.id, "table_channel_id": channel.id}
         )
         if old_id is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await channel.get_partial_message(old_id).delete()
+            await self._delete(record.table_channel_id or channel.id, old_id)
 
     def _reposting(self, game: LiveGame, channel_id: int) -> bool:
         """Whether the table goes up as a new message: there is none yet, or it is old or buried."""
         message_id = game.record.table_message_id
-        if message_id is None:
+        if message_id is None or game.record.table_channel_id not in (None, channel_id):
             return True
         age = self.service.clock.now() - discord.utils.snowflake_time(message_id).timestamp()
         return age > REPOST_AFTER_SECONDS or self.messages_since_table[channel_id] > REPOST_AFTER_MESSAGES
@@ -216,7 +270,21 @@ class TablePresenter:
             await channel.get_partial_message(message_id).delete()
 
     async def _table_channel(self, game: LiveGame):
+        """Where the table is; the game's channel once its thread is gone; None if that is gone too."""
         channel_id = game.record.table_channel_id or game.record.thread_id or game.record.channel_id
+        channel = await self._channel(channel_id)
+        if channel is None and channel_id != game.record.channel_id:
+            channel = await self._channel(game.record.channel_id)
+            if channel is not None:
+                log.warning(
+                    "%s its thread %s is gone; the table moves to channel %s",
+                    game.log_prefix(),
+                    channel_id,
+                    channel.id,
+                )
+        return channel
+
+    async def _channel(self, channel_id: int):
         channel = self.bot.get_channel(channel_id)
         if channel is not None:
             return channel

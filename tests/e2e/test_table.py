@@ -1,9 +1,11 @@
 """The public table over time: reposted before it gets too old to edit or scrolls away, tidy pings,
-and a game whose thread is gone is closed."""
+and a game whose thread is gone goes on in its channel (or is closed when that is gone too)."""
 
 from __future__ import annotations
 
 import re
+
+import pytest
 
 from engine import Rng
 from tests.e2e.driver import Table, catnip, open_table, start_catnip, table_of
@@ -65,16 +67,25 @@ async def test_turn_pings_mention_only_whoever_acts_and_go_away(tmp_path):
             assert {m.id for m in members if f"<@{m.id}>" in current[0].content} == acting
 
 
-async def test_a_game_whose_thread_is_gone_is_closed_at_restart(tmp_path):
+@pytest.mark.parametrize("gone", ["thread", "thread and channel"])
+async def test_after_a_restart_a_game_goes_on_in_its_channel_or_closes_when_that_is_gone_too(tmp_path, gone):
     async with catnip(tmp_path) as (emu, bot):
         thread, _ = await open_table(emu, "catsdogs", 3)
         game_id = next(iter(bot.service.live))
         await crash(emu, bot)
         del emu.world.channels[thread.id]
+        if gone == "thread and channel":
+            del emu.world.channels[thread.parent_id]
         again = await start_catnip(emu, tmp_path / "catnip.sqlite3", seed=3)
         try:
-            await emu.wait_for(lambda: game_id not in again.service.live)
-            assert (await again.store.get_game(game_id)).status == "abandoned"
+            if gone == "thread and channel":
+                await emu.wait_for(lambda: game_id not in again.service.live)
+                assert (await again.store.get_game(game_id)).status == "abandoned"
+            else:
+                games = emu.channel("games")
+                await emu.wait_for(lambda: table_of(emu, games))
+                assert game_id in again.service.live
+                assert (await again.store.get_game(game_id)).table_channel_id == games.id
         finally:
             await again.close()
 

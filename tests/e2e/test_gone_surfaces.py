@@ -1,0 +1,138 @@
+"""A game whose table, thread or channel goes away under it: the table comes back where it still can be
+shown, or the game ends with a note; one WARNING line says what happened, and no ERROR is logged."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from emulator import limits
+from emulator.model import CREATE_PUBLIC_THREADS, SEND_IN_THREADS, SEND_MESSAGES, VIEW_CHANNEL
+from tests.e2e.driver import catnip, open_table, table_of
+
+
+def warnings(caplog) -> list[str]:
+    records = [r for r in caplog.records if r.levelno == logging.WARNING and r.name == "catnip.table"]
+    return [r.getMessage() for r in records]
+
+
+def no_errors(caplog) -> None:
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+
+
+def refused_for_permissions(emu) -> list:
+    """The requests Discord refused the bot for missing permissions (taken, so the test may end)."""
+    taken = emu.take_violations()
+    assert all(v.rule == limits.PERMISSIONS for v in taken), taken
+    return taken
+
+
+async def play_a_move(emu, bot, members, where):
+    """The member to act clicks their first card on the table in `where`; the click is answered."""
+    game = next(iter(bot.service.live.values()))
+    seat = game.to_act()[0]
+    version = game.record.version
+    card = game.state.hands[seat][0]
+    result = await members[seat].click(table_of(emu, where), f"cn:a:{game.id}:{version}:p:{card}", force=True)
+    assert result.ok
+    await emu.settle(idle=0.05)
+    return game, version
+
+
+async def test_a_deleted_table_message_is_posted_again_in_its_thread(tmp_path, caplog):
+    caplog.set_level(logging.INFO)
+    async with catnip(tmp_path) as (emu, bot):
+        thread, members = await open_table(emu, "catsdogs", 3)
+        await emu.settle(idle=0.05)
+        old = table_of(emu, thread)
+        emu.delete_message(old)
+        await emu.settle(idle=0.05)
+
+        new = table_of(emu, thread)
+        assert new is not None and new.id != old.id
+        game = next(iter(bot.service.live.values()))
+        assert (await bot.store.get_game(game.id)).table_message_id == new.id
+        game, version = await play_a_move(emu, bot, members, thread)
+        assert game.record.version == version + 1
+        assert [w for w in warnings(caplog) if "deleted" in w] == [
+            f"{game.log_prefix()} table message {old.id} was deleted; posting it again"
+        ]
+        no_errors(caplog)
+
+
+async def test_a_deleted_thread_moves_the_table_to_its_channel(tmp_path, caplog):
+    caplog.set_level(logging.INFO)
+    async with catnip(tmp_path) as (emu, bot):
+        thread, members = await open_table(emu, "catsdogs", 3)
+        await emu.settle(idle=0.05)
+        game = next(iter(bot.service.live.values()))
+        emu.delete_channel(thread)
+        await emu.settle(idle=0.05)
+
+        games = emu.channel("games")
+        assert table_of(emu, games) is not None, "the table is shown in the channel"
+        assert (await bot.store.get_game(game.id)).table_channel_id == games.id
+        game, version = await play_a_move(emu, bot, members, games)
+        assert game.record.version == version + 1 and game.id in bot.service.live
+        assert any(f"its thread {thread.id} is gone" in w for w in warnings(caplog))
+        no_errors(caplog)
+
+
+async def table_after_losing(emu, bot, caplog, denied: int):
+    """A started game in its thread; the bot is denied `denied` in the channel; the next move is made."""
+    caplog.set_level(logging.INFO)
+    thread, members = await open_table(emu, "catsdogs", 3)
+    await emu.settle(idle=0.05)
+    emu.deny_bot("games", denied)
+    await emu.settle(idle=0.02)
+    game, version = await play_a_move(emu, bot, members, thread)
+    return thread, members, game, version
+
+
+async def test_a_thread_the_bot_may_no_longer_post_in_moves_the_table_to_its_channel(tmp_path, caplog):
+    async with catnip(tmp_path) as (emu, bot):
+        thread, members, game, version = await table_after_losing(emu, bot, caplog, SEND_IN_THREADS)
+
+        games = emu.channel("games")
+        assert table_of(emu, games) is not None and game.record.table_channel_id == games.id
+        assert len(refused_for_permissions(emu)) == 1, "one refused post, then the bot posts elsewhere"
+        await play_a_move(emu, bot, members, games)
+        assert game.record.version == version + 2
+        assert any(f"cannot post in thread {thread.id}" in w for w in warnings(caplog))
+        assert not refused_for_permissions(emu)
+        no_errors(caplog)
+
+
+@pytest.mark.parametrize("lost", ["send messages", "view channel"])
+async def test_a_channel_the_bot_lost_ends_the_game_with_a_note(tmp_path, caplog, lost):
+    denied = SEND_MESSAGES | SEND_IN_THREADS if lost == "send messages" else VIEW_CHANNEL
+    async with catnip(tmp_path) as (emu, bot):
+        thread, _, game, _ = await table_after_losing(emu, bot, caplog, denied)
+
+        assert (await bot.store.get_game(game.id)).status == "abandoned" and game.id not in bot.service.live
+        if lost == "send messages":  # the bot may still edit its own messages there
+            closed = table_of(emu, thread).embeds[0]
+            assert "closed" in closed["title"] and "can no longer post" in closed["description"]
+        assert any("cannot post the table anywhere" in w for w in warnings(caplog))
+        assert refused_for_permissions(emu)
+        no_errors(caplog)
+
+
+async def test_without_create_public_threads_the_table_opens_in_the_channel(tmp_path, caplog):
+    async with catnip(tmp_path) as (emu, bot):
+        emu.deny_bot("games", CREATE_PUBLIC_THREADS)
+        await emu.settle(idle=0.02)
+        ann, bo = emu.member("Ann"), emu.member("Bo")
+        await (await ann.slash("play", game="catsdogs")).wait_final()
+        games = emu.channel("games")
+        lobby = await emu.wait_for(lambda: table_of(emu, games))
+        assert not emu.threads("games")
+        assert (await bo.click(lobby, "Join")).ok
+        assert (await ann.click(lobby, "Start")).ok
+        await emu.settle(idle=0.02)
+        game, version = await play_a_move(emu, bot, [ann, bo], games)
+        assert game.record.version == version + 1
+        assert not emu.take_violations()
+        no_errors(caplog)
+
