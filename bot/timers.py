@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.sessions import GameService, LiveGame
+from bot.live import LiveGame
+from bot.sessions import GameService
 from bot.storage import Deadline
 from engine import Event
 

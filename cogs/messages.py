@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import discord
 
-from bot.sessions import TIMER_CHOICES, TIMER_OPTION, LiveGame, describe_players, seat_option_names
+from bot.live import TIMER_CHOICES, TIMER_OPTION, LiveGame, describe_players, seat_option_names
 from cogs import custom_ids as ids
 from engine import GAMES, Action, Outcome, events_for, fill_names
 from engine.texts import Choice

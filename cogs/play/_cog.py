@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import NotInGame, Refusal
-from bot.sessions import LiveGame
+from bot.live import LiveGame
 from cogs.messages import COLOUR, private_panel, table_message
 from cogs.play._components import ComponentRouter, handle_click, reply
 from cogs.play._presenter import TablePresenter

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, TypeVar
 import discord
 
 from bot.errors import BadRequest, Refusal, TableMovedOn
-from bot.sessions import TIMER_OPTION
+from bot.live import TIMER_OPTION
 from cogs import custom_ids as ids
 from cogs.messages import is_seat_option, private_panel
 from cogs.play._gate import admit, check_component_type, on_private_panel

@@ -24,7 +24,8 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.sessions import GameService, LiveGame
+from bot.live import LiveGame
+from bot.sessions import GameService
 from bot.timers import Timers
 from cogs.messages import Message, lobby_message, table_message
 from engine import GAMES, Event

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import discord
 
-from bot.sessions import LiveGame
+from bot.live import LiveGame
 from bot.storage.models import GameRecord, SeatRecord
 from cogs.messages import Message, label_of, private_panel, table_message
 from engine import GAMES, EngineError

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.sessions import LiveGame
+from bot.live import LiveGame
 from bot.storage.models import GameRecord, SeatRecord
 from cogs.messages import private_panel, table_message
 from engine import InvalidInput

@@ -1,0 +1,83 @@
+"""A game the bot is running, as the session layer and its listeners see it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from bot.storage import GameRecord
+from engine import Event, Frozen, Rules
+
+TIMER_OPTION = "turn_timer"
+TIMER_CHOICES = (30, 60, 120, 300, 900)
+"""Seconds a table's host may choose for every decision; unset means the bot's configured timers."""
+
+
+@dataclass
+class LiveGame:
+    """A game the bot is running: its record, rules and (once started) its current state."""
+
+    record: GameRecord
+    rules: Rules
+    state: Frozen | None = None
+    last_human_at: float = 0.0
+    events: list[Event] = field(default_factory=list)
+    rematch_of: int | None = None
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.record.seats]
+
+    def seat_of(self, user_id: int) -> int | None:
+        for seat in self.record.seats:
+            if seat.user_id == user_id:
+                return seat.seat
+        return None
+
+    def to_act(self) -> list[int]:
+        return [] if self.state is None else self.rules.to_act(self.state)
+
+    def options(self) -> Frozen:
+        """The game's options; one naming a seat that nobody has taken is random (G-X6)."""
+        options = dict(self.record.options)
+        for name in seat_option_names(self.rules):
+            chosen = options.get(name)
+            if isinstance(chosen, int) and not 0 <= chosen < len(self.record.seats):
+                options[name] = None
+        return self.rules.make_options(options)
+
+    def timer_seconds(self) -> int | None:
+        """This table's own decision timer, if the host set one (else the bot's default)."""
+        return self.record.options.get(TIMER_OPTION)
+
+    def log_prefix(self) -> str:
+        return f"game={self.record.id} guild={self.record.guild_id}"
+
+
+class GameListener(Protocol):
+    """Whoever follows the games (timers, whoever shows them to people); told after each committed change."""
+
+    async def lobby_changed(self, game: LiveGame) -> None: ...
+
+    async def game_changed(self, game: LiveGame, events: Sequence[Event]) -> None: ...
+
+    async def game_closed(self, game: LiveGame, reason: str) -> None: ...
+
+    async def games_resumed(self, games: Sequence[LiveGame]) -> None:
+        """The games loaded after a restart, told once the bot is connected and can show them."""
+
+
+def describe_players(names: Sequence[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def seat_option_names(rules: Rules) -> frozenset[str]:
+    """The options that name a seat (who starts, the first Kittyqueen …), as the game's Options declare."""
+    return rules.Options.SEAT_OPTIONS
