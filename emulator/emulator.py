@@ -10,6 +10,7 @@ from typing import Any
 
 from emulator import guilds, harness
 from emulator.control import Control
+from emulator.entities import permission_value
 from emulator.guilds import Guild
 from emulator.model import (
     BOT_PERMISSIONS,
@@ -19,7 +20,6 @@ from emulator.model import (
     Violation,
     VirtualClock,
     World,
-    permission_value,
 )
 from emulator.server import Server
 from emulator.users import Invoker, SimulatedMember

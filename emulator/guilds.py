@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from emulator.model import STABLE_EPOCH, Channel, Role, User, iso, stable_snowflake
+from emulator.entities import STABLE_EPOCH, Channel, Role, User, iso, stable_snowflake
 
 if TYPE_CHECKING:
     from emulator.model import World

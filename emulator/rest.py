@@ -12,13 +12,15 @@ from typing import Any
 from aiohttp import web
 
 from emulator import limits
-from emulator.gateway import Gateway
-from emulator.model import (
+from emulator.entities import (
     CREATE_PUBLIC_THREADS,
     PUBLIC_THREAD,
     SEND_IN_THREADS,
     SEND_MESSAGES,
     VIEW_CHANNEL,
+)
+from emulator.gateway import Gateway
+from emulator.model import (
     Channel,
     Command,
     StoredMessage,

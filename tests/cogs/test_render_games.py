@@ -44,8 +44,7 @@ def madcat_secrets(state, seat: int) -> set[str]:
 
     `drive` seats players named P0, P1, …; the renderer's pick lines carry the owner's name.
     """
-    from engine.madcat.rules import MOOCH_LABELS
-    from engine.madcat.texts import hidden_pick_line, player_line, revealed_pick_line
+    from engine.madcat.texts import MOOCH_LABELS, hidden_pick_line, player_line, revealed_pick_line
 
     pick = state.picks[seat]
     if pick is None or state.paid[seat]:

@@ -8,8 +8,9 @@ import logging
 import pytest
 
 from emulator import limits
-from emulator.model import CREATE_PUBLIC_THREADS, SEND_IN_THREADS, SEND_MESSAGES, VIEW_CHANNEL
-from tests.e2e.driver import catnip, open_table, table_of
+from emulator.entities import CREATE_PUBLIC_THREADS, SEND_IN_THREADS, SEND_MESSAGES, VIEW_CHANNEL
+from engine import Rng
+from tests.e2e.driver import Table, catnip, open_table, table_of
 
 
 def warnings(caplog) -> list[str]:
@@ -29,12 +30,14 @@ def refused_for_permissions(emu) -> list:
 
 
 async def play_a_move(emu, bot, members, where):
-    """The member to act clicks their first card on the table in `where`; the click is answered."""
+    """The member to act clicks their first card on their private panel, opened from the table in `where`;
+    the click is answered."""
     game = next(iter(bot.service.live.values()))
     seat = game.to_act()[0]
     version = game.record.version
     card = game.state.hands[seat][0]
-    result = await members[seat].click(table_of(emu, where), f"cn:a:{game.id}:{version}:p:{card}", force=True)
+    panel = await Table(emu, where, members, Rng.seeded(1)).panel(members[seat])
+    result = await members[seat].click(panel, f"cn:a:{game.id}:{version}:p:{card}", force=True)
     assert result.ok
     await emu.settle(idle=0.05)
     return game, version
