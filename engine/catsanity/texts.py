@@ -449,9 +449,8 @@ class CatSanityTexts(Texts):
         self, view: View, playable: list[CatSanityAction], labels: dict[str, Choice]
     ) -> list[Control]:
         options = []
-        for action in playable:
-            if not isinstance(action, NinjaTarget):
-                continue
+        targets = [action for action in playable if isinstance(action, NinjaTarget)]
+        for action in sorted(targets, key=lambda target: (target.target - view.turn) % view.players):
             suns = Counter(KIND_EMOJI[KIND[card]] for card in view.homes[action.target] if card in SUN)
             if suns:
                 count = sum(suns.values())
