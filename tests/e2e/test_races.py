@@ -8,7 +8,8 @@ import logging
 
 import pytest
 
-from tests.e2e.driver import catnip, open_table, table_of
+from engine import Rng
+from tests.e2e.driver import Table, catnip, open_table, table_of
 
 LOBBY_ACTIONS = {
     # name: (member, how they press it, whether it shows in the game's record)
@@ -36,10 +37,10 @@ def names(record) -> list[str]:
     return [seat.name for seat in record.seats]
 
 
-def private_answer(result, member) -> str | None:
-    """The text of the private message a click was answered with, if any."""
+def private_answer(result, member, panel=None) -> str | None:
+    """The text of the private message a click was answered with, if any (not the `panel` it updated)."""
     for message in result.messages:
-        if message.ephemeral and message.visible_to == member.id:
+        if message.ephemeral and message.visible_to == member.id and message.id != getattr(panel, "id", None):
             return message.text()
     return None
 
@@ -183,12 +184,13 @@ async def test_a_move_against_its_running_out_timer_applies_once(tmp_path, caplo
         seat, version = game.to_act()[0], game.record.version
         card = game.state.hands[seat][0]
         actor = members[seat]
+        panel = await Table(emu, thread, members, Rng.seeded(1)).panel(actor)
         slowed(bot, "commit_move")
         emu.advance(bot.timers.seconds_for(game) + 1)
 
         def click():
             custom_id = f"cn:a:{game.id}:{version}:p:{card}"
-            return actor.click(table_of(emu, thread), custom_id, force=True, wait=False)
+            return actor.click(panel, custom_id, force=True, wait=False)
 
         async def timer():
             await bot.timers.tick()
@@ -209,9 +211,10 @@ async def test_a_move_against_its_running_out_timer_applies_once(tmp_path, caplo
         moves = await bot.store.moves(game.id)
         assert [m.seat for m in moves][:1] == [seat] and sum(m.seat == seat for m in moves) == 1
         timed_out = any(event.kind == "timeout" for event in game.events)
-        answer = private_answer(clicked, actor)
+        assert private_answer(clicked, actor, panel) is None, "the panel itself answers the click"
+        shown = emu.message(panel.id).text()
         if first == "move":
-            assert not timed_out and answer is None
+            assert not timed_out and "moved on" not in shown
         else:
-            assert timed_out and answer is not None and "moved on" in answer
+            assert timed_out and "moved on" in shown
         no_errors(emu, [clicked], caplog)
