@@ -10,8 +10,8 @@ from engine.madcat import RULES
 from engine.madcat.ai import PLAYERS, HardPlayer, NormalPlayer, determinise, expected_share
 from engine.madcat.model import Mooch, Roll, SetAside, Stop
 from engine.madcat.odds import policy_for, values_from_cards
+from engine.madcat.position import position
 from engine.testing import RandomPlayer
-from tests.engine.madcat.position import position
 
 
 def random_positions(players: int, games: int, seed: int = 0):

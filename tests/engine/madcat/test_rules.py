@@ -8,7 +8,7 @@ from engine.core import IllegalAction, InvalidInput, NotYourTurn, events_for
 from engine.madcat import RULES
 from engine.madcat.cards import CATPOT, TOTAL_VPS, card
 from engine.madcat.model import Mooch, Options, Roll, SetAside, Stop
-from tests.engine.madcat.position import position, rigged
+from engine.madcat.position import position, rigged
 
 
 def act(state, seat, text):

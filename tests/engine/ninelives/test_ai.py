@@ -10,8 +10,8 @@ from engine.ninelives.ai import PLAYERS, EasyPlayer, HardPlayer, NormalPlayer
 from engine.ninelives.determinise import sample_state
 from engine.ninelives.heuristics import choose as normal_choice
 from engine.ninelives.model import Options, View
+from engine.ninelives.position import card_in, position
 from engine.testing import random_playout
-from tests.engine.ninelives.position import card_in, position
 
 LEVELS = {"easy": EasyPlayer(), "normal": NormalPlayer(), "hard": HardPlayer(iterations=4)}
 

@@ -10,7 +10,7 @@ from engine.core import IllegalAction
 from engine.ninelives.cards import LifeCard
 from engine.ninelives.counting import cat_counts, effective, fits, raw_counts
 from engine.ninelives.model import Placed
-from tests.engine.ninelives.position import act, card_in, play, playable, position, texts
+from engine.ninelives.position import act, card_in, play, playable, position, texts
 
 
 @pytest.mark.parametrize(
@@ -55,7 +55,7 @@ def test_raw_counts_keep_ignored_cats_for_display_nl_2():
     ],
 )
 def test_card_changing_powers_count_nl_9(card, power, expected):
-    from tests.engine.ninelives.position import life
+    from engine.ninelives.position import life
 
     assert effective(card, life(power))[0] == expected
 

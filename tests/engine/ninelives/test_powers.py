@@ -7,7 +7,7 @@ import pytest
 from engine.core import IllegalAction
 from engine.ninelives import RULES
 from engine.ninelives.cards import POWERS, life_id
-from tests.engine.ninelives.position import (
+from engine.ninelives.position import (
     act,
     card_in,
     codes,

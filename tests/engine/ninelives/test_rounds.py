@@ -9,7 +9,7 @@ from engine.core import IllegalAction, InvalidInput, NotYourTurn
 from engine.ninelives import RULES
 from engine.ninelives.cards import HAND_SIZE, LIVES, life_id
 from engine.ninelives.model import Options
-from tests.engine.ninelives.position import act, codes, hand, play, position, stack_powers, texts
+from engine.ninelives.position import act, codes, hand, play, position, stack_powers, texts
 
 
 def test_registered_for_two_to_six_players_limited_by_default_nl_11():

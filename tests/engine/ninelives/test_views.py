@@ -6,9 +6,9 @@ from engine.core import events_for, evolve
 from engine.ninelives import RULES
 from engine.ninelives.cards import card_id, life_id, parse_catalog
 from engine.ninelives.model import Options
+from engine.ninelives.position import act, card_in, icons, position, texts
 from engine.ninelives.texts import TEXTS
 from engine.testing import random_playout
-from tests.engine.ninelives.position import act, card_in, icons, position, texts
 
 
 def test_a_seat_sees_its_hand_and_whole_stack_and_only_tops_of_others():
