@@ -84,6 +84,7 @@ async def test_after_a_restart_a_game_goes_on_in_its_channel_or_closes_when_that
             else:
                 games = emu.channel("games")
                 await emu.wait_for(lambda: table_of(emu, games))
+                await again.presenter.settle()
                 assert game_id in again.service.live
                 assert (await again.store.get_game(game_id)).table_channel_id == games.id
         finally:
