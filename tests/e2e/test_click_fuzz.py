@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from emulator.callbacks import DEFERRED_UPDATE
 from engine import GAMES
 from tests.e2e.driver import catnip, open_table, table_of
-from tests.e2e.test_hostile_clicks import open_lobby, snapshot
+from tests.e2e.test_hostile_clicks import open_lobby
 
 FIELD_MUTATIONS = ["²", "٣", "0", "-1", "", "9" * 25, "x", "a:b", "𝟗", " 1", "1 "]
 
@@ -30,6 +30,12 @@ async def tables(tmp_path):
         await open_lobby(emu, emu.member("Gus"), emu.guild_channel(other, "lounge"))
         await emu.settle(idle=0.05)
         yield emu, bot, surfaces
+
+
+def shown(message) -> tuple:
+    """What players read on a public message. A click with an out-of-date version may make the bot show
+    the table again as it is: the same text, embeds and buttons, so not a change (only its edit time)."""
+    return message.content, message.embeds, message.components
 
 
 def real_ids(bot) -> list[str]:
@@ -87,7 +93,7 @@ async def test_arbitrary_custom_ids_get_one_answer_and_change_no_game(tables, ca
     component_type = data.draw(st.sampled_from([2, 3]), label="component_type")
     games = list(bot.service.live.values())
     versions = {game.id: game.record.version for game in games}
-    tables_before = {t.id: snapshot(table_of(emu, t)) for t, _ in surfaces}
+    tables_before = {t.id: shown(table_of(emu, t)) for t, _ in surfaces}
 
     values = ["easy"] if component_type == 3 else None
     table = table_of(emu, thread)
@@ -101,5 +107,5 @@ async def test_arbitrary_custom_ids_get_one_answer_and_change_no_game(tables, ca
         assert len(answer.text()) <= 2000
     await emu.settle(idle=0.005)
     assert {game.id: game.record.version for game in bot.service.live.values()} == versions, "no game moved"
-    assert {t.id: snapshot(table_of(emu, t)) for t, _ in surfaces} == tables_before
+    assert {t.id: shown(table_of(emu, t)) for t, _ in surfaces} == tables_before
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
