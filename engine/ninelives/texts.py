@@ -281,9 +281,18 @@ class NineLivesTexts(Texts):
         whose power, whom to steal from, …). None when a legal action would be missed."""
         return arrange(view, choices)
 
+    _last_view: tuple[Frozen, int, View] | None = None
+
     def label(self, rules: Rules, state: Frozen, seat: int, action: Action) -> str:
-        """The button label, from what `seat` sees."""
-        return action_label(rules.view(state, seat), action)  # type: ignore[arg-type]
+        """The button label, from what `seat` sees.
+
+        A panel asks for the labels of all of a seat's actions in a row; states are immutable, so the
+        seat's view is built once for them all instead of once per button.
+        """
+        last = self._last_view
+        if last is None or last[0] is not state or last[1] != seat:
+            last = self._last_view = (state, seat, rules.view(state, seat))  # type: ignore[assignment]
+        return action_label(last[2], action)
 
 
 TEXTS = NineLivesTexts()
