@@ -13,6 +13,9 @@ TIMER_OPTION = "turn_timer"
 TIMER_CHOICES = (30, 60, 120, 300, 900)
 """Seconds a table's host may choose for every decision; unset means the bot's configured timers."""
 
+KEPT_EVENTS = 50
+"""Events a live game keeps in memory for its table's narration."""
+
 
 @dataclass
 class LiveGame:
@@ -57,6 +60,15 @@ class LiveGame:
 
     def log_prefix(self) -> str:
         return f"game={self.record.id} guild={self.record.guild_id}"
+
+    def advance(self, state: Frozen, events: Sequence[Event], *, version: int, now: float) -> None:
+        """Take a committed move in: its state, the record's new version and status, its events kept."""
+        finished = self.rules.outcome(state) is not None
+        self.state = state
+        self.record = self.record.model_copy(
+            update={"version": version, "updated_at": now, "status": "finished" if finished else "active"}
+        )
+        self.events = [*self.events, *events][-KEPT_EVENTS:]
 
 
 class GameListener(Protocol):

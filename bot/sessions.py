@@ -355,13 +355,9 @@ class GameService:
             game.record = await self.store.get_game(game.id)
             game.state = await load_state(self.store, game.record, game.rules)
             raise TableMovedOn() from error
-        game.state = state
-        game.record = game.record.model_copy(
-            update={"version": version, "updated_at": now, "status": "finished" if outcome else "active"}
-        )
+        game.advance(state, events, version=version, now=now)
         if human:
             game.last_human_at = now
-        game.events = [*game.events, *events][-50:]
         log.debug("%s seat=%d played %s", game.log_prefix(), seat, logged)
         if outcome is not None:
             log.info("%s finished: winners %s", game.log_prefix(), outcome.winners)

@@ -31,8 +31,6 @@ NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo")
 GAME_ID = 1
 FIRST_USER = 100
 LEVEL = "easy"
-KEPT_EVENTS = 50
-"""As many events as the session layer keeps on a live game after a commit."""
 
 SIZE_LIMIT = 300_000
 """Bytes above which a playthrough records only the panels of the seats to act."""
@@ -117,10 +115,7 @@ def commit(game: LiveGame, move: Move) -> None:
     """Apply `move` as a commit would: new state, version one up, its events added to the table's."""
     action = game.rules.decode_action(move.action)
     state, events = game.rules.apply(game.state, move.seat, action)
-    status = "finished" if game.rules.outcome(state) is not None else "active"
-    game.state = state
-    game.events = [*game.events, *events][-KEPT_EVENTS:]
-    game.record = game.record.model_copy(update={"version": game.record.version + 1, "status": status})
+    game.advance(state, events, version=game.record.version + 1, now=game.record.updated_at)
 
 
 def computer_move(game: LiveGame) -> Move:
