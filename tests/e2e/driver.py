@@ -116,8 +116,10 @@ class Table:
         chosen = [m for m in self.members if m.id in pinged]
         return chosen or list(self.members)
 
-    async def step(self) -> None:
-        """One member to act makes one random choice among the controls they can see."""
+    async def step(self, *, wait: bool = True):
+        """One member to act makes one random choice among the controls they can see; the click's result.
+
+        Without `wait` the choice is sent and its result returned at once, unanswered yet."""
         member, self.rng = self.rng.choice(self.to_act())
         table = self.table()
         options = [c for c in table.interactive() if ACTION.match(c.get("custom_id", ""))]
@@ -125,25 +127,29 @@ class Table:
         if not options:
             panel = await self.panel(member)
             if panel is None:
-                return
+                return None
             source = panel
             options = [c for c in panel.interactive() if ACTION.match(c.get("custom_id", ""))]
             options = [c for c in options if not c.get("disabled")]
             if not options:
-                return
+                return None
         component, self.rng = self.rng.choice(options)
         if component["type"] == 2:
-            result = await member.click(source, component["custom_id"])
+            result = await member.click(source, component["custom_id"], wait=wait)
         else:
             values, self.rng = self.rng.shuffled([o["value"] for o in component["options"]])
             low, high = component.get("min_values", 1), min(component.get("max_values", 1), len(values))
             count, self.rng = self.rng.below(high - low + 1)
-            result = await member.select(source, component["custom_id"], list(values[: low + count]))
+            chosen = list(values[: low + count])
+            result = await member.select(source, component["custom_id"], chosen, wait=wait)
         self.interactions += 1
+        if not wait:
+            return result
         assert result.ok, f"{member.name}'s click was not answered in time: {result.failed}"
         if result.message is not None and result.message.ephemeral and result.response_type == 4:
             self.refusals += 1
         await self.emu.settle(idle=0.005, timeout=10)
+        return result
 
     async def panel(self, member):
         """The member's private panel: the one they have, or a fresh one from "My hand / My view"."""
