@@ -67,6 +67,10 @@ class Emulator:
         everyone_permissions: Any = EVERYONE_PERMISSIONS,
         strict: bool = True,
         watch_loggers: Iterable[str] = ("discord",),
+        max_guilds_per_session: int = 2500,
+        guilds_per_shard: int = 1000,
+        max_concurrency: int = 1,
+        identify_window: float | None = None,
     ) -> None:
         self.world = World(
             guild_name=guild_name,
@@ -85,7 +89,14 @@ class Emulator:
         self.token = token
         self.strict = strict
         self.server = Server(
-            self.world, token=token, heartbeat_interval=heartbeat_interval, rate_limit=rate_limit
+            self.world,
+            token=token,
+            heartbeat_interval=heartbeat_interval,
+            rate_limit=rate_limit,
+            max_guilds_per_session=max_guilds_per_session,
+            guilds_per_shard=guilds_per_shard,
+            max_concurrency=max_concurrency,
+            identify_window=identify_window,
         )
         self.invoker = Invoker(self.world, self.check_bots)
         Control(self).install(self.server.app)
@@ -173,12 +184,12 @@ class Emulator:
         if clean:
             await bot.close()
         else:
-            keep_alive = getattr(getattr(bot, "ws", None), "_keep_alive", None)
+            keep_alives = harness.heartbeat_threads(bot)
             task.cancel()
             with contextlib.suppress(BaseException):
                 await task
-            if keep_alive is not None:
-                keep_alive.stop()  # a dead process's heartbeat thread dies with it
+            for keep_alive in keep_alives:
+                keep_alive.stop()  # a dead process's heartbeat threads die with it
             await bot.http.close()
             await self.server.gateway.drop(abort=True)
         with contextlib.suppress(BaseException):
