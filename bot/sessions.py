@@ -14,7 +14,7 @@ import random
 from collections.abc import AsyncIterator, Sequence
 
 from bot.clock import Clock
-from bot.errors import GameClosed, NotHost, NotInGame, Refusal, TableMovedOn
+from bot.errors import GameClosed, NotHost, NotInGame, NotOwned, Refusal, TableMovedOn
 from bot.live import (
     TIMER_CHOICES,
     TIMER_OPTION,
@@ -23,6 +23,7 @@ from bot.live import (
     describe_players,
     seat_option_names,
 )
+from bot.sharding import ShardPlan
 from bot.storage import FinalResult, GameRecord, GameStore, SeatRecord, StaleMove, load_state
 from engine import GAMES, Event, Frozen, Rules
 from engine.ai import LEVELS
@@ -46,15 +47,24 @@ class GameService:
         self.listeners: list[GameListener] = []
         self.live: dict[int, LiveGame] = {}
         self._computer_tasks: dict[int, asyncio.Task] = {}
+        # The guilds whose games this process runs; `live` never holds a game of another guild.
+        self.shard_plan = ShardPlan.everything()
 
     # ----------------------------------------------------------------- loading
 
     async def resume(self) -> list[LiveGame]:
-        """Load every lobby and active game (never finished ones) into memory."""
+        """Load every lobby and active game (never finished ones) this process owns into memory."""
         games = []
-        for record in await self.store.active_games():
+        for record in await self._owned_games():
             games.append(await self._load(record))
         return games
+
+    async def _owned_games(self) -> list[GameRecord]:
+        """The lobbies and active games of the guilds of this process's shards.
+
+        A store that leases games to processes would claim them here instead of filtering.
+        """
+        return [record for record in await self.store.active_games() if self.shard_plan.owns(record.guild_id)]
 
     async def _load(self, record: GameRecord) -> LiveGame:
         rules = GAMES[record.game].rules
@@ -87,6 +97,8 @@ class GameService:
                 raise GameClosed("I can't find that game any more.") from error
             if record.status not in ("lobby", "active"):
                 raise GameClosed(f"That game is {record.status} — start a new one with /play.")
+            if not self.shard_plan.owns(record.guild_id):
+                raise NotOwned()
             game = await self._load(record)
         return game
 
@@ -111,6 +123,8 @@ class GameService:
     ) -> LiveGame:
         if game_key not in GAMES:
             raise Refusal(f"There is no game called {game_key!r}.")
+        if not self.shard_plan.owns(guild_id):
+            raise NotOwned("This server's games are run elsewhere right now — try again in a moment.")
         rules = GAMES[game_key].rules
         remembered = await self.store.remembered_options(channel_id, game_key) or {}
         options = _valid_options(rules, remembered)
