@@ -50,6 +50,7 @@ class CatnipBot(commands.AutoShardedBot):
         sync_commands: bool = True,
         seed_source=None,
         identify_window: float = IDENTIFY_WINDOW,
+        identify_locks: Path | None = None,
         **client_options,
     ) -> None:
         intents = discord.Intents.none()
@@ -82,6 +83,7 @@ class CatnipBot(commands.AutoShardedBot):
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self._background: list[asyncio.Task] = []
         self.identify_window = identify_window
+        self.identify_locks = identify_locks  # shared with the other processes of this machine
         self.identify_gate: IdentifyGate | None = None
         # Known once the shard count is: in `setup_hook`, before any game is resumed.
         self.shard_plan: ShardPlan | None = None
@@ -110,7 +112,9 @@ class CatnipBot(commands.AutoShardedBot):
         recommended, _, limits = await self.http.get_bot_gateway()
         if self.shard_count is None:
             self.shard_count = recommended
-        self.identify_gate = IdentifyGate(limits["max_concurrency"], self.identify_window)
+        self.identify_gate = IdentifyGate(
+            limits["max_concurrency"], self.identify_window, self.identify_locks
+        )
         if limits["remaining"] < len(self.shard_ids or range(self.shard_count)):
             log.warning(
                 "Discord allows %d more gateway sessions before its limit resets in %d s",

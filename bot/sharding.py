@@ -8,7 +8,10 @@ resumes it, runs its timers, computer players and table refreshes, and applies c
 from __future__ import annotations
 
 import asyncio
+import fcntl
+import time
 from dataclasses import dataclass
+from pathlib import Path
 
 IDENTIFY_WINDOW = 5.5
 """Seconds between two IDENTIFYs of one identify bucket: Discord's 5 s, and half a second so that
@@ -86,18 +89,39 @@ class IdentifyGate:
 
     discord.py's own default waits 5 s before every IDENTIFY but the first, whatever the bot's
     `max_concurrency`; a large bot with a concurrency of 16 starts 16 shards at a time with this.
+    With a `folder`, the processes of one machine share the buckets: each bucket's last IDENTIFY
+    is a timestamp in a file there, read and written under a lock (`catnip fleet` gives its
+    processes one folder).
     """
 
-    def __init__(self, max_concurrency: int, window: float = IDENTIFY_WINDOW) -> None:
+    def __init__(
+        self, max_concurrency: int, window: float = IDENTIFY_WINDOW, folder: Path | None = None
+    ) -> None:
         self.max_concurrency = max(1, max_concurrency)
         self.window = window
+        self.folder = folder
         self._free_at: dict[int, float] = {}
 
     async def wait(self, shard_id: int | None) -> None:
         """Return once shard `shard_id` may IDENTIFY; its bucket's next slot is taken meanwhile."""
         bucket = (shard_id or 0) % self.max_concurrency
+        if self.folder is not None:
+            await asyncio.to_thread(self._take_shared_slot, self.folder / f"identify-{bucket}")
+            return
         now = asyncio.get_running_loop().time()
         start = max(now, self._free_at.get(bucket, now))
         self._free_at[bucket] = start + self.window
         if start > now:
             await asyncio.sleep(start - now)
+
+    def _take_shared_slot(self, path: Path) -> None:
+        with path.open("a+") as file:
+            fcntl.flock(file, fcntl.LOCK_EX)  # released when the file closes
+            file.seek(0)
+            text = file.read().strip()
+            delay = (float(text) if text else 0.0) + self.window - time.time()
+            if delay > 0:
+                time.sleep(delay)
+            file.seek(0)
+            file.truncate()
+            file.write(repr(time.time()))

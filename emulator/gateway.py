@@ -112,6 +112,7 @@ class Gateway:
         self.max_concurrency = max_concurrency
         self.identify_window = identify_window
         self._identified_at: dict[int, float] = {}  # identify bucket -> loop time of its last IDENTIFY
+        self.rerouted: dict[int, int] = {}  # guild id -> the shard id its events go to instead of its own
         self.url = ""  # set by the server once it knows its port
         self.sessions: dict[str, Session] = {}
         self.identifies = 0
@@ -126,8 +127,11 @@ class Gateway:
         """Sends an event to every session of its guild's shard (buffered for RESUME while a session is
         disconnected)."""
         guild_id = event_guild(event, data)
+        rerouted = self.rerouted.get(guild_id) if guild_id is not None else None
         for session in self.sessions.values():
-            if not session.receives(guild_id):
+            if rerouted is not None and session.shard[0] != rerouted:
+                continue
+            if rerouted is None and not session.receives(guild_id):
                 continue
             needed = _EVENT_INTENTS.get(event, 0)
             if needed and not session.intents & needed:
