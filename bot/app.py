@@ -101,7 +101,7 @@ class CatnipBot(commands.AutoShardedBot):
         resumed = await self.service.resume()
         await self.timers.resume()
         log.info("%s: resumed %d games", self.shard_plan, len(resumed))
-        if self.sync_commands:
+        if self.sync_commands and 0 in self.shard_plan.shard_ids:  # one process of a fleet is enough
             await self._sync()
         self._background.append(asyncio.create_task(self._after_ready(resumed)))
         self._background.append(asyncio.create_task(self._tick_timers()))

@@ -26,6 +26,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--token", default=TOKEN, help="the bot token the emulator accepts")
     parser.add_argument("--transcript", action="store_true", help="print every message as a user sees it")
     parser.add_argument("--rate-limit", type=int, default=50, help="requests per second per route bucket")
+    parser.add_argument(
+        "--max-concurrency", type=int, default=1, help="shards that may identify at once (GET /gateway/bot)"
+    )
     return parser.parse_args(argv)
 
 
@@ -42,6 +45,7 @@ async def serve(args: argparse.Namespace) -> int:
         members=members,
         token=args.token,
         rate_limit=(args.rate_limit, 1.0),
+        max_concurrency=args.max_concurrency,
     )
     await emulator.open(args.port)
     if args.transcript:
