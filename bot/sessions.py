@@ -62,7 +62,9 @@ class GameService:
     async def _owned_games(self) -> list[GameRecord]:
         """The lobbies and active games of the guilds of this process's shards.
 
-        A store that leases games to processes would claim them here instead of filtering.
+        This is where a store that leases games to processes is asked instead
+        (`claim_games(shard_ids=…, shard_count=…, lease_seconds=…, now=…)`), so that the database,
+        not only this arithmetic, decides which process applies moves to a game.
         """
         return [record for record in await self.store.active_games() if self.shard_plan.owns(record.guild_id)]
 
