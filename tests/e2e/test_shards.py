@@ -40,10 +40,6 @@ def guild_id(emu: Emulator, n: int) -> int:
     return next(g.id for g in emu.world.guilds.values() if g.name == f"Guild {n}")
 
 
-def won(emu: Emulator, thread) -> bool:
-    return "🏆" in (table_of(emu, thread).embeds[0].get("description") or "")
-
-
 async def start_sharded(emu: Emulator, db: Path, *, seed: int = 1, **shards) -> CatnipBot:
     """A Catnip process over `db` running the shards `shards` (shard_count, shard_ids) says."""
     counter = iter(range(seed * 1000, seed * 1000 + 1000))
@@ -67,13 +63,18 @@ async def test_one_process_runs_two_shards_and_games_are_played_in_guilds_of_bot
         assert {g.id for g in bot.guilds} == set(emu.world.guilds)
         for shard in (0, 1):
             n = guild_on(emu, shard)
-            thread, members = await open_table(emu, "catsdogs", 3, channel=f"games-{n}", names=players(n))
+            thread, members = await open_table(
+                emu, "catsdogs", 2, computers=1, channel=f"games-{n}", names=players(n)
+            )
             table = Table(emu, thread, members, Rng.seeded(shard))
-            for _ in range(6):
+            for _ in range(8):
                 await table.step()
-            for member in members:
-                assert (await member.slash("game leave", thread)).ok
-            await emu.wait_for(lambda thread=thread: won(emu, thread), 20)
+            (game,) = [g for g in bot.service.live.values() if g.record.guild_id == guild_id(emu, n)]
+            moves = await bot.store.moves(game.id)
+            assert {m.seat for m in moves} == {0, 1, 2}, "both members and the computer player moved"
+            assert f"table #{game.id}" in table_of(emu, thread).embeds[0]["title"]
+            assert (await members[0].slash("game end", thread)).ok
+            await emu.settle(idle=0.02)
         assert bot.service.live == {}, "both games ended"
 
 
