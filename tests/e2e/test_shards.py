@@ -67,9 +67,11 @@ async def test_one_process_runs_two_shards_and_games_are_played_in_guilds_of_bot
                 emu, "catsdogs", 2, computers=1, channel=f"games-{n}", names=players(n)
             )
             table = Table(emu, thread, members, Rng.seeded(shard))
-            for _ in range(8):
-                await table.step()
             (game,) = [g for g in bot.service.live.values() if g.record.guild_id == guild_id(emu, n)]
+            for _ in range(60):
+                if {m.seat for m in await bot.store.moves(game.id)} == {0, 1, 2}:
+                    break
+                await table.step()
             moves = await bot.store.moves(game.id)
             assert {m.seat for m in moves} == {0, 1, 2}, "both members and the computer player moved"
             assert f"table #{game.id}" in table_of(emu, thread).embeds[0]["title"]
