@@ -136,7 +136,7 @@ async def test_two_processes_on_one_store_each_play_resume_and_time_only_their_o
         for shard, bot in bots.items():
             await emu.wait_for(
                 lambda bot=bot, shard=shard: bot.service.live[games[shard]].record.version > versions[shard],
-                5,
+                15,
             )
         await emu.settle(idle=0.05)
         for shard, bot in bots.items():
