@@ -67,10 +67,19 @@ def main(argv: list[str] | None = None) -> None:
     except DatabaseUnusable as problem:
         print(f"catnip: {problem}", file=sys.stderr)
         raise SystemExit(2) from None
-    from bot.offline import discord_endpoint
+    from discord import ConnectionClosed
 
-    with discord_endpoint():
-        asyncio.run(run_bot(settings))
+    from bot.offline import discord_endpoint
+    from bot.sharding import GATEWAY_REFUSALS
+
+    try:
+        with discord_endpoint():
+            asyncio.run(run_bot(settings))
+    except ConnectionClosed as closed:
+        if closed.code not in GATEWAY_REFUSALS:
+            raise
+        print(f"catnip: {GATEWAY_REFUSALS[closed.code]} (gateway close code {closed.code})", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 if __name__ == "__main__":

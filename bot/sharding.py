@@ -18,6 +18,13 @@ IDENTIFY_WINDOW = 5.5
 network jitter never makes two of them arrive closer than that."""
 
 
+GATEWAY_REFUSALS = {
+    4010: "Discord refused a shard: SHARD_IDS must lie within SHARD_COUNT",
+    4011: "Discord requires more shards: raise SHARD_COUNT, or leave it unset for Discord's recommendation",
+}
+"""Gateway close codes that no reconnect can mend, and what to change."""
+
+
 def shard_of(guild_id: int | None, shard_count: int) -> int:
     """The shard Discord sends a guild's events to; direct messages (no guild) go to shard 0."""
     return 0 if guild_id is None else (guild_id >> 22) % shard_count

@@ -29,6 +29,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--max-concurrency", type=int, default=1, help="shards that may identify at once (GET /gateway/bot)"
     )
+    parser.add_argument(
+        "--max-guilds-per-session", type=int, default=2500, help="more closes a session with 4011"
+    )
     return parser.parse_args(argv)
 
 
@@ -46,6 +49,7 @@ async def serve(args: argparse.Namespace) -> int:
         token=args.token,
         rate_limit=(args.rate_limit, 1.0),
         max_concurrency=args.max_concurrency,
+        max_guilds_per_session=args.max_guilds_per_session,
     )
     await emulator.open(args.port)
     if args.transcript:

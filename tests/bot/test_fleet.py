@@ -52,9 +52,9 @@ class Output:
 
 
 @contextlib.asynccontextmanager
-async def emulator_process() -> AsyncIterator[str]:
+async def emulator_process(*options: str) -> AsyncIterator[str]:
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "emulator", "--max-concurrency", "16",
+        sys.executable, "-m", "emulator", "--max-concurrency", "16", *options,
         cwd=REPO, stdout=asyncio.subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(REPO)},
     )  # fmt: skip
     try:
@@ -84,15 +84,20 @@ async def wait_connected(emulator: RemoteEmulator, count: int, timeout: float = 
             await asyncio.sleep(0.05)
 
 
+def bot_environment(url: str, tmp_path: Path) -> dict[str, str]:
+    """A bot process's environment: the emulator at `url` for Discord, a fresh database, no .env file."""
+    return {
+        "PATH": os.environ.get("PATH", ""),
+        "PYTHONPATH": str(REPO),
+        "DISCORD_TOKEN": "emulator-token",
+        "CATNIP_EMULATOR_URL": url,
+        "DATABASE_PATH": str(tmp_path / "catnip.sqlite3"),
+    }
+
+
 async def test_the_fleet_runs_disjoint_shard_ranges_restarts_a_killed_process_and_stops_on_sigterm(tmp_path):
     async with emulator_process() as url, RemoteEmulator(url) as emulator:
-        env = {
-            "PATH": os.environ.get("PATH", ""),
-            "PYTHONPATH": str(REPO),
-            "DISCORD_TOKEN": "emulator-token",
-            "CATNIP_EMULATOR_URL": url,
-            "DATABASE_PATH": str(tmp_path / "catnip.sqlite3"),
-        }
+        env = bot_environment(url, tmp_path)
         fleet = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", "fleet", "--processes", "2", "--shard-count", "4",
             "--restart-delay", "0.2", cwd=tmp_path, env=env, stderr=asyncio.subprocess.PIPE,
@@ -127,6 +132,22 @@ async def test_the_fleet_runs_disjoint_shard_ranges_restarts_a_killed_process_an
             if fleet.returncode is None:
                 fleet.kill()
                 await fleet.wait()
+
+
+async def test_a_bot_with_too_few_shards_for_its_servers_stops_with_a_line_saying_what_to_change(tmp_path):
+    async with emulator_process("--max-guilds-per-session", "0") as url:  # even one server needs a shard
+        env = {**bot_environment(url, tmp_path), "SHARD_COUNT": "1"}
+        bot = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=tmp_path, env=env, stderr=asyncio.subprocess.PIPE
+        )
+        _, err = await asyncio.wait_for(bot.communicate(), 30)
+    assert bot.returncode == 2
+    text = err.decode()
+    assert "Traceback" not in text
+    assert text.strip().splitlines()[-1] == (
+        "catnip: Discord requires more shards: raise SHARD_COUNT, or leave it unset for Discord's "
+        "recommendation (gateway close code 4011)"
+    )
 
 
 def test_the_fleet_takes_discords_recommendation_but_never_fewer_shards_than_processes():
