@@ -34,5 +34,5 @@ class NotOwned(Refusal):
     """The game's guild is run by another Catnip process (its shard is not this one's), as during a
     handover; nothing is applied here."""
 
-    def __init__(self, message: str = "That game is run elsewhere just now — try again in a moment.") -> None:
-        super().__init__(message)
+    def __init__(self) -> None:
+        super().__init__("Catnip is moving this server's games just now — try again in a moment.")

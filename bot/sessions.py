@@ -99,10 +99,14 @@ class GameService:
                 raise GameClosed("I can't find that game any more.") from error
             if record.status not in ("lobby", "active"):
                 raise GameClosed(f"That game is {record.status} — start a new one with /play.")
-            if not self.shard_plan.owns(record.guild_id):
-                raise NotOwned()
+            self.check_owner(record.guild_id)
             game = await self._load(record)
         return game
+
+    def check_owner(self, guild_id: int | None) -> None:
+        """Refuse anything about the games of a guild whose shard another process runs."""
+        if not self.shard_plan.owns(guild_id):
+            raise NotOwned()
 
     def games_in_channel(self, channel_id: int) -> list[LiveGame]:
         return [
@@ -125,8 +129,7 @@ class GameService:
     ) -> LiveGame:
         if game_key not in GAMES:
             raise Refusal(f"There is no game called {game_key!r}.")
-        if not self.shard_plan.owns(guild_id):
-            raise NotOwned("This server's games are run elsewhere right now — try again in a moment.")
+        self.check_owner(guild_id)
         rules = GAMES[game_key].rules
         remembered = await self.store.remembered_options(channel_id, game_key) or {}
         options = _valid_options(rules, remembered)

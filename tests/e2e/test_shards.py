@@ -113,6 +113,10 @@ async def test_two_processes_on_one_store_each_play_resume_and_time_only_their_o
         assert (await bots[0].store.get_game(games[1])).version == before.version
         assert bots[1].service.live[games[1]].record.version == before.version
         assert games[1] not in bots[0].service.live
+        threads = len(emu.threads(f"games-{guild_on(emu, 1)}"))
+        play = await member.slash("play", f"games-{guild_on(emu, 1)}", game="madcat")
+        assert play.ok and play.message.text() == str(NotOwned())
+        assert len(emu.threads(f"games-{guild_on(emu, 1)}")) == threads, "no table was opened"
         emu.reroute_guild(guild_id(emu, guild_on(emu, 1)), None)
         accepted = await member.click(panel, move["custom_id"])
         assert accepted.ok and (await bots[1].store.get_game(games[1])).version == before.version + 1
