@@ -1,11 +1,14 @@
-"""`catnip` / `python -m bot`: run the bot, or the offline demo when no Discord token is configured."""
+"""`catnip` / `python -m bot`: run the bot, or the offline demo when no Discord token is configured;
+`catnip fleet --processes N` runs N bot processes with a shard range each (see `bot.fleet`)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
 import sys
+from pathlib import Path
 
 from bot.config import Settings, SettingsError, load_settings
 from bot.storage.preflight import DatabaseUnusable, check_database
@@ -19,7 +22,8 @@ def configure_logging(level: str) -> None:
 async def run_bot(settings: Settings) -> None:
     from bot.app import create_bot, tune_runtime
 
-    bot = create_bot(settings)
+    locks = os.environ.get("CATNIP_IDENTIFY_LOCKS")  # set by `catnip fleet` for its processes
+    bot = create_bot(settings, identify_locks=Path(locks) if locks else None)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -41,13 +45,18 @@ async def run_bot(settings: Settings) -> None:
         runner.result()
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else argv
     try:
         settings = load_settings()
     except SettingsError as error:
         print(f"catnip: invalid settings:\n{error}", file=sys.stderr)
         raise SystemExit(2) from None
     configure_logging(settings.log_level)
+    if args[:1] == ["fleet"]:
+        from bot.fleet import run_fleet
+
+        raise SystemExit(asyncio.run(run_fleet(args[1:], settings)))
     if not settings.discord_token:
         from bot.offline import run_offline
 
@@ -58,7 +67,19 @@ def main() -> None:
     except DatabaseUnusable as problem:
         print(f"catnip: {problem}", file=sys.stderr)
         raise SystemExit(2) from None
-    asyncio.run(run_bot(settings))
+    from discord import ConnectionClosed
+
+    from bot.offline import discord_endpoint
+    from bot.sharding import GATEWAY_REFUSALS
+
+    try:
+        with discord_endpoint():
+            asyncio.run(run_bot(settings))
+    except ConnectionClosed as closed:
+        if closed.code not in GATEWAY_REFUSALS:
+            raise
+        print(f"catnip: {GATEWAY_REFUSALS[closed.code]} (gateway close code {closed.code})", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.sessions import GameService
+from bot.sharding import IDENTIFY_WINDOW, IdentifyGate, ShardPlan
 from bot.storage import GameStore, SqliteGameStore
 from bot.timers import Timers, TimerSettings
 
@@ -33,8 +34,12 @@ def cog_extensions() -> list[str]:
     )
 
 
-class CatnipBot(commands.Bot):
-    """The bot: a game service over the store, timers, and the Discord front in cogs/."""
+class CatnipBot(commands.AutoShardedBot):
+    """The bot: a game service over the store, timers, and the Discord front in cogs/.
+
+    Its gateway runs the shards `settings.shard_ids` of `settings.shard_count` (unset: all of
+    Discord's recommended count), and it runs the games of those shards' guilds only.
+    """
 
     def __init__(
         self,
@@ -44,6 +49,8 @@ class CatnipBot(commands.Bot):
         clock: Clock | None = None,
         sync_commands: bool = True,
         seed_source=None,
+        identify_window: float = IDENTIFY_WINDOW,
+        identify_locks: Path | None = None,
         **client_options,
     ) -> None:
         intents = discord.Intents.none()
@@ -52,6 +59,9 @@ class CatnipBot(commands.Bot):
         # No message cache: Catnip edits its messages by id and reads components from the interaction,
         # and with thousands of tables the cache only costs memory and a scan per MESSAGE_UPDATE.
         client_options.setdefault("max_messages", None)
+        client_options.setdefault("shard_count", settings.shard_count)
+        if settings.shard_ids is not None:
+            client_options.setdefault("shard_ids", list(settings.shard_ids))
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents, help_command=None, **client_options
         )
@@ -72,6 +82,11 @@ class CatnipBot(commands.Bot):
         self.sync_commands = sync_commands
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self._background: list[asyncio.Task] = []
+        self.identify_window = identify_window
+        self.identify_locks = identify_locks  # shared with the other processes of this machine
+        self.identify_gate: IdentifyGate | None = None
+        # Known once the shard count is: in `setup_hook`, before any game is resumed.
+        self.shard_plan: ShardPlan | None = None
         # Whatever shows the tables: set by the cog that made it, while that cog is loaded.
         self.presenter = None
 
@@ -80,15 +95,38 @@ class CatnipBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.store.open()
+        self.shard_plan = self.service.shard_plan = await self._plan_shards()
         for extension in cog_extensions():
             await self.load_extension(extension)
         resumed = await self.service.resume()
         await self.timers.resume()
-        log.info("resumed %d games", len(resumed))
-        if self.sync_commands:
+        log.info("%s: resumed %d games", self.shard_plan, len(resumed))
+        if self.sync_commands and 0 in self.shard_plan.shard_ids:  # one process of a fleet is enough
             await self._sync()
         self._background.append(asyncio.create_task(self._after_ready(resumed)))
         self._background.append(asyncio.create_task(self._tick_timers()))
+
+    async def _plan_shards(self) -> ShardPlan:
+        """Ask Discord (`GET /gateway/bot`) for its recommended shard count, used when `SHARD_COUNT` is
+        unset, and for how many shards may identify at once."""
+        recommended, _, limits = await self.http.get_bot_gateway()
+        if self.shard_count is None:
+            self.shard_count = recommended
+        self.identify_gate = IdentifyGate(
+            limits["max_concurrency"], self.identify_window, self.identify_locks
+        )
+        if limits["remaining"] < len(self.shard_ids or range(self.shard_count)):
+            log.warning(
+                "Discord allows %d more gateway sessions before its limit resets in %d s",
+                limits["remaining"],
+                limits["reset_after"] // 1000,
+            )
+        return ShardPlan(tuple(self.shard_ids or range(self.shard_count)), self.shard_count)
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Wait for the shard's identify slot (see `IdentifyGate`), not discord.py's flat 5 s."""
+        if self.identify_gate is not None:
+            await self.identify_gate.wait(shard_id)
 
     async def _sync(self) -> None:
         guild_id = self.settings.dev_guild_id

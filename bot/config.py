@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
-from pydantic import Field, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, ValidationError, ValidationInfo, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from bot.sharding import parse_shard_ids
 
 
 class Settings(BaseSettings):
@@ -28,6 +31,31 @@ class Settings(BaseSettings):
     computer_delay_seconds: float = Field(
         default=1.5, ge=0, le=30, description="Pause between computer moves."
     )
+
+    shard_count: int | None = Field(
+        default=None, ge=1, description="Gateway shards of the whole bot; unset: Discord's recommendation."
+    )
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(
+        default=None, description="The shards this process runs, e.g. 0-3 or 0,2; unset: all of them."
+    )
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _parse_shard_ids(cls, value: object) -> object:
+        return parse_shard_ids(value) if isinstance(value, str) else value
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _shards_within_count(cls, value: tuple[int, ...] | None, info: ValidationInfo) -> object:
+        if value is None or "shard_count" not in info.data:  # no ids, or SHARD_COUNT is itself wrong
+            return value
+        count = info.data["shard_count"]
+        if count is None:
+            raise ValueError("needs SHARD_COUNT too (the shard count of the whole bot)")
+        outside = [shard_id for shard_id in value if shard_id >= count]
+        if outside:
+            raise ValueError(f"shard {outside[0]} is outside SHARD_COUNT={count} (shards 0-{count - 1})")
+        return value
 
     @field_validator("log_level")
     @classmethod

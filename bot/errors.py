@@ -28,3 +28,11 @@ class GameClosed(Refusal):
 
 class BadRequest(Refusal):
     """A malformed or forged component id."""
+
+
+class NotOwned(Refusal):
+    """The game's guild is run by another Catnip process (its shard is not this one's), as during a
+    handover; nothing is applied here."""
+
+    def __init__(self) -> None:
+        super().__init__("Catnip is moving this server's games just now — try again in a moment.")

@@ -7,9 +7,11 @@ while the transcript — what a Discord user would see — is printed as it happ
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from bot.app import create_bot
@@ -20,6 +22,8 @@ from emulator.transcript import render_message, resolve_mentions
 from engine import GAMES
 
 GAME_TIMEOUT = 600.0
+EMULATOR_URL = "CATNIP_EMULATOR_URL"
+"""An environment variable: the bot talks to the emulator at this address instead of Discord."""
 TABLE_MARK = "table #"
 
 
@@ -120,6 +124,20 @@ async def run_offline(
         "with a bot at https://discord.com/developers/applications, put its token in a .env file as "
         "DISCORD_TOKEN=... (see .env.example and the README), invite the bot, and run the same command again."
     )
+
+
+@contextlib.contextmanager
+def discord_endpoint() -> Iterator[None]:
+    """Discord itself, or the emulator of a developer's `python -m emulator` when `CATNIP_EMULATOR_URL`
+    names its address (the real bot, even a whole `catnip fleet`, then runs on the local Discord)."""
+    url = os.environ.get(EMULATOR_URL)
+    if not url:
+        yield
+        return
+    from emulator.remote import RemoteEmulator
+
+    with RemoteEmulator(url).point_discord_py():
+        yield
 
 
 if __name__ == "__main__":

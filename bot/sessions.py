@@ -14,7 +14,7 @@ import random
 from collections.abc import AsyncIterator, Sequence
 
 from bot.clock import Clock
-from bot.errors import GameClosed, NotHost, NotInGame, Refusal, TableMovedOn
+from bot.errors import GameClosed, NotHost, NotInGame, NotOwned, Refusal, TableMovedOn
 from bot.live import (
     TIMER_CHOICES,
     TIMER_OPTION,
@@ -23,6 +23,7 @@ from bot.live import (
     describe_players,
     seat_option_names,
 )
+from bot.sharding import ShardPlan
 from bot.storage import FinalResult, GameRecord, GameStore, SeatRecord, StaleMove, load_state
 from engine import GAMES, Event, Frozen, Rules
 from engine.ai import LEVELS
@@ -46,15 +47,26 @@ class GameService:
         self.listeners: list[GameListener] = []
         self.live: dict[int, LiveGame] = {}
         self._computer_tasks: dict[int, asyncio.Task] = {}
+        # The guilds whose games this process runs; `live` never holds a game of another guild.
+        self.shard_plan = ShardPlan.everything()
 
     # ----------------------------------------------------------------- loading
 
     async def resume(self) -> list[LiveGame]:
-        """Load every lobby and active game (never finished ones) into memory."""
+        """Load every lobby and active game (never finished ones) this process owns into memory."""
         games = []
-        for record in await self.store.active_games():
+        for record in await self._owned_games():
             games.append(await self._load(record))
         return games
+
+    async def _owned_games(self) -> list[GameRecord]:
+        """The lobbies and active games of the guilds of this process's shards.
+
+        This is where a store that leases games to processes is asked instead
+        (`claim_games(shard_ids=…, shard_count=…, lease_seconds=…, now=…)`), so that the database,
+        not only this arithmetic, decides which process applies moves to a game.
+        """
+        return [record for record in await self.store.active_games() if self.shard_plan.owns(record.guild_id)]
 
     async def _load(self, record: GameRecord) -> LiveGame:
         rules = GAMES[record.game].rules
@@ -87,8 +99,14 @@ class GameService:
                 raise GameClosed("I can't find that game any more.") from error
             if record.status not in ("lobby", "active"):
                 raise GameClosed(f"That game is {record.status} — start a new one with /play.")
+            self.check_owner(record.guild_id)
             game = await self._load(record)
         return game
+
+    def check_owner(self, guild_id: int | None) -> None:
+        """Refuse anything about the games of a guild whose shard another process runs."""
+        if not self.shard_plan.owns(guild_id):
+            raise NotOwned()
 
     def games_in_channel(self, channel_id: int) -> list[LiveGame]:
         return [
@@ -111,6 +129,7 @@ class GameService:
     ) -> LiveGame:
         if game_key not in GAMES:
             raise Refusal(f"There is no game called {game_key!r}.")
+        self.check_owner(guild_id)
         rules = GAMES[game_key].rules
         remembered = await self.store.remembered_options(channel_id, game_key) or {}
         options = _valid_options(rules, remembered)

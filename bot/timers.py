@@ -53,8 +53,9 @@ class Timers:
         self._saver: asyncio.Task | None = None
 
     async def resume(self) -> None:
-        """Re-arm the deadlines saved before a restart."""
-        self._deadlines = {d.game_id: d for d in await self.service.store.deadlines()}
+        """Re-arm the deadlines saved before a restart, of the games this process runs."""
+        owned = self.service.live
+        self._deadlines = {d.game_id: d for d in await self.service.store.deadlines() if d.game_id in owned}
 
     # -------------------------------------------------------------- listening to the game service
 

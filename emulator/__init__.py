@@ -12,6 +12,11 @@ and a websocket on 127.0.0.1, and simulated members click, select and type slash
             ann.visible_messages("games"), ann.ephemeral_messages(), emu.interaction_timings()
     # leaving the block fails (EmulatorFailure) on broken rules, bot crashes and discord.py errors.
 
+Sharding: each guild's events reach only the sessions of its shard (`emu.add_guild` spreads guilds
+over shards; `emu.reroute_guild` sends one elsewhere); `Emulator(max_guilds_per_session=…,
+guilds_per_shard=…, max_concurrency=…, identify_window=…)` set what `GET /gateway/bot` says and
+what IDENTIFY refuses (4010, 4011) or records as too fast.
+
 Rules live in :mod:`~emulator.limits`, the clock is ``emu.clock`` (``emu.advance(seconds)``), and
 ``python -m emulator`` serves the same over a control API (:mod:`~emulator.control`,
 client :mod:`~emulator.remote`).

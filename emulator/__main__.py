@@ -26,6 +26,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--token", default=TOKEN, help="the bot token the emulator accepts")
     parser.add_argument("--transcript", action="store_true", help="print every message as a user sees it")
     parser.add_argument("--rate-limit", type=int, default=50, help="requests per second per route bucket")
+    parser.add_argument(
+        "--max-concurrency", type=int, default=1, help="shards that may identify at once (GET /gateway/bot)"
+    )
+    parser.add_argument(
+        "--max-guilds-per-session", type=int, default=2500, help="more closes a session with 4011"
+    )
     return parser.parse_args(argv)
 
 
@@ -42,6 +48,8 @@ async def serve(args: argparse.Namespace) -> int:
         members=members,
         token=args.token,
         rate_limit=(args.rate_limit, 1.0),
+        max_concurrency=args.max_concurrency,
+        max_guilds_per_session=args.max_guilds_per_session,
     )
     await emulator.open(args.port)
     if args.transcript:

@@ -11,6 +11,7 @@ from typing import Any
 from emulator import guilds, harness
 from emulator.control import Control
 from emulator.entities import permission_value
+from emulator.gateway import shard_of
 from emulator.guilds import Guild
 from emulator.model import (
     BOT_PERMISSIONS,
@@ -67,6 +68,10 @@ class Emulator:
         everyone_permissions: Any = EVERYONE_PERMISSIONS,
         strict: bool = True,
         watch_loggers: Iterable[str] = ("discord",),
+        max_guilds_per_session: int = 2500,
+        guilds_per_shard: int = 1000,
+        max_concurrency: int = 1,
+        identify_window: float | None = None,
     ) -> None:
         self.world = World(
             guild_name=guild_name,
@@ -85,7 +90,14 @@ class Emulator:
         self.token = token
         self.strict = strict
         self.server = Server(
-            self.world, token=token, heartbeat_interval=heartbeat_interval, rate_limit=rate_limit
+            self.world,
+            token=token,
+            heartbeat_interval=heartbeat_interval,
+            rate_limit=rate_limit,
+            max_guilds_per_session=max_guilds_per_session,
+            guilds_per_shard=guilds_per_shard,
+            max_concurrency=max_concurrency,
+            identify_window=identify_window,
         )
         self.invoker = Invoker(self.world, self.check_bots)
         Control(self).install(self.server.app)
@@ -155,7 +167,12 @@ class Emulator:
         """Starts ``bot.start(token)``; returns its task once READY and the guild is available."""
 
         def ready() -> bool:
-            guild = bot.get_guild(self.world.guild_id) if bot.is_ready() else None
+            if not bot.is_ready():
+                return False
+            count = getattr(bot, "shard_count", None) or 1
+            if shard_of(self.world.guild_id, count) not in (getattr(bot, "shard_ids", None) or range(count)):
+                return True  # a sharded bot that does not run the first guild's shard
+            guild = bot.get_guild(self.world.guild_id)
             return guild is not None and not guild.unavailable
 
         task = await harness.start_bot(bot, self.token, is_ready=ready, timeout=timeout)
@@ -173,12 +190,12 @@ class Emulator:
         if clean:
             await bot.close()
         else:
-            keep_alive = getattr(getattr(bot, "ws", None), "_keep_alive", None)
+            keep_alives = harness.heartbeat_threads(bot)
             task.cancel()
             with contextlib.suppress(BaseException):
                 await task
-            if keep_alive is not None:
-                keep_alive.stop()  # a dead process's heartbeat thread dies with it
+            for keep_alive in keep_alives:
+                keep_alive.stop()  # a dead process's heartbeat threads die with it
             await bot.http.close()
             await self.server.gateway.drop(abort=True)
         with contextlib.suppress(BaseException):
@@ -364,6 +381,15 @@ class Emulator:
 
     async def request_reconnect(self) -> None:
         await self.server.gateway.request_reconnect()
+
+    def reroute_guild(self, guild_id: int, shard_id: int | None) -> None:
+        """From now on the events of `guild_id` reach the sessions of shard `shard_id` instead of its own
+        shard's (None: its own again) — as a process that no longer runs a guild may still be handed
+        its interactions while shards move between processes."""
+        if shard_id is None:
+            self.server.gateway.rerouted.pop(guild_id, None)
+        else:
+            self.server.gateway.rerouted[guild_id] = shard_id
 
     def invalidate_sessions(self) -> None:
         """Forgets gateway sessions, so the next RESUME is refused and the bot must IDENTIFY again."""

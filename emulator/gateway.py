@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import secrets
 from collections import deque
 from dataclasses import dataclass, field
@@ -42,6 +43,21 @@ _EVENT_INTENTS = {
     "THREAD_UPDATE": GUILDS,
 }
 _BUFFER = 5000  # events kept per session for RESUME
+_GUILD_EVENTS = {"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"}  # events whose "id" is the guild's
+INVALID_SHARD, SHARDING_REQUIRED = 4010, 4011
+SESSION_LIMIT_TOTAL = 1000
+SESSION_LIMIT_RESET_MS = 24 * 3600 * 1000
+
+
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard Discord sends a guild's events to; direct messages go to shard 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
+
+def event_guild(event: str, data: dict[str, Any]) -> int | None:
+    """The guild an event is about, or None (a direct message)."""
+    raw = data.get("id") if event in _GUILD_EVENTS else data.get("guild_id")
+    return None if raw is None else int(raw)
 
 
 @dataclass
@@ -61,15 +77,42 @@ class Session:
     connection: Connection | None = None
     identifies: int = 0
     resumes: int = 0
+    shard: tuple[int, int] = (0, 1)
+
+    def receives(self, guild_id: int | None) -> bool:
+        """Whether this session gets the events of `guild_id` (None: a direct message)."""
+        shard_id, shard_count = self.shard
+        return shard_of(guild_id, shard_count) == shard_id
 
 
 class Gateway:
     """Sessions of the bot's gateway connections, and the dispatch of events to them."""
 
-    def __init__(self, world: World, *, token: str, heartbeat_interval: float = 41.25) -> None:
+    def __init__(
+        self,
+        world: World,
+        *,
+        token: str,
+        heartbeat_interval: float = 41.25,
+        max_guilds_per_session: int = 2500,
+        guilds_per_shard: int = 1000,
+        max_concurrency: int = 1,
+        identify_window: float | None = None,
+    ) -> None:
+        """`max_guilds_per_session`: more guilds on one session closes it with 4011 (sharding required);
+        `guilds_per_shard`: the guilds per shard `GET /gateway/bot` recommends; `max_concurrency`: the
+        identify buckets it announces; `identify_window`: when set, two IDENTIFYs of one bucket
+        (shard id % max_concurrency) closer than this many seconds are recorded as a broken rule
+        (Discord's window is 5 s; tests use a shorter one)."""
         self.world = world
         self.token = token
         self.heartbeat_interval = heartbeat_interval
+        self.max_guilds_per_session = max_guilds_per_session
+        self.guilds_per_shard = guilds_per_shard
+        self.max_concurrency = max_concurrency
+        self.identify_window = identify_window
+        self._identified_at: dict[int, float] = {}  # identify bucket -> loop time of its last IDENTIFY
+        self.rerouted: dict[int, int] = {}  # guild id -> the shard id its events go to instead of its own
         self.url = ""  # set by the server once it knows its port
         self.sessions: dict[str, Session] = {}
         self.identifies = 0
@@ -81,8 +124,15 @@ class Gateway:
     # dispatch ---------------------------------------------------------------------------------------
 
     def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Sends an event to every session (buffered for RESUME while a session is disconnected)."""
+        """Sends an event to every session of its guild's shard (buffered for RESUME while a session is
+        disconnected)."""
+        guild_id = event_guild(event, data)
+        rerouted = self.rerouted.get(guild_id) if guild_id is not None else None
         for session in self.sessions.values():
+            if rerouted is not None and session.shard[0] != rerouted:
+                continue
+            if rerouted is None and not session.receives(guild_id):
+                continue
             needed = _EVENT_INTENTS.get(event, 0)
             if needed and not session.intents & needed:
                 continue
@@ -111,6 +161,8 @@ class Gateway:
         """Closes every live connection (sessions stay resumable); returns how many were closed."""
         closed = 0
         for connection in list(self.connections):
+            if connection not in self.connections:  # its handler ended while an earlier one closed
+                continue
             self.connections.remove(connection)
             if connection.session is not None and connection.session.connection is connection:
                 connection.session.connection = None
@@ -161,6 +213,10 @@ class Gateway:
                     if data.get("token") != self.token:
                         await ws.close(code=4004, message=b"Authentication failed.")
                         break
+                    refusal = self._shard_refusal(data.get("shard"))
+                    if refusal is not None:
+                        await ws.close(code=refusal[0], message=refusal[1].encode())
+                        break
                     session = connection.session = self._identify(connection, data)
                 elif op == RESUME:
                     session = connection.session = self._resume(connection, data)
@@ -186,16 +242,67 @@ class Gateway:
             except (ConnectionError, RuntimeError):
                 return
 
+    # sharding ---------------------------------------------------------------------------------------
+
+    def bot_gateway(self) -> dict[str, Any]:
+        """`GET /gateway/bot`: the URL, the recommended shard count and the session start limit."""
+        shards = max(1, math.ceil(len(self.world.guilds) / self.guilds_per_shard))
+        used = min(self.identifies, SESSION_LIMIT_TOTAL)
+        limit = {
+            "total": SESSION_LIMIT_TOTAL,
+            "remaining": SESSION_LIMIT_TOTAL - used,
+            "reset_after": SESSION_LIMIT_RESET_MS if used else 0,
+            "max_concurrency": self.max_concurrency,
+        }
+        return {"url": self.url, "shards": shards, "session_start_limit": limit}
+
+    def _shard_refusal(self, shard: Any) -> tuple[int, str] | None:
+        """The close code and reason for an IDENTIFY's `shard` Discord would refuse, or None."""
+        if shard is None:
+            shard = [0, 1]
+        valid = (
+            isinstance(shard, list)
+            and len(shard) == 2
+            and all(isinstance(n, int) and not isinstance(n, bool) for n in shard)
+            and 0 <= shard[0] < shard[1]
+        )
+        if not valid:
+            return INVALID_SHARD, "Invalid shard."
+        guilds = sum(1 for guild_id in self.world.guilds if shard_of(guild_id, shard[1]) == shard[0])
+        if guilds > self.max_guilds_per_session:
+            return SHARDING_REQUIRED, "Sharding required."
+        return None
+
+    def _check_identify_rate(self, shard_id: int) -> None:
+        if self.identify_window is None:
+            return
+        bucket = shard_id % self.max_concurrency
+        now = asyncio.get_running_loop().time()
+        last = self._identified_at.get(bucket)
+        self._identified_at[bucket] = now
+        if last is not None and now - last < self.identify_window:
+            self.world.violate(
+                "gateway.identify_concurrency",
+                f"shard {shard_id} identified {now - last:.3f} s after another shard of its bucket "
+                f"{bucket} (max_concurrency {self.max_concurrency}: one IDENTIFY per bucket every "
+                f"{self.identify_window:g} s)",
+                "IDENTIFY",
+            )
+
     def _identify(self, connection: Connection, data: dict[str, Any]) -> Session:
         session = Session(secrets.token_hex(16), int(data.get("intents", 0) or 0))
+        if "shard" in data:
+            session.shard = (data["shard"][0], data["shard"][1])
+        self._check_identify_rate(session.shard[0])
         session.connection = connection
         self.sessions[session.id] = session
         self.identifies += 1
         world = self.world
+        mine = [guild_id for guild_id in world.guilds if session.receives(guild_id)]
         ready: dict[str, Any] = {
             "v": 10,
             "user": {**world.bot.payload(), "verified": True, "mfa_enabled": False, "locale": "en-US"},
-            "guilds": [{"id": str(guild_id), "unavailable": True} for guild_id in world.guilds],
+            "guilds": [{"id": str(guild_id), "unavailable": True} for guild_id in mine],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.url,
@@ -210,7 +317,7 @@ class Gateway:
         if "shard" in data:
             ready["shard"] = data["shard"]
         self._send_event(session, "READY", ready)
-        for guild_id in world.guilds:
+        for guild_id in mine:
             guild = world.guild_payload(guild_id, all_members=bool(session.intents & GUILD_MEMBERS))
             self._send_event(session, "GUILD_CREATE", guild)
         self.ready.set()

@@ -128,6 +128,16 @@ class ErrorLog(logging.Handler):
                 logger.removeHandler(self)
 
 
+def heartbeat_threads(bot: Any) -> list[Any]:
+    """The heartbeat threads of a bot's gateway connections: one, or one per shard of a sharded bot."""
+    sockets = [getattr(bot, "ws", None)]
+    shards = getattr(bot, "shards", None)
+    if isinstance(shards, dict):
+        sockets += [getattr(info._parent, "ws", None) for info in shards.values()]
+    found = [getattr(ws, "_keep_alive", None) for ws in sockets]
+    return [keep_alive for keep_alive in found if keep_alive is not None]
+
+
 class BotCrashed(RuntimeError):
     """The bot's ``start()`` task ended: the original exception is chained."""
 

@@ -120,7 +120,7 @@ class Rest:
             ("GET", "/oauth2/applications/@me", self.get_application),
             ("GET", "/applications/@me", self.get_application),
             ("GET", "/gateway", self.get_gateway),
-            ("GET", "/gateway/bot", self.get_gateway),
+            ("GET", "/gateway/bot", self.get_bot_gateway),
             ("GET", "/applications/{app_id}/commands", self.get_commands),
             ("PUT", "/applications/{app_id}/commands", self.put_commands),
             ("GET", "/applications/{app_id}/guilds/{guild_id}/commands", self.get_commands),
@@ -327,8 +327,10 @@ class Rest:
         )
 
     async def get_gateway(self, request: web.Request) -> web.Response:
-        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-        return json_response({"url": self.gateway.url, "shards": 1, "session_start_limit": limit})
+        return json_response({"url": self.gateway.url})
+
+    async def get_bot_gateway(self, request: web.Request) -> web.Response:
+        return json_response(self.gateway.bot_gateway())
 
     # application commands ---------------------------------------------------------------------------
 

@@ -54,11 +54,18 @@ class Server:
     """Runs the emulated Discord on 127.0.0.1."""
 
     def __init__(
-        self, world: World, *, token: str, heartbeat_interval: float, rate_limit: tuple[int, float]
+        self,
+        world: World,
+        *,
+        token: str,
+        heartbeat_interval: float,
+        rate_limit: tuple[int, float],
+        **gateway_options: Any,
     ) -> None:
+        """`gateway_options`: the sharding limits of :class:`Gateway`."""
         self.world = world
         self.token = token
-        self.gateway = Gateway(world, token=token, heartbeat_interval=heartbeat_interval)
+        self.gateway = Gateway(world, token=token, heartbeat_interval=heartbeat_interval, **gateway_options)
         world.dispatch = self.gateway.dispatch
         self.rest = Rest(world, self.gateway)
         self.callbacks = Callbacks(self.rest)

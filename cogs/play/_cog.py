@@ -104,6 +104,7 @@ class PlayCog(commands.Cog, name="Play"):
         rules = GAMES[game.value].rules
         channel = interaction.channel
         thread = None
+        self.bot.service.check_owner(interaction.guild_id)  # before a thread is made for the table
         await interaction.response.defer(ephemeral=True, thinking=True)
         if isinstance(channel, discord.TextChannel):
             me = channel.guild.me

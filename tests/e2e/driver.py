@@ -171,14 +171,17 @@ class Table:
         return result.message
 
 
-async def open_table(emu: Emulator, key: str, players: int, *, computers: int = 0):
-    """`/play`, joins and Start through the emulated Discord; returns the thread and the members."""
-    members = [emu.member(name) for name in MEMBERS[:players]]
+async def open_table(
+    emu: Emulator, key: str, players: int, *, computers: int = 0, channel: str = "games", names=MEMBERS
+):
+    """`/play` in `channel`, joins and Start through the emulated Discord; returns the thread and the
+    members (the first `players` of `names`)."""
+    members = [emu.member(name) for name in names[:players]]
     host = members[0]
-    result = await host.slash("play", game=key)
+    result = await host.slash("play", channel, game=key)
     assert result.ok
     await result.wait_final()
-    thread = await emu.wait_for(lambda: (emu.threads("games") or [None])[-1])
+    thread = await emu.wait_for(lambda: (emu.threads(channel) or [None])[-1])
     lobby = await emu.wait_for(lambda: table_of(emu, thread))
     for member in members[1:]:
         assert (await member.click(lobby, "Join")).ok

@@ -1,0 +1,208 @@
+"""`catnip fleet --processes N [--shard-count M]`: N bot processes on this machine, one shard range each.
+
+Each process is `python -m bot` with its own `SHARD_IDS` and the fleet's `SHARD_COUNT` in its
+environment, so it runs the games of its shards' guilds only. A process that dies is started
+again after a pause that doubles while it keeps dying (up to half a minute); one refusing its
+settings (exit code 2) stops the fleet instead, since it would refuse them again. Ctrl-C or
+SIGTERM stops every process: each is asked to stop (SIGTERM), given time to finish what it is
+doing, then killed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import sys
+import tempfile
+from dataclasses import dataclass
+
+from bot.config import Settings
+from bot.sharding import describe_ids, split_shards
+
+log = logging.getLogger("catnip.fleet")
+
+SETTINGS_REFUSED = 2
+"""The exit code of a bot process whose settings are unusable (see `bot.__main__`)."""
+
+MAX_RESTART_DELAY = 30.0
+STEADY_AFTER = 60.0
+"""Seconds a process must have run for its next restart to wait the first, shortest pause again."""
+
+
+@dataclass
+class Member:
+    """One bot process of the fleet and its shards."""
+
+    index: int
+    shard_ids: tuple[int, ...]
+    shard_count: int
+    process: asyncio.subprocess.Process | None = None
+
+    def __str__(self) -> str:
+        pid = f", pid {self.process.pid}" if self.process is not None else ""
+        return f"process {self.index} (shards {describe_ids(self.shard_ids)} of {self.shard_count}{pid})"
+
+
+class Fleet:
+    """Starts, restarts and stops the fleet's processes."""
+
+    def __init__(
+        self,
+        shard_count: int,
+        processes: int,
+        *,
+        command: list[str],
+        env: dict[str, str],
+        restart_delay: float = 1.0,
+        stop_timeout: float = 15.0,
+    ) -> None:
+        self.members = [
+            Member(index, ids, shard_count) for index, ids in enumerate(split_shards(shard_count, processes))
+        ]
+        self.command = command
+        self.env = env
+        self.restart_delay = restart_delay
+        self.stop_timeout = stop_timeout
+        self.stopping = asyncio.Event()
+        self.exit_code = 0
+
+    async def run(self) -> int:
+        """Run until a signal (or a process refusing its settings); return the fleet's exit code."""
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, self.stopping.set)
+        with tempfile.TemporaryDirectory(prefix="catnip-fleet-") as shared:
+            # The processes pace their IDENTIFYs together (see bot.sharding.IdentifyGate).
+            self.env = {**self.env, "CATNIP_IDENTIFY_LOCKS": shared}
+            keepers = [asyncio.create_task(self._keep(member)) for member in self.members]
+            await self.stopping.wait()
+            log.info("stopping %d processes", len(self.members))
+            await self._stop_all()
+            for keeper in keepers:
+                keeper.cancel()
+            await asyncio.gather(*keepers, return_exceptions=True)
+        return self.exit_code
+
+    async def _keep(self, member: Member) -> None:
+        """Keep `member` running until the fleet stops."""
+        delay = self.restart_delay
+        loop = asyncio.get_running_loop()
+        while not self.stopping.is_set():
+            env = {
+                **self.env,
+                "SHARD_COUNT": str(member.shard_count),
+                "SHARD_IDS": describe_ids(member.shard_ids),
+            }
+            member.process = await asyncio.create_subprocess_exec(*self.command, env=env)
+            started = loop.time()
+            log.info("%s started", member)
+            code = await member.process.wait()
+            if self.stopping.is_set():
+                return
+            if code == SETTINGS_REFUSED:
+                log.error("%s refused its settings; stopping the fleet", member)
+                self.exit_code = SETTINGS_REFUSED
+                self.stopping.set()
+                return
+            if loop.time() - started >= STEADY_AFTER:
+                delay = self.restart_delay
+            log.warning("%s exited with code %s; starting it again in %g s", member, code, delay)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stopping.wait(), delay)
+            delay = min(delay * 2, MAX_RESTART_DELAY)
+
+    async def _stop_all(self) -> None:
+        running = [m for m in self.members if m.process is not None and m.process.returncode is None]
+        for member in running:
+            with contextlib.suppress(ProcessLookupError):
+                member.process.send_signal(signal.SIGTERM)
+        waiting = [asyncio.create_task(m.process.wait()) for m in running]
+        if waiting:
+            await asyncio.wait(waiting, timeout=self.stop_timeout)
+        for member in running:
+            if member.process.returncode is None:
+                log.warning("%s did not stop within %g s; killing it", member, self.stop_timeout)
+                with contextlib.suppress(ProcessLookupError):
+                    member.process.kill()
+                await member.process.wait()
+        log.info("all processes stopped")
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="catnip fleet", description="Run several Catnip processes on this machine, one shard range each."
+    )
+    parser.add_argument("--processes", type=int, required=True, help="how many bot processes to run")
+    parser.add_argument(
+        "--shard-count",
+        type=int,
+        default=None,
+        help="gateway shards of the whole bot (default: SHARD_COUNT, else Discord's recommendation)",
+    )
+    parser.add_argument(
+        "--restart-delay", type=float, default=1.0, help="seconds before a dead process starts again"
+    )
+    parser.add_argument(
+        "--stop-timeout", type=float, default=15.0, help="seconds a process may take to stop before a kill"
+    )
+    args = parser.parse_args(argv)
+    if args.processes < 1:
+        parser.error("--processes must be at least 1")
+    if args.shard_count is not None and args.shard_count < args.processes:
+        parser.error(f"--shard-count {args.shard_count} is fewer than the {args.processes} processes")
+    return args
+
+
+async def recommended_shard_count(token: str) -> int:
+    """Discord's recommended shard count for the bot (`GET /gateway/bot`)."""
+    from discord.http import HTTPClient
+
+    http = HTTPClient(asyncio.get_running_loop())
+    try:
+        await http.static_login(token)
+        shards, _, _ = await http.get_bot_gateway()
+        return shards
+    finally:
+        await http.close()
+
+
+def fleet_shard_count(chosen: int | None, processes: int, recommended: int | None) -> int:
+    """The fleet's shard count: the one chosen, else Discord's recommendation, and never fewer shards
+    than processes (each process runs at least one)."""
+    return chosen if chosen is not None else max(recommended or 1, processes)
+
+
+async def run_fleet(argv: list[str], settings: Settings) -> int:
+    args = parse(argv)
+    if not settings.discord_token:
+        print("catnip fleet: DISCORD_TOKEN is not set (the fleet runs the real bot)", file=sys.stderr)
+        return SETTINGS_REFUSED
+    chosen = args.shard_count if args.shard_count is not None else settings.shard_count
+    if chosen is not None and chosen < args.processes:
+        print(
+            f"catnip fleet: SHARD_COUNT={chosen} is fewer than the {args.processes} processes",
+            file=sys.stderr,
+        )
+        return SETTINGS_REFUSED
+    if settings.shard_ids is not None:
+        log.info("SHARD_IDS is ignored: the fleet gives each process its own shards")
+    from bot.offline import discord_endpoint
+
+    with discord_endpoint():
+        recommended = None if chosen is not None else await recommended_shard_count(settings.discord_token)
+    count = fleet_shard_count(chosen, args.processes, recommended)
+    log.info("a fleet of %d processes over %d shards", args.processes, count)
+    env = {k: v for k, v in os.environ.items() if k not in ("SHARD_IDS", "SHARD_COUNT")}
+    fleet = Fleet(
+        count,
+        args.processes,
+        command=[sys.executable, "-m", "bot"],
+        env=env,
+        restart_delay=args.restart_delay,
+        stop_timeout=args.stop_timeout,
+    )
+    return await fleet.run()
