@@ -111,6 +111,11 @@ def option_value(name: str, value: object, game: LiveGame) -> str:
     return str(value)
 
 
+def guide_button(game: LiveGame) -> discord.ui.Button:
+    """The "📖 How to play" button: the game's guide, shown privately to whoever clicks it."""
+    return discord.ui.Button(label="How to play", emoji="📖", custom_id=ids.guide_id(game.record.game), row=0)
+
+
 def lobby_message(game: LiveGame) -> Message:
     rules = game.rules
     renderer = GAMES[game.record.game].texts
@@ -149,6 +154,7 @@ def lobby_message(game: LiveGame) -> Message:
         discord.ui.Button(
             label="Cancel", style=discord.ButtonStyle.danger, custom_id=ids.lobby_id(gid, "cancel"), row=0
         ),
+        guide_button(game),
     ]
     items.append(
         discord.ui.Select(
@@ -257,9 +263,10 @@ def table_message(game: LiveGame, due: float | None = None) -> Message:
     if outcome is not None:
         items.append(
             discord.ui.Button(
-                label="Rematch", style=discord.ButtonStyle.success, custom_id=ids.rematch_id(game.id)
+                label="Rematch", style=discord.ButtonStyle.success, custom_id=ids.rematch_id(game.id), row=0
             )
         )
+        items.append(guide_button(game))
     else:
         items.append(
             discord.ui.Button(
@@ -270,6 +277,7 @@ def table_message(game: LiveGame, due: float | None = None) -> Message:
                 row=0,
             )
         )
+        items.append(guide_button(game))
         to_act = rules.to_act(state)
         if len(to_act) == 1 and rules.actions_are_public(state, to_act[0]):
             seat = to_act[0]

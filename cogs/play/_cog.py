@@ -1,4 +1,4 @@
-"""Slash commands: /play, /game …, /rules, /stats and /leaderboard."""
+"""Slash commands: /play, /game …, /rules, /help, /stats and /leaderboard."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from bot.errors import NotInGame, Refusal
 from bot.live import LiveGame
 from cogs.messages import COLOUR, private_panel, table_message
 from cogs.play._components import ComponentRouter, handle_click, reply
+from cogs.play._help import guide_message, help_text
 from cogs.play._presenter import TablePresenter
 from engine import GAMES, EngineError, Event
 
@@ -195,11 +196,12 @@ class PlayCog(commands.Cog, name="Play"):
     @app_commands.command(name="rules", description="How to play one of Catnip's games")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
-        embed = discord.Embed(
-            title=f"How to play {GAMES[game.value].title}",
-            description=GAMES[game.value].summary,
-            colour=COLOUR,
-        )
+        message = guide_message(GAMES[game.value])
+        await interaction.response.send_message(embed=message.embed, view=message.view, ephemeral=True)
+
+    @app_commands.command(name="help", description="What Catnip is, its commands and how to start a game")
+    async def help(self, interaction: discord.Interaction) -> None:
+        embed = discord.Embed(title="🐾 Catnip — help", description=help_text(), colour=COLOUR)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="stats", description="Games played and won on this server")

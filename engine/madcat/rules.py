@@ -213,7 +213,7 @@ class MadCatRules(Rules[State, MadcatAction, View]):
         reason = f"The supply ran out; {{p{winner}}} has the most VPs ({state.scores[winner]})."
         if len(tied) > 1:
             others = " and ".join(f"{{p{seat}}}" for seat in tied if seat != winner)
-            reason += f" {others} tied, but {{p{winner}}} rolled more recently (MC-10)."
+            reason += f" {others} tied, but {{p{winner}}} rolled more recently."
         breakdown = tuple(
             (
                 ScoreLine(label="Rolling", points=r),
