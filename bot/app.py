@@ -18,6 +18,7 @@ from bot.config import Settings
 from bot.sessions import GameService
 from bot.storage import GameStore, SqliteGameStore
 from bot.timers import Timers, TimerSettings
+from bot.translations import CatalogueTranslator
 
 log = logging.getLogger("catnip")
 
@@ -79,6 +80,7 @@ class CatnipBot(commands.Bot):
         return self._seed_source()
 
     async def setup_hook(self) -> None:
+        await self.tree.set_translator(CatalogueTranslator())
         await self.store.open()
         for extension in cog_extensions():
             await self.load_extension(extension)
