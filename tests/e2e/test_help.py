@@ -47,7 +47,7 @@ async def read_every_page(member, guide) -> list[str]:
 
 
 async def test_how_to_play_on_the_lobby_and_the_table_pages_through_the_whole_guide(tmp_path):
-    async with catnip(tmp_path) as (emu, bot):
+    async with catnip(tmp_path) as (emu, _):
         ann, bo, di = emu.member("Ann"), emu.member("Bo"), emu.member("Di")
         await (await ann.slash("play", game="madcat")).wait_final()
         thread = await emu.wait_for(lambda: (emu.threads("games") or [None])[-1])
@@ -136,7 +136,7 @@ async def test_commands_are_registered_with_french_names_and_descriptions(tmp_pa
 async def test_only_managers_see_admin_end_and_it_ends_a_game_they_do_not_host(tmp_path):
     members = [*MEMBERS[:3], MemberSpec("Mo", ["manage_guild"])]
     async with catnip(tmp_path, members=members) as (emu, bot):
-        thread, (ann, bo, _) = await open_table(emu, "catsdogs", 3)
+        thread, (_, bo, _) = await open_table(emu, "catsdogs", 3)
         with pytest.raises(InvalidInvocation):
             await bo.slash("admin end", thread)
         result = await emu.member("Mo").slash("admin end", thread)
