@@ -10,6 +10,7 @@ import discord
 from bot.live import TIMER_CHOICES, TIMER_OPTION, LiveGame, describe_players, seat_option_names
 from cogs import custom_ids as ids
 from engine import GAMES, Action, Outcome, events_for, fill_names
+from engine.decisions import your_decision
 from engine.texts import Choice
 
 FIELD_LIMIT = 1024
@@ -434,7 +435,8 @@ def private_panel(game: LiveGame, seat: int, page: int = 0, note: str | None = N
     if rules.outcome(state) is not None:
         embed.description = "The game is over."
     elif actions:
-        embed.description = f"**Your decision:** {renderer.prompt(view, game.names)}"
+        decision = your_decision(GAMES[game.record.game], state, view, seat, game.names)
+        embed.description = f"**Your decision:** {decision}"
     else:
         embed.description = (
             f"Nothing to decide now — waiting for {describe_players([game.names[s] for s in to_act])}."

@@ -19,6 +19,8 @@ class Game:
     guide: tuple[GuidePage, ...] = field(repr=False)
     """What "📖 How to play" and /rules show, page by page."""
     players: Mapping[str, ComputerPlayer]
+    hints: Mapping[str, str] = field(default_factory=dict, repr=False)
+    """One line per kind of decision (`Rules.decision`), shown the first time a player meets it."""
 
     @property
     def key(self) -> str:

@@ -2,11 +2,12 @@
 
 from engine.catsanity.ai import PLAYERS
 from engine.catsanity.guide import PAGES
+from engine.catsanity.hints import HINTS
 from engine.catsanity.rules import CatSanityRules
 from engine.catsanity.texts import TEXTS
 from engine.game import Game
 
 RULES = CatSanityRules()
-GAME = Game(rules=RULES, texts=TEXTS, guide=PAGES, players=PLAYERS)
+GAME = Game(rules=RULES, texts=TEXTS, guide=PAGES, hints=HINTS, players=PLAYERS)
 
 __all__ = ["GAME", "RULES", "CatSanityRules"]

@@ -2,12 +2,13 @@
 
 from engine.catsdogs.ai import PLAYERS
 from engine.catsdogs.guide import PAGES
+from engine.catsdogs.hints import HINTS
 from engine.catsdogs.model import Options, Play, State, View
 from engine.catsdogs.rules import CatsDogsRules
 from engine.catsdogs.texts import TEXTS
 from engine.game import Game
 
 RULES = CatsDogsRules()
-GAME = Game(rules=RULES, texts=TEXTS, guide=PAGES, players=PLAYERS)
+GAME = Game(rules=RULES, texts=TEXTS, guide=PAGES, hints=HINTS, players=PLAYERS)
 
 __all__ = ["GAME", "RULES", "CatsDogsRules", "Options", "Play", "State", "View"]

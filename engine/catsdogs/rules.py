@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.catsdogs import hints
 from engine.catsdogs.cards import (
     CARDS,
     RIBBONS,
@@ -117,6 +118,7 @@ class CatsDogsRules(Rules[State, Play, View]):
     """Cats & Dogs for 1–5 players; the mode follows the player count."""
 
     key = "catsdogs"
+    decision = staticmethod(hints.decision)
     title = "Cats & Dogs"
     min_players = 1
     max_players = 5

@@ -3,10 +3,11 @@
 from engine.game import Game
 from engine.ninelives.ai import PLAYERS
 from engine.ninelives.guide import PAGES
+from engine.ninelives.hints import HINTS
 from engine.ninelives.rules import NineLivesRules
 from engine.ninelives.texts import TEXTS
 
 RULES = NineLivesRules()
-GAME = Game(rules=RULES, texts=TEXTS, guide=PAGES, players=PLAYERS)
+GAME = Game(rules=RULES, texts=TEXTS, guide=PAGES, hints=HINTS, players=PLAYERS)
 
 __all__ = ["GAME", "RULES", "NineLivesRules"]
