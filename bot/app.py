@@ -19,6 +19,7 @@ from bot.sessions import GameService
 from bot.sharding import IDENTIFY_WINDOW, IdentifyGate, ShardPlan
 from bot.storage import GameStore, SqliteGameStore
 from bot.timers import Timers, TimerSettings
+from bot.translations import CatalogueTranslator
 
 log = logging.getLogger("catnip")
 
@@ -94,6 +95,7 @@ class CatnipBot(commands.AutoShardedBot):
         return self._seed_source()
 
     async def setup_hook(self) -> None:
+        await self.tree.set_translator(CatalogueTranslator())
         await self.store.open()
         self.shard_plan = self.service.shard_plan = await self._plan_shards()
         for extension in cog_extensions():

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 
 from bot.errors import BadRequest
+from engine import GAMES
 from engine.core import MAX_ENCODED_ACTION
 
 PREFIX = "cn"
@@ -40,6 +41,8 @@ class Kind(StrEnum):
     VIEW = "v"
     LOBBY = "l"
     REMATCH = "r"
+    GUIDE = "h"
+    """A page of a game's guide ("📖 How to play"): public words, so any member may open it anywhere."""
 
     @property
     def versioned(self) -> bool:
@@ -75,8 +78,10 @@ class ComponentType(IntEnum):
 class ComponentId:
     """A parsed custom_id: `kind`, the game, and the kind's own fields.
 
-    `arg` is the encoded action (a), the row or page (s, pg), the multi-select's key (m) or a
-    lobby option's name (l with op OPTION); `op` is a lobby control's operation.
+    `arg` is the encoded action (a), the row or page (s, pg), the multi-select's key (m), a
+    lobby option's name (l with op OPTION) or a guide's game and page ("madcat:1", h); `op` is a
+    lobby control's operation. A guide's id names no table (`game_id` 0): it carries no version, so
+    a How to play button keeps working on every old lobby and table.
     """
 
     kind: Kind
@@ -87,7 +92,9 @@ class ComponentId:
 
     def encode(self) -> str:
         parts = [PREFIX, self.kind.value, str(self.game_id)]
-        if self.kind.versioned:
+        if self.kind is Kind.GUIDE:
+            parts = [PREFIX, self.kind.value, self.arg]
+        elif self.kind.versioned:
             parts += [str(self.version), self.arg]
         elif self.kind is Kind.LOBBY:
             parts.append(f"{self.op}/{self.arg}" if self.arg else str(self.op))
@@ -98,8 +105,13 @@ class ComponentId:
 
     @property
     def page(self) -> int:
-        """The page (pg) or row (s) the id names."""
-        return int(self.arg)
+        """The page (pg, h) or row (s) the id names."""
+        return int(self.arg.rpartition(":")[2])
+
+    @property
+    def guide_game(self) -> str:
+        """The game whose guide a guide id opens (h)."""
+        return self.arg.partition(":")[0]
 
     def component_types(self) -> tuple[ComponentType, ...]:
         """The component types that carry this id: a button's id on a select is not one Catnip made."""
@@ -138,6 +150,11 @@ def rematch_id(game_id: int) -> str:
     return ComponentId(Kind.REMATCH, game_id).encode()
 
 
+def guide_id(game: str, page: int = 0) -> str:
+    """The id of a button showing page `page` of `game`'s guide."""
+    return ComponentId(Kind.GUIDE, 0, arg=f"{game}:{page}").encode()
+
+
 _NUMBER = r"[0-9]{1,20}"
 _TOKEN = rf"[!-~]{{1,{MAX_ENCODED_ACTION}}}"
 """An encoded action, a select's value or a multi-select's key: printable ASCII, no spaces."""
@@ -152,6 +169,7 @@ _VERSIONED = re.compile(
 )
 _PLAIN = re.compile(rf"cn:(?P<kind>v|r):(?P<game>{_NUMBER})")
 _LOBBY = re.compile(rf"cn:l:(?P<game>{_NUMBER}):(?P<op>[a-z]{{1,10}})(?:/(?P<arg>[a-z0-9_]{{1,40}}))?")
+_GUIDE = re.compile(r"cn:h:(?P<game>[a-z]{1,20}):(?P<page>[0-9]{1,2})")
 _VALUE = re.compile(_TOKEN)
 _LOBBY_OPS = frozenset(op.value for op in LobbyOp)
 
@@ -174,6 +192,11 @@ def parse(custom_id: str) -> ComponentId:
         return ComponentId(kind, _number(match["game"]), _number(match["version"]), match["arg"])
     if match := _PLAIN.fullmatch(custom_id):
         return ComponentId(Kind(match["kind"]), _number(match["game"]))
+    if (match := _GUIDE.fullmatch(custom_id)) and match["game"] in GAMES:
+        page = int(match["page"])
+        if page >= len(GAMES[match["game"]].guide):
+            raise BadRequest(INVALID)
+        return ComponentId(Kind.GUIDE, 0, arg=f"{match['game']}:{page}")
     if (match := _LOBBY.fullmatch(custom_id)) and match["op"] in _LOBBY_OPS:
         op = LobbyOp(match["op"])
         if (op is LobbyOp.OPTION) != (match["arg"] is not None):

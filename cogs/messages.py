@@ -10,6 +10,7 @@ import discord
 from bot.live import TIMER_CHOICES, TIMER_OPTION, LiveGame, describe_players, seat_option_names
 from cogs import custom_ids as ids
 from engine import GAMES, Action, Outcome, events_for, fill_names
+from engine.decisions import your_decision
 from engine.texts import Choice
 
 FIELD_LIMIT = 1024
@@ -111,6 +112,11 @@ def option_value(name: str, value: object, game: LiveGame) -> str:
     return str(value)
 
 
+def guide_button(game: LiveGame) -> discord.ui.Button:
+    """The "📖 How to play" button: the game's guide, shown privately to whoever clicks it."""
+    return discord.ui.Button(label="How to play", emoji="📖", custom_id=ids.guide_id(game.record.game), row=0)
+
+
 def lobby_message(game: LiveGame) -> Message:
     rules = game.rules
     renderer = GAMES[game.record.game].texts
@@ -149,6 +155,7 @@ def lobby_message(game: LiveGame) -> Message:
         discord.ui.Button(
             label="Cancel", style=discord.ButtonStyle.danger, custom_id=ids.lobby_id(gid, "cancel"), row=0
         ),
+        guide_button(game),
     ]
     items.append(
         discord.ui.Select(
@@ -257,9 +264,10 @@ def table_message(game: LiveGame, due: float | None = None) -> Message:
     if outcome is not None:
         items.append(
             discord.ui.Button(
-                label="Rematch", style=discord.ButtonStyle.success, custom_id=ids.rematch_id(game.id)
+                label="Rematch", style=discord.ButtonStyle.success, custom_id=ids.rematch_id(game.id), row=0
             )
         )
+        items.append(guide_button(game))
     else:
         items.append(
             discord.ui.Button(
@@ -270,6 +278,7 @@ def table_message(game: LiveGame, due: float | None = None) -> Message:
                 row=0,
             )
         )
+        items.append(guide_button(game))
         to_act = rules.to_act(state)
         if len(to_act) == 1 and rules.actions_are_public(state, to_act[0]):
             seat = to_act[0]
@@ -426,7 +435,8 @@ def private_panel(game: LiveGame, seat: int, page: int = 0, note: str | None = N
     if rules.outcome(state) is not None:
         embed.description = "The game is over."
     elif actions:
-        embed.description = f"**Your decision:** {renderer.prompt(view, game.names)}"
+        decision = your_decision(GAMES[game.record.game], state, view, seat, game.names)
+        embed.description = f"**Your decision:** {decision}"
     else:
         embed.description = (
             f"Nothing to decide now — waiting for {describe_players([game.names[s] for s in to_act])}."

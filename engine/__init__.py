@@ -1,6 +1,6 @@
 """Pure game rules: one package per game, no Discord and no I/O.
 
-`GAMES` maps each game's key to its `Game` (rules, texts, summary, computer players); the bot
+`GAMES` maps each game's key to its `Game` (rules, texts, guide, computer players); the bot
 reaches a game through nothing else.
 """
 

@@ -300,7 +300,33 @@ class Rules(ABC, Generic[StateT, ActionT, ViewT]):
         if seat not in self.to_act(state):
             raise NotYourTurn("It's not your turn to decide anything right now.")
         self.check(state, seat, action)
-        return self.resolve(state, seat, action)
+        new, events = self.resolve(state, seat, action)
+        return self._decided(state, new, seat), events
+
+    def decision(self, state: StateT, seat: int) -> str | None:
+        """The kind of decision `seat` faces now ("bid", "mooch" …), named so that a player can be told
+        what it is about the first time it comes up in a game; None for one that needs no such word."""
+        return None
+
+    def first_decision(self, state: StateT, seat: int) -> str | None:
+        """The kind of decision `seat` faces now if they have never made one of that kind in this game."""
+        kind = self.decision(state, seat)
+        if kind is None or (seat, kind) in getattr(state, "decided", ()):
+            return None
+        return kind
+
+    def _decided(self, before: StateT, after: StateT, seat: int) -> StateT:
+        """`after`, remembering every kind of decision made so far, `seat`'s latest one included.
+
+        A game keeps them in its state's `decided` field, (seat, kind) pairs in the order first made;
+        a game without that field keeps none."""
+        seen = getattr(before, "decided", None)
+        if seen is None:
+            return after
+        kind = self.decision(before, seat)
+        if kind is not None and (seat, kind) not in seen:
+            seen = (*seen, (seat, kind))
+        return after if after.decided == seen else evolve(after, {"decided": seen})  # type: ignore[attr-defined]
 
     def is_legal(self, state: StateT, seat: int, action: ActionT) -> bool:
         try:

@@ -1,4 +1,4 @@
-"""`Game`: the one place that names a game's parts — its rules, its texts, its /rules summary and
+"""`Game`: the one place that names a game's parts — its rules, its texts, its guide for players and
 its computer players. The bot reaches a game only through the `GAMES` registry of these."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from engine.ai import LEVELS, ComputerPlayer
 from engine.core import Rules
+from engine.guide import GuidePage
 from engine.texts import Texts
 
 
@@ -15,8 +16,11 @@ from engine.texts import Texts
 class Game:
     rules: Rules
     texts: Texts
-    summary: str = field(repr=False)
+    guide: tuple[GuidePage, ...] = field(repr=False)
+    """What "📖 How to play" and /rules show, page by page."""
     players: Mapping[str, ComputerPlayer]
+    hints: Mapping[str, str] = field(default_factory=dict, repr=False)
+    """One line per kind of decision (`Rules.decision`), shown the first time a player meets it."""
 
     @property
     def key(self) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cogs.play._admin import AdminCog
 from cogs.play._cog import PlayCog
 
 if TYPE_CHECKING:
@@ -12,3 +13,4 @@ if TYPE_CHECKING:
 
 async def setup(bot: CatnipBot) -> None:
     await bot.add_cog(PlayCog(bot))
+    await bot.add_cog(AdminCog(bot))

@@ -1,4 +1,4 @@
-"""Slash commands: /play, /game …, /rules, /stats and /leaderboard."""
+"""Slash commands: /play, /game …, /rules, /help, /stats and /leaderboard."""
 
 from __future__ import annotations
 
@@ -7,12 +7,14 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.errors import NotInGame, Refusal
 from bot.live import LiveGame
 from cogs.messages import COLOUR, private_panel, table_message
 from cogs.play._components import ComponentRouter, handle_click, reply
+from cogs.play._help import guide_message, help_text
 from cogs.play._presenter import TablePresenter
 from engine import GAMES, EngineError, Event
 
@@ -24,10 +26,25 @@ log = logging.getLogger("catnip.commands")
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=key) for key, game in GAMES.items()]
 
 
+async def answer_command_error(interaction: discord.Interaction, error: Exception) -> None:
+    """A refusal is said to the member privately; anything else is logged and apologised for."""
+    original = getattr(error, "original", error)
+    if isinstance(original, Refusal | EngineError):
+        await reply(interaction, str(original))
+        return
+    log.error(
+        "command %s by user %s failed",
+        interaction.command and interaction.command.name,
+        interaction.user.id,
+        exc_info=original,
+    )
+    await reply(interaction, "Sorry — something went wrong on my side. Please try again.")
+
+
 class PlayCog(commands.Cog, name="Play"):
     """Opening tables and everything a player asks of a running game."""
 
-    game = app_commands.Group(name="game", description="Your game in this channel", guild_only=True)
+    game = app_commands.Group(name=_("game"), description=_("Your game in this channel"), guild_only=True)
 
     def __init__(self, bot: CatnipBot) -> None:
         self.bot = bot
@@ -50,17 +67,7 @@ class PlayCog(commands.Cog, name="Play"):
         await self.presenter.settle()
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
-        original = getattr(error, "original", error)
-        if isinstance(original, Refusal | EngineError):
-            await reply(interaction, str(original))
-            return
-        log.error(
-            "command %s by user %s failed",
-            interaction.command and interaction.command.name,
-            interaction.user.id,
-            exc_info=original,
-        )
-        await reply(interaction, "Sorry — something went wrong on my side. Please try again.")
+        await answer_command_error(interaction, error)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -96,8 +103,9 @@ class PlayCog(commands.Cog, name="Play"):
 
     # ------------------------------------------------------------------ /play
 
-    @app_commands.command(name="play", description="Open a table for one of Catnip's games")
-    @app_commands.describe(game="Which game to play")
+    @app_commands.command(name=_("play"), description=_("Open a table for one of Catnip's games"))
+    @app_commands.describe(game=_("Which game to play"))
+    @app_commands.rename(game=_("game"))
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def play(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
@@ -140,7 +148,7 @@ class PlayCog(commands.Cog, name="Play"):
             raise Refusal("There is no game running in this channel. Start one with /play.")
         return chosen[-1]
 
-    @game.command(name="status", description="Show the current table of this channel's game")
+    @game.command(name=_("status"), description=_("Show the current table of this channel's game"))
     async def status(self, interaction: discord.Interaction) -> None:
         game = self._game_here(interaction)
         if game.state is None:
@@ -148,7 +156,7 @@ class PlayCog(commands.Cog, name="Play"):
         message = table_message(game, self.bot.timers.due(game.id))
         await interaction.response.send_message(embed=message.embed, ephemeral=True)
 
-    @game.command(name="hand", description="Open your private view of your game here")
+    @game.command(name=_("hand"), description=_("Open your private view of your game here"))
     async def hand(self, interaction: discord.Interaction) -> None:
         game = self._game_here(interaction)
         seat = game.seat_of(interaction.user.id)
@@ -159,13 +167,13 @@ class PlayCog(commands.Cog, name="Play"):
         message = private_panel(game, seat)
         await interaction.response.send_message(embed=message.embed, view=message.view, ephemeral=True)
 
-    @game.command(name="leave", description="Leave your game; a computer player takes your seat")
+    @game.command(name=_("leave"), description=_("Leave your game; a computer player takes your seat"))
     async def leave(self, interaction: discord.Interaction) -> None:
         game = self._game_here(interaction)
         await self.bot.service.take_over(game.id, interaction.user.id)
         await reply(interaction, "You left the game; a computer player took your seat.")
 
-    @game.command(name="end", description="End this channel's game (host or Manage Server)")
+    @game.command(name=_("end"), description=_("End this channel's game (host or Manage Server)"))
     async def end(self, interaction: discord.Interaction) -> None:
         game = self._game_here(interaction)
         permissions = getattr(interaction.user, "guild_permissions", None)
@@ -174,7 +182,7 @@ class PlayCog(commands.Cog, name="Play"):
         )
         await reply(interaction, f"Table #{game.id} was ended.")
 
-    @game.command(name="log", description="Recent events of this channel's game")
+    @game.command(name=_("log"), description=_("Recent events of this channel's game"))
     async def log(self, interaction: discord.Interaction) -> None:
         game = self._game_here(interaction)
         seat = game.seat_of(interaction.user.id)
@@ -193,17 +201,24 @@ class PlayCog(commands.Cog, name="Play"):
 
     # ------------------------------------------------------------------ info
 
-    @app_commands.command(name="rules", description="How to play one of Catnip's games")
+    @app_commands.command(name=_("rules"), description=_("How to play one of Catnip's games"))
+    @app_commands.describe(game=_("The game to explain"))
+    @app_commands.rename(game=_("game"))
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
-        embed = discord.Embed(
-            title=f"How to play {GAMES[game.value].title}",
-            description=GAMES[game.value].summary,
-            colour=COLOUR,
-        )
+        message = guide_message(GAMES[game.value])
+        await interaction.response.send_message(embed=message.embed, view=message.view, ephemeral=True)
+
+    @app_commands.command(
+        name=_("help"), description=_("What Catnip is, its commands and how to start a game")
+    )
+    async def help(self, interaction: discord.Interaction) -> None:
+        embed = discord.Embed(title="🐾 Catnip — help", description=help_text(), colour=COLOUR)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    @app_commands.command(name="stats", description="Games played and won on this server")
+    @app_commands.command(name=_("stats"), description=_("Games played and won on this server"))
+    @app_commands.describe(user=_("Whose games to show (you, if left out)"))
+    @app_commands.rename(user=_("user"))
     @app_commands.guild_only()
     async def stats(self, interaction: discord.Interaction, user: discord.Member | None = None) -> None:
         who = user or interaction.user
@@ -220,7 +235,9 @@ class PlayCog(commands.Cog, name="Play"):
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    @app_commands.command(name="leaderboard", description="Who wins most on this server")
+    @app_commands.command(name=_("leaderboard"), description=_("Who wins most on this server"))
+    @app_commands.describe(game=_("The game whose winners to list"))
+    @app_commands.rename(game=_("game"))
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:

@@ -45,7 +45,11 @@ def check_component_type(interaction: discord.Interaction, component: ids.Compon
 
 
 async def admit(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
-    """Raise a refusal unless `component` may be used where and how `interaction` used it."""
+    """Raise a refusal unless `component` may be used where and how `interaction` used it.
+
+    A guide page names no table and shows only public words: it may be opened anywhere, by anyone."""
+    if component.kind is ids.Kind.GUIDE:
+        return
     record = await _record(bot, component.game_id)
     if interaction.guild_id is None or interaction.guild_id != record.guild_id:
         raise Refusal(ELSEWHERE)

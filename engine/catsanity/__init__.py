@@ -1,12 +1,13 @@
 """CatSanity: adopt the best sets of cats from the alley without losing your mind (2–5 players)."""
 
 from engine.catsanity.ai import PLAYERS
-from engine.catsanity.guide import SUMMARY
+from engine.catsanity.guide import PAGES
+from engine.catsanity.hints import HINTS
 from engine.catsanity.rules import CatSanityRules
 from engine.catsanity.texts import TEXTS
 from engine.game import Game
 
 RULES = CatSanityRules()
-GAME = Game(rules=RULES, texts=TEXTS, summary=SUMMARY, players=PLAYERS)
+GAME = Game(rules=RULES, texts=TEXTS, guide=PAGES, hints=HINTS, players=PLAYERS)
 
 __all__ = ["GAME", "RULES", "CatSanityRules"]

@@ -94,6 +94,8 @@ class State(Frozen):
     turns: int = 0
     """How many turns have begun (for the table's narration)."""
     end_reason: str = ""
+    decided: tuple[tuple[int, str], ...] = ()
+    """Each (seat, kind of decision) made so far, in the order first made: what first-time hints read."""
 
 
 # ---- actions ------------------------------------------------------------------------------------------

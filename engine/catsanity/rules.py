@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.catsanity import flow
+from engine.catsanity import flow, hints
 from engine.catsanity.cards import ALL_CARDS, KIND, KIND_NAMES, SUN, SUN_KINDS, TOKENS_BY_PLAYERS, name
 from engine.catsanity.model import (
     Adopt,
@@ -57,6 +57,7 @@ class CatSanityRules(Rules[State, CatSanityAction, View]):
     """Adopt the best sets of cats without losing your mind (2–5 players)."""
 
     key = "catsanity"
+    decision = staticmethod(hints.decision)
     title = "CatSanity"
     min_players = 2
     max_players = 5

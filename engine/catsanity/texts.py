@@ -260,7 +260,7 @@ class CatSanityTexts(Texts):
         assert auction is not None
         suns = [card_text(card) for card in view.alley if card in SUN]
         if auction.high_seat is None:
-            standing = "No bid yet — the lowest winning bid is 1 (CS-4)."
+            standing = "No bid yet — the lowest winning bid is 1."
         else:
             standing = f"Highest bid: **{auction.high}** {SANITY} by **{names[auction.high_seat]}**"
         order = [f"{names[bid.seat]} {bid.amount or 'pass'}" for bid in auction.bids]

@@ -1,13 +1,14 @@
 """Cats & Dogs: an 18-card trick-taking game for 1–5 players (solo, two-player, standard)."""
 
 from engine.catsdogs.ai import PLAYERS
-from engine.catsdogs.guide import SUMMARY
+from engine.catsdogs.guide import PAGES
+from engine.catsdogs.hints import HINTS
 from engine.catsdogs.model import Options, Play, State, View
 from engine.catsdogs.rules import CatsDogsRules
 from engine.catsdogs.texts import TEXTS
 from engine.game import Game
 
 RULES = CatsDogsRules()
-GAME = Game(rules=RULES, texts=TEXTS, summary=SUMMARY, players=PLAYERS)
+GAME = Game(rules=RULES, texts=TEXTS, guide=PAGES, hints=HINTS, players=PLAYERS)
 
 __all__ = ["GAME", "RULES", "CatsDogsRules", "Options", "Play", "State", "View"]

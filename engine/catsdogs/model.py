@@ -90,6 +90,8 @@ class State(Frozen):
     last_win: tuple[int, ...]
     tricks_played: int
     over: bool
+    decided: tuple[tuple[int, str], ...] = ()
+    """Each (seat, kind of decision) made so far, in the order first made: what first-time hints read."""
 
 
 class View(Frozen):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.catsdogs import hints
 from engine.catsdogs.cards import (
     CARDS,
     RIBBONS,
@@ -117,6 +118,7 @@ class CatsDogsRules(Rules[State, Play, View]):
     """Cats & Dogs for 1–5 players; the mode follows the player count."""
 
     key = "catsdogs"
+    decision = staticmethod(hints.decision)
     title = "Cats & Dogs"
     min_players = 1
     max_players = 5
@@ -167,9 +169,7 @@ class CatsDogsRules(Rules[State, Play, View]):
         if not isinstance(action, Play) or action.card not in RIBBONS:
             raise IllegalAction("That is not a Cats & Dogs card.")
         if action.card not in state.hands[seat]:
-            raise IllegalAction(
-                f"You don't hold {card_name(action.card)}; CD-1 lets you play any card you hold."
-            )
+            raise IllegalAction(f"You don't hold {card_name(action.card)}; you may play any card you hold.")
 
     def resolve(self, state: State, seat: int, action: Play) -> tuple[State, list[Event]]:
         card = action.card
@@ -293,13 +293,11 @@ class CatsDogsRules(Rules[State, Play, View]):
                 winners = tuple(s for s in tied if state.last_win[s] == latest)
                 reason = (
                     f"{{p{winners[0]}}} wins the tie at {top} ribbons as the tied player "
-                    "who most recently won a trick (CD-5)."
+                    "who most recently won a trick."
                 )
             else:
                 winners = tied
-                reason = (
-                    f"{' and '.join(f'{{p{s}}}' for s in tied)} share the win with {top} ribbons (CD-X2)."
-                )
+                reason = f"{' and '.join(f'{{p{s}}}' for s in tied)} share the win with {top} ribbons."
         return Outcome(scores=scores, winners=winners, reason=reason, breakdown=breakdown)
 
     def decode_action(self, text: str) -> Play:

@@ -2,11 +2,12 @@
 
 from engine.game import Game
 from engine.madcat.ai import PLAYERS
-from engine.madcat.guide import SUMMARY
+from engine.madcat.guide import PAGES
+from engine.madcat.hints import HINTS
 from engine.madcat.rules import MadCatRules
 from engine.madcat.texts import TEXTS
 
 RULES = MadCatRules()
-GAME = Game(rules=RULES, texts=TEXTS, summary=SUMMARY, players=PLAYERS)
+GAME = Game(rules=RULES, texts=TEXTS, guide=PAGES, hints=HINTS, players=PLAYERS)
 
 __all__ = ["GAME", "RULES", "MadCatRules"]

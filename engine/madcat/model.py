@@ -44,6 +44,8 @@ class State(Frozen):
     paid: tuple[bool, ...]
     """Which picks were revealed this turn (paid, MC-6/MC-9); revealed picks are public."""
     turns: int = 0
+    decided: tuple[tuple[int, str], ...] = ()
+    """Each (seat, kind of decision) made so far, in the order first made: what first-time hints read."""
 
 
 class Roll(Action):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.core import Frozen, IllegalAction, Outcome, Rng, Rules, ScoreLine
+from engine.madcat import hints
 from engine.madcat import turn as play
 from engine.madcat.cards import TOTAL_VPS, card, card_name, setup_cards
 from engine.madcat.dice import COMBO_NAMES, DICE, FACE_KIND, kind_of, legal_asides, readings, show
@@ -41,6 +42,7 @@ class MadCatRules(Rules[State, MadcatAction, View]):
     """Mad Cat Sad Cat for 2 to 5 players."""
 
     key = "madcat"
+    decision = staticmethod(hints.decision)
     title = "Mad Cat Sad Cat"
     min_players = 2
     max_players = 5
@@ -213,7 +215,7 @@ class MadCatRules(Rules[State, MadcatAction, View]):
         reason = f"The supply ran out; {{p{winner}}} has the most VPs ({state.scores[winner]})."
         if len(tied) > 1:
             others = " and ".join(f"{{p{seat}}}" for seat in tied if seat != winner)
-            reason += f" {others} tied, but {{p{winner}}} rolled more recently (MC-10)."
+            reason += f" {others} tied, but {{p{winner}}} rolled more recently."
         breakdown = tuple(
             (
                 ScoreLine(label="Rolling", points=r),

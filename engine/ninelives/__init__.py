@@ -2,11 +2,12 @@
 
 from engine.game import Game
 from engine.ninelives.ai import PLAYERS
-from engine.ninelives.guide import SUMMARY
+from engine.ninelives.guide import PAGES
+from engine.ninelives.hints import HINTS
 from engine.ninelives.rules import NineLivesRules
 from engine.ninelives.texts import TEXTS
 
 RULES = NineLivesRules()
-GAME = Game(rules=RULES, texts=TEXTS, summary=SUMMARY, players=PLAYERS)
+GAME = Game(rules=RULES, texts=TEXTS, guide=PAGES, hints=HINTS, players=PLAYERS)
 
 __all__ = ["GAME", "RULES", "NineLivesRules"]

@@ -114,6 +114,8 @@ class State(Frozen):
     direction: int = 1
     tied: tuple[int, ...] = ()
     losers: tuple[int, ...] = ()
+    decided: tuple[tuple[int, str], ...] = ()
+    """Each (seat, kind of decision) made so far, in the order first made: what first-time hints read."""
 
     def lives(self, seat: int) -> int:
         """Life cards in the stack plus those wagered this round (NL-7)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.core import Event, Frozen, IllegalAction, Outcome, Rng, Rules, ScoreLine
+from engine.ninelives import hints
 from engine.ninelives.cards import HAND_SIZE, LIVES, build_cat_deck, build_life_pool
 from engine.ninelives.legal import legal, reason, to_act
 from engine.ninelives.model import Keep, Move, Options, Phase, State, Step, View, decode
@@ -17,6 +18,7 @@ class NineLivesRules(Rules[State, Move, View]):
     """Nine Lives for 2-6 players (NL-11)."""
 
     key = "ninelives"
+    decision = staticmethod(hints.decision)
     title = "Nine Lives"
     min_players = 2
     max_players = 6

@@ -53,6 +53,7 @@ def real_ids(bot) -> list[str]:
             f"cn:s:{game.id}:{version}:0",
             f"cn:a:{game.id}:{version}:p:C1",
             f"cn:a:{game.id}:{version}:roll",
+            f"cn:h:{game.record.game}:1",
         ]
     return found
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from engine import GAMES, Rng
+from tests.cogs.test_no_rule_ids import RULE_ID
 from tests.e2e.driver import ACTION, Table, catnip, fields, open_table, secret_items
 
 PLAYER_COUNTS = {
@@ -53,6 +54,8 @@ async def test_a_whole_game_through_discord(tmp_path, key, players):
         late = [t for t in emu.interaction_timings() if t.seconds is None or t.seconds > 3.0]
         assert not late, late
         assert not emu.violations
+        read = {rule for message in emu.world.messages.values() for rule in RULE_ID.findall(message.text())}
+        assert not read, f"players read ruling ids: {sorted(read)}"
 
 
 async def test_a_computer_fills_seats_and_plays_to_the_end(tmp_path):

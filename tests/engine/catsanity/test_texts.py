@@ -184,7 +184,7 @@ def test_the_auction_is_shown_on_the_table_with_its_bids_and_controls():
         ["bid:0", "bid:3", "bid:4", "bid:5", "bid:3", "bid:4", "bid:5", "bid:6"]
     )
     opening = table_message(live(auction(high=0, high_seat=None, bidder_tokens=4)))
-    assert "No bid yet — the lowest winning bid is 1 (CS-4)." in field(opening, "🔨")
+    assert "No bid yet — the lowest winning bid is 1." in field(opening, "🔨")
 
 
 COPY_STATE = position("""

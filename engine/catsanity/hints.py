@@ -1,0 +1,28 @@
+"""What each kind of CatSanity decision is about, said once: the first time a player meets it."""
+
+from __future__ import annotations
+
+from engine.catsanity.model import Phase, State
+
+HINTS = {
+    "turn": "Adopt one cat into your home, or auction the alley's Sun Cats. Sun Cats are free, a Moon Cat "
+    "costs a 🧠 — and with no 🧠 left your turns are skipped.",
+    "bid": "You're bidding 🧠 sanity tokens for every Sun Cat in the alley: the highest bid takes them all "
+    "and pays — tokens never come back.",
+    "copy": "Name the Sun Cat your Copy Cat becomes: it scores as that cat for the rest of the game.",
+    "ninja": "Pick whose home your Ninja raids: you take one of their Sun Cats at random.",
+    "recall": "Send cats from your home back to the deck: choose the ones worth least to you.",
+}
+
+_KINDS = {
+    Phase.TURN: "turn",
+    Phase.AUCTION: "bid",
+    Phase.COPY: "copy",
+    Phase.NINJA: "ninja",
+    Phase.RECALL: "recall",
+}
+
+
+def decision(state: State, seat: int) -> str | None:
+    """The kind of decision the game waits for (the seat to act is the one deciding)."""
+    return _KINDS.get(state.phase)
