@@ -39,7 +39,8 @@ def assert_no_leaks(table: Table) -> None:
     [(key, count) for key, counts in PLAYER_COUNTS.items() if key in GAMES for count in counts],
 )
 async def test_a_whole_game_through_discord(tmp_path, key, players):
-    async with catnip(tmp_path) as (emu, _):
+    # The most crowded table of each game also shows its pictures all the way, results included.
+    async with catnip(tmp_path, pictures=players == max(PLAYER_COUNTS[key])) as (emu, _):
         thread, members = await open_table(emu, key, players)
         table = Table(emu, thread, members, Rng.seeded(players * 97 + len(key)))
         for _ in range(MAX_STEPS):
