@@ -77,16 +77,23 @@ def draw(data: tuple) -> bytes:
     return canvas.png()
 
 
+def chip_label(kind: str, count: int) -> str:
+    return short(kind) + (f" x{count}" if count > 1 else "")
+
+
+def chip_width(kind: str, count: int, size: int = kit.TEXT) -> float:
+    return kit.font(size).getlength(chip_label(kind, count)) + 44
+
+
 def chip(
-    canvas: kit.Canvas, x: float, y: float, kind: str, moon: bool, count: int, size: int = kit.SMALL
+    canvas: kit.Canvas, x: float, y: float, kind: str, moon: bool, count: int, size: int = kit.TEXT
 ) -> float:
     """A kind's chip at (x, y) — marker shape, name and count; returns its right edge."""
-    label = short(kind) + (f" x{count}" if count > 1 else "")
-    width = kit.font(size).getlength(label) + 40
+    width = chip_width(kind, count, size)
     height = size + 12
     canvas.panel((x, y, x + width, y + height), fill=kit.PANEL_LIGHT, radius=height // 2)
-    kit.shape(canvas, "diamond" if moon else "circle", x + 15, y + height / 2, 9, colour(kind, moon))
-    canvas.text((x + 30, y + height / 2), label, size, kit.INK, anchor="lm")
+    kit.shape(canvas, "diamond" if moon else "circle", x + 17, y + height / 2, 10, colour(kind, moon))
+    canvas.text((x + 33, y + height / 2), chip_label(kind, count), size, kit.INK, anchor="lm")
     return x + width
 
 
@@ -115,21 +122,22 @@ def _homes(canvas: kit.Canvas, names, turn, homes, scores, tokens) -> None:
             radius=10,
         )
         middle = y + (height - 6) / 2
-        canvas.text((28, middle - 11), names[seat], kit.SMALL, kit.INK, anchor="lm", width=140)
+        canvas.text((28, middle - 12), names[seat], kit.SMALL, kit.INK, anchor="lm", width=140)
         canvas.text(
             (28, middle + 13),
             f"{scores[seat]} pts · {tokens[seat]} tok",
             kit.SMALL,
             kit.YELLOW,
+            bold=True,
             anchor="lm",
             width=150,
         )
         x = 180
         for kind, moon, count in home:
-            if x > 700:
+            if x + chip_width(kind, count) > 750:
                 canvas.text((x, middle), "…", kit.TEXT, kit.INK, anchor="lm")
                 break
-            x = chip(canvas, x, middle - 16, kind, moon, count) + 6
+            x = chip(canvas, x, middle - 19, kind, moon, count) + 6
         if not home:
             canvas.text((180, middle), "no cats yet", kit.SMALL, kit.MUTED, anchor="lm")
 
@@ -139,8 +147,7 @@ def _winner_home(canvas: kit.Canvas, box, name: str, home, lines) -> None:
     canvas.text((x0 + 14, y0 + 10), f"{name}'s home", kit.TEXT, kit.INK, width=x1 - x0 - 28)
     x, y = x0 + 14, y0 + 50
     for kind, moon, count in home:
-        label_width = kit.font(kit.SMALL).getlength(short(kind) + f" x{count}") + 46
-        if x + label_width > x1 - 10:
+        if x + chip_width(kind, count) > x1 - 10:
             x, y = x0 + 14, y + 40
         x = chip(canvas, x, y, kind, moon, count) + 6
     y += 50

@@ -47,7 +47,7 @@ def draw(data: tuple) -> bytes:
     if data[0] == "results":
         return draw_results(TITLE, *data[1:], unit="")
     _, names, round_, target, (when, plays, winner), table, ribbons, scores, to_act = data
-    canvas = kit.Canvas(TITLE, f"Round {round_} · ribbons (+this round) · to {target}")
+    canvas = kit.Canvas(TITLE, f"Round {round_} · ribbons (+this round) · goal {target}")
     _trick(canvas, names, when, plays, winner)
     _table(canvas, table)
     values = [f"{scores[s]} (+{ribbons[s]})" for s in range(len(names))]

@@ -35,7 +35,7 @@ PURPLE = (204, 121, 167)
 GREY = (150, 150, 150)
 HIGHLIGHT = YELLOW
 
-SMALL, TEXT, LARGE, HUGE = 20, 24, 32, 44
+SMALL, TEXT, LARGE, HUGE = 22, 26, 32, 44
 
 
 @lru_cache(maxsize=16)
@@ -64,11 +64,12 @@ class Canvas:
         width: float | None = None,
     ) -> None:
         """Write `words`, shortened with "…" to fit `width` pixels when given."""
-        face = font(size)
         if width is not None:
-            words = fit(words, face, width)
-        stroke = 1 if bold else 0
-        self.draw.text(xy, words, font=face, fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=fill)
+            words = fit(words, size, width)
+        if not words:
+            return
+        mask, (left, top) = lettering(words, size, anchor, bold)
+        self.image.paste(fill, (round(xy[0]) + left, round(xy[1]) + top), mask)
 
     def panel(self, box: Sequence[float], fill=PANEL, outline=None, width: int = 3, radius: int = 12) -> None:
         self.draw.rounded_rectangle(tuple(box), radius=radius, fill=fill, outline=outline, width=width)
@@ -77,7 +78,9 @@ class Canvas:
         return to_png(self.image)
 
 
-def fit(words: str, face: ImageFont.FreeTypeFont, width: float) -> str:
+@lru_cache(maxsize=4096)
+def fit(words: str, size: int, width: float) -> str:
+    face = font(size)
     if face.getlength(words) <= width:
         return words
     while words and face.getlength(words + "…") > width:
@@ -85,12 +88,59 @@ def fit(words: str, face: ImageFont.FreeTypeFont, width: float) -> str:
     return words + "…"
 
 
-def to_png(image: Image.Image) -> bytes:
-    """The picture as a small PNG: reduced to a 64-colour palette (flat artwork loses nothing)."""
-    out = io.BytesIO()
-    image.quantize(colors=64, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(
-        out, format="PNG", optimize=False, compress_level=6
+@lru_cache(maxsize=8192)
+def lettering(words: str, size: int, anchor: str, bold: bool) -> tuple[Image.Image, tuple[int, int]]:
+    """`words` rendered once as a mask, with its offset from the anchor point: most words of a
+    picture (labels, numbers, names) come back in every picture, and pasting a mask is far cheaper
+    than rendering the glyphs again."""
+    face = font(size)
+    stroke = 1 if bold else 0
+    left, top, right, bottom = face.getbbox(words, anchor=anchor, stroke_width=stroke)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text(
+        (-left, -top), words, font=face, fill=255, anchor=anchor, stroke_width=stroke, stroke_fill=255
     )
+    return mask, (left, top)
+
+
+def _palette() -> Image.Image:
+    """The pictures' one palette: the kit's colours and two blends of every pair of them (the edges
+    of letters and shapes), so every picture maps onto it without choosing colours anew."""
+    base = [
+        BACKGROUND,
+        PANEL,
+        PANEL_LIGHT,
+        INK,
+        MUTED,
+        DARK,
+        ORANGE,
+        SKY,
+        GREEN,
+        YELLOW,
+        BLUE,
+        VERMILLION,
+        PURPLE,
+        GREY,
+    ]
+    colours = list(base)
+    for i, first in enumerate(base):
+        for second in base[i + 1 :]:
+            for share in (1 / 3, 2 / 3):
+                mixed = zip(first, second, strict=True)
+                colours.append(tuple(round(a * share + b * (1 - share)) for a, b in mixed))
+    palette = Image.new("P", (1, 1))
+    flat = [channel for colour in colours for channel in colour]
+    palette.putpalette(flat + [0] * (768 - len(flat)))
+    return palette
+
+
+PALETTE = _palette()
+
+
+def to_png(image: Image.Image) -> bytes:
+    """The picture as a small PNG on the kit's fixed palette (flat artwork loses nothing visible)."""
+    out = io.BytesIO()
+    image.quantize(palette=PALETTE, dither=Image.Dither.NONE).save(out, format="PNG", compress_level=3)
     return out.getvalue()
 
 

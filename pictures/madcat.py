@@ -88,7 +88,7 @@ def _tray(canvas: kit.Canvas, roller: str, phase: str, aside, rolled, kind) -> N
         kit.shape(canvas, form, 40, 128, 10, colour)
         canvas.text((56, 128), f"locked {word.lower()}", kit.SMALL, kit.INK, anchor="lm")
     for index, face in enumerate(aside):
-        die(canvas, face, 170 + index * 58, 106)
+        die(canvas, face, 200 + index * 54, 106)
     canvas.draw.line((468, 62, 468, 140), fill=kit.PANEL_LIGHT, width=3)
     canvas.text((482, 84), "Rolled", kit.SMALL, kit.INK)
     if not rolled:
@@ -98,22 +98,20 @@ def _tray(canvas: kit.Canvas, roller: str, phase: str, aside, rolled, kind) -> N
 
 
 def _cards(canvas: kit.Canvas, cards: Sequence[int], locked: str | None) -> None:
-    left, top, width, height, gap = 96, 160, 148, 98, 8
+    left, top, width, height, gap = 86, 160, 146, 98, 8
     for row, kind in enumerate(("mad", "sad")):
         y = top + row * (height + gap)
         form, colour, word = KIND_LOOK[kind]
-        kit.shape(canvas, form, 48, y + 36, 20, colour)
-        canvas.text((48, y + 76), word, kit.SMALL, colour, anchor="mm", bold=True)
+        kit.shape(canvas, form, 44, y + 36, 20, colour)
+        canvas.text((44, y + 76), word, kit.SMALL, colour, anchor="mm", bold=True)
         for column, combo in enumerate(COMBOS):
             x = left + column * (width + gap)
             outline = kit.HIGHLIGHT if locked == kind else colour
             canvas.panel((x, y, x + width, y + height), fill=kit.PANEL, outline=outline, width=3)
             canvas.text((x + width / 2, y + 16), COMBO_SHORT[combo], kit.SMALL, kit.INK, anchor="mm")
             inner, outer = cards[card(kind, combo, True)], cards[card(kind, combo, False)]
-            canvas.text((x + 40, y + 56), str(inner), kit.HUGE, kit.INK, anchor="mm", bold=True)
-            canvas.text((x + 40, y + 86), "roller", 16, kit.MUTED, anchor="mm")
-            canvas.text((x + 110, y + 56), str(outer), kit.LARGE, colour, anchor="mm", bold=True)
-            canvas.text((x + 110, y + 86), "mooch", 16, kit.MUTED, anchor="mm")
+            canvas.text((x + width / 2, y + 51), str(inner), kit.HUGE, kit.INK, anchor="mm", bold=True)
+            canvas.text((x + width / 2, y + 84), f"mooch {outer}", kit.SMALL, colour, anchor="mm", bold=True)
     x = left + 4 * (width + gap)
     canvas.panel((x, top, 784, top + 2 * height + gap), fill=kit.PANEL, outline=kit.YELLOW, width=3)
     kit.shape(canvas, "diamond", (x + 784) / 2, top + 46, 22, kit.YELLOW)

@@ -113,19 +113,19 @@ def _piles(canvas: kit.Canvas, piles: Sequence[tuple], power: str) -> None:
     if not piles:
         canvas.text((400, top + 80), "No cards yet", kit.TEXT, kit.MUTED, anchor="mm")
     for index, (counts, size, _note) in enumerate(shown):
-        x = 76 + index * 100
+        x = 70 + index * 102
         newest = index == len(shown) - 1
         canvas.panel(
-            (x, top + 36, x + 90, top + 134),
+            (x, top + 34, x + 94, top + 138),
             fill=kit.INK,
             outline=kit.HIGHLIGHT if newest else None,
             width=4,
             radius=8,
         )
         icons = [cat for cat, n in enumerate(counts) for _ in range(n)]
-        _card_icons(canvas, icons, x + 45, top + 85)
+        _card_icons(canvas, icons, x + 47, top + 86)
         if size > 1:
-            canvas.text((x + 84, top + 128), f"x{size}", 16, kit.DARK, anchor="rd")
+            canvas.text((x + 88, top + 134), f"x{size}", kit.SMALL, kit.DARK, anchor="rd")
 
 
 def _card_icons(canvas: kit.Canvas, icons: Sequence[int], cx: float, cy: float) -> None:
@@ -134,7 +134,7 @@ def _card_icons(canvas: kit.Canvas, icons: Sequence[int], cx: float, cy: float) 
         return
     per_row = 3 if len(icons) > 4 else 2 if len(icons) > 1 else 1
     rows = -(-len(icons) // per_row)
-    size = 13 if len(icons) <= 4 else 10
+    size = 16 if len(icons) <= 4 else 11
     step = size * 2 + 4
     for index, cat in enumerate(icons[:9]):
         row, column = divmod(index, per_row)

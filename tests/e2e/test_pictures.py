@@ -34,7 +34,7 @@ async def test_the_table_carries_a_picture_of_the_game_that_follows_the_moves(tm
 
 
 async def test_the_host_turns_pictures_off_in_the_lobby(tmp_path):
-    async with catnip(tmp_path, pictures=True) as (emu, bot):
+    async with catnip(tmp_path, pictures=True) as (emu, _):
         ann, bo = emu.member("Ann"), emu.member("Bo")
         await (await ann.slash("play", game="catsdogs")).wait_final()
         thread = await emu.wait_for(lambda: (emu.threads("games") or [None])[-1])

@@ -1,0 +1,72 @@
+"""How long the table pictures take to draw and how large they are (`python -m bench.pictures`).
+
+Random games of every kind at every player count; after every move the public table's picture is
+drawn (scene, drawing and PNG encoding, as the bot's worker thread does it), results pictures included.
+Reports per game: pictures drawn, draw time p50/p99/max and PNG size p50/max, and how many of the
+pictures were new (the bot draws only those: an unchanged picture is neither redrawn nor uploaded).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import pictures
+from bench.machine import describe_machine
+from engine import GAMES
+from engine.testing import random_playout
+
+NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
+
+
+def measure(key: str, games: int) -> dict:
+    rules = GAMES[key].rules
+    times, sizes, keys, seen = [], [], 0, set()
+    for players in range(rules.min_players, rules.max_players + 1):
+        for seed in range(games):
+            playout = random_playout(rules, players, seed * 7 + players, keep_states=True)
+            names = NAMES[:players]
+            for state in playout.states:
+                start = time.perf_counter()
+                scene = pictures.scene_of(key, rules.view(state, None), names, rules.outcome(state))
+                png = pictures.draw(key, scene)
+                times.append(time.perf_counter() - start)
+                sizes.append(len(png))
+                key_now = pictures.scene_key(scene)
+                keys += key_now not in seen
+                seen.add(key_now)
+    return {
+        "drawn": len(times),
+        "p50": percentile(times, 0.5) * 1000,
+        "p99": percentile(times, 0.99) * 1000,
+        "max": max(times) * 1000,
+        "size50": percentile(sizes, 0.5) / 1000,
+        "size_max": max(sizes) / 1000,
+        "new": keys / len(times),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.pictures", description=__doc__)
+    parser.add_argument("--games", type=int, default=3, help="random games per game kind and player count")
+    args = parser.parse_args()
+    print(describe_machine())
+    print(
+        f"{'game':<11}{'pictures':>9}{'p50 ms':>8}{'p99 ms':>8}{'max ms':>8}"
+        f"{'p50 KB':>8}{'max KB':>8}{'new':>6}"
+    )
+    for key in sorted(GAMES):
+        r = measure(key, args.games)
+        print(
+            f"{key:<11}{r['drawn']:>9}{r['p50']:>8.1f}{r['p99']:>8.1f}{r['max']:>8.1f}"
+            f"{r['size50']:>8.1f}{r['size_max']:>8.1f}{r['new']:>6.0%}"
+        )
+
+
+if __name__ == "__main__":
+    main()
