@@ -1,5 +1,7 @@
 """How long the table pictures take to draw and how large they are (`python -m bench.pictures`).
 
+    python -m bench.pictures [--games 3] [--samples docs/pictures]
+
 Random games of every kind at every player count; after every move the public table's picture is
 drawn (scene, drawing and PNG encoding, as the bot's worker thread does it), results pictures included.
 Reports per game: pictures drawn, draw time p50/p99/max and PNG size p50/max, and how many of the
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 import pictures
 from bench.machine import describe_machine
@@ -51,10 +54,42 @@ def measure(key: str, games: int) -> dict:
     }
 
 
+SAMPLES = {"catsanity": (4, 2), "catsdogs": (4, 1), "madcat": (3, 4), "ninelives": (4, 2)}
+"""The game each sample set comes from: players and seed."""
+
+
+ON_THE_TABLE = {
+    "catsanity": lambda scene: True,
+    "catsdogs": lambda scene: bool(scene[4]),  # a trick under way
+    "madcat": lambda scene: bool(scene[4] or scene[5]),  # dice set aside or rolled
+    "ninelives": lambda scene: bool(scene[7]),  # cards on the table
+}
+"""Whether a table scene shows something on the table: the samples skip empty tables."""
+
+
+def save_samples(folder: Path) -> None:
+    """Three pictures of one game of each kind (early, late, the results) into `folder`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for key, (players, seed) in SAMPLES.items():
+        rules = GAMES[key].rules
+        states = random_playout(rules, players, seed, keep_states=True).states
+        scenes = [
+            pictures.scene_of(key, rules.view(state, None), NAMES[:players], rules.outcome(state))
+            for state in states
+        ]
+        for label, start in (("early", len(scenes) // 4), ("late", len(scenes) * 3 // 4), ("results", -1)):
+            shown = (s for s in scenes[start:] if s[0] == "results" or ON_THE_TABLE[key](s))
+            scene = next(shown, scenes[start])
+            (folder / f"{key}-{label}.png").write_bytes(pictures.draw(key, scene))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.pictures", description=__doc__)
     parser.add_argument("--games", type=int, default=3, help="random games per game kind and player count")
+    parser.add_argument("--samples", type=Path, help="also save a sample set of pictures in this folder")
     args = parser.parse_args()
+    if args.samples:
+        save_samples(args.samples)
     print(describe_machine())
     print(
         f"{'game':<11}{'pictures':>9}{'p50 ms':>8}{'p99 ms':>8}{'max ms':>8}"

@@ -29,13 +29,14 @@ def scene(view: View, names: Sequence[str], outcome: Outcome | None) -> tuple:
             tuple(tuple((line.label, line.points) for line in lines) for lines in outcome.breakdown),
         )
     last = view.last_trick
-    shown = ("now", view.trick, None) if view.trick or last is None else ("last", last.plays, last.winner)
+    earlier = None if last is None else (last.plays, last.winner)
     return (
         "table",
         tuple(names),
         view.round,
         view.target,
-        shown,
+        view.trick,
+        earlier,
         view.table,
         view.ribbons,
         view.scores,
@@ -46,13 +47,29 @@ def scene(view: View, names: Sequence[str], outcome: Outcome | None) -> tuple:
 def draw(data: tuple) -> bytes:
     if data[0] == "results":
         return draw_results(TITLE, *data[1:], unit="")
-    _, names, round_, target, (when, plays, winner), table, ribbons, scores, to_act = data
+    _, names, round_, target, trick, earlier, table, ribbons, scores, to_act = data
     canvas = kit.Canvas(TITLE, f"Round {round_} · ribbons (+this round) · goal {target}")
-    _trick(canvas, names, when, plays, winner)
-    _table(canvas, table)
+    if trick or earlier is None:
+        _trick(canvas, names, "Trick on the table", trick, None)
+    else:
+        _trick(canvas, names, _took(names, earlier[1]), *earlier)
+    if table:
+        _small_cards(canvas, "Table cards to come", [(card, False) for card in table])
+    elif trick and earlier is not None:
+        plays, winner = earlier
+        _small_cards(canvas, _took(names, winner), [(card, seat == winner) for seat, card in plays])
+    else:
+        canvas.panel((16, 244, 784, 366))
+        canvas.text((400, 305), "First trick of the round", kit.TEXT, kit.MUTED, anchor="mm")
     values = [f"{scores[s]} (+{ribbons[s]})" for s in range(len(names))]
     kit.seat_rows(canvas, 376, names, values, marked=to_act)
     return canvas.png()
+
+
+def _took(names: Sequence[str], winner: int | None) -> str:
+    if winner is None:
+        return "Last trick: nobody took it"
+    return f"Last trick: {'the table' if winner == TABLE else names[winner]} took it"
 
 
 def playing_card(canvas: kit.Canvas, card: str, x: float, y: float, winner: bool = False) -> None:
@@ -72,14 +89,8 @@ def playing_card(canvas: kit.Canvas, card: str, x: float, y: float, winner: bool
         kit.ribbon(canvas, x + 18 + index * 28, y + 100, 10, fill=kit.GREEN)
 
 
-def _trick(canvas: kit.Canvas, names, when: str, plays, winner) -> None:
+def _trick(canvas: kit.Canvas, names, title: str, plays, winner) -> None:
     canvas.panel((16, 52, 784, 236))
-    if when == "now":
-        title = "Trick on the table"
-    elif winner is None:
-        title = "Last trick: nobody took it"
-    else:
-        title = f"Last trick: {'the table' if winner == TABLE else names[winner]} took it"
     canvas.text((28, 58), title, kit.SMALL, kit.MUTED, width=740)
     if not plays:
         canvas.text((400, 150), "No card played yet", kit.TEXT, kit.MUTED, anchor="mm")
@@ -90,16 +101,15 @@ def _trick(canvas: kit.Canvas, names, when: str, plays, winner) -> None:
         canvas.text((x + CARD_W / 2, 224), who, kit.SMALL, kit.INK, anchor="mm", width=104)
 
 
-def _table(canvas: kit.Canvas, table: Sequence[str]) -> None:
+def _small_cards(canvas: kit.Canvas, title: str, cards: Sequence[tuple[str, bool]]) -> None:
     canvas.panel((16, 244, 784, 366))
-    canvas.text((28, 250), "Table cards to come", kit.SMALL, kit.MUTED)
-    if not table:
-        canvas.text((400, 310), "none", kit.TEXT, kit.MUTED, anchor="mm")
-    for index, card in enumerate(table[:8]):
+    canvas.text((28, 250), title, kit.SMALL, kit.MUTED, width=740)
+    for index, (card, won) in enumerate(cards[:8]):
         x = 28 + index * 94
         cat = card[0] == "C"
         colour = kit.ORANGE if cat else kit.SKY
-        canvas.panel((x, 278, x + 84, 358), fill=kit.INK, outline=colour, width=4, radius=8)
+        outline = kit.HIGHLIGHT if won else colour
+        canvas.panel((x, 278, x + 84, 358), fill=kit.INK, outline=outline, width=5 if won else 4, radius=8)
         (kit.cat_head if cat else kit.dog_head)(canvas, x + 24, 306, 13, colour)
         canvas.text((x + 74, 284), str(STRENGTH[card]), kit.LARGE, kit.DARK, anchor="ra", bold=True)
         for r in range(RIBBONS[card]):
