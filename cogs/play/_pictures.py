@@ -21,7 +21,9 @@ import pictures
 from bot.live import LiveGame
 
 CACHED_PICTURES = 256
-DRAWING_THREADS = 2
+DRAWING_THREADS = 1
+"""One: the font objects are shared (rendering each word once), and FreeType faces are not safe to
+render from two threads at once; with the GIL a second thread would gain little anyway."""
 
 
 @dataclass(frozen=True)
