@@ -13,7 +13,7 @@ from engine.catsdogs.cards import RIBBONS, STRENGTH, TABLE
 from engine.catsdogs.model import View
 from engine.core import Outcome
 from pictures import kit
-from pictures.results import draw_results
+from pictures.results import draw_results, results_scene
 
 TITLE = "Cats & Dogs"
 CARD_W, CARD_H = 92, 128
@@ -21,13 +21,7 @@ CARD_W, CARD_H = 92, 128
 
 def scene(view: View, names: Sequence[str], outcome: Outcome | None) -> tuple:
     if outcome is not None:
-        return (
-            "results",
-            tuple(names),
-            outcome.scores,
-            outcome.winners,
-            tuple(tuple((line.label, line.points) for line in lines) for lines in outcome.breakdown),
-        )
+        return results_scene(names, outcome)
     last = view.last_trick
     earlier = None if last is None else (last.plays, last.winner)
     return (

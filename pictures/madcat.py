@@ -14,7 +14,7 @@ from engine.madcat.cards import CATPOT, card
 from engine.madcat.dice import COMBOS
 from engine.madcat.model import View
 from pictures import kit
-from pictures.results import draw_results
+from pictures.results import draw_results, results_scene
 
 TITLE = "Mad Cat Sad Cat"
 COMBO_SHORT = {"2p": "Two pairs", "fh": "Full house", "4k": "Four kind", "5k": "Five kind"}
@@ -32,13 +32,7 @@ FACE_LOOK = {
 def scene(view: View, names: Sequence[str], outcome: Outcome | None) -> tuple:
     """What the picture shows, as plain data from the public view (and the public outcome)."""
     if outcome is not None:
-        return (
-            "results",
-            tuple(names),
-            outcome.scores,
-            outcome.winners,
-            tuple(tuple((line.label, line.points) for line in lines) for lines in outcome.breakdown),
-        )
+        return results_scene(names, outcome)
     return (
         "table",
         tuple(names),

@@ -5,10 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from engine.core import Outcome
 from pictures import kit
 
 Box = tuple[float, float, float, float]
 Collection = Callable[[kit.Canvas, Box], None]
+
+
+def results_scene(names: Sequence[str], outcome: Outcome) -> tuple:
+    """The results picture's scene when it shows the winner's score breakdown beside the ranking."""
+    breakdown = tuple(tuple((line.label, line.points) for line in lines) for lines in outcome.breakdown)
+    return ("results", tuple(names), outcome.scores, outcome.winners, breakdown)
 
 
 def draw_results(
