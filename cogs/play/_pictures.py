@@ -1,17 +1,26 @@
 """The picture on each table message: drawn off the event loop, only when it changed, uploaded only
-when the message does not carry it already.
+when the message does not carry it already, and never holding the table's text back for long.
 
 A table's picture is keyed by the hash of its scene (what the picture shows, from the public view).
 An edit whose picture is the one the message already has sends no file: Discord keeps the message's
 attachments, and the embed keeps pointing at it. Drawn pictures are kept in a small cache shared by
 all tables, so a table reposted with an unchanged picture uploads it again without drawing it again.
+
+A refresh waits for a new picture at most `WAIT_SECONDS` (drawing takes a few ms on a calm bot, so
+text and picture usually go out in one edit). When drawing falls behind — many tables moving at once —
+the text goes out first with the picture the message already shows, and the new picture follows in
+a refresh of its own once drawn. Each table has at most one drawing under way: moves made meanwhile
+are not drawn one by one, the follow-up draws the table as it is then.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
+import logging
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -20,10 +29,16 @@ import discord
 import pictures
 from bot.live import LiveGame
 
+log = logging.getLogger("catnip.table")
+
 CACHED_PICTURES = 256
 DRAWING_THREADS = 1
 """One: the font objects are shared (rendering each word once), and FreeType faces are not safe to
 render from two threads at once; with the GIL a second thread would gain little anyway."""
+WAIT_SECONDS = 0.05
+
+Scene = tuple[str, tuple]
+"""A game's key and the scene of its table picture."""
 
 
 @dataclass(frozen=True)
@@ -37,19 +52,25 @@ class Picture:
 
 
 class TablePictures:
-    """Draws table pictures in worker threads and remembers which picture each table message shows."""
+    """Draws table pictures in a worker thread and remembers which picture each table message shows.
 
-    def __init__(self, default: bool = True) -> None:
+    `follow_up(game)` is called when a picture a table went out without is ready (the presenter
+    refreshes the table)."""
+
+    def __init__(self, default: bool, follow_up: Callable[[LiveGame], None]) -> None:
         self.default = default
+        self.follow_up = follow_up
+        self.drawn = 0
         self._cache: OrderedDict[str, bytes] = OrderedDict()
         self._shown: dict[int, tuple[int, str]] = {}  # game id -> (message id, picture key)
+        self._drawing: dict[int, asyncio.Future] = {}  # game id -> its drawing under way
+        self._behind: dict[int, LiveGame] = {}  # tables that went out without their newest picture
         self._executor: ThreadPoolExecutor | None = None
-        self.drawn = 0
 
     def wanted(self, game: LiveGame) -> bool:
         return game.state is not None and game.pictures(self.default)
 
-    def scene(self, game: LiveGame) -> tuple[str, tuple] | None:
+    def scene(self, game: LiveGame) -> Scene | None:
         """What the table's picture shows now (cheap: read it when the table's text is made), or None
         when the table shows no picture."""
         if not self.wanted(game):
@@ -59,24 +80,60 @@ class TablePictures:
             game.record.game, view, game.names, game.rules.outcome(game.state)
         )
 
-    async def picture(self, scene: tuple[str, tuple] | None) -> Picture | None:
-        """The picture of `scene`, drawn in a worker thread unless it was drawn lately."""
+    def drawings(self) -> list[asyncio.Future]:
+        """The drawings under way."""
+        return list(self._drawing.values())
+
+    async def picture(self, game: LiveGame, scene: Scene | None) -> Picture | None:
+        """The picture to show with the table's text now: the scene's own if it is drawn within
+        `WAIT_SECONDS`, else the one the table shows already (the new one follows)."""
         if scene is None:
             return None
         key = pictures.scene_key(scene[1])
+        png = self._cached(key)
+        if png is not None:
+            return Picture(key, png)
+        drawing = self._drawing.get(game.id)
+        if drawing is None:
+            drawing = self._draw(game, key, scene)
+        with contextlib.suppress(Exception):  # still drawing, or it failed (logged as it ended)
+            await asyncio.wait_for(asyncio.shield(drawing), WAIT_SECONDS)
+        png = self._cached(key)
+        if png is not None:
+            return Picture(key, png)
+        self._behind[game.id] = game
+        shown = self._shown.get(game.id)
+        old = self._cached(shown[1]) if shown is not None else None
+        return Picture(shown[1], old) if old is not None else None
+
+    def _cached(self, key: str) -> bytes | None:
         png = self._cache.get(key)
-        if png is None:
-            if self._executor is None:
-                self._executor = ThreadPoolExecutor(DRAWING_THREADS, thread_name_prefix="catnip-picture")
-            loop = asyncio.get_running_loop()
-            png = await loop.run_in_executor(self._executor, pictures.draw, *scene)
-            self.drawn += 1
-            self._cache[key] = png
-            while len(self._cache) > CACHED_PICTURES:
-                self._cache.popitem(last=False)
-        else:
+        if png is not None:
             self._cache.move_to_end(key)
-        return Picture(key, png)
+        return png
+
+    def _draw(self, game: LiveGame, key: str, scene: Scene) -> asyncio.Future:
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(DRAWING_THREADS, thread_name_prefix="catnip-picture")
+        drawing = asyncio.get_running_loop().run_in_executor(self._executor, pictures.draw, *scene)
+        self._drawing[game.id] = drawing
+        drawing.add_done_callback(lambda done: self._drawn(game, key, done))
+        return drawing
+
+    def _drawn(self, game: LiveGame, key: str, done: asyncio.Future) -> None:
+        self._drawing.pop(game.id, None)
+        behind = self._behind.pop(game.id, None)
+        if done.cancelled():
+            return
+        if done.exception() is not None:
+            log.error("%s could not draw the table's picture", game.log_prefix(), exc_info=done.exception())
+            return
+        self.drawn += 1
+        self._cache[key] = done.result()
+        while len(self._cache) > CACHED_PICTURES:
+            self._cache.popitem(last=False)
+        if behind is not None:
+            self.follow_up(behind)
 
     def edit_kwargs(self, game: LiveGame, message_id: int, picture: Picture | None) -> dict:
         """What an edit of table message `message_id` adds to show `picture`: a new file only when the
@@ -100,6 +157,7 @@ class TablePictures:
 
     def forget(self, game_id: int) -> None:
         self._shown.pop(game_id, None)
+        self._behind.pop(game_id, None)
 
     def close(self) -> None:
         if self._executor is not None:

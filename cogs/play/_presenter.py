@@ -54,7 +54,7 @@ class TablePresenter:
         self._pings: dict[int, tuple[int, int, frozenset[int]]] = {}
         self._deletions: set[asyncio.Task] = set()
         self.messages_since_table: Counter[int] = Counter()
-        self.pictures = TablePictures(getattr(service, "pictures", True))
+        self.pictures = TablePictures(getattr(service, "pictures", True), follow_up=self.refresh)
 
     # -------------------------------------------------------------- listening to the game service
 
@@ -128,12 +128,16 @@ class TablePresenter:
             worker.add_done_callback(self._workers.discard)
 
     def busy(self) -> bool:
-        """Whether a table update or a ping deletion is under way."""
-        return any(not task.done() for task in (*self._workers, *self._deletions))
+        """Whether a table update, a picture or a ping deletion is under way."""
+        return bool(self._pending())
+
+    def _pending(self) -> list[asyncio.Future]:
+        return [t for t in [*self._workers, *self._deletions, *self.pictures.drawings()] if not t.done()]
 
     async def settle(self) -> None:
-        """Wait until every scheduled table update and ping deletion is done (tests and shutdown)."""
-        while pending := [t for t in [*self._workers, *self._deletions] if not t.done()]:
+        """Wait until every scheduled table update, picture and ping deletion is done (tests and
+        shutdown)."""
+        while pending := self._pending():
             await asyncio.gather(*pending, return_exceptions=True)
 
     async def _work(self) -> None:
@@ -168,14 +172,8 @@ class TablePresenter:
             await self._move_or_end(game, channel, message, error)
 
     async def _add_picture(self, game: LiveGame, message: Message) -> None:
-        """Attach the table's picture, drawn off the event loop; the table goes out without it if
-        drawing fails."""
-        scene = self.pictures.scene(game)
-        try:
-            message.picture = await self.pictures.picture(scene)
-        except Exception:
-            log.exception("%s could not draw the table's picture", game.log_prefix())
-            return
+        """Attach the table's picture, drawn off the event loop (see `cogs/play/_pictures.py`)."""
+        message.picture = await self.pictures.picture(game, self.pictures.scene(game))
         show_picture(message.embed, message.picture)
 
     async def _move_or_end(

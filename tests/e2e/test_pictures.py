@@ -4,9 +4,11 @@ pictures off, and an unchanged picture is not uploaded again."""
 from __future__ import annotations
 
 import io
+import time
 
 from PIL import Image
 
+import pictures
 from engine import Rng
 from tests.e2e.driver import Table, catnip, open_table, table_of
 
@@ -67,4 +69,35 @@ async def test_an_unchanged_picture_is_not_uploaded_again(tmp_path):
         message = table_of(emu, thread)
         assert (message.attachments[0]["id"], len(emu.world.files)) == before
         assert picture_bytes(emu, message)
+        assert not emu.violations
+
+
+async def test_when_drawing_falls_behind_the_text_goes_first_and_the_picture_follows(tmp_path, monkeypatch):
+    """A slow drawing never holds the table's text back: the move shows at once beside the picture
+    the table had, and the new picture replaces it in a later edit."""
+    draw = pictures.draw
+
+    def slow_draw(game: str, scene: tuple) -> bytes:
+        time.sleep(0.3)
+        return draw(game, scene)
+
+    monkeypatch.setattr(pictures, "draw", slow_draw)
+    async with catnip(tmp_path, pictures=True) as (emu, _):
+        thread, members = await open_table(emu, "catsdogs", 3)
+        before = table_of(emu, thread)
+        old_text, old_picture = before.embeds[0]["description"], picture_bytes(emu, before)
+        old_attachment = before.attachments[0]["id"]
+        seen = []
+        emu.world.listeners.append(
+            lambda kind, m: seen.append((m.embeds[0]["description"], [a["id"] for a in m.attachments]))
+            if kind == "update" and m.id == before.id
+            else None
+        )
+        table = Table(emu, thread, members, Rng.seeded(7))
+        while table_of(emu, thread).embeds[0]["description"] == old_text:
+            await table.step()
+        after = table_of(emu, thread)
+        assert picture_bytes(emu, after) != old_picture
+        first_with_new_text = next(s for s in seen if s[0] != old_text)
+        assert first_with_new_text[1] == [old_attachment], "the text went out first, beside the old picture"
         assert not emu.violations
