@@ -63,7 +63,7 @@ class TablePictures:
         self.drawn = 0
         self._cache: OrderedDict[str, bytes] = OrderedDict()
         self._shown: dict[int, tuple[int, str]] = {}  # game id -> (message id, picture key)
-        self._drawing: dict[int, asyncio.Future] = {}  # game id -> its drawing under way
+        self._drawing: dict[int, tuple[str, asyncio.Future]] = {}  # game id -> its drawing under way
         self._behind: dict[int, LiveGame] = {}  # tables that went out without their newest picture
         self._executor: ThreadPoolExecutor | None = None
 
@@ -82,7 +82,7 @@ class TablePictures:
 
     def drawings(self) -> list[asyncio.Future]:
         """The drawings under way."""
-        return list(self._drawing.values())
+        return [drawing for _, drawing in self._drawing.values()]
 
     async def picture(self, game: LiveGame, scene: Scene | None) -> Picture | None:
         """The picture to show with the table's text now: the scene's own if it is drawn within
@@ -93,14 +93,14 @@ class TablePictures:
         png = self._cached(key)
         if png is not None:
             return Picture(key, png)
-        drawing = self._drawing.get(game.id)
-        if drawing is None:
-            drawing = self._draw(game, key, scene)
+        drawn_key, drawing = self._drawing.get(game.id) or (key, self._draw(game, key, scene))
         with contextlib.suppress(Exception):  # still drawing, or it failed (logged as it ended)
             await asyncio.wait_for(asyncio.shield(drawing), WAIT_SECONDS)
         png = self._cached(key)
         if png is not None:
             return Picture(key, png)
+        if drawn_key != key and game.id not in self._drawing:
+            self._draw(game, key, scene)  # the drawing waited for was of an earlier move
         self._behind[game.id] = game
         shown = self._shown.get(game.id)
         old = self._cached(shown[1]) if shown is not None else None
@@ -116,7 +116,7 @@ class TablePictures:
         if self._executor is None:
             self._executor = ThreadPoolExecutor(DRAWING_THREADS, thread_name_prefix="catnip-picture")
         drawing = asyncio.get_running_loop().run_in_executor(self._executor, pictures.draw, *scene)
-        self._drawing[game.id] = drawing
+        self._drawing[game.id] = (key, drawing)
         drawing.add_done_callback(lambda done: self._drawn(game, key, done))
         return drawing
 
