@@ -6,7 +6,8 @@ An edit whose picture is the one the message already has sends no file: Discord 
 attachments, and the embed keeps pointing at it. Drawn pictures are kept in a small cache shared by
 all tables, so a table reposted with an unchanged picture uploads it again without drawing it again.
 
-A refresh waits for a new picture at most `WAIT_SECONDS` (drawing takes a few ms on a calm bot, so
+Drawing starts as soon as a game changes (`prepare`). A refresh waits for a new picture at most
+`WAIT_SECONDS` (drawing takes a few ms on a calm bot, so
 text and picture usually go out in one edit). When drawing falls behind — many tables moving at once —
 the text goes out first with the picture the message already shows, and the new picture follows in
 a refresh of its own once drawn. Each table has at most one drawing under way: moves made meanwhile
@@ -79,6 +80,21 @@ class TablePictures:
         return game.record.game, pictures.scene_of(
             game.record.game, view, game.names, game.rules.outcome(game.state)
         )
+
+    def prepare(self, game: LiveGame) -> None:
+        """Start drawing the table's new picture as soon as the game changes, so that it is ready by
+        the time the table's refresh comes (refreshes wait their turn when many tables move)."""
+        if game.id in self._drawing:
+            return
+        try:
+            scene = self.scene(game)
+        except Exception:
+            log.exception("%s could not read the table's picture", game.log_prefix())
+            return
+        if scene is not None:
+            key = pictures.scene_key(scene[1])
+            if key not in self._cache:
+                self._draw(game, key, scene)
 
     def drawings(self) -> list[asyncio.Future]:
         """The drawings under way."""

@@ -110,6 +110,7 @@ class TablePresenter:
 
     def refresh(self, game: LiveGame) -> None:
         """Schedule a table update; several changes in a row become one edit."""
+        self.pictures.prepare(game)
         self._waiting[game.id] = game
         self._start_workers(REFRESH_SLOTS)
 
