@@ -6,12 +6,12 @@ An edit whose picture is the one the message already has sends no file: Discord 
 attachments, and the embed keeps pointing at it. Drawn pictures are kept in a small cache shared by
 all tables, so a table reposted with an unchanged picture uploads it again without drawing it again.
 
-Drawing starts as soon as a game changes (`prepare`). A refresh waits for a new picture at most
-`WAIT_SECONDS` (drawing takes a few ms on a calm bot, so
-text and picture usually go out in one edit). When drawing falls behind — many tables moving at once —
-the text goes out first with the picture the message already shows, and the new picture follows in
-a refresh of its own once drawn. Each table has at most one drawing under way: moves made meanwhile
-are not drawn one by one, the follow-up draws the table as it is then.
+Drawing starts as soon as a game changes (`prepare`), within a budget of CPU time (`CPU_SHARE` of
+one core). A refresh waits for a new picture at most `WAIT_SECONDS` (drawing takes a few ms on a calm
+bot, so text and picture usually go out in one edit). When drawing falls behind — many tables moving
+at once — the text goes out first with the picture the message already shows, and the new picture
+follows in a refresh of its own once drawn. Each table has at most one drawing under way: moves made
+meanwhile are not drawn one by one, the follow-up draws the table as it is then.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import io
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -37,9 +38,56 @@ DRAWING_THREADS = 1
 """One: the font objects are shared (rendering each word once), and FreeType faces are not safe to
 render from two threads at once; with the GIL a second thread would gain little anyway."""
 WAIT_SECONDS = 0.05
+CPU_SHARE = 0.05
+"""The share of one core pictures may take, averaged over time: when many tables move at once, each
+table's picture is redrawn less often (its text stays current) rather than slowing the game down."""
+BURST_SECONDS = 0.1
+"""Drawing time a calm bot may spend at once (a restart showing many tables, a few quick moves)."""
 
 Scene = tuple[str, tuple]
 """A game's key and the scene of its table picture."""
+
+
+class DrawingBudget:
+    """Seconds of drawing the bot may still spend: refilled at `CPU_SHARE` of a second each second, up
+    to `BURST_SECONDS`. A drawing reserves a guess of its cost when it starts and pays the rest (or
+    gets the change back) when it ends, so a burst of tables cannot all start at once."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.seconds = BURST_SECONDS
+        self.guess = 0.005
+        self._at = clock()
+
+    def _refill(self) -> None:
+        now = self.clock()
+        self.seconds = min(BURST_SECONDS, self.seconds + (now - self._at) * CPU_SHARE)
+        self._at = now
+
+    def start(self) -> bool:
+        """Reserve a drawing's cost if the budget allows one now."""
+        self._refill()
+        if self.seconds <= 0:
+            return False
+        self.seconds -= self.guess
+        return True
+
+    def settle(self, spent: float) -> None:
+        self._refill()
+        self.seconds += self.guess - spent
+        self.guess = 0.8 * self.guess + 0.2 * spent
+
+    def wait(self) -> float:
+        """Seconds until the budget allows a drawing again."""
+        self._refill()
+        return max(0.0, -self.seconds / CPU_SHARE) + 0.001
+
+
+def timed_draw(game: str, scene: tuple) -> tuple[bytes, float]:
+    """Draw a scene in the worker thread; also return the thread's CPU seconds it took."""
+    start = time.thread_time()
+    png = pictures.draw(game, scene)
+    return png, time.thread_time() - start
 
 
 @dataclass(frozen=True)
@@ -67,6 +115,9 @@ class TablePictures:
         self._drawing: dict[int, tuple[str, asyncio.Future]] = {}  # game id -> its drawing under way
         self._behind: dict[int, LiveGame] = {}  # tables that went out without their newest picture
         self._executor: ThreadPoolExecutor | None = None
+        self.budget = DrawingBudget()
+        self._deferred: dict[int, LiveGame] = {}  # tables waiting for the budget to draw their picture
+        self._wake: asyncio.Task | None = None
 
     def wanted(self, game: LiveGame) -> bool:
         return game.state is not None and game.pictures(self.default)
@@ -94,11 +145,12 @@ class TablePictures:
         if scene is not None:
             key = pictures.scene_key(scene[1])
             if key not in self._cache:
-                self._draw(game, key, scene)
+                self._start(game, key, scene)
 
     def drawings(self) -> list[asyncio.Future]:
         """The drawings under way."""
-        return [drawing for _, drawing in self._drawing.values()]
+        wake = [self._wake] if self._wake is not None else []
+        return [drawing for _, drawing in self._drawing.values()] + wake
 
     async def picture(self, game: LiveGame, scene: Scene | None) -> Picture | None:
         """The picture to show with the table's text now: the scene's own if it is drawn within
@@ -106,18 +158,21 @@ class TablePictures:
         if scene is None:
             return None
         key = pictures.scene_key(scene[1])
+        self._behind.pop(game.id, None)  # this refresh takes care of the table's newest picture
         png = self._cached(key)
         if png is not None:
             return Picture(key, png)
-        drawn_key, drawing = self._drawing.get(game.id) or (key, self._draw(game, key, scene))
-        with contextlib.suppress(Exception):  # still drawing, or it failed (logged as it ended)
-            await asyncio.wait_for(asyncio.shield(drawing), WAIT_SECONDS)
+        drawn_key, drawing = self._drawing.get(game.id) or (key, self._start(game, key, scene))
+        if drawing is not None:
+            with contextlib.suppress(Exception):  # still drawing, or it failed (logged as it ended)
+                await asyncio.wait_for(asyncio.shield(drawing), WAIT_SECONDS)
         png = self._cached(key)
         if png is not None:
             return Picture(key, png)
         if drawn_key != key and game.id not in self._drawing:
-            self._draw(game, key, scene)  # the drawing waited for was of an earlier move
-        self._behind[game.id] = game
+            self._start(game, key, scene)  # the drawing waited for was of an earlier move
+        if game.id not in self._deferred:
+            self._behind[game.id] = game
         shown = self._shown.get(game.id)
         old = self._cached(shown[1]) if shown is not None else None
         return Picture(shown[1], old) if old is not None else None
@@ -128,24 +183,46 @@ class TablePictures:
             self._cache.move_to_end(key)
         return png
 
-    def _draw(self, game: LiveGame, key: str, scene: Scene) -> asyncio.Future:
+    def _start(self, game: LiveGame, key: str, scene: Scene) -> asyncio.Future | None:
+        """Start drawing `scene` in the worker thread, or put the table off until the budget allows."""
+        if not self.budget.start():
+            self._deferred[game.id] = game
+            if self._wake is None:
+                self._wake = asyncio.create_task(self._wake_deferred())
+            return None
+        self._deferred.pop(game.id, None)
         if self._executor is None:
             self._executor = ThreadPoolExecutor(DRAWING_THREADS, thread_name_prefix="catnip-picture")
-        drawing = asyncio.get_running_loop().run_in_executor(self._executor, pictures.draw, *scene)
+        drawing = asyncio.get_running_loop().run_in_executor(self._executor, timed_draw, *scene)
         self._drawing[game.id] = (key, drawing)
         drawing.add_done_callback(lambda done: self._drawn(game, key, done))
         return drawing
+
+    async def _wake_deferred(self) -> None:
+        """Refresh the tables put off, oldest first, as the budget allows (each draws as it refreshes)."""
+        try:
+            while self._deferred:
+                await asyncio.sleep(self.budget.wait())
+                game = next(iter(self._deferred.values()))
+                self._deferred.pop(game.id)
+                self.follow_up(game)
+        finally:
+            self._wake = None
 
     def _drawn(self, game: LiveGame, key: str, done: asyncio.Future) -> None:
         self._drawing.pop(game.id, None)
         behind = self._behind.pop(game.id, None)
         if done.cancelled():
+            self.budget.settle(0.0)
             return
         if done.exception() is not None:
+            self.budget.settle(0.0)
             log.error("%s could not draw the table's picture", game.log_prefix(), exc_info=done.exception())
             return
+        png, spent = done.result()
+        self.budget.settle(spent)
         self.drawn += 1
-        self._cache[key] = done.result()
+        self._cache[key] = png
         while len(self._cache) > CACHED_PICTURES:
             self._cache.popitem(last=False)
         if behind is not None:
@@ -174,8 +251,11 @@ class TablePictures:
     def forget(self, game_id: int) -> None:
         self._shown.pop(game_id, None)
         self._behind.pop(game_id, None)
+        self._deferred.pop(game_id, None)
 
     def close(self) -> None:
+        if self._wake is not None:
+            self._wake.cancel()
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
