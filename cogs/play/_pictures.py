@@ -38,9 +38,10 @@ DRAWING_THREADS = 1
 """One: the font objects are shared (rendering each word once), and FreeType faces are not safe to
 render from two threads at once; with the GIL a second thread would gain little anyway."""
 WAIT_SECONDS = 0.05
-CPU_SHARE = 0.05
-"""The share of one core pictures may take, averaged over time: when many tables move at once, each
-table's picture is redrawn less often (its text stays current) rather than slowing the game down."""
+CPU_SHARE = 0.02
+"""The share of one core pictures may take, averaged over time (~5 new pictures a second): when many
+tables move at once, each table's picture is redrawn less often (its text stays current) rather than
+slowing the games down. Set with bench.bot_load (docs/benchmarks.md, section 6)."""
 BURST_SECONDS = 0.1
 """Drawing time a calm bot may spend at once (a restart showing many tables, a few quick moves)."""
 

@@ -101,3 +101,16 @@ async def test_when_drawing_falls_behind_the_text_goes_first_and_the_picture_fol
         first_with_new_text = next(s for s in seen if s[0] != old_text)
         assert first_with_new_text[1] == [old_attachment], "the text went out first, beside the old picture"
         assert not emu.violations
+
+
+async def test_a_closed_table_drops_its_picture(tmp_path):
+    async with catnip(tmp_path, pictures=True) as (emu, _):
+        thread, members = await open_table(emu, "catsdogs", 3)
+        table = table_of(emu, thread)
+        assert picture_bytes(emu, table)
+        assert (await members[0].slash("game end", thread)).ok
+        await emu.settle(idle=0.05)
+        closed = emu.message(table.id)
+        assert "closed" in closed.embeds[0]["title"]
+        assert "image" not in closed.embeds[0] and not closed.attachments, "no loose picture is left"
+        assert not emu.violations
