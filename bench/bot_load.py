@@ -1,6 +1,7 @@
 """The whole bot under load: N concurrent games over the local Discord emulator, the emulator elsewhere.
 
     python -m bench.bot_load [--games 10,100,500] [--seconds 20] [--warmup 5] [--resume 1000]
+                             [--pictures on|off]
 
 For each N, a fresh bot process (so peak memory is that run's own) starts the emulator in a
 separate process (`python -m bench.load_members`, which also runs the simulated members, so
@@ -194,14 +195,21 @@ class EmulatorProcess:
             return await response.json()
 
 
-async def start_catnip(emulator: EmulatorProcess, database: Path, seed: int = 1):
-    """A Catnip bot on `database`, started against the emulator; returns (bot, task, seconds to ready)."""
+async def start_catnip(emulator: EmulatorProcess, database: Path, seed: int = 1, pictures: bool = True):
+    """A Catnip bot on `database`, started against the emulator; returns (bot, task, seconds to ready).
+    `pictures`: whether its tables show pictures (the PICTURES setting)."""
     from bot.app import create_bot, tune_runtime
     from bot.config import Settings
     from emulator import TOKEN
     from emulator.harness import start_bot
 
-    settings = Settings(discord_token=TOKEN, database_path=database, computer_delay_seconds=0, _env_file=None)
+    settings = Settings(
+        discord_token=TOKEN,
+        database_path=database,
+        computer_delay_seconds=0,
+        pictures=pictures,
+        _env_file=None,
+    )
     counter = itertools.count(seed * 1_000_000)
     guild_id = (await emulator.remote.state())["guild_id"]
     bot = create_bot(settings, guild_ready_timeout=0.05, seed_source=lambda: next(counter))
@@ -267,7 +275,7 @@ async def emulated_discord(games: int, args: argparse.Namespace, prefix: str):
 async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
     """One N: set up N tables, play for `args.seconds`, and measure the bot process."""
     async with emulated_discord(games, args, "catnip-load-") as (emulator, database, errors):
-        bot, task, _ = await start_catnip(emulator, database)
+        bot, task, _ = await start_catnip(emulator, database, pictures=args.pictures == "on")
         try:
             gc.collect()
             baseline = rss_kb()
@@ -358,7 +366,7 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
 async def run_resume(games: int, args: argparse.Namespace) -> dict[str, Any]:
     """M active games in the database, then a fresh bot: time to READY and until every table is shown."""
     async with emulated_discord(games, args, "catnip-resume-") as (emulator, database, errors):
-        bot, task, _ = await start_catnip(emulator, database)
+        bot, task, _ = await start_catnip(emulator, database, pictures=args.pictures == "on")
         try:
             opened = await emulator.call(
                 "/_bench/open",
@@ -371,7 +379,7 @@ async def run_resume(games: int, args: argparse.Namespace) -> dict[str, Any]:
             await stop_catnip(bot, task)
         gc.collect()
         loading = _time_resume()
-        bot, task, ready = await start_catnip(emulator, database, seed=2)
+        bot, task, ready = await start_catnip(emulator, database, seed=2, pictures=args.pictures == "on")
         try:
             loaded = live_games(bot)
             started = time.perf_counter()
@@ -484,6 +492,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--resume", type=int, default=0, help="also time a restart with this many games")
     parser.add_argument("--rate-limit", type=int, default=100_000, help="emulator requests/s per bucket")
     parser.add_argument("--json", type=Path, help="also write every figure to this file")
+    parser.add_argument("--pictures", choices=("on", "off"), default="on", help="tables show pictures")
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--one-resume", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -496,11 +505,12 @@ def main(argv: list[str] | None = None) -> None:
     print(describe_machine())
     print(
         f"{args.game}, {args.players} players per game, {args.seconds:g} s of play measured per N after "
-        f"{args.warmup:g} s of warm-up, emulator rate limit {args.rate_limit}/s per bucket"
+        f"{args.warmup:g} s of warm-up, emulator rate limit {args.rate_limit}/s per bucket, "
+        f"pictures {args.pictures}"
     )
     common = ["--seconds", str(args.seconds), "--warmup", str(args.warmup), "--players", str(args.players)]
     common += ["--game", args.game]
-    common += ["--rate-limit", str(args.rate_limit)]
+    common += ["--rate-limit", str(args.rate_limit), "--pictures", args.pictures]
     results = []
     print(HEADER, flush=True)
     for games in [int(n) for n in args.games.split(",") if n]:

@@ -69,7 +69,9 @@ class CatnipBot(commands.AutoShardedBot):
         self.settings = settings
         self.store: GameStore = store or SqliteGameStore(settings.database_path)
         self.clock: Clock = clock or SystemClock()
-        self.service = GameService(self.store, self.clock, computer_delay=settings.computer_delay_seconds)
+        self.service = GameService(
+            self.store, self.clock, computer_delay=settings.computer_delay_seconds, pictures=settings.pictures
+        )
         self.timers = Timers(
             self.service,
             TimerSettings(

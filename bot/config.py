@@ -31,6 +31,9 @@ class Settings(BaseSettings):
     computer_delay_seconds: float = Field(
         default=1.5, ge=0, le=30, description="Pause between computer moves."
     )
+    pictures: bool = Field(
+        default=True, description="Tables show a picture (on/off); each lobby's host may switch it."
+    )
 
     shard_count: int | None = Field(
         default=None, ge=1, description="Gateway shards of the whole bot; unset: Discord's recommendation."

@@ -12,6 +12,8 @@ from engine import Event, Frozen, Rules
 TIMER_OPTION = "turn_timer"
 TIMER_CHOICES = (30, 60, 120, 300, 900)
 """Seconds a table's host may choose for every decision; unset means the bot's configured timers."""
+PICTURES_OPTION = "pictures"
+"""Whether the table shows its picture: on by default (the bot's PICTURES setting); the host may switch it."""
 
 KEPT_EVENTS = 50
 """Events a live game keeps in memory for its table's narration."""
@@ -53,6 +55,10 @@ class LiveGame:
             if isinstance(chosen, int) and not 0 <= chosen < len(self.record.seats):
                 options[name] = None
         return self.rules.make_options(options)
+
+    def pictures(self, default: bool = True) -> bool:
+        """Whether this table shows pictures: the host's choice, else `default` (the bot's setting)."""
+        return bool(self.record.options.get(PICTURES_OPTION, default))
 
     def timer_seconds(self) -> int | None:
         """This table's own decision timer, if the host set one (else the bot's default)."""

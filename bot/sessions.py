@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Sequence
 from bot.clock import Clock
 from bot.errors import GameClosed, NotHost, NotInGame, NotOwned, Refusal, TableMovedOn
 from bot.live import (
+    PICTURES_OPTION,
     TIMER_CHOICES,
     TIMER_OPTION,
     GameListener,
@@ -39,10 +40,14 @@ COMPUTER_NAMES = ("Whiskers", "Mittens", "Pounce", "Biscuit", "Nimbus", "Saffron
 class GameService:
     """Runs every game: lobby changes, moves, computer turns, timers' defaults and endings."""
 
-    def __init__(self, store: GameStore, clock: Clock, *, computer_delay: float = 0.0) -> None:
+    def __init__(
+        self, store: GameStore, clock: Clock, *, computer_delay: float = 0.0, pictures: bool = True
+    ) -> None:
         self.store = store
         self.clock = clock
         self.computer_delay = computer_delay
+        self.pictures = pictures
+        """Whether new tables show pictures unless their host switches them off (the PICTURES setting)."""
         # Told of each change in the order they subscribed: the timers come before the tables they show.
         self.listeners: list[GameListener] = []
         self.live: dict[int, LiveGame] = {}
@@ -133,6 +138,7 @@ class GameService:
         rules = GAMES[game_key].rules
         remembered = await self.store.remembered_options(channel_id, game_key) or {}
         options = _valid_options(rules, remembered)
+        options.setdefault(PICTURES_OPTION, self.pictures)
         record = await self.store.create_lobby(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -259,6 +265,8 @@ class GameService:
         async with self._lobby_change(game_id) as game:
             self._require_host(game, user_id)
             options = {**game.record.options, name: value}
+            if name == PICTURES_OPTION and not isinstance(value, bool):
+                raise Refusal("Pictures are either on or off.")
             if name == TIMER_OPTION:
                 if value is not None and value not in TIMER_CHOICES:
                     raise Refusal("Choose one of the offered timers.")
@@ -271,6 +279,8 @@ class GameService:
                     raise Refusal(f"That isn't a valid setting for {name}.") from error
                 if TIMER_OPTION in options:
                     validated[TIMER_OPTION] = options[TIMER_OPTION]
+            if PICTURES_OPTION in options:
+                validated[PICTURES_OPTION] = options[PICTURES_OPTION]
             game.record = await self.store.update_lobby(game.id, options=validated, now=self.clock.now())
             await self._notify_lobby(game)
             return game
@@ -566,4 +576,6 @@ def _valid_options(rules: Rules, remembered: dict) -> dict:
         options = rules.Options().model_dump(mode="json")
     if remembered.get(TIMER_OPTION) in TIMER_CHOICES:
         options[TIMER_OPTION] = remembered[TIMER_OPTION]
+    if isinstance(remembered.get(PICTURES_OPTION), bool):
+        options[PICTURES_OPTION] = remembered[PICTURES_OPTION]
     return options

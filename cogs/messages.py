@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import discord
 
@@ -29,6 +30,8 @@ class Message:
     embed: discord.Embed | None = None
     view: discord.ui.View | None = None
     mentions: Sequence[int] = field(default_factory=tuple)
+    picture: Any = None
+    """The table's picture to attach (`cogs.play._pictures.Picture`), if it shows one."""
 
     def kwargs(self) -> dict:
         allowed = discord.AllowedMentions(

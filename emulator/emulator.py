@@ -103,6 +103,9 @@ class Emulator:
         Control(self).install(self.server.app)
         self.errors = harness.ErrorLog(tuple(watch_loggers))
         self.bots: list[tuple[Any, asyncio.Task[None]]] = []
+        self.busy: list[Callable[[], bool]] = []
+        """Tell `settle` a bot is still working off the wire (e.g. drawing in a thread): it waits while
+        any of these returns True."""
         self._log_guard: contextlib.ExitStack | None = None
 
     # lifecycle --------------------------------------------------------------------------------------
@@ -344,7 +347,8 @@ class Emulator:
             self.check_bots()
             quiet = loop.time() - server.last_activity
             queued = any(not c.queue.empty() for c in server.gateway.connections)
-            if server.in_flight == 0 and self.invoker.pending == 0 and not queued and quiet >= idle:
+            idle_now = server.in_flight == 0 and self.invoker.pending == 0 and not queued and quiet >= idle
+            if idle_now and not any(working() for working in self.busy):
                 return
             if loop.time() > deadline:
                 raise TimeoutError(f"the bot did not settle within {timeout:g} s")

@@ -24,6 +24,7 @@ EMBED_FIELD_VALUE = 1024
 EMBED_FOOTER = 2048
 EMBED_AUTHOR = 256
 EMBED_TOTAL = 6000
+FILES = 10  # files[0] … files[9] in one multipart upload
 
 # Components.
 ACTION_ROWS = 5
@@ -63,6 +64,7 @@ RESPONSE_TYPE = "response-type"
 UNKNOWN_INTERACTION = "unknown-interaction"
 FOLLOWUP_TOO_EARLY = "followup-before-response"
 PERMISSIONS = "permissions"
+FILE_LIMIT = "files"
 
 Problem = tuple[str, str]
 

@@ -198,6 +198,7 @@ class World:
         for position, name in enumerate(channels):
             self.add_channel(name, position=position)
         self.messages: dict[int, StoredMessage] = {}
+        self.files: dict[int, bytes] = {}  # attachment id -> the uploaded bytes
         self.by_channel: dict[int, list[StoredMessage]] = {}
         self.commands: dict[int, Command] = {}
         self.interactions: dict[int, Interaction] = {}

@@ -89,6 +89,7 @@ async def read_payload(request: web.Request) -> dict[str, Any]:
                         "filename": part.filename,
                         "size": len(data),
                         "content_type": part.headers.get("Content-Type"),
+                        "data": bytes(data),
                     }
                 )
         payload["__files__"] = files
@@ -185,13 +186,27 @@ class Rest:
             fields["flags"] &= ~limits.LOADING_FLAG
         return fields
 
-    def add_files(self, fields: dict[str, Any], payload: dict[str, Any]) -> None:
+    def add_files(self, fields: dict[str, Any], payload: dict[str, Any], where: str = "") -> None:
+        """Stores the uploaded files (their bytes in `world.files`, for tests to read) as attachments,
+        and refuses an embed that shows an ``attachment://`` file the message does not have."""
+        files = payload.get("__files__", [])
+        if len(files) > limits.FILES:
+            raise self.refuse(limits.FILE_LIMIT, f"{len(files)} files (max {limits.FILES})", where)
         uploaded = []
-        for file in payload.get("__files__", []):
+        for file in files:
             attachment_id = self.world.new_id()
             url = f"https://cdn.emulator.invalid/attachments/{attachment_id}/{file['filename']}"
+            data = file.pop("data", b"")
+            self.world.files[attachment_id] = data
             uploaded.append({"id": str(attachment_id), "url": url, "proxy_url": url, **file})
         fields["attachments"] = list(fields["attachments"]) + uploaded
+        names = {attachment["filename"] for attachment in fields["attachments"]}
+        for embed in fields["embeds"]:
+            for part in ("image", "thumbnail"):
+                url = str((embed.get(part) or {}).get("url") or "")
+                if url.startswith("attachment://") and url.removeprefix("attachment://") not in names:
+                    detail = f"the embed's {part} {url} names no attachment of the message"
+                    raise self.refuse(limits.FILE_LIMIT, detail, where)
 
     def create_message(
         self,
@@ -442,7 +457,7 @@ class Rest:
                 limits.EPHEMERAL, "a channel message cannot be ephemeral: everybody would see it", where
             )
         fields = self.fields_of(payload)
-        self.add_files(fields, payload)
+        self.add_files(fields, payload, where)
         self.check(fields, where)
         message = self.create_message(channel, fields, type=19 if payload.get("message_reference") else 0)
         return json_response(self.world.message_payload(message))
@@ -460,7 +475,7 @@ class Rest:
         self.check_edit_age(message, where)
         payload = await read_payload(request)
         fields = self.fields_of(payload, message)
-        self.add_files(fields, payload)
+        self.add_files(fields, payload, where)
         self.check(fields, where)
         return json_response(self.world.message_payload(self.update_message(message, fields)))
 

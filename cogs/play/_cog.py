@@ -65,6 +65,7 @@ class PlayCog(commands.Cog, name="Play"):
         if self.bot.presenter is self.presenter:
             self.bot.presenter = None
         await self.presenter.settle()
+        self.presenter.pictures.close()
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
         await answer_command_error(interaction, error)

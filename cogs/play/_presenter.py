@@ -28,6 +28,7 @@ from bot.live import LiveGame
 from bot.sessions import GameService
 from bot.timers import Timers
 from cogs.messages import Message, lobby_message, table_message
+from cogs.play._pictures import TablePictures, show_picture
 from engine import GAMES, Event
 
 log = logging.getLogger("catnip.table")
@@ -53,6 +54,7 @@ class TablePresenter:
         self._pings: dict[int, tuple[int, int, frozenset[int]]] = {}
         self._deletions: set[asyncio.Task] = set()
         self.messages_since_table: Counter[int] = Counter()
+        self.pictures = TablePictures(getattr(service, "pictures", True), follow_up=self.refresh)
 
     # -------------------------------------------------------------- listening to the game service
 
@@ -71,9 +73,10 @@ class TablePresenter:
         if channel is None or game.record.table_message_id is None:
             return
         embed = discord.Embed(title=f"{game.rules.title} — table #{game.id} closed", description=reason)
+        self.pictures.forget(game.id)
         try:
             await channel.get_partial_message(game.record.table_message_id).edit(
-                content=None, embed=embed, view=None
+                content=None, embed=embed, view=None, attachments=[]
             )
         except discord.HTTPException:
             log.warning("%s could not mark the table closed", game.log_prefix())
@@ -107,6 +110,7 @@ class TablePresenter:
 
     def refresh(self, game: LiveGame) -> None:
         """Schedule a table update; several changes in a row become one edit."""
+        self.pictures.prepare(game)
         self._waiting[game.id] = game
         self._start_workers(REFRESH_SLOTS)
 
@@ -124,9 +128,17 @@ class TablePresenter:
             self._workers.add(worker)
             worker.add_done_callback(self._workers.discard)
 
+    def busy(self) -> bool:
+        """Whether a table update, a picture or a ping deletion is under way."""
+        return bool(self._pending())
+
+    def _pending(self) -> list[asyncio.Future]:
+        return [t for t in [*self._workers, *self._deletions, *self.pictures.drawings()] if not t.done()]
+
     async def settle(self) -> None:
-        """Wait until every scheduled table update and ping deletion is done (tests and shutdown)."""
-        while pending := [t for t in [*self._workers, *self._deletions] if not t.done()]:
+        """Wait until every scheduled table update, picture and ping deletion is done (tests and
+        shutdown)."""
+        while pending := self._pending():
             await asyncio.gather(*pending, return_exceptions=True)
 
     async def _work(self) -> None:
@@ -154,10 +166,16 @@ class TablePresenter:
             message = lobby_message(game)
         else:
             message = table_message(game, self.timers.due(game.id))
+            await self._add_picture(game, message)
         try:
             await self._present(game, channel, message)
         except (discord.Forbidden, discord.NotFound) as error:
             await self._move_or_end(game, channel, message, error)
+
+    async def _add_picture(self, game: LiveGame, message: Message) -> None:
+        """Attach the table's picture, drawn off the event loop (see `cogs/play/_pictures.py`)."""
+        message.picture = await self.pictures.picture(game, self.pictures.scene(game))
+        show_picture(message.embed, message.picture)
 
     async def _move_or_end(
         self, game: LiveGame, channel: discord.abc.Messageable, message: Message, error: discord.HTTPException
@@ -206,7 +224,9 @@ class TablePresenter:
         old_id = record.table_message_id
         if not self._reposting(game, channel.id):
             try:
-                await channel.get_partial_message(old_id).edit(**message.kwargs())
+                files = self.pictures.edit_kwargs(game, old_id, message.picture)
+                await channel.get_partial_message(old_id).edit(**message.kwargs(), **files)
+                self.pictures.shown(game, old_id, message.picture)
                 return
             except discord.NotFound:
                 log.warning("%s table message %s was deleted; posting it again", game.log_prefix(), old_id)
@@ -215,7 +235,8 @@ class TablePresenter:
                 raise
             except discord.HTTPException as error:
                 log.info("%s table edit refused (%s); posting a fresh table", game.log_prefix(), error.status)
-        sent = await channel.send(**message.kwargs())
+        sent = await channel.send(**message.kwargs(), **self.pictures.send_kwargs(message.picture))
+        self.pictures.shown(game, sent.id, message.picture)
         self.messages_since_table[channel.id] = 0
         await self.service.store.set_table_message(
             record.id, channel_id=channel.id, message_id=sent.id, now=self.service.clock.now()

@@ -78,7 +78,8 @@ class Discord:
 async def tables(tmp_path):
     store = SqliteGameStore(tmp_path / "catnip.sqlite3")
     await store.open()
-    service = GameService(store, ManualClock(start=1_700_000_000.0))
+    # Tables without pictures: these tests time the scheduling of the table's messages alone.
+    service = GameService(store, ManualClock(start=1_700_000_000.0), pictures=False)
     games = []
     for index in range(TABLES):
         lobby = await service.open_lobby(

@@ -20,9 +20,15 @@ SECRET_FIELDS = ("Your hand", "Your pick", "Your life stack", "Your recall", "Yo
 ACTION = re.compile(r"^cn:(a|s|m|pg):")
 
 
-def settings_for(db: Path) -> Settings:
+def settings_for(db: Path, pictures: bool = False) -> Settings:
+    """The bot's settings in tests; tables show no pictures unless a test asks for them (drawing them
+    costs CPU that tests of the table's text do not need)."""
     return Settings(
-        discord_token="emulator-token", database_path=db, computer_delay_seconds=0, _env_file=None
+        discord_token="emulator-token",
+        database_path=db,
+        computer_delay_seconds=0,
+        pictures=pictures,
+        _env_file=None,
     )
 
 
@@ -39,25 +45,26 @@ class EmulatorClock:
         await asyncio.sleep(seconds)
 
 
-async def start_catnip(emu: Emulator, db: Path, seed: int = 1) -> CatnipBot:
+async def start_catnip(emu: Emulator, db: Path, seed: int = 1, pictures: bool = False) -> CatnipBot:
     counter = iter(range(seed * 1000, seed * 1000 + 1000))
     bot = create_bot(
-        settings_for(db),
+        settings_for(db, pictures),
         guild_ready_timeout=0.05,
         seed_source=lambda: next(counter),
         clock=EmulatorClock(emu),
     )
     await emu.run_bot(bot)
+    emu.busy.append(lambda: bot.presenter is not None and bot.presenter.busy())
     return bot
 
 
 @contextlib.asynccontextmanager
 async def catnip(
-    tmp_path: Path, members=MEMBERS, **emulator_options
+    tmp_path: Path, members=MEMBERS, pictures: bool = False, **emulator_options
 ) -> AsyncIterator[tuple[Emulator, CatnipBot]]:
     async with Emulator.start(members=members, **emulator_options) as emu:
         with emu.point_discord_py():
-            bot = await start_catnip(emu, tmp_path / "catnip.sqlite3")
+            bot = await start_catnip(emu, tmp_path / "catnip.sqlite3", pictures=pictures)
             try:
                 yield emu, bot
             finally:

@@ -67,7 +67,12 @@ async def test_the_host_sets_options_in_the_lobby_and_others_cannot(tmp_path):
         await ann.select(lobby, "Decision timer…", ["300"])
         await emu.settle(idle=0.02)
         game = next(iter(bot.service.live.values()))
-        assert game.record.options == {"limited_powers": False, "first_queen": 1, "turn_timer": 300}
+        assert game.record.options == {
+            "limited_powers": False,
+            "first_queen": 1,
+            "turn_timer": 300,
+            "pictures": False,  # the tests' bot setting: PICTURES=off
+        }
         assert "First queen: **Bo**" in table_of(emu, thread).text()
         await ann.click(lobby, "Start")
         await emu.settle(idle=0.02)

@@ -40,7 +40,9 @@ def assert_no_leaks(table: Table) -> None:
     [(key, count) for key, counts in PLAYER_COUNTS.items() if key in GAMES for count in counts],
 )
 async def test_a_whole_game_through_discord(tmp_path, key, players):
-    async with catnip(tmp_path) as (emu, _):
+    # The most crowded table of each game also shows its pictures all the way, results included.
+    pictures = players == max(PLAYER_COUNTS[key])
+    async with catnip(tmp_path, pictures=pictures) as (emu, _):
         thread, members = await open_table(emu, key, players)
         table = Table(emu, thread, members, Rng.seeded(players * 97 + len(key)))
         for _ in range(MAX_STEPS):
@@ -51,6 +53,9 @@ async def test_a_whole_game_through_discord(tmp_path, key, players):
         assert table.over(), f"{key} with {players} did not finish in {MAX_STEPS} steps"
         final = table.table().embeds[0]["description"]
         assert "🏆" in final and ("win" in final)
+        if pictures:
+            assert table.table().embeds[0]["image"]["url"] == "attachment://table.png"
+            assert [a["filename"] for a in table.table().attachments] == ["table.png"]
         late = [t for t in emu.interaction_timings() if t.seconds is None or t.seconds > 3.0]
         assert not late, late
         assert not emu.violations

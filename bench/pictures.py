@@ -1,0 +1,112 @@
+"""How long the table pictures take to draw and how large they are (`python -m bench.pictures`).
+
+    python -m bench.pictures [--games 3] [--samples docs/pictures]
+
+Random games of every kind at every player count; after every move the public table's picture is
+drawn (scene, drawing and PNG encoding, as the bot's worker thread does it), results pictures included.
+Reports per game: pictures drawn, draw time p50/p99/max (wall clock, and the drawing thread's CPU
+time, which other jobs on the machine disturb less), PNG size p50/max, and how many of the pictures
+were new (the bot draws only those: an unchanged picture is neither redrawn nor uploaded).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import pictures
+from bench.machine import describe_machine
+from engine import GAMES
+from engine.testing import random_playout
+
+NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
+
+
+def measure(key: str, games: int) -> dict:
+    rules = GAMES[key].rules
+    times, cpus, sizes, keys, seen = [], [], [], 0, set()
+    for players in range(rules.min_players, rules.max_players + 1):
+        for seed in range(games):
+            playout = random_playout(rules, players, seed * 7 + players, keep_states=True)
+            names = NAMES[:players]
+            for state in playout.states:
+                start, cpu = time.perf_counter(), time.thread_time()
+                scene = pictures.scene_of(key, rules.view(state, None), names, rules.outcome(state))
+                png = pictures.draw(key, scene)
+                times.append(time.perf_counter() - start)
+                cpus.append(time.thread_time() - cpu)
+                sizes.append(len(png))
+                key_now = pictures.scene_key(scene)
+                keys += key_now not in seen
+                seen.add(key_now)
+    return {
+        "drawn": len(times),
+        "p50": percentile(times, 0.5) * 1000,
+        "p99": percentile(times, 0.99) * 1000,
+        "max": max(times) * 1000,
+        "cpu50": percentile(cpus, 0.5) * 1000,
+        "cpu99": percentile(cpus, 0.99) * 1000,
+        "size50": percentile(sizes, 0.5) / 1000,
+        "size_max": max(sizes) / 1000,
+        "new": keys / len(times),
+    }
+
+
+SAMPLES = {"catsanity": (4, 2), "catsdogs": (4, 1), "madcat": (3, 4), "ninelives": (4, 2)}
+"""The game each sample set comes from: players and seed."""
+
+
+ON_THE_TABLE = {
+    "catsanity": lambda scene: True,
+    "catsdogs": lambda scene: bool(scene[4]),  # a trick under way
+    "madcat": lambda scene: bool(scene[4] or scene[5]),  # dice set aside or rolled
+    "ninelives": lambda scene: bool(scene[7]),  # cards on the table
+}
+"""Whether a table scene shows something on the table: the samples skip empty tables."""
+
+
+def save_samples(folder: Path) -> None:
+    """Three pictures of one game of each kind (early, late, the results) into `folder`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for key, (players, seed) in SAMPLES.items():
+        rules = GAMES[key].rules
+        states = random_playout(rules, players, seed, keep_states=True).states
+        scenes = [
+            pictures.scene_of(key, rules.view(state, None), NAMES[:players], rules.outcome(state))
+            for state in states
+        ]
+        for label, start in (("early", len(scenes) // 4), ("late", len(scenes) * 3 // 4), ("results", -1)):
+            shown = (s for s in scenes[start:] if s[0] == "results" or ON_THE_TABLE[key](s))
+            scene = next(shown, scenes[start])
+            (folder / f"{key}-{label}.png").write_bytes(pictures.draw(key, scene))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.pictures", description=__doc__)
+    parser.add_argument("--games", type=int, default=3, help="random games per game kind and player count")
+    parser.add_argument("--samples", type=Path, help="also save a sample set of pictures in this folder")
+    args = parser.parse_args()
+    if args.samples:
+        save_samples(args.samples)
+    print(describe_machine())
+    print(
+        f"{'game':<11}{'pictures':>9}{'p50 ms':>8}{'p99 ms':>8}{'max ms':>8}{'cpu p50':>8}{'cpu p99':>8}"
+        f"{'p50 KB':>8}{'max KB':>8}{'new':>6}"
+    )
+    for key in sorted(GAMES):
+        r = measure(key, args.games)
+        print(
+            f"{key:<11}{r['drawn']:>9}{r['p50']:>8.1f}{r['p99']:>8.1f}{r['max']:>8.1f}"
+            f"{r['cpu50']:>8.1f}{r['cpu99']:>8.1f}"
+            f"{r['size50']:>8.1f}{r['size_max']:>8.1f}{r['new']:>6.0%}"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,268 @@
+"""The picture on each table message: drawn off the event loop, only when it changed, uploaded only
+when the message does not carry it already, and never holding the table's text back for long.
+
+A table's picture is keyed by the hash of its scene (what the picture shows, from the public view).
+An edit whose picture is the one the message already has sends no file: Discord keeps the message's
+attachments, and the embed keeps pointing at it. Drawn pictures are kept in a small cache shared by
+all tables, so a table reposted with an unchanged picture uploads it again without drawing it again.
+
+Drawing starts as soon as a game changes (`prepare`), within a budget of CPU time (`CPU_SHARE` of
+one core). A refresh waits for a new picture at most `WAIT_SECONDS` (drawing takes a few ms on a calm
+bot, so text and picture usually go out in one edit). When drawing falls behind — many tables moving
+at once — the text goes out first with the picture the message already shows, and the new picture
+follows in a refresh of its own once drawn. Each table has at most one drawing under way: moves made
+meanwhile are not drawn one by one, the follow-up draws the table as it is then.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import discord
+
+import pictures
+from bot.live import LiveGame
+
+log = logging.getLogger("catnip.table")
+
+CACHED_PICTURES = 256
+DRAWING_THREADS = 1
+"""One: the font objects are shared (rendering each word once), and FreeType faces are not safe to
+render from two threads at once; with the GIL a second thread would gain little anyway."""
+WAIT_SECONDS = 0.05
+CPU_SHARE = 0.02
+"""The share of one core pictures may take, averaged over time (~5 new pictures a second): when many
+tables move at once, each table's picture is redrawn less often (its text stays current) rather than
+slowing the games down. Set with bench.bot_load (docs/benchmarks.md, section 6)."""
+BURST_SECONDS = 0.1
+"""Drawing time a calm bot may spend at once (a restart showing many tables, a few quick moves)."""
+
+Scene = tuple[str, tuple]
+"""A game's key and the scene of its table picture."""
+
+
+class DrawingBudget:
+    """Seconds of drawing the bot may still spend: refilled at `CPU_SHARE` of a second each second, up
+    to `BURST_SECONDS`. A drawing reserves a guess of its cost when it starts and pays the rest (or
+    gets the change back) when it ends, so a burst of tables cannot all start at once."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.seconds = BURST_SECONDS
+        self.guess = 0.005
+        self._at = clock()
+
+    def _refill(self) -> None:
+        now = self.clock()
+        self.seconds = min(BURST_SECONDS, self.seconds + (now - self._at) * CPU_SHARE)
+        self._at = now
+
+    def start(self) -> bool:
+        """Reserve a drawing's cost if the budget allows one now."""
+        self._refill()
+        if self.seconds <= 0:
+            return False
+        self.seconds -= self.guess
+        return True
+
+    def settle(self, spent: float) -> None:
+        self._refill()
+        self.seconds += self.guess - spent
+        self.guess = 0.8 * self.guess + 0.2 * spent
+
+    def wait(self) -> float:
+        """Seconds until the budget allows a drawing again."""
+        self._refill()
+        return max(0.0, -self.seconds / CPU_SHARE) + 0.001
+
+
+def timed_draw(game: str, scene: tuple) -> tuple[bytes, float]:
+    """Draw a scene in the worker thread; also return the thread's CPU seconds it took."""
+    start = time.thread_time()
+    png = pictures.draw(game, scene)
+    return png, time.thread_time() - start
+
+
+@dataclass(frozen=True)
+class Picture:
+    key: str
+    png: bytes
+
+    def file(self) -> discord.File:
+        """A fresh upload of the picture (a `discord.File` is read once, so each request gets its own)."""
+        return discord.File(io.BytesIO(self.png), filename=pictures.FILENAME)
+
+
+class TablePictures:
+    """Draws table pictures in a worker thread and remembers which picture each table message shows.
+
+    `follow_up(game)` is called when a picture a table went out without is ready (the presenter
+    refreshes the table)."""
+
+    def __init__(self, default: bool, follow_up: Callable[[LiveGame], None]) -> None:
+        self.default = default
+        self.follow_up = follow_up
+        self.drawn = 0
+        self._cache: OrderedDict[str, bytes] = OrderedDict()
+        self._shown: dict[int, tuple[int, str]] = {}  # game id -> (message id, picture key)
+        self._drawing: dict[int, tuple[str, asyncio.Future]] = {}  # game id -> its drawing under way
+        self._behind: dict[int, LiveGame] = {}  # tables that went out without their newest picture
+        self._executor: ThreadPoolExecutor | None = None
+        self.budget = DrawingBudget()
+        self._deferred: dict[int, LiveGame] = {}  # tables waiting for the budget to draw their picture
+        self._wake: asyncio.Task | None = None
+
+    def wanted(self, game: LiveGame) -> bool:
+        return game.state is not None and game.pictures(self.default)
+
+    def scene(self, game: LiveGame) -> Scene | None:
+        """What the table's picture shows now (cheap: read it when the table's text is made), or None
+        when the table shows no picture."""
+        if not self.wanted(game):
+            return None
+        view = game.rules.view(game.state, None)
+        return game.record.game, pictures.scene_of(
+            game.record.game, view, game.names, game.rules.outcome(game.state)
+        )
+
+    def prepare(self, game: LiveGame) -> None:
+        """Start drawing the table's new picture as soon as the game changes, so that it is ready by
+        the time the table's refresh comes (refreshes wait their turn when many tables move)."""
+        if game.id in self._drawing:
+            return
+        try:
+            scene = self.scene(game)
+        except Exception:
+            log.exception("%s could not read the table's picture", game.log_prefix())
+            return
+        if scene is not None:
+            key = pictures.scene_key(scene[1])
+            if key not in self._cache:
+                self._start(game, key, scene)
+
+    def drawings(self) -> list[asyncio.Future]:
+        """The drawings under way."""
+        wake = [self._wake] if self._wake is not None else []
+        return [drawing for _, drawing in self._drawing.values()] + wake
+
+    async def picture(self, game: LiveGame, scene: Scene | None) -> Picture | None:
+        """The picture to show with the table's text now: the scene's own if it is drawn within
+        `WAIT_SECONDS`, else the one the table shows already (the new one follows)."""
+        if scene is None:
+            return None
+        key = pictures.scene_key(scene[1])
+        self._behind.pop(game.id, None)  # this refresh takes care of the table's newest picture
+        png = self._cached(key)
+        if png is not None:
+            return Picture(key, png)
+        drawn_key, drawing = self._drawing.get(game.id) or (key, self._start(game, key, scene))
+        if drawing is not None:
+            with contextlib.suppress(Exception):  # still drawing, or it failed (logged as it ended)
+                await asyncio.wait_for(asyncio.shield(drawing), WAIT_SECONDS)
+        png = self._cached(key)
+        if png is not None:
+            return Picture(key, png)
+        if drawn_key != key and game.id not in self._drawing:
+            self._start(game, key, scene)  # the drawing waited for was of an earlier move
+        if game.id not in self._deferred:
+            self._behind[game.id] = game
+        shown = self._shown.get(game.id)
+        old = self._cached(shown[1]) if shown is not None else None
+        return Picture(shown[1], old) if old is not None else None
+
+    def _cached(self, key: str) -> bytes | None:
+        png = self._cache.get(key)
+        if png is not None:
+            self._cache.move_to_end(key)
+        return png
+
+    def _start(self, game: LiveGame, key: str, scene: Scene) -> asyncio.Future | None:
+        """Start drawing `scene` in the worker thread, or put the table off until the budget allows."""
+        if not self.budget.start():
+            self._deferred[game.id] = game
+            if self._wake is None:
+                self._wake = asyncio.create_task(self._wake_deferred())
+            return None
+        self._deferred.pop(game.id, None)
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(DRAWING_THREADS, thread_name_prefix="catnip-picture")
+        drawing = asyncio.get_running_loop().run_in_executor(self._executor, timed_draw, *scene)
+        self._drawing[game.id] = (key, drawing)
+        drawing.add_done_callback(lambda done: self._drawn(game, key, done))
+        return drawing
+
+    async def _wake_deferred(self) -> None:
+        """Refresh the tables put off, oldest first, as the budget allows (each draws as it refreshes)."""
+        try:
+            while self._deferred:
+                await asyncio.sleep(self.budget.wait())
+                game = next(iter(self._deferred.values()))
+                self._deferred.pop(game.id)
+                self.follow_up(game)
+        finally:
+            self._wake = None
+
+    def _drawn(self, game: LiveGame, key: str, done: asyncio.Future) -> None:
+        self._drawing.pop(game.id, None)
+        behind = self._behind.pop(game.id, None)
+        if done.cancelled():
+            self.budget.settle(0.0)
+            return
+        if done.exception() is not None:
+            self.budget.settle(0.0)
+            log.error("%s could not draw the table's picture", game.log_prefix(), exc_info=done.exception())
+            return
+        png, spent = done.result()
+        self.budget.settle(spent)
+        self.drawn += 1
+        self._cache[key] = png
+        while len(self._cache) > CACHED_PICTURES:
+            self._cache.popitem(last=False)
+        if behind is not None:
+            self.follow_up(behind)
+
+    def edit_kwargs(self, game: LiveGame, message_id: int, picture: Picture | None) -> dict:
+        """What an edit of table message `message_id` adds to show `picture`: a new file only when the
+        message does not hold it yet; no attachments at all once the table shows no picture."""
+        shown = self._shown.get(game.id)
+        if picture is None:
+            return {"attachments": []} if shown is not None and shown[0] == message_id else {}
+        if shown == (message_id, picture.key):
+            return {}
+        return {"attachments": [picture.file()]}
+
+    def send_kwargs(self, picture: Picture | None) -> dict:
+        return {} if picture is None else {"file": picture.file()}
+
+    def shown(self, game: LiveGame, message_id: int, picture: Picture | None) -> None:
+        """Remember that table message `message_id` now shows `picture` (None: no picture)."""
+        if picture is None:
+            self._shown.pop(game.id, None)
+        else:
+            self._shown[game.id] = (message_id, picture.key)
+
+    def forget(self, game_id: int) -> None:
+        self._shown.pop(game_id, None)
+        self._behind.pop(game_id, None)
+        self._deferred.pop(game_id, None)
+
+    def close(self) -> None:
+        if self._wake is not None:
+            self._wake.cancel()
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+
+def show_picture(embed: discord.Embed | None, picture: Picture | None) -> None:
+    """Point the table's embed at its attached picture."""
+    if embed is not None and picture is not None:
+        embed.set_image(url=f"attachment://{pictures.FILENAME}")

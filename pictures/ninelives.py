@@ -1,0 +1,160 @@
+"""Nine Lives: the four cats' counts against the limit of nine, the cards on the table (newest last),
+the power in force and every player's lives.
+
+The four cats are the game's own shapes — circle, square, triangle, star — each also in its own colour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.core import Outcome
+from engine.ninelives.cards import CATS, LIMIT, life_name
+from engine.ninelives.model import View
+from pictures import kit
+from pictures.results import draw_results
+
+TITLE = "Nine Lives"
+CAT_COLOURS = (kit.SKY, kit.ORANGE, kit.GREEN, kit.PURPLE)
+SHOWN_PILES = 7
+
+
+def scene(view: View, names: Sequence[str], outcome: Outcome | None) -> tuple:
+    lives = tuple(seat.lives for seat in view.seats)
+    if outcome is not None:
+        return ("results", tuple(names), outcome.scores, outcome.winners, lives)
+    piles = tuple((pile[-1].counts, len(pile), pile[-1].note) for pile in view.table)
+    power = life_name(view.power.card()) if view.power is not None and view.power.power else ""
+    safe = tuple(seat.safe for seat in view.seats)
+    return (
+        "table",
+        tuple(names),
+        view.phase.value,
+        view.round,
+        view.turn,
+        view.counts,
+        view.ignored,
+        piles,
+        power,
+        lives,
+        safe,
+        view.deck_size,
+        len(view.discard),
+    )
+
+
+def draw(data: tuple) -> bytes:
+    if data[0] == "results":
+        _, names, scores, winners, lives = data
+        return draw_results(
+            TITLE,
+            names,
+            scores,
+            winners,
+            (),
+            collection=lambda canvas, box: _lives_left(canvas, box, names, lives),
+        )
+    _, names, phase, round_, turn, counts, ignored, piles, power, lives, safe, deck, discard = data
+    canvas = kit.Canvas(TITLE, f"Round {round_} · deck {deck} · discard {discard}")
+    _counters(canvas, counts, ignored)
+    _piles(canvas, piles, power)
+    marked = (turn,) if phase == "play" else ()
+    values = [
+        f"{count} lives" + (" SAFE" if is_safe else "") for count, is_safe in zip(lives, safe, strict=True)
+    ]
+    kit.seat_rows(canvas, 376, names, values, marked=marked)
+    for seat, count in enumerate(lives):
+        _hearts_hint(canvas, seat, len(names), count)
+    return canvas.png()
+
+
+def cat_icon(canvas: kit.Canvas, cat: int, cx: float, cy: float, r: float, dim: bool = False) -> None:
+    kit.shape(canvas, CATS[cat], cx, cy, r, kit.GREY if dim else CAT_COLOURS[cat])
+
+
+def _counters(canvas: kit.Canvas, counts: Sequence[int], ignored: Sequence[int]) -> None:
+    """One bar of nine cells per cat; a count above nine spills past the limit line in red."""
+    top, row = 54, 40
+    cell, left = 44, 90
+    for cat, count in enumerate(counts):
+        y = top + cat * row
+        dim = cat in ignored
+        cat_icon(canvas, cat, 40, y + 17, 14, dim)
+        for index in range(LIMIT):
+            x = left + index * (cell + 4)
+            filled = index < count
+            fill = (kit.GREY if dim else CAT_COLOURS[cat]) if filled else kit.PANEL
+            canvas.draw.rounded_rectangle(
+                (x, y + 4, x + cell, y + 30), radius=5, fill=fill, outline=kit.PANEL_LIGHT, width=2
+            )
+        limit_x = left + LIMIT * (cell + 4) - 2
+        canvas.draw.line((limit_x, y, limit_x, y + 34), fill=kit.INK, width=3)
+        over = count > LIMIT
+        label = f"{count}/9" + (" over!" if over else " ignored" if dim else "")
+        canvas.text(
+            (limit_x + 12, y + 17),
+            label,
+            kit.TEXT,
+            kit.VERMILLION if over else kit.INK,
+            anchor="lm",
+            bold=count == LIMIT or over,
+        )
+
+
+def _piles(canvas: kit.Canvas, piles: Sequence[tuple], power: str) -> None:
+    top = 222
+    canvas.panel((16, top, 784, 366))
+    canvas.text((28, top + 6), "On the table (newest last)", kit.SMALL, kit.MUTED)
+    if power:
+        canvas.text((772, top + 6), f"Power: {power}", kit.SMALL, kit.YELLOW, anchor="ra", width=360)
+    shown = piles[-SHOWN_PILES:]
+    if len(piles) > len(shown):
+        canvas.text((28, top + 80), f"+{len(piles) - len(shown)}", kit.TEXT, kit.MUTED, anchor="lm")
+    if not piles:
+        canvas.text((400, top + 80), "No cards yet", kit.TEXT, kit.MUTED, anchor="mm")
+    for index, (counts, size, _note) in enumerate(shown):
+        x = 70 + index * 102
+        newest = index == len(shown) - 1
+        canvas.panel(
+            (x, top + 34, x + 94, top + 138),
+            fill=kit.INK,
+            outline=kit.HIGHLIGHT if newest else None,
+            width=4,
+            radius=8,
+        )
+        icons = [cat for cat, n in enumerate(counts) for _ in range(n)]
+        _card_icons(canvas, icons, x + 47, top + 86)
+        if size > 1:
+            canvas.text((x + 88, top + 134), f"x{size}", kit.SMALL, kit.DARK, anchor="rd")
+
+
+def _card_icons(canvas: kit.Canvas, icons: Sequence[int], cx: float, cy: float) -> None:
+    """A card's icons in a small grid: up to three in a row, more rows below."""
+    if not icons:
+        return
+    per_row = 3 if len(icons) > 4 else 2 if len(icons) > 1 else 1
+    rows = -(-len(icons) // per_row)
+    size = 16 if len(icons) <= 4 else 11
+    step = size * 2 + 4
+    for index, cat in enumerate(icons[:9]):
+        row, column = divmod(index, per_row)
+        in_row = min(per_row, len(icons) - row * per_row)
+        x = cx + (column - (in_row - 1) / 2) * step
+        y = cy + (row - (rows - 1) / 2) * step
+        cat_icon(canvas, cat, x, y, size)
+
+
+def _hearts_hint(canvas: kit.Canvas, seat: int, players: int, lives: int) -> None:
+    width = (kit.WIDTH - 32 - 8 * (players - 1)) / players
+    x = 16 + seat * (width + 8) + width - 22
+    kit.heart(canvas, x, 392, 9)
+
+
+def _lives_left(canvas: kit.Canvas, box, names: Sequence[str], lives: Sequence[int]) -> None:
+    x0, y0, _, _ = box
+    canvas.text((x0 + 14, y0 + 10), "Lives left", kit.TEXT, kit.INK)
+    for row, seat in enumerate(sorted(range(len(names)), key=lambda s: -lives[s])):
+        y = y0 + 56 + row * 52
+        canvas.text((x0 + 14, y), names[seat], kit.SMALL, kit.INK, width=130)
+        for index in range(min(lives[seat], 9)):
+            kit.heart(canvas, x0 + 162 + index * 20, y + 12, 8)

@@ -1,0 +1,116 @@
+"""Table pictures over the emulated Discord: the table carries its picture, the lobby's switch turns
+pictures off, and an unchanged picture is not uploaded again."""
+
+from __future__ import annotations
+
+import io
+import time
+
+from PIL import Image
+
+import pictures
+from engine import Rng
+from tests.e2e.driver import Table, catnip, open_table, table_of
+
+
+def picture_bytes(emu, message) -> bytes:
+    """The bytes of the table's picture: the attachment its embed shows."""
+    assert message.embeds[0]["image"]["url"] == "attachment://table.png"
+    (attachment,) = message.attachments
+    assert attachment["filename"] == "table.png"
+    return emu.world.files[int(attachment["id"])]
+
+
+async def test_the_table_carries_a_picture_of_the_game_that_follows_the_moves(tmp_path):
+    async with catnip(tmp_path, pictures=True) as (emu, _):
+        thread, members = await open_table(emu, "madcat", 2)
+        first = picture_bytes(emu, table_of(emu, thread))
+        with Image.open(io.BytesIO(first)) as image:
+            assert image.format == "PNG" and image.size == (800, 450)
+        table = Table(emu, thread, members, Rng.seeded(3))
+        while picture_bytes(emu, table_of(emu, thread)) == first and not table.over():
+            await table.step()
+        assert picture_bytes(emu, table_of(emu, thread)) != first, "a move that changes the table redraws it"
+        assert "Now:" in table_of(emu, thread).embeds[0]["description"], "the text stays"
+        assert not emu.violations
+
+
+async def test_the_host_turns_pictures_off_in_the_lobby(tmp_path):
+    async with catnip(tmp_path, pictures=True) as (emu, _):
+        ann, bo = emu.member("Ann"), emu.member("Bo")
+        await (await ann.slash("play", game="catsdogs")).wait_final()
+        thread = await emu.wait_for(lambda: (emu.threads("games") or [None])[-1])
+        lobby = await emu.wait_for(lambda: table_of(emu, thread))
+        assert (await bo.click(lobby, "Join")).ok
+        await emu.settle(idle=0.02)
+        refused = await bo.click(lobby, "Pictures: on")
+        assert "Only Ann" in refused.message.text()
+        assert (await ann.click(lobby, "Pictures: on")).ok
+        await emu.settle(idle=0.02)
+        assert "Pictures: **off**" in table_of(emu, thread).text()
+        assert (await ann.click(lobby, "Start")).ok
+        await emu.settle(idle=0.02)
+        table = table_of(emu, thread)
+        assert "Now:" in table.embeds[0]["description"]
+        assert "image" not in table.embeds[0] and not table.attachments and not emu.world.files
+
+
+async def test_an_unchanged_picture_is_not_uploaded_again(tmp_path):
+    async with catnip(tmp_path, pictures=True) as (emu, bot):
+        thread, _ = await open_table(emu, "ninelives", 3)
+        message = table_of(emu, thread)
+        before = (message.attachments[0]["id"], len(emu.world.files))
+        edits = []
+        emu.world.listeners.append(lambda kind, m: edits.append(m.id) if kind == "update" else None)
+        game = next(iter(bot.service.live.values()))
+        bot.presenter.refresh(game)
+        await emu.settle(idle=0.02)
+        assert message.id in edits, "the table was edited again"
+        message = table_of(emu, thread)
+        assert (message.attachments[0]["id"], len(emu.world.files)) == before
+        assert picture_bytes(emu, message)
+        assert not emu.violations
+
+
+async def test_when_drawing_falls_behind_the_text_goes_first_and_the_picture_follows(tmp_path, monkeypatch):
+    """A slow drawing never holds the table's text back: the move shows at once beside the picture
+    the table had, and the new picture replaces it in a later edit."""
+    draw = pictures.draw
+
+    def slow_draw(game: str, scene: tuple) -> bytes:
+        time.sleep(0.3)
+        return draw(game, scene)
+
+    monkeypatch.setattr(pictures, "draw", slow_draw)
+    async with catnip(tmp_path, pictures=True) as (emu, _):
+        thread, members = await open_table(emu, "catsdogs", 3)
+        before = table_of(emu, thread)
+        old_text, old_picture = before.embeds[0]["description"], picture_bytes(emu, before)
+        old_attachment = before.attachments[0]["id"]
+        seen = []
+        emu.world.listeners.append(
+            lambda kind, m: seen.append((m.embeds[0]["description"], [a["id"] for a in m.attachments]))
+            if kind == "update" and m.id == before.id
+            else None
+        )
+        table = Table(emu, thread, members, Rng.seeded(7))
+        while table_of(emu, thread).embeds[0]["description"] == old_text:
+            await table.step()
+        after = table_of(emu, thread)
+        assert picture_bytes(emu, after) != old_picture
+        first_with_new_text = next(s for s in seen if s[0] != old_text)
+        assert first_with_new_text[1] == [old_attachment], "the text went out first, beside the old picture"
+        assert not emu.violations
+
+
+async def test_a_closed_table_drops_its_picture(tmp_path):
+    async with catnip(tmp_path, pictures=True) as (emu, _):
+        thread, members = await open_table(emu, "catsdogs", 3)
+        table = table_of(emu, thread)
+        assert picture_bytes(emu, table)
+        assert (await members[0].slash("game end", thread)).ok
+        await emu.settle(idle=0.05)
+        closed = emu.message(table.id)
+        assert "closed" in closed.embeds[0]["title"]
+        assert "image" not in closed.embeds[0] and not closed.attachments, "no loose picture is left"
+        assert not emu.violations

@@ -1,0 +1,112 @@
+"""Every game's table and results pictures: drawn along whole random games at every player count,
+within the size budget and at a fixed size, and made from the public view only."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+import pictures
+from engine import GAMES, Rng
+from engine.core import evolve
+from engine.testing import random_playout
+from pictures import kit
+
+CASES = [
+    (key, players)
+    for key, game in sorted(GAMES.items())
+    for players in range(game.rules.min_players, game.rules.max_players + 1)
+]
+NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
+
+
+def picture_of(key: str, state) -> bytes:
+    rules = GAMES[key].rules
+    scene = pictures.scene_of(
+        key, rules.view(state, None), NAMES[: rules.player_count(state)], rules.outcome(state)
+    )
+    return pictures.draw(key, scene)
+
+
+@pytest.mark.parametrize(("key", "players"), CASES)
+def test_every_table_of_a_whole_game_is_drawn_within_budget(key, players):
+    rules = GAMES[key].rules
+    playout = random_playout(rules, players, seed=players * 31 + len(key), keep_states=True)
+    drawn = set()
+    for state in playout.states:
+        png = picture_of(key, state)
+        if png in drawn:
+            continue
+        drawn.add(png)
+        assert len(png) <= pictures.MAX_BYTES
+        with Image.open(io.BytesIO(png)) as image:
+            assert image.format == "PNG"
+            assert image.size == (kit.WIDTH, kit.HEIGHT)
+    assert rules.outcome(playout.states[-1]) is not None, "the last picture is the results picture"
+
+
+def _hidden_variants(key: str, state):
+    """Copies of `state` that differ only in what nobody may see: the deck's order, who holds which
+    hidden card, a secret pick."""
+    if key == "catsanity":
+        yield evolve(state, {"deck": tuple(reversed(state.deck))})
+    elif key == "ninelives":
+        yield evolve(state, {"deck": tuple(reversed(state.deck))})
+        yield evolve(state, {"hands": tuple(tuple(reversed(hand)) for hand in state.hands)[::-1]})
+    elif key == "catsdogs":
+        yield evolve(state, {"hidden": tuple(reversed(state.hidden))})
+        yield evolve(state, {"hands": state.hands[::-1]})
+    elif key == "madcat":
+        other = {None: None, "none": "fail", "fail": "2p", "2p": "fh", "fh": "4k", "4k": "5k", "5k": "none"}
+        picks = tuple(
+            pick if paid else other[pick] for pick, paid in zip(state.picks, state.paid, strict=True)
+        )
+        yield evolve(state, {"picks": picks})
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_the_table_picture_shows_nothing_hidden(key):
+    """Two positions that differ only in hidden cards (their public views are equal) give the very
+    same picture, byte for byte."""
+    rules = GAMES[key].rules
+    compared = 0
+    for seed in range(3):
+        playout = random_playout(rules, rules.max_players, seed=seed, keep_states=True)
+        for state in playout.states[::3]:
+            for variant in _hidden_variants(key, state):
+                if variant == state or rules.view(variant, None) != rules.view(state, None):
+                    continue
+                assert picture_of(key, variant) == picture_of(key, state)
+                compared += 1
+    assert compared >= 10, "enough positions with hidden differences were compared"
+
+
+def test_a_seats_own_view_is_never_drawn():
+    rules = GAMES["madcat"].rules
+    state = rules.setup(2, 1)
+    with pytest.raises(ValueError, match="public view"):
+        pictures.scene_of("madcat", rules.view(state, 0), NAMES[:2], None)
+
+
+def test_mad_sad_and_wild_dice_differ_in_shape_not_only_in_colour():
+    """Drawn in grey, the three kinds of die still look different (colour-blind players)."""
+    from pictures.madcat import die
+
+    looks = []
+    for face in ("m1", "s1", "w"):
+        canvas = kit.Canvas("")
+        die(canvas, face, 60, 60)
+        looks.append(canvas.image.crop((30, 30, 90, 90)).convert("1").tobytes())
+    assert len(set(looks)) == 3
+
+
+def test_the_picture_changes_when_the_table_does():
+    rules = GAMES["madcat"].rules
+    state = rules.setup(3, Rng.seeded(2).state)
+    before = pictures.scene_key(pictures.scene_of("madcat", rules.view(state, None), NAMES[:3], None))
+    seat = rules.to_act(state)[0]
+    after_state, _ = rules.apply(state, seat, rules.legal_actions(state, seat)[0])
+    after = pictures.scene_key(pictures.scene_of("madcat", rules.view(after_state, None), NAMES[:3], None))
+    assert before != after
