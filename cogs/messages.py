@@ -9,6 +9,7 @@ import discord
 
 from bot.live import TIMER_CHOICES, TIMER_OPTION, LiveGame, describe_players, seat_option_names
 from cogs import custom_ids as ids
+from cogs.seat_controls import away_line, hand_button, refresh_button, table_buttons
 from engine import GAMES, Action, Outcome, events_for, fill_names
 from engine.texts import Choice
 
@@ -248,6 +249,8 @@ def table_message(game: LiveGame, due: float | None = None) -> Message:
     else:
         line, _ = _status_line(game, due)
         embed.description = f"**Now:** {line}"
+        if away := away_line(game):
+            embed.description += f"\n{away}"
     add_fields(embed, renderer.table_fields(view, game.names))
     story = narration(game, None)
     if story:
@@ -261,15 +264,7 @@ def table_message(game: LiveGame, due: float | None = None) -> Message:
             )
         )
     else:
-        items.append(
-            discord.ui.Button(
-                label=renderer.hand_label,
-                emoji="🃏",
-                style=discord.ButtonStyle.primary,
-                custom_id=ids.view_id(game.id),
-                row=0,
-            )
-        )
+        items += [hand_button(game), *table_buttons(game)]
         to_act = rules.to_act(state)
         if len(to_act) == 1 and rules.actions_are_public(state, to_act[0]):
             seat = to_act[0]
@@ -437,5 +432,8 @@ def private_panel(game: LiveGame, seat: int, page: int = 0, note: str | None = N
     mine = narration(game, seat, limit=4)
     if mine:
         add_fields(embed, [("Recently", mine)])
-    items = action_items(game, seat, actions, page) if actions else []
+    if actions:
+        items = action_items(game, seat, actions, page)
+    else:
+        items = [] if rules.outcome(state) is not None else [refresh_button(game)]
     return Message(embed=embed, view=new_view(items))
