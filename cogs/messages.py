@@ -18,6 +18,8 @@ EMBED_TOTAL = 6000
 BUTTONS_PER_PAGE = 20
 SELECT_OPTIONS = 25
 NARRATION_LINES = 6
+RECENT_LINES = 4
+"""Events a private view recalls under "Recently"."""
 COLOUR = discord.Colour.from_rgb(236, 153, 76)
 
 
@@ -407,8 +409,14 @@ def action_items(
     return items
 
 
-def private_panel(game: LiveGame, seat: int, page: int = 0, note: str | None = None) -> Message:
-    """What only `seat` sees: its own view, and its legal actions as controls."""
+def private_panel(
+    game: LiveGame, seat: int, page: int = 0, note: str | None = None, fresh: int = 0
+) -> Message:
+    """What only `seat` sees: its own view, and its legal actions as controls.
+
+    `fresh` is how many of the seat's latest events its decision just made: then "Recently" comes
+    first, those lines marked ✅, so the decision's result shows above the next one.
+    """
     rules, state = game.rules, game.state
     renderer = GAMES[game.record.game].texts
     view = rules.view(state, seat)
@@ -428,10 +436,15 @@ def private_panel(game: LiveGame, seat: int, page: int = 0, note: str | None = N
         )
     if note:
         embed.description = f"{note}\n{embed.description}"
+    recent = events_for(game.events, seat)[-RECENT_LINES:]
+    lines = [
+        f"✅ {event.render(game.names)}" if index >= len(recent) - fresh else event.render(game.names)
+        for index, event in enumerate(recent)
+    ]
+    recently = [("Recently", "\n".join(lines))] if lines else []
+    add_fields(embed, recently if fresh else [])
     add_fields(embed, renderer.private_fields(view, public, game.names))
-    mine = narration(game, seat, limit=4)
-    if mine:
-        add_fields(embed, [("Recently", mine)])
+    add_fields(embed, [] if fresh else recently)
     if actions:
         items = action_items(game, seat, actions, page)
     else:

@@ -19,7 +19,7 @@ from cogs import custom_ids as ids
 from cogs.messages import is_seat_option, private_panel
 from cogs.play._answers import acknowledge, reply, show
 from cogs.play._gate import admit, can_manage, check_component_type, on_private_panel
-from cogs.play._seat import on_back, on_refresh, on_replace, result_note, welcome_back
+from cogs.play._seat import fresh_events, on_back, on_refresh, on_replace, welcome_back
 from engine import GAMES, EngineError, InvalidInput, OutOfDate
 
 if TYPE_CHECKING:
@@ -152,7 +152,7 @@ async def on_action(bot: CatnipBot, interaction: discord.Interaction, component:
         raise BadRequest(ids.INVALID) from error  # no control Catnip made carries a move it can't read
     seat = game.seat_of(interaction.user.id)
     if on_private_panel(interaction) and seat is not None:
-        await show(interaction, private_panel(game, seat, note=result_note(game, seat, seen)))
+        await show(interaction, private_panel(game, seat, fresh=fresh_events(game, seat, seen)))
     else:
         await acknowledge(interaction)
 

@@ -23,7 +23,6 @@ WELCOME_BACK = "👋 Welcome back — you play your seat again."
 NOT_AWAY = "You're already playing your seat: no computer is playing it for you."
 WHOSE_SEAT = "Whose seat should a computer player take until they're back?"
 NOBODY_TO_REPLACE = "Nobody is playing a seat a computer player could take."
-RESULT_LINES = 3
 
 
 async def welcome_back(bot: CatnipBot, game_id: int, user_id: int) -> str | None:
@@ -31,12 +30,11 @@ async def welcome_back(bot: CatnipBot, game_id: int, user_id: int) -> str | None
     return WELCOME_BACK if await bot.absence.come_back(game_id, user_id) is not None else None
 
 
-def result_note(game: LiveGame, seat: int, seen: Event | None) -> str | None:
-    """What `seat` may see of the events after `seen` (the newest event before its decision): its result."""
+def fresh_events(game: LiveGame, seat: int, seen: Event | None) -> int:
+    """How many events `seat` may see came after `seen` (the newest event before its decision)."""
     events = game.events
     start = next((index + 1 for index in range(len(events) - 1, -1, -1) if events[index] is seen), 0)
-    lines = [event.render(game.names) for event in events_for(events[start:], seat)][-RESULT_LINES:]
-    return "✅ " + "\n".join(lines) if lines else None
+    return len(events_for(events[start:], seat))
 
 
 async def _seated(bot: CatnipBot, game_id: int, user_id: int) -> tuple[LiveGame, int]:

@@ -250,6 +250,13 @@ async def test_a_game_finished_by_a_computer_for_you_counts_as_played_not_won(tm
         assert "1 finished by a computer for them" in about_bo
         assert "finished by a computer" not in await answer(ann, "stats", thread)
 
+        assert (await ann.click(table_of(emu, thread), "Rematch")).ok
+        await settle(emu, bot)
+        rematch = live_game(bot)
+        assert rematch.id != game.id and not any(seat.computer for seat in rematch.record.seats), (
+            "a rematch seats the member who was away as themselves"
+        )
+
 
 async def test_the_turn_ping_opens_the_pinged_members_private_view(tmp_path):
     """One tap from the ping to the decision; the ping is public, so it shows nobody's secret."""
@@ -307,9 +314,11 @@ async def test_after_a_decision_the_private_view_shows_its_result_and_the_next_d
         panel = (await roller.click(table_of(emu, thread), "My view")).message
         assert (await roller.click(panel, f"cn:a:{game.id}:{game.record.version}:roll")).ok
         shown = emu.message(panel.id)
-        description = shown.embeds[0]["description"]
-        assert description.startswith(f"✅ 🎲 {roller.name} rolls"), description
-        assert "**Your decision:** Set aside" in description
+        assert shown.embeds[0]["description"].startswith("**Your decision:** Set aside")
+        result = shown.embeds[0]["fields"][0]
+        assert result["name"] == "Recently" and f"✅ 🎲 {roller.name} rolls" in result["value"], (
+            "the roll's result comes first, marked"
+        )
         assert any(c.startswith(f"cn:m:{game.id}:") for c in shown.custom_ids()), (
             "the next decision's control"
         )

@@ -53,6 +53,9 @@ def real_ids(bot) -> list[str]:
             f"cn:s:{game.id}:{version}:0",
             f"cn:a:{game.id}:{version}:p:C1",
             f"cn:a:{game.id}:{version}:roll",
+            f"cn:rf:{game.id}",
+            f"cn:bk:{game.id}",
+            f"cn:rp:{game.id}",
         ]
     return found
 
