@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, TypeVar
 import discord
 
 from bot.errors import BadRequest, Refusal, TableMovedOn
-from bot.live import TIMER_OPTION
+from bot.live import TIMER_OPTION, LiveGame
 from cogs import custom_ids as ids
 from cogs.messages import is_seat_option, private_panel
 from cogs.play._answers import acknowledge, reply, show
@@ -141,13 +141,15 @@ async def on_action(bot: CatnipBot, interaction: discord.Interaction, component:
         encoded = values[0]
     elif component.kind is ids.Kind.MULTI:
         encoded = await _compose(bot, interaction, component, values)
-    await bot.absence.come_back(component.game_id, interaction.user.id)
     live = bot.service.live.get(component.game_id)
     seen = live.events[-1] if live is not None and live.events else None
+
+    async def move() -> LiveGame:
+        await bot.absence.come_back(component.game_id, interaction.user.id)  # a move says they're here
+        return await bot.service.play(component.game_id, interaction.user.id, component.version, encoded)
+
     try:
-        game = await acknowledged_if_slow(
-            interaction, bot.service.play(component.game_id, interaction.user.id, component.version, encoded)
-        )
+        game = await acknowledged_if_slow(interaction, move())
     except InvalidInput as error:
         raise BadRequest(ids.INVALID) from error  # no control Catnip made carries a move it can't read
     seat = game.seat_of(interaction.user.id)

@@ -12,6 +12,7 @@ from emulator import MemberSpec
 from engine import Rng
 from tests.e2e.driver import MEMBERS, Table, catnip, open_table, start_catnip, table_of
 from tests.e2e.test_commands import answer
+from tests.e2e.test_hostile_clicks import short_answer
 from tests.e2e.test_robustness import crash
 
 HANDED = "Hand a seat to a computer player…"
@@ -124,9 +125,9 @@ async def test_two_timeouts_in_a_row_hand_the_seat_to_a_computer_and_its_pings_s
         )
 
 
-@pytest.mark.parametrize("way_back", ["My view", "I'm back"])
+@pytest.mark.parametrize("way_back", ["My view", "I'm back", "/game hand"])
 async def test_an_absent_member_comes_back_by_my_hand_or_im_back(tmp_path, way_back):
-    """G-X8: either button gives the seat back with a private welcome; the table says so, pings come back."""
+    """G-X8: each way gives the seat back with a private welcome; the table says so, pings come back."""
     async with catnip(tmp_path) as (emu, bot):
         thread, members, game, seat = await open_madcat(emu, bot)
         absent, other = members[seat], members[1 - seat]
@@ -138,7 +139,10 @@ async def test_an_absent_member_comes_back_by_my_hand_or_im_back(tmp_path, way_b
         refused = await answer_click(other, table_of(emu, thread), "I'm back")
         assert "already playing your seat" in refused, "only the absent member can come back"
 
-        result = await absent.click(table_of(emu, thread), way_back)
+        if way_back.startswith("/"):
+            result = await absent.slash(way_back[1:], thread)
+        else:
+            result = await absent.click(table_of(emu, thread), way_back)
         assert result.ok, result.failed
         welcome = result.message
         assert welcome.ephemeral and welcome.visible_to == absent.id
@@ -161,11 +165,7 @@ async def test_an_absent_member_comes_back_by_my_hand_or_im_back(tmp_path, way_b
 
 
 async def answer_click(member, message, target) -> str:
-    result = await member.click(message, target)
-    assert result.ok, result.failed
-    reply = result.message
-    assert reply is not None and reply.ephemeral and reply.visible_to == member.id
-    return reply.text()
+    return await short_answer(await member.click(message, target), member)
 
 
 async def test_the_host_or_a_manager_replaces_a_player_and_nobody_else_can(tmp_path):
