@@ -226,7 +226,8 @@ async def test_a_game_everyone_is_away_from_waits_then_ends_as_abandoned(tmp_pat
         await settle(emu, bot)
         assert game.id not in bot.service.live
         assert (await bot.store.get_game(game.id)).status == "abandoned"
-        assert "Everyone was away for 10 min, so the game was ended" in table_text(emu, thread)
+        minutes = bot.settings.abandon_taken_over_minutes
+        assert f"Everyone was away for {minutes:g} min, so the game was ended" in table_text(emu, thread)
 
 
 async def test_a_game_finished_by_a_computer_for_you_counts_as_played_not_won(tmp_path):
