@@ -89,11 +89,14 @@ class PlayCog(commands.Cog, name="Play"):
 
     @commands.Cog.listener()
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
-        self.bot.presenter.surface_deleted(message_id=payload.message_id)
+        # A deletion already on its way while the cog unloads finds no presenter: nothing to show then.
+        if self.bot.presenter is not None:
+            self.bot.presenter.surface_deleted(message_id=payload.message_id)
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
-        self.bot.presenter.surface_deleted(channel_id=payload.thread_id)
+        if self.bot.presenter is not None:
+            self.bot.presenter.surface_deleted(channel_id=payload.thread_id)
 
     # ------------------------------------------------------------------ /play
 
