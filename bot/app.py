@@ -13,6 +13,7 @@ from pathlib import Path
 import discord
 from discord.ext import commands
 
+from bot.absence import Absence
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.sessions import GameService
@@ -82,6 +83,12 @@ class CatnipBot(commands.AutoShardedBot):
             ),
         )
         self.service.listeners.append(self.timers)  # first: a table shown after a change has its deadline
+        self.absence = Absence(
+            self.service,
+            after_timeouts=settings.absent_after_timeouts,
+            grace_seconds=settings.abandon_taken_over_minutes * 60,
+        )
+        self.service.listeners.append(self.absence)
         self.sync_commands = sync_commands
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self._background: list[asyncio.Task] = []
@@ -155,6 +162,7 @@ class CatnipBot(commands.AutoShardedBot):
         while not self.is_closed():
             try:
                 await self.timers.tick()
+                await self.absence.tick()
             except Exception:
                 log.exception("timer tick failed")
             await asyncio.sleep(1)

@@ -28,6 +28,12 @@ class Settings(BaseSettings):
         default=30, ge=0, le=3_600, description="Warn this long before expiry."
     )
     abandon_after_hours: float = Field(default=24, gt=0, description="End games idle this long as abandoned.")
+    absent_after_timeouts: int = Field(
+        default=2, ge=0, le=20, description="Timeouts in a row before a computer plays a seat (0: never)."
+    )
+    abandon_taken_over_minutes: float = Field(
+        default=10, gt=0, description="End a game this long after its last member went away."
+    )
     computer_delay_seconds: float = Field(
         default=1.5, ge=0, le=30, description="Pause between computer moves."
     )

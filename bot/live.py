@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from bot.storage import GameRecord
+from bot.storage import GameRecord, SeatRecord
 from engine import Event, Frozen, Rules
 
 TIMER_OPTION = "turn_timer"
@@ -64,6 +64,15 @@ class LiveGame:
         """This table's own decision timer, if the host set one (else the bot's default)."""
         return self.record.options.get(TIMER_OPTION)
 
+    def away_seats(self) -> list[int]:
+        """The seats a computer plays until their member comes back."""
+        return [seat.seat for seat in self.record.seats if is_away(seat)]
+
+    def nobody_playing(self) -> bool:
+        """Every seat is a computer's and some member is only away: the game waits for them (G-X9)."""
+        seats = self.record.seats
+        return all(seat.computer for seat in seats) and any(is_away(seat) for seat in seats)
+
     def log_prefix(self) -> str:
         return f"game={self.record.id} guild={self.record.guild_id}"
 
@@ -88,6 +97,11 @@ class GameListener(Protocol):
 
     async def games_resumed(self, games: Sequence[LiveGame]) -> None:
         """The games loaded after a restart, told once the bot is connected and can show them."""
+
+
+def is_away(seat: SeatRecord) -> bool:
+    """A member's seat that a computer plays for them until they come back (G-X8): it keeps their id."""
+    return seat.user_id is not None and seat.computer is not None
 
 
 def describe_players(names: Sequence[str]) -> str:

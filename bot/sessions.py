@@ -22,6 +22,7 @@ from bot.live import (
     GameListener,
     LiveGame,
     describe_players,
+    is_away,
     seat_option_names,
 )
 from bot.sharding import ShardPlan
@@ -360,10 +361,14 @@ class GameService:
         if any(move.seat == seat for move in since):
             raise TableMovedOn()
 
-    async def _commit(self, game: LiveGame, seat: int, action: Frozen, *, human: bool) -> list[Event]:
+    async def _commit(
+        self, game: LiveGame, seat: int, action: Frozen, *, human: bool, told: Sequence[Event] = ()
+    ) -> list[Event]:
+        """Apply and store `action`; `told` (a timeout's notice) goes into the log before its events."""
         # A private choice (a hand card, a mooch or recall pick) never goes into the log.
         logged = action.encode() if game.rules.actions_are_public(game.state, seat) else "a private choice"
         state, events = game.rules.apply(game.state, seat, action)
+        events = [*told, *events]
         outcome = game.rules.outcome(state)
         now = self.clock.now()
         try:
@@ -398,6 +403,9 @@ class GameService:
     # ----------------------------------------------------------------- computers
 
     def computer_seats(self, game: LiveGame) -> list[int]:
+        """The computer seats to act; none while every member is away, so the game waits for them (G-X9)."""
+        if game.nobody_playing():
+            return []
         return [s for s in game.to_act() if game.record.seats[s].computer]
 
     def schedule_computers(self, game: LiveGame) -> None:
@@ -436,17 +444,16 @@ class GameService:
             for seat in seats:
                 if game.state is None or seat not in game.to_act():
                     continue
+                if reason is None and not game.record.seats[seat].computer:
+                    continue  # its member came back meanwhile (G-X8)
                 action = game.rules.timeout_action(game.state, seat) if reason else None
                 chooser = "the table applied the default"
                 if action is None:
                     level = game.record.seats[seat].computer or "normal"
                     action = await self._choose(game, seat, level)
                     chooser = "the computer chose for them"
-                events = []
-                if reason:
-                    events.append(Event(kind="timeout", text=f"⏰ {{p{seat}}} {reason}; {chooser}."))
-                game.events = [*game.events, *events]
-                await self._commit(game, seat, action, human=False)
+                told = [Event(kind="timeout", text=f"⏰ {{p{seat}}} {reason}; {chooser}.")] if reason else []
+                await self._commit(game, seat, action, human=False, told=told)
 
     async def _choose(self, game: LiveGame, seat: int, level: str) -> Frozen:
         rules, state = game.rules, game.state
@@ -466,18 +473,26 @@ class GameService:
         seat = self.check_player(game, user_id)
         old = game.record.seats[seat]
         replacement = SeatRecord(seat=seat, user_id=None, name=f"{old.name} 🤖", computer="normal")
-        successor = next_host(game.record.seats, seat) if user_id == game.record.host_id else None
+        text = f"{old.name} left; a computer player took over the seat."
+        await self.reseat(game, replacement, Event(kind="leave", text=text), pass_host=True)
+        return game
+
+    async def reseat(self, game: LiveGame, replacement: SeatRecord, event: Event, *, pass_host: bool) -> None:
+        """Give seat `replacement.seat` to `replacement` and tell the table `event`; with `pass_host`, a
+        host losing the seat hands the host's rights on (G-X7) and the table is told who has them."""
+        successor = None
+        if pass_host and game.record.seats[replacement.seat].user_id == game.record.host_id:
+            successor = next_host(game.record.seats, replacement.seat)
         game.record = await self.store.replace_seat(
             game.id, replacement, host_id=successor, now=self.clock.now()
         )
-        text = f"{old.name} left; a computer player took over the seat."
         if successor is not None:
-            text += f" {{p{game.seat_of(successor)}}} is the host now."
-        event = Event(kind="leave", text=text)
+            event = event.model_copy(
+                update={"text": f"{event.text} {{p{game.seat_of(successor)}}} is the host now."}
+            )
         game.events = [*game.events, event]
         await self._notify_game(game, [event])
         self.schedule_computers(game)
-        return game
 
     async def end(self, game_id: int, user_id: int, can_manage: bool) -> None:
         game = await self.get(game_id)
@@ -521,7 +536,9 @@ class GameService:
             options=record.options,
             host=next(seat for seat in record.seats if seat.user_id == user_id),
             now=self.clock.now(),
-            seats=record.seats,
+            seats=[
+                seat.model_copy(update={"computer": None}) if is_away(seat) else seat for seat in record.seats
+            ],
         )
         game = LiveGame(
             record=new, rules=GAMES[new.game].rules, last_human_at=self.clock.now(), rematch_of=record.id
@@ -552,11 +569,14 @@ class GameService:
 
 
 def next_host(seats: Sequence[SeatRecord], leaving: int | None) -> int | None:
-    """The member seated next after seat `leaving` (in seat order, going round), who becomes host (G-X7)."""
+    """The member playing next after seat `leaving` (in seat order, going round; nobody away), who becomes
+    host (G-X7)."""
     count = len(seats)
     start = 0 if leaving is None else leaving + 1
     following = sorted(seats, key=lambda seat: (seat.seat - start) % count) if count else []
-    return next((s.user_id for s in following if s.user_id is not None and s.seat != leaving), None)
+    return next(
+        (s.user_id for s in following if s.user_id is not None and not s.computer and s.seat != leaving), None
+    )
 
 
 def _not_in_lobby(status: str) -> str:

@@ -43,6 +43,12 @@ class Kind(StrEnum):
     REMATCH = "r"
     GUIDE = "h"
     """A page of a game's guide ("📖 How to play"): public words, so any member may open it anywhere."""
+    REFRESH = "rf"
+    """Show the clicker's private view again (on a private view that is waiting)."""
+    BACK = "bk"
+    """I'm back: a member a computer plays for takes their seat again."""
+    REPLACE = "rp"
+    """The host hands a seat to a computer: the table's button, then the seat chosen in its select."""
 
     @property
     def versioned(self) -> bool:
@@ -52,6 +58,11 @@ class Kind(StrEnum):
     @property
     def is_action(self) -> bool:
         return self in (Kind.ACTION, Kind.SELECT, Kind.MULTI)
+
+    @property
+    def on_private_view(self) -> bool:
+        """Made for a private view (or another private message Catnip sends the clicker)."""
+        return self.versioned or self in (Kind.REFRESH, Kind.REPLACE)
 
 
 class LobbyOp(StrEnum):
@@ -117,7 +128,7 @@ class ComponentId:
         """The component types that carry this id: a button's id on a select is not one Catnip made."""
         if self.kind in (Kind.SELECT, Kind.MULTI) or self.op is LobbyOp.ADD_COMPUTER:
             return (ComponentType.SELECT,)
-        if self.op is LobbyOp.OPTION:
+        if self.op is LobbyOp.OPTION or self.kind is Kind.REPLACE:
             return (ComponentType.BUTTON, ComponentType.SELECT)
         return (ComponentType.BUTTON,)
 
@@ -155,6 +166,18 @@ def guide_id(game: str, page: int = 0) -> str:
     return ComponentId(Kind.GUIDE, 0, arg=f"{game}:{page}").encode()
 
 
+def refresh_id(game_id: int) -> str:
+    return ComponentId(Kind.REFRESH, game_id).encode()
+
+
+def back_id(game_id: int) -> str:
+    return ComponentId(Kind.BACK, game_id).encode()
+
+
+def replace_id(game_id: int) -> str:
+    return ComponentId(Kind.REPLACE, game_id).encode()
+
+
 _NUMBER = r"[0-9]{1,20}"
 _TOKEN = rf"[!-~]{{1,{MAX_ENCODED_ACTION}}}"
 """An encoded action, a select's value or a multi-select's key: printable ASCII, no spaces."""
@@ -167,7 +190,7 @@ _ARGS = {
 _VERSIONED = re.compile(
     rf"cn:(?P<kind>a|s|m|pg):(?P<game>{_NUMBER}):(?P<version>{_NUMBER}):(?P<arg>.+)", re.S
 )
-_PLAIN = re.compile(rf"cn:(?P<kind>v|r):(?P<game>{_NUMBER})")
+_PLAIN = re.compile(rf"cn:(?P<kind>v|r|rf|bk|rp):(?P<game>{_NUMBER})")
 _LOBBY = re.compile(rf"cn:l:(?P<game>{_NUMBER}):(?P<op>[a-z]{{1,10}})(?:/(?P<arg>[a-z0-9_]{{1,40}}))?")
 _GUIDE = re.compile(r"cn:h:(?P<game>[a-z]{1,20}):(?P<page>[0-9]{1,2})")
 _VALUE = re.compile(_TOKEN)

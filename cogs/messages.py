@@ -10,6 +10,7 @@ import discord
 
 from bot.live import TIMER_CHOICES, TIMER_OPTION, LiveGame, describe_players, seat_option_names
 from cogs import custom_ids as ids
+from cogs.seat_controls import away_line, hand_button, refresh_button, table_buttons
 from engine import GAMES, Action, Outcome, events_for, fill_names
 from engine.decisions import your_decision
 from engine.texts import Choice
@@ -19,6 +20,8 @@ EMBED_TOTAL = 6000
 BUTTONS_PER_PAGE = 20
 SELECT_OPTIONS = 25
 NARRATION_LINES = 6
+RECENT_LINES = 4
+"""Events a private view recalls under "Recently"."""
 COLOUR = discord.Colour.from_rgb(236, 153, 76)
 
 
@@ -258,6 +261,8 @@ def table_message(game: LiveGame, due: float | None = None) -> Message:
     else:
         line, _ = _status_line(game, due)
         embed.description = f"**Now:** {line}"
+        if away := away_line(game):
+            embed.description += f"\n{away}"
     add_fields(embed, renderer.table_fields(view, game.names))
     story = narration(game, None)
     if story:
@@ -272,16 +277,7 @@ def table_message(game: LiveGame, due: float | None = None) -> Message:
         )
         items.append(guide_button(game))
     else:
-        items.append(
-            discord.ui.Button(
-                label=renderer.hand_label,
-                emoji="🃏",
-                style=discord.ButtonStyle.primary,
-                custom_id=ids.view_id(game.id),
-                row=0,
-            )
-        )
-        items.append(guide_button(game))
+        items += [hand_button(game), guide_button(game), *table_buttons(game)]
         to_act = rules.to_act(state)
         if len(to_act) == 1 and rules.actions_are_public(state, to_act[0]):
             seat = to_act[0]
@@ -424,8 +420,14 @@ def action_items(
     return items
 
 
-def private_panel(game: LiveGame, seat: int, page: int = 0, note: str | None = None) -> Message:
-    """What only `seat` sees: its own view, and its legal actions as controls."""
+def private_panel(
+    game: LiveGame, seat: int, page: int = 0, note: str | None = None, fresh: int = 0
+) -> Message:
+    """What only `seat` sees: its own view, and its legal actions as controls.
+
+    `fresh` is how many of the seat's latest events its decision just made: then "Recently" comes
+    first, those lines marked ✅, so the decision's result shows above the next one.
+    """
     rules, state = game.rules, game.state
     renderer = GAMES[game.record.game].texts
     view = rules.view(state, seat)
@@ -446,9 +448,17 @@ def private_panel(game: LiveGame, seat: int, page: int = 0, note: str | None = N
         )
     if note:
         embed.description = f"{note}\n{embed.description}"
+    recent = events_for(game.events, seat)[-RECENT_LINES:]
+    lines = [
+        f"✅ {event.render(game.names)}" if index >= len(recent) - fresh else event.render(game.names)
+        for index, event in enumerate(recent)
+    ]
+    recently = [("Recently", "\n".join(lines))] if lines else []
+    add_fields(embed, recently if fresh else [])
     add_fields(embed, renderer.private_fields(view, public, game.names))
-    mine = narration(game, seat, limit=4)
-    if mine:
-        add_fields(embed, [("Recently", mine)])
-    items = action_items(game, seat, actions, page) if actions else []
+    add_fields(embed, [] if fresh else recently)
+    if actions:
+        items = action_items(game, seat, actions, page)
+    else:
+        items = [] if rules.outcome(state) is not None else [refresh_button(game)]
     return Message(embed=embed, view=new_view(items))

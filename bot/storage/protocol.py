@@ -129,7 +129,8 @@ class GameStore(Protocol):
         """The options last used for `game` in `channel_id`, or None."""
 
     async def stats(self, guild_id: int, user_id: int) -> list[dict]:
-        """Per game the member played in this server: {"game", "played", "won", "best"}."""
+        """Per game the member played in this server: {"game", "played", "won", "best", "by_computer"};
+        a game a computer finished in their seat (they were away) is played, not won, not their best."""
 
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[dict]:
         """The server's best players of `game`: {"user_id", "played", "won"}, most wins first."""

@@ -34,6 +34,23 @@ DEADLINES_SQL = (
     "SELECT d.game_id, d.decision, d.due FROM deadlines AS d JOIN games AS g ON g.id = d.game_id "
     "WHERE g.status IN ('lobby', 'active') ORDER BY d.due, d.game_id"
 )
+# A result whose seat a computer played for its member at the end (they were away, G-X8) counts as
+# played, never as won, and its score is not the member's best.
+_BY_COMPUTER = "(s.computer IS NOT NULL)"
+STATS_SQL = f"""
+SELECT g.game, COUNT(*), SUM(CASE WHEN {_BY_COMPUTER} THEN 0 ELSE r.won END),
+       MAX(CASE WHEN {_BY_COMPUTER} THEN NULL ELSE r.score END), SUM({_BY_COMPUTER})
+  FROM results AS r JOIN games AS g ON g.id = r.game_id
+  JOIN seats AS s ON s.game_id = r.game_id AND s.seat = r.seat
+ WHERE r.user_id = ? AND g.guild_id = ? GROUP BY g.game ORDER BY g.game
+"""
+LEADERBOARD_SQL = f"""
+SELECT r.user_id, COUNT(*) AS played, SUM(CASE WHEN {_BY_COMPUTER} THEN 0 ELSE r.won END) AS won
+  FROM games AS g JOIN results AS r ON r.game_id = g.id
+  JOIN seats AS s ON s.game_id = r.game_id AND s.seat = r.seat
+ WHERE g.guild_id = ? AND g.game = ? AND r.user_id IS NOT NULL
+ GROUP BY r.user_id ORDER BY won DESC, played ASC, r.user_id ASC LIMIT ?
+"""
 SNAPSHOT_SQL = """
 SELECT s.state, s.seq, g.version, COALESCE((SELECT MAX(m.seq) FROM moves AS m WHERE m.game_id = g.id), 0)
   FROM games AS g LEFT JOIN snapshots AS s ON s.game_id = g.id

@@ -16,6 +16,7 @@ from cogs.messages import COLOUR, private_panel, table_message
 from cogs.play._components import ComponentRouter, handle_click, reply
 from cogs.play._help import guide_message, help_text
 from cogs.play._presenter import TablePresenter
+from cogs.play._seat import stats_line, welcome_back
 from engine import GAMES, EngineError, Event
 
 if TYPE_CHECKING:
@@ -96,11 +97,14 @@ class PlayCog(commands.Cog, name="Play"):
 
     @commands.Cog.listener()
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
-        self.bot.presenter.surface_deleted(message_id=payload.message_id)
+        # A deletion already on its way while the cog unloads finds no presenter: nothing to show then.
+        if self.bot.presenter is not None:
+            self.bot.presenter.surface_deleted(message_id=payload.message_id)
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
-        self.bot.presenter.surface_deleted(channel_id=payload.thread_id)
+        if self.bot.presenter is not None:
+            self.bot.presenter.surface_deleted(channel_id=payload.thread_id)
 
     # ------------------------------------------------------------------ /play
 
@@ -165,7 +169,7 @@ class PlayCog(commands.Cog, name="Play"):
             raise NotInGame("You're not playing in this channel's game.")
         if game.state is None:
             raise Refusal("The game hasn't started yet.")
-        message = private_panel(game, seat)
+        message = private_panel(game, seat, note=await welcome_back(self.bot, game.id, interaction.user.id))
         await interaction.response.send_message(embed=message.embed, view=message.view, ephemeral=True)
 
     @game.command(name=_("leave"), description=_("Leave your game; a computer player takes your seat"))
@@ -224,11 +228,7 @@ class PlayCog(commands.Cog, name="Play"):
     async def stats(self, interaction: discord.Interaction, user: discord.Member | None = None) -> None:
         who = user or interaction.user
         rows = await self.bot.store.stats(interaction.guild_id, who.id)
-        lines = [
-            f"**{GAMES[row['game']].title if row['game'] in GAMES else row['game']}**: "
-            f"{row['won']} won of {row['played']} (best score {row['best']})"
-            for row in rows
-        ]
+        lines = [stats_line(row, yours=who.id == interaction.user.id) for row in rows]
         embed = discord.Embed(
             title=f"{who.display_name}'s games",
             colour=COLOUR,

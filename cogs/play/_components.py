@@ -14,11 +14,13 @@ from typing import TYPE_CHECKING, TypeVar
 import discord
 
 from bot.errors import BadRequest, Refusal, TableMovedOn
-from bot.live import TIMER_OPTION
+from bot.live import TIMER_OPTION, LiveGame
 from cogs import custom_ids as ids
 from cogs.messages import is_seat_option, private_panel
-from cogs.play._gate import admit, check_component_type, on_private_panel
+from cogs.play._answers import acknowledge, reply, show
+from cogs.play._gate import admit, can_manage, check_component_type, on_private_panel
 from cogs.play._help import on_guide
+from cogs.play._seat import fresh_events, on_back, on_refresh, on_replace, welcome_back
 from engine import GAMES, EngineError, InvalidInput, OutOfDate
 
 if TYPE_CHECKING:
@@ -70,33 +72,6 @@ async def acknowledged_if_slow(interaction: discord.Interaction, work: Awaitable
         timer.cancel()
         if deferring:
             await deferring[0]
-
-
-async def show(interaction: discord.Interaction, message) -> None:
-    """Replace the clicked message with `message`, whether or not the click was acknowledged already."""
-    if interaction.response.is_done():
-        await interaction.edit_original_response(embed=message.embed, view=message.view)
-    else:
-        await interaction.response.edit_message(embed=message.embed, view=message.view)
-
-
-async def acknowledge(interaction: discord.Interaction) -> None:
-    if not interaction.response.is_done():
-        await interaction.response.defer()
-
-
-REPLY_LIMIT = 2000
-"""Discord's longest message: a longer answer would be refused and the click left unanswered."""
-
-
-async def reply(interaction: discord.Interaction, text: str) -> None:
-    """A short ephemeral answer, whether or not the interaction was answered already."""
-    if len(text) > REPLY_LIMIT:
-        text = text[: REPLY_LIMIT - 1] + "…"
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.response.send_message(text, ephemeral=True)
 
 
 async def handle_click(interaction: discord.Interaction, custom_id: str) -> None:
@@ -167,15 +142,20 @@ async def on_action(bot: CatnipBot, interaction: discord.Interaction, component:
         encoded = values[0]
     elif component.kind is ids.Kind.MULTI:
         encoded = await _compose(bot, interaction, component, values)
+    live = bot.service.live.get(component.game_id)
+    seen = live.events[-1] if live is not None and live.events else None
+
+    async def move() -> LiveGame:
+        await bot.absence.come_back(component.game_id, interaction.user.id)  # a move says they're here
+        return await bot.service.play(component.game_id, interaction.user.id, component.version, encoded)
+
     try:
-        game = await acknowledged_if_slow(
-            interaction, bot.service.play(component.game_id, interaction.user.id, component.version, encoded)
-        )
+        game = await acknowledged_if_slow(interaction, move())
     except InvalidInput as error:
         raise BadRequest(ids.INVALID) from error  # no control Catnip made carries a move it can't read
     seat = game.seat_of(interaction.user.id)
     if on_private_panel(interaction) and seat is not None:
-        await show(interaction, private_panel(game, seat))
+        await show(interaction, private_panel(game, seat, fresh=fresh_events(game, seat, seen)))
     else:
         await acknowledge(interaction)
 
@@ -208,7 +188,7 @@ async def on_view(bot: CatnipBot, interaction: discord.Interaction, component: i
     seat = bot.service.check_player(game, interaction.user.id)
     if game.state is None:
         raise Refusal("The game hasn't started yet.")
-    message = private_panel(game, seat)
+    message = private_panel(game, seat, note=await welcome_back(bot, game.id, interaction.user.id))
     await interaction.response.send_message(embed=message.embed, view=message.view, ephemeral=True)
 
 
@@ -252,7 +232,7 @@ async def _start(bot: CatnipBot, interaction: discord.Interaction, component: id
 
 
 async def _cancel(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
-    await bot.service.cancel(component.game_id, interaction.user.id, can_manage=_can_manage(interaction))
+    await bot.service.cancel(component.game_id, interaction.user.id, can_manage=can_manage(interaction))
 
 
 async def _option_value(service, interaction: discord.Interaction, game_id: int, name: str) -> object:
@@ -280,11 +260,6 @@ async def on_rematch(bot: CatnipBot, interaction: discord.Interaction, component
     await reply(interaction, f"🔁 Rematch started: table #{game.id} below.")
 
 
-def _can_manage(interaction: discord.Interaction) -> bool:
-    permissions = getattr(interaction.user, "guild_permissions", None)
-    return bool(permissions and permissions.manage_guild)
-
-
 Handler = Callable[["CatnipBot", discord.Interaction, ids.ComponentId], Awaitable[None]]
 
 LOBBY_CHANGES: dict[ids.LobbyOp, Handler] = {
@@ -307,4 +282,7 @@ HANDLERS: dict[ids.Kind, Handler] = {
     ids.Kind.LOBBY: on_lobby,
     ids.Kind.REMATCH: on_rematch,
     ids.Kind.GUIDE: on_guide,
+    ids.Kind.REFRESH: on_refresh,
+    ids.Kind.BACK: on_back,
+    ids.Kind.REPLACE: on_replace,
 }

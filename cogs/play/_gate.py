@@ -4,7 +4,7 @@ A modified client can send any custom_id on any message from anywhere, so before
 sees a click the gate makes sure that the control is of the type Catnip made it as, that its
 game belongs to the server and the channel (or thread) the click came from, and that the
 control was clicked on the surface it lives on: private controls (moves, pages) on the
-clicker's own private panel, public ones (lobby, "my hand", rematch) on the public message.
+clicker's own private panel, public ones (lobby, "my hand", rematch, "I'm back") on the public message.
 Its refusals name nobody.
 """
 
@@ -61,6 +61,12 @@ async def admit(bot: CatnipBot, interaction: discord.Interaction, component: ids
         _check_public_surface(bot, component, record)
 
 
+def can_manage(interaction: discord.Interaction) -> bool:
+    """Whether the clicker may manage the server (and so end or change any game in it)."""
+    permissions = getattr(interaction.user, "guild_permissions", None)
+    return bool(permissions and permissions.manage_guild)
+
+
 def on_private_panel(interaction: discord.Interaction) -> bool:
     message = interaction.message
     return message is not None and message.flags.ephemeral
@@ -77,7 +83,7 @@ async def _record(bot: CatnipBot, game_id: int) -> GameRecord:
 
 
 def _check_private_surface(interaction: discord.Interaction, component: ids.ComponentId) -> None:
-    if not component.kind.versioned:
+    if not component.kind.on_private_view:
         raise Refusal(PUBLIC_ONLY)
     metadata = getattr(interaction.message, "interaction_metadata", None)
     owner = getattr(getattr(metadata, "user", None), "id", interaction.user.id)
@@ -86,8 +92,8 @@ def _check_private_surface(interaction: discord.Interaction, component: ids.Comp
 
 
 def _check_public_surface(bot: CatnipBot, component: ids.ComponentId, record: GameRecord) -> None:
-    """On a public message: never a page of a private panel; moves only while the table shows them."""
-    if component.kind is ids.Kind.PAGE:
+    """On a public message: no page or refresh of a private panel; moves only while the table shows them."""
+    if component.kind in (ids.Kind.PAGE, ids.Kind.REFRESH):
         raise Refusal(PRIVATE_ONLY)
     if not component.kind.is_action:
         return

@@ -27,8 +27,9 @@ import discord
 from bot.live import LiveGame
 from bot.sessions import GameService
 from bot.timers import Timers
-from cogs.messages import Message, lobby_message, table_message
+from cogs.messages import Message, lobby_message, new_view, table_message
 from cogs.play._pictures import TablePictures, show_picture
+from cogs.seat_controls import hand_button
 from engine import GAMES, Event
 
 log = logging.getLogger("catnip.table")
@@ -257,9 +258,9 @@ class TablePresenter:
 
     async def _ping(self, game: LiveGame, channel: discord.abc.Messageable) -> None:
         """Mention whoever must act now; the previous ping is deleted once the new one is up."""
-        users = frozenset(
-            game.record.seats[s].user_id for s in game.to_act() if game.record.seats[s].user_id is not None
-        )
+        # A member a computer plays for (G-X8) is not pinged: the computer moves for them.
+        seats = [game.record.seats[s] for s in game.to_act()]
+        users = frozenset(seat.user_id for seat in seats if seat.user_id is not None and not seat.computer)
         previous = self._pings.get(game.id)
         if previous is not None and previous[2] == users:
             return
@@ -271,6 +272,7 @@ class TablePresenter:
             f"🔔 {mentions} — your move in {game.rules.title} #{game.id}. "
             f"Use the buttons on the table or **{GAMES[game.record.game].texts.hand_label}**.",
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]),
+            view=new_view([hand_button(game)]),
         )
         self._pings[game.id] = (channel.id, sent.id, users)
         if previous is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.absence import Absence
 from bot.clock import ManualClock
 from bot.errors import GameClosed, NotHost, NotInGame, Refusal, TableMovedOn
 from bot.sessions import GameService
@@ -455,3 +456,35 @@ async def test_simultaneous_pickers_are_not_refused_for_each_others_picks(world)
     assert game.record.version == shown + 2
     with pytest.raises(TableMovedOn):
         await service.play(game.id, second, shown, "mooch:fh")
+
+
+async def test_a_member_back_before_the_computers_move_gets_the_decision(world):
+    """G-X8: a computer move worked out before its member came back is not made for them."""
+    _, _, service, recorder, _ = world
+    absence = Absence(service, after_timeouts=2, grace_seconds=600)
+    live = await lobby(service)
+    game = await service.start(live.id, ANN, seed=14)
+    seat = game.to_act()[0]
+    member = game.record.seats[seat].user_id
+    await absence.replace(game.id, ANN, seat, can_manage=False)
+    await service.shutdown()  # the computer's turn is held back, as if it were still thinking
+    assert await absence.come_back(game.id, member) is game
+    version = game.record.version
+    await service.decide_for(game, [seat], reason=None)
+    assert game.record.version == version and seat in game.to_act()
+    assert game.record.seats[seat].computer is None and "is back" in recorder.changes[-1][1][0].text
+
+
+async def test_an_away_host_hands_the_host_rights_to_the_next_member_playing(world):
+    """G-X7 with G-X8: the host's rights pass over members who are away."""
+    _, _, service, _, _ = world
+    absence = Absence(service, after_timeouts=2, grace_seconds=600)
+    live = await lobby(service)
+    game = await service.start(live.id, ANN, seed=14)
+    await absence.replace(game.id, ANN, game.seat_of(BO), can_manage=False)
+    await absence.replace(game.id, ANN, game.seat_of(ANN), can_manage=False)
+    assert game.record.host_id == CY
+    with pytest.raises(NotHost):
+        await absence.replace(game.id, ANN, game.seat_of(CY), can_manage=False)
+    assert await absence.come_back(game.id, ANN) is game
+    assert game.record.host_id == CY, "coming back does not take the host's rights back"

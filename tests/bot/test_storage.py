@@ -326,8 +326,12 @@ async def test_the_move_that_ends_a_game_stores_its_result_with_it(store):
         store, game.id, result=FinalResult(scores=(3, 5), winners=(1,), reason="Bo pulled last")
     )
     assert (await store.get_game(game.id)).status == "finished" and await store.deadlines() == []
-    assert await store.stats(game.guild_id, 2) == [{"game": "yarn", "played": 1, "won": 1, "best": 5}]
-    assert await store.stats(game.guild_id, 1) == [{"game": "yarn", "played": 1, "won": 0, "best": 3}]
+    assert await store.stats(game.guild_id, 2) == [
+        {"game": "yarn", "played": 1, "won": 1, "best": 5, "by_computer": 0}
+    ]
+    assert await store.stats(game.guild_id, 1) == [
+        {"game": "yarn", "played": 1, "won": 0, "best": 3, "by_computer": 0}
+    ]
 
 
 async def test_a_final_move_whose_result_cannot_be_stored_is_refused_whole(store):
@@ -778,9 +782,15 @@ async def test_stats_and_leaderboard_count_finished_games_in_this_server(store):
     await finished((ann, bo), (0,), (30, 0), guild_id=999)  # another server
     await started_game(store, users=(ann, bo))  # still being played
 
-    assert await store.stats(100, ann) == [{"game": "yarn", "played": 4, "won": 2, "best": 12}]
-    assert await store.stats(100, bo) == [{"game": "yarn", "played": 3, "won": 2, "best": 9}]
-    assert await store.stats(999, ann) == [{"game": "yarn", "played": 1, "won": 1, "best": 30}]
+    assert await store.stats(100, ann) == [
+        {"game": "yarn", "played": 4, "won": 2, "best": 12, "by_computer": 0}
+    ]
+    assert await store.stats(100, bo) == [
+        {"game": "yarn", "played": 3, "won": 2, "best": 9, "by_computer": 0}
+    ]
+    assert await store.stats(999, ann) == [
+        {"game": "yarn", "played": 1, "won": 1, "best": 30, "by_computer": 0}
+    ]
     assert await store.stats(100, 12345) == []
     assert await store.leaderboard(100, "yarn") == [
         {"user_id": cy, "played": 2, "won": 2},
@@ -797,7 +807,7 @@ async def test_recording_a_result_twice_counts_once_and_a_replaced_member_is_not
     await play_to_end(store, game.id)
     for _ in range(2):
         await store.record_result(game.id, scores=(4, 6), winners=(1,), reason="done", now=9.0)
-    assert await store.stats(100, 1) == [{"game": "yarn", "played": 1, "won": 0, "best": 4}]
+    assert await store.stats(100, 1) == [{"game": "yarn", "played": 1, "won": 0, "best": 4, "by_computer": 0}]
     assert await store.stats(100, 2) == []
     with pytest.raises(ValueError, match="2 seats but 3 scores"):
         await store.record_result(game.id, scores=(1, 2, 3), winners=(0,), reason="", now=9.0)
@@ -865,3 +875,22 @@ def test_migration_scripts_split_into_whole_statements():
     assert all(sqlite3.complete_statement(part) for part in parts)
     triggers = [part for part in parts if part.startswith("CREATE TRIGGER")]
     assert len(triggers) == 2 and all(t.endswith("END;") for t in triggers)
+
+
+async def test_a_game_a_computer_finished_for_an_away_member_counts_as_played_not_won(store):
+    """G-X8: the member keeps the seat while a computer plays it; the game is theirs to count, not to win."""
+    ann, bo = 1, 2
+    game = await started_game(store, users=(ann, bo))
+    away = member(1, bo).model_copy(update={"computer": "normal"})
+    await store.replace_seat(game.id, away, now=5.0)
+    await store.set_status(game.id, "finished", now=9.0)
+    await store.record_result(game.id, scores=(3, 8), winners=(1,), reason="done", now=9.0)
+
+    assert await store.stats(100, bo) == [
+        {"game": "yarn", "played": 1, "won": 0, "best": None, "by_computer": 1}
+    ]
+    assert await store.stats(100, ann) == [
+        {"game": "yarn", "played": 1, "won": 0, "best": 3, "by_computer": 0}
+    ]
+    board = await store.leaderboard(100, "yarn")
+    assert {row["user_id"]: row["won"] for row in board} == {ann: 0, bo: 0}

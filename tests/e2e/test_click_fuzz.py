@@ -54,6 +54,9 @@ def real_ids(bot) -> list[str]:
             f"cn:a:{game.id}:{version}:p:C1",
             f"cn:a:{game.id}:{version}:roll",
             f"cn:h:{game.record.game}:1",
+            f"cn:rf:{game.id}",
+            f"cn:bk:{game.id}",
+            f"cn:rp:{game.id}",
         ]
     return found
 

@@ -1,0 +1,77 @@
+"""The controls around a seat besides the game's own moves, and what the table says about absent members.
+
+🃏 My hand is on the table and on each turn ping; 👋 I'm back and 🤖 Replace a player are on the
+table; 🔄 Refresh is on a private view that is waiting. None carries more than the game's id.
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.live import LiveGame, describe_players
+from cogs import custom_ids as ids
+from engine import GAMES
+
+BACK_LABEL = "I'm back"
+REPLACE_LABEL = "Replace a player"
+REFRESH_LABEL = "Refresh"
+PICK_SEAT = "Hand a seat to a computer player…"
+
+
+def hand_button(game: LiveGame, row: int = 0) -> discord.ui.Button:
+    """My hand / My view: opens the clicker's own private view, whoever clicks (if they play)."""
+    return discord.ui.Button(
+        label=GAMES[game.record.game].texts.hand_label,
+        emoji="🃏",
+        style=discord.ButtonStyle.primary,
+        custom_id=ids.view_id(game.id),
+        row=row,
+    )
+
+
+def table_buttons(game: LiveGame, row: int = 0) -> list[discord.ui.Item]:
+    """I'm back (while a computer plays for someone) and Replace a player (the host's)."""
+    items: list[discord.ui.Item] = []
+    if game.away_seats():
+        items.append(
+            discord.ui.Button(
+                label=BACK_LABEL,
+                emoji="👋",
+                style=discord.ButtonStyle.success,
+                custom_id=ids.back_id(game.id),
+                row=row,
+            )
+        )
+    items.append(
+        discord.ui.Button(label=REPLACE_LABEL, emoji="🤖", custom_id=ids.replace_id(game.id), row=row)
+    )
+    return items
+
+
+def away_line(game: LiveGame) -> str | None:
+    """Who a computer plays for, and how they get their seat back; None if nobody is away."""
+    away = game.away_seats()
+    if not away:
+        return None
+    names = describe_players([game.names[seat] for seat in away])
+    hand = GAMES[game.record.game].texts.hand_label
+    line = f"💤 A computer plays for {names} until they're back: 🃏 **{hand}** or 👋 **{BACK_LABEL}**."
+    if game.nobody_playing():
+        line += " Everyone is away, so the game waits a few minutes and then ends."
+    return line
+
+
+def refresh_button(game: LiveGame) -> discord.ui.Button:
+    return discord.ui.Button(label=REFRESH_LABEL, emoji="🔄", custom_id=ids.refresh_id(game.id), row=0)
+
+
+def seat_picker(game: LiveGame) -> list[discord.ui.Item]:
+    """A select of the seats a member is playing, for the host to hand one to a computer player."""
+    playing = [seat for seat in game.record.seats if seat.user_id is not None and not seat.computer]
+    if not playing:
+        return []
+    options = [
+        discord.SelectOption(label=f"Seat {seat.seat + 1}: {seat.name}"[:100], value=str(seat.seat))
+        for seat in playing
+    ]
+    return [discord.ui.Select(custom_id=ids.replace_id(game.id), placeholder=PICK_SEAT, options=options)]
