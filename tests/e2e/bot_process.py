@@ -46,6 +46,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--turn-seconds", type=int, default=20)
     parser.add_argument("--secret-seconds", type=int, default=10)
     parser.add_argument("--warning-seconds", type=int, default=5)
+    parser.add_argument(
+        "--abandon-taken-over-minutes", type=float, default=24 * 60, help="a day: idle tests keep their games"
+    )
     return parser.parse_args(argv)
 
 
@@ -56,6 +59,7 @@ async def run(args: argparse.Namespace) -> None:
         turn_timer_seconds=args.turn_seconds,
         secret_timer_seconds=args.secret_seconds,
         timer_warning_seconds=args.warning_seconds,
+        abandon_taken_over_minutes=args.abandon_taken_over_minutes,
         _env_file=None,
     )
     bot = create_bot(settings, clock=FastClock(args.epoch, args.speed), guild_ready_timeout=0.05)
