@@ -24,7 +24,7 @@ async def run_bot(settings: Settings) -> None:
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    runner = asyncio.create_task(bot.start(settings.discord_token))
+    runner = asyncio.create_task(bot.start(settings.discord_token.get_secret_value()))
 
     async def tune_when_ready() -> None:
         await bot.wait_until_ready()

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from bot.storage.models import ENDED_STATUSES, GameNotFound, StaleMove
+from bot.storage.models import ENDED_STATUSES, GameNotFound, NotOwner, StaleMove
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +62,8 @@ class PendingMove:
     now: float
     status: str | None
     result: FinalResult | None = None
+    owner_token: str | None = None
+    """The committing store's token: the move is refused (NotOwner) if another one holds the game."""
 
 
 def write_result(db: Db, game_id: int, result: FinalResult, now: float) -> None:
@@ -101,16 +103,21 @@ def _apply_all(db: Db, moves: list[PendingMove]) -> list[int | Exception]:
     """
     ids = sorted({move.game_id for move in moves})
     rows = db.execute(
-        "SELECT g.id, g.version, g.status, COALESCE((SELECT MAX(seq) FROM moves WHERE game_id = g.id), 0) "
-        f"FROM games AS g WHERE g.id IN ({', '.join('?' * len(ids))})",
+        "SELECT g.id, g.version, g.status, COALESCE((SELECT MAX(seq) FROM moves WHERE game_id = g.id), 0), "
+        f"g.owner_token FROM games AS g WHERE g.id IN ({', '.join('?' * len(ids))})",
         ids,
     ).fetchall()
-    games = {game_id: (version, status, seq) for game_id, version, status, seq in rows}
+    games = {game_id: (version, status, seq) for game_id, version, status, seq, _ in rows}
+    holders = {row[0]: row[4] for row in rows}
     outcomes: list[int | Exception] = []
     updates, logged, snapshots, ended, results = [], [], {}, [], []
     for move in moves:
         if move.game_id not in games:
             outcomes.append(GameNotFound(move.game_id))
+            continue
+        holder = holders[move.game_id]
+        if holder is not None and holder != move.owner_token:
+            outcomes.append(NotOwner(move.game_id))
             continue
         version, status, seq = games[move.game_id]
         if status != "active" or version != move.expected_version:
@@ -146,12 +153,21 @@ def commit_batch(db: Db, moves: list[PendingMove]) -> list[int | Exception]:
     try:
         return in_transaction(db, lambda db: _apply_all(db, moves))
     except Exception as error:
-        if len(moves) == 1:
-            return [error]
+        if len(moves) == 1 or is_outage(error):
+            return [error for _ in moves]
         # Something other than a stale move failed and took the batch with it:
         # commit the moves one by one so that only the faulty one is refused.
         log.exception("a batch of %d moves failed; committing them one at a time", len(moves))
         return [commit_batch(db, [move])[0] for move in moves]
+
+
+OUTAGES = ("locked", "busy", "disk i/o", "unable to open", "readonly", "database or disk is full")
+"""What SQLite says when the file, not the request, is the problem: worth trying again in a moment."""
+
+
+def is_outage(error: BaseException) -> bool:
+    """The database, not the request, failed: trying the moves one by one would not help."""
+    return isinstance(error, sqlite3.OperationalError) and any(w in str(error).lower() for w in OUTAGES)
 
 
 def in_transaction(db: Db, body: Callable[[Db], T]) -> T:

@@ -6,7 +6,7 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from bot.storage.access import Db, StoreAccess
+from bot.storage.access import Db, StoreAccess, outage_as_unavailable
 from bot.storage.commits import FinalResult, PendingMove, write_result
 from bot.storage.models import (
     ENDED_STATUSES,
@@ -17,20 +17,32 @@ from bot.storage.models import (
     SeatRecord,
     StaleMove,
 )
+from bot.storage.ownership import Ownership
 from bot.storage.queries import GAME_SQL, check_status, game_record, to_json
 
+FENCE = "(owner_token IS NULL OR owner_token = ?)"
+"""The games this instance may write: those nobody holds, and its own (the token is the `?`)."""
+FENCED_DEADLINE_DELETE = (
+    f"DELETE FROM deadlines WHERE game_id = ? AND game_id IN (SELECT id FROM games WHERE {FENCE})"
+)
 
-class GameWrites(StoreAccess):
-    """Lobbies and starts, moves, seats, statuses, table messages, results, deadlines and options."""
+
+class GameWrites(StoreAccess, Ownership):
+    """Lobbies and starts, moves, seats, statuses, table messages, results, deadlines and options.
+
+    Every write to a game is fenced by its lease (see ownership.py).
+    """
 
     @staticmethod
     async def _rows(db: Db, sql: str, params: Iterable[Any] = ()) -> list[Any]:
         return list(await db.execute_fetchall(sql, tuple(params)))
 
     async def _status(self, db: Db, game_id: int) -> str:
-        rows = await self._rows(db, "SELECT status FROM games WHERE id = ?", (game_id,))
+        """The game's status; GameNotFound, or NotOwner if another process holds the game."""
+        rows = await self._rows(db, "SELECT status, owner_token FROM games WHERE id = ?", (game_id,))
         if not rows:
             raise GameNotFound(game_id)
+        self._check_owner(game_id, rows[0][1])
         return rows[0][0]
 
     async def _game_in(self, db: Db, game_id: int) -> GameRecord:
@@ -75,9 +87,12 @@ class GameWrites(StoreAccess):
             rows = await self._rows(
                 db,
                 "INSERT INTO games (guild_id, channel_id, thread_id, game, options, seed, status, version, "
-                "host_id, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, NULL, 'lobby', 0, ?, ?, ?) RETURNING id",
-                (guild_id, channel_id, thread_id, game, to_json(options), host.user_id, now, now),
+                "host_id, created_at, updated_at, owner, owner_token, lease_until) "
+                "VALUES (?, ?, ?, ?, ?, NULL, 'lobby', 0, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (
+                    *(guild_id, channel_id, thread_id, game, to_json(options), host.user_id, now, now),
+                    *self._new_lease(now),
+                ),
             )
             game_id = rows[0][0]
             await self._replace_seats(db, game_id, seated)
@@ -167,9 +182,11 @@ class GameWrites(StoreAccess):
         if self._write_thread is None:
             raise RuntimeError("the game store is not open")
         move = PendingMove(
-            game_id, expected_version, seat, action, to_json(events), state_json, now, status, result
-        )
-        return await self._write_thread.commit(move)
+            game_id, expected_version, seat, action, to_json(events), state_json, now, status, result,
+            self.token,
+        )  # fmt: skip
+        with outage_as_unavailable():
+            return await self._write_thread.commit(move)
 
     async def repair_snapshot(self, game_id: int, *, state_json: str, version: int, seq: int) -> bool:
         """Write a rebuilt snapshot if the game is still at `version` with `seq` moves; whether it was."""
@@ -177,13 +194,14 @@ class GameWrites(StoreAccess):
         async def body(db: Db) -> bool:
             rows = await self._rows(
                 db,
-                "SELECT g.version, COALESCE((SELECT MAX(seq) FROM moves WHERE game_id = g.id), 0) "
-                "FROM games AS g WHERE g.id = ?",
+                "SELECT g.version, COALESCE((SELECT MAX(seq) FROM moves WHERE game_id = g.id), 0), "
+                "g.owner_token FROM games AS g WHERE g.id = ?",
                 (game_id,),
             )
             if not rows:
                 raise GameNotFound(game_id)
-            if tuple(rows[0]) != (version, seq):
+            self._check_owner(game_id, rows[0][2])
+            if tuple(rows[0][:2]) != (version, seq):
                 return False
             await db.execute(
                 "INSERT OR REPLACE INTO snapshots (game_id, seq, version, state) VALUES (?, ?, ?, ?)",
@@ -238,14 +256,11 @@ class GameWrites(StoreAccess):
         """Remember where the game's current table message is."""
 
         async def body(db: Db) -> None:
-            rows = await self._rows(
-                db,
-                "UPDATE games SET table_channel_id = ?, table_message_id = ?, updated_at = ? "
-                "WHERE id = ? RETURNING id",
+            await self._status(db, game_id)
+            await db.execute(
+                "UPDATE games SET table_channel_id = ?, table_message_id = ?, updated_at = ? WHERE id = ?",
                 (channel_id, message_id, now, game_id),
             )
-            if not rows:
-                raise GameNotFound(game_id)
 
         await self._transaction(body)
 
@@ -259,7 +274,14 @@ class GameWrites(StoreAccess):
         itself (`commit_move(result=...)`).
         """
         result = FinalResult(tuple(scores), tuple(winners), reason)
-        await self._sync_transaction(lambda db: write_result(db, game_id, result, now))
+
+        def body(db: sqlite3.Connection) -> None:
+            row = db.execute("SELECT owner_token FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is not None:
+                self._check_owner(game_id, row[0])
+            write_result(db, game_id, result, now)
+
+        await self._sync_transaction(body)
 
     # ------------------------------------------------------------------ deadlines
 
@@ -279,7 +301,10 @@ class GameWrites(StoreAccess):
         """Remove the game's deadline, if any."""
 
         async def body(db: Db) -> None:
-            await db.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
+            await db.execute(
+                FENCED_DEADLINE_DELETE,
+                (game_id, self.token),
+            )
 
         await self._transaction(body)
 
@@ -288,17 +313,21 @@ class GameWrites(StoreAccess):
     ) -> None:
         """Set `deadlines` and clear the deadlines of the `cleared` games, all in one transaction.
 
-        Unlike `set_deadline`, a deadline for a game that has ended (or never existed) is
-        skipped rather than refused: a batch from many games must not fail for one of them.
+        Unlike `set_deadline`, a deadline for a game that has ended (or never existed, or that
+        another process now holds) is skipped rather than refused: a batch from many games must
+        not fail for one of them.
         """
-        gone = [(game_id,) for game_id in cleared]
-        kept = [(d.decision, d.due, d.game_id) for d in deadlines]
+        gone = [(game_id, self.token) for game_id in cleared]
+        kept = [(d.decision, d.due, d.game_id, self.token) for d in deadlines]
 
         def body(db: sqlite3.Connection) -> None:
-            db.executemany("DELETE FROM deadlines WHERE game_id = ?", gone)
+            db.executemany(
+                FENCED_DEADLINE_DELETE,
+                gone,
+            )
             db.executemany(
                 "INSERT OR REPLACE INTO deadlines (game_id, decision, due) SELECT id, ?, ? FROM games "
-                "WHERE id = ? AND status IN ('lobby', 'active')",
+                f"WHERE id = ? AND status IN ('lobby', 'active') AND {FENCE}",
                 kept,
             )
 

@@ -816,7 +816,7 @@ async def test_migrations_apply_once_and_reopening_changes_nothing(tmp_path, mon
     await store.close()
     with raw(path) as db:
         applied = db.execute("SELECT version, applied_at FROM schema_migrations").fetchall()
-        assert [version for version, _ in applied] == [1]
+        assert [version for version, _ in applied] == [1, 2]
         assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
     store = SqliteGameStore(path)
@@ -826,7 +826,7 @@ async def test_migrations_apply_once_and_reopening_changes_nothing(tmp_path, mon
 
     # A later release adds a migration: it is applied once, on top of the existing data.
     added = migrations.Migration(
-        2, "notes", "ALTER TABLE games ADD COLUMN note TEXT;\nCREATE INDEX n ON games (note);"
+        3, "notes", "ALTER TABLE games ADD COLUMN note TEXT;\nCREATE INDEX n ON games (note);"
     )
     monkeypatch.setattr(migrations, "MIGRATIONS", (*migrations.MIGRATIONS, added))
     for _ in range(2):
@@ -836,12 +836,12 @@ async def test_migrations_apply_once_and_reopening_changes_nothing(tmp_path, mon
         await store.close()
     with raw(path) as db:
         assert db.execute("SELECT version, applied_at FROM schema_migrations").fetchall()[0] == applied[0]
-        assert [v for (v,) in db.execute("SELECT version FROM schema_migrations")] == [1, 2]
+        assert [v for (v,) in db.execute("SELECT version FROM schema_migrations")] == [1, 2, 3]
 
 
 async def test_a_failed_migration_leaves_the_database_untouched(tmp_path, monkeypatch):
     path = tmp_path / "catnip.sqlite3"
-    broken = migrations.Migration(2, "broken", "CREATE TABLE fine (x);\nALTER TABLE nowhere ADD COLUMN y;")
+    broken = migrations.Migration(3, "broken", "CREATE TABLE fine (x);\nALTER TABLE nowhere ADD COLUMN y;")
     monkeypatch.setattr(migrations, "MIGRATIONS", (*migrations.MIGRATIONS, broken))
     with pytest.raises(sqlite3.OperationalError, match="nowhere"):
         await SqliteGameStore(path).open()
