@@ -78,6 +78,28 @@ def move_record(row: Sequence[Any]) -> MoveRecord:
     return MoveRecord(seq=row[0], seat=row[1], action=row[2], events=json.loads(row[3]), at=row[4])
 
 
+def lobby_seats(host: SeatRecord, seats: Sequence[SeatRecord] | None) -> list[SeatRecord]:
+    """The seats of a new lobby: the host alone, or `seats` (a rematch's) with the host among them."""
+    if host.user_id is None:
+        raise ValueError("a lobby's host must be a member, not a computer player")
+    seated = list(seats) if seats is not None else [host]
+    if host.user_id not in {seat.user_id for seat in seated}:
+        raise ValueError("the host must have a seat")
+    return seated
+
+
+def check_numbered(seats: Sequence[SeatRecord]) -> None:
+    """A started game's seats are numbered 0, 1, 2, ..."""
+    if sorted(seat.seat for seat in seats) != list(range(len(seats))):
+        raise ValueError(f"seats must be numbered 0..{len(seats) - 1}, got {[s.seat for s in seats]}")
+
+
+def check_distinct(seats: Sequence[SeatRecord]) -> None:
+    numbers = [seat.seat for seat in seats]
+    if len(set(numbers)) != len(numbers):
+        raise ValueError(f"two seats share a number: {numbers}")
+
+
 def check_status(status: str) -> None:
     if status not in STATUSES:
         raise ValueError(f"{status!r} is not a game status ({', '.join(STATUSES)})")

@@ -18,7 +18,15 @@ from bot.storage.models import (
     StaleMove,
 )
 from bot.storage.ownership import Ownership
-from bot.storage.queries import GAME_SQL, check_status, game_record, to_json
+from bot.storage.queries import (
+    GAME_SQL,
+    check_distinct,
+    check_numbered,
+    check_status,
+    game_record,
+    lobby_seats,
+    to_json,
+)
 
 FENCE = "(owner_token IS NULL OR owner_token = ?)"
 """The games this instance may write: those nobody holds, and its own (the token is the `?`)."""
@@ -52,9 +60,7 @@ class GameWrites(StoreAccess, Ownership):
         return game_record(rows[0])
 
     async def _replace_seats(self, db: Db, game_id: int, seats: Sequence[SeatRecord]) -> None:
-        numbers = [seat.seat for seat in seats]
-        if len(set(numbers)) != len(numbers):
-            raise ValueError(f"two seats share a number: {numbers}")
+        check_distinct(seats)
         await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
         await db.executemany(
             "INSERT INTO seats (game_id, seat, user_id, name, computer) VALUES (?, ?, ?, ?, ?)",
@@ -77,11 +83,7 @@ class GameWrites(StoreAccess, Ownership):
     ) -> GameRecord:
         """A new game in the lobby (version 0) with the host seated, or with `seats` (the host's among
         them) for a rematch."""
-        if host.user_id is None:
-            raise ValueError("a lobby's host must be a member, not a computer player")
-        seated = list(seats) if seats is not None else [host]
-        if host.user_id not in {seat.user_id for seat in seated}:
-            raise ValueError("the host must have a seat")
+        seated = lobby_seats(host, seats)
 
         async def body(db: Db) -> GameRecord:
             rows = await self._rows(
@@ -131,8 +133,7 @@ class GameWrites(StoreAccess, Ownership):
     ) -> GameRecord:
         """The game started: active, version 1, snapshot of seq 0 written, and its options remembered as
         the last used for its game in its channel; StaleMove if already started."""
-        if sorted(seat.seat for seat in seats) != list(range(len(seats))):
-            raise ValueError(f"seats must be numbered 0..{len(seats) - 1}, got {[s.seat for s in seats]}")
+        check_numbered(seats)
 
         async def body(db: Db) -> GameRecord:
             if await self._status(db, game_id) != "lobby":
