@@ -47,18 +47,13 @@ async def fresh_schema_url(base_url: str) -> str:
 
 
 @pytest.fixture
-async def database_url(postgres_server) -> str:
-    """A PostgreSQL URL of an empty database of this test's own."""
-    return await fresh_schema_url(postgres_server.get_uri())
-
-
-@pytest.fixture
 async def store(backend, tmp_path, request):
     """An open store on a fresh database (a file, or a schema of the test server), closed after the test."""
     if backend == "sqlite":
         store = SqliteGameStore(tmp_path / "catnip.sqlite3")
     else:
-        store = PostgresGameStore(await fresh_schema_url(request.getfixturevalue("postgres_server").get_uri()))
+        server = request.getfixturevalue("postgres_server")
+        store = PostgresGameStore(await fresh_schema_url(server.get_uri()))
     await store.open()
     yield store
     await store.close()

@@ -1,4 +1,5 @@
-"""The game store, on SQLite and on PostgreSQL: durable moves, stale clicks, crash recovery, rebuilding snapshots, statistics."""
+"""The game store on SQLite and PostgreSQL: durable moves, stale clicks, crash recovery, rebuilt snapshots,
+statistics."""
 
 from __future__ import annotations
 
