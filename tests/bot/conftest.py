@@ -58,3 +58,16 @@ async def store(backend, tmp_path, request):
     yield store
     await store.close()
     await asyncio.sleep(0)
+
+
+def same_database(store, **options):
+    """Another, not yet open store on `store`'s database (as a restarted or second process would open)."""
+    if isinstance(store, SqliteGameStore):
+        return SqliteGameStore(store.path, **options)
+    return PostgresGameStore(store.url, **options)
+
+
+@pytest.fixture
+def reopen():
+    """`same_database`, for tests: `reopen(store, owner=...)`."""
+    return same_database
