@@ -1,4 +1,7 @@
-"""`catnip` / `python -m bot`: run the bot, or the offline demo when no Discord token is configured."""
+"""`catnip` / `python -m bot`: run the bot, or the offline demo when no Discord token is configured.
+
+`catnip migrate-db --from … --to …` copies a database into PostgreSQL (bot/storage/transfer.py).
+"""
 
 from __future__ import annotations
 
@@ -42,6 +45,10 @@ async def run_bot(settings: Settings) -> None:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["migrate-db"]:
+        from bot.storage.transfer import migrate_main
+
+        raise SystemExit(migrate_main(sys.argv[2:]))
     try:
         settings = load_settings()
     except SettingsError as error:
@@ -54,7 +61,12 @@ def main() -> None:
         asyncio.run(run_offline(settings))
         return
     try:
-        check_database(settings.database_path)
+        if settings.database_url is not None:
+            from bot.storage.preflight_postgres import check_database_url
+
+            check_database_url(settings.database_url.get_secret_value())
+        else:
+            check_database(settings.database_path)
     except DatabaseUnusable as problem:
         print(f"catnip: {problem}", file=sys.stderr)
         raise SystemExit(2) from None

@@ -16,7 +16,8 @@ from discord.ext import commands
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.sessions import GameService
-from bot.storage import GameStore, SqliteGameStore
+from bot.storage import GameStore
+from bot.storage.factory import store_for_settings
 from bot.timers import Timers, TimerSettings
 
 log = logging.getLogger("catnip")
@@ -56,7 +57,7 @@ class CatnipBot(commands.Bot):
             command_prefix=commands.when_mentioned, intents=intents, help_command=None, **client_options
         )
         self.settings = settings
-        self.store: GameStore = store or SqliteGameStore(settings.database_path)
+        self.store: GameStore = store or store_for_settings(settings)
         self.clock: Clock = clock or SystemClock()
         self.service = GameService(self.store, self.clock, computer_delay=settings.computer_delay_seconds)
         self.timers = Timers(

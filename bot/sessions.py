@@ -23,7 +23,17 @@ from bot.live import (
     describe_players,
     seat_option_names,
 )
-from bot.storage import FinalResult, GameRecord, GameStore, SeatRecord, StaleMove, load_state
+from bot.storage import (
+    FinalResult,
+    GameRecord,
+    GameStore,
+    NotOwner,
+    SeatRecord,
+    StaleMove,
+    StoreUnavailable,
+    load_state,
+)
+from bot.storage.ownership import ShardPlan
 from engine import GAMES, Event, Frozen, Rules
 from engine.ai import LEVELS
 
@@ -38,8 +48,12 @@ COMPUTER_NAMES = ("Whiskers", "Mittens", "Pounce", "Biscuit", "Nimbus", "Saffron
 class GameService:
     """Runs every game: lobby changes, moves, computer turns, timers' defaults and endings."""
 
-    def __init__(self, store: GameStore, clock: Clock, *, computer_delay: float = 0.0) -> None:
+    def __init__(
+        self, store: GameStore, clock: Clock, *, computer_delay: float = 0.0, shards: ShardPlan | None = None
+    ) -> None:
         self.store = store
+        self.shards = shards
+        """This process's shards in a fleet: it runs only the games it holds the lease of (ownership.py)."""
         self.clock = clock
         self.computer_delay = computer_delay
         # Told of each change in the order they subscribed: the timers come before the tables they show.
@@ -50,11 +64,22 @@ class GameService:
     # ----------------------------------------------------------------- loading
 
     async def resume(self) -> list[LiveGame]:
-        """Load every lobby and active game (never finished ones) into memory."""
+        """Load every lobby and active game (never finished ones) into memory; with a shard plan, only
+        those of its shards, whose leases it takes."""
         games = []
-        for record in await self.store.active_games():
+        for record in await self._games_to_run():
             games.append(await self._load(record))
         return games
+
+    async def _games_to_run(self) -> list[GameRecord]:
+        if self.shards is None:
+            return await self.store.active_games()
+        return await self.store.claim_games(
+            shard_ids=self.shards.shard_ids,
+            shard_count=self.shards.shard_count,
+            lease_seconds=self.shards.lease_seconds,
+            now=self.clock.now(),
+        )
 
     async def _load(self, record: GameRecord) -> LiveGame:
         rules = GAMES[record.game].rules
@@ -83,6 +108,8 @@ class GameService:
         if game is None:
             try:
                 record = await self.store.get_game(game_id)
+            except StoreUnavailable:
+                raise
             except Exception as error:
                 raise GameClosed("I can't find that game any more.") from error
             if record.status not in ("lobby", "active"):
@@ -351,6 +378,9 @@ class GameService:
                 if outcome is None
                 else FinalResult(outcome.scores, outcome.winners, outcome.reason),
             )
+        except NotOwner as error:  # another process took the game over: it is no longer this one's
+            self.live.pop(game.id, None)
+            raise Refusal(str(error)) from error
         except StaleMove as error:
             game.record = await self.store.get_game(game.id)
             game.state = await load_state(self.store, game.record, game.rules)
@@ -507,6 +537,8 @@ class GameService:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._computer_tasks.clear()
+        if self.shards is not None:
+            await self.store.release_games()
 
     # ----------------------------------------------------------------- notify
 

@@ -6,6 +6,7 @@ one file) and `PostgresGameStore` (a server shared by a fleet of processes) impl
 """
 
 from bot.storage.commits import FinalResult
+from bot.storage.factory import store_for_settings
 from bot.storage.models import (
     ENDED_STATUSES,
     LIVE_STATUSES,
@@ -45,4 +46,5 @@ __all__ = [
     "StaleMove",
     "StoreUnavailable",
     "load_state",
+    "store_for_settings",
 ]

@@ -22,10 +22,20 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from bot.storage.models import NotOwner
 
 DEFAULT_OWNER = "catnip"
+
+
+@dataclass(frozen=True)
+class ShardPlan:
+    """The shards one process of a fleet runs, and how long its leases last between renewals."""
+
+    shard_ids: tuple[int, ...]
+    shard_count: int
+    lease_seconds: float = 60.0
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:

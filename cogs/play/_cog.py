@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.errors import NotInGame, Refusal
 from bot.live import LiveGame
+from bot.storage import StoreUnavailable
 from cogs.messages import COLOUR, private_panel, table_message
 from cogs.play._components import ComponentRouter, handle_click, reply
 from cogs.play._presenter import TablePresenter
@@ -51,7 +52,7 @@ class PlayCog(commands.Cog, name="Play"):
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
         original = getattr(error, "original", error)
-        if isinstance(original, Refusal | EngineError):
+        if isinstance(original, Refusal | EngineError | StoreUnavailable):
             await reply(interaction, str(original))
             return
         log.error(

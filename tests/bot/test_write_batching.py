@@ -79,7 +79,7 @@ async def test_a_move_that_breaks_its_batch_is_refused_alone_and_the_others_comm
     assert await store.moves(second) == [] and (await store.get_game(second)).version == 1
 
 
-@pytest.mark.sqlite_only  # one write thread; PostgreSQL's writes run side by side, ordered per game by its lock
+@pytest.mark.sqlite_only  # one write thread; PostgreSQL's run side by side, ordered per game by its lock
 async def test_writes_run_in_the_order_they_were_asked_for(store):
     """A transaction asked for between two moves of a game sees the first and not the second."""
     game = await active_game(store)
