@@ -119,8 +119,8 @@ async def migrate_database(source: str, target: str) -> dict[str, int]:
                     await db.copy_records_to_table(table, records=[convert(r) for r in rows], columns=columns)
                     copied[table] += len(rows)
             await db.execute(
-                "SELECT setval(pg_get_serial_sequence('games', 'id'), GREATEST(MAX(id), 1), MAX(id) IS NOT NULL) "
-                "FROM games"
+                "SELECT setval(pg_get_serial_sequence('games', 'id'), GREATEST(MAX(id), 1), "
+                "MAX(id) IS NOT NULL) FROM games"
             )
     finally:
         await db.close()
@@ -131,7 +131,8 @@ def migrate_main(argv: Sequence[str]) -> int:
     """`catnip migrate-db`: the exit status (0 copied, 2 refused)."""
     parser = argparse.ArgumentParser(
         prog="catnip migrate-db",
-        description="Copy a whole Catnip database (SQLite file or PostgreSQL URL) into an empty PostgreSQL one.",
+        description="Copy a whole Catnip database (SQLite file or PostgreSQL URL) into an empty "
+        "PostgreSQL one.",
     )
     parser.add_argument("--from", dest="source", required=True, help="SQLite file or postgresql:// URL")
     parser.add_argument("--to", dest="target", required=True, help="postgresql:// URL of an empty database")
