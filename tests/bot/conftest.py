@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import shutil
+import tempfile
+from pathlib import Path
 
 import asyncpg
 import pgserver
@@ -27,12 +30,28 @@ def pytest_generate_tests(metafunc):
         metafunc.parametrize("backend", ["sqlite"] if only else list(BACKENDS))
 
 
-@pytest.fixture(scope="session")
-def postgres_server(tmp_path_factory):
-    """A PostgreSQL server of this test process, stopped at the end of the session."""
-    server = pgserver.get_server(tmp_path_factory.mktemp("pg") / "data", cleanup_mode="stop")
-    yield server
+def start_postgres() -> tuple[pgserver.PostgresServer, Path]:
+    """A new PostgreSQL server in a folder of its own, and that folder.
+
+    Not under pytest's temporary folder: run as root, pgserver runs the server as an unprivileged
+    user, who must be able to reach the data folder, and pytest keeps its own folders private.
+    """
+    folder = Path(tempfile.mkdtemp(prefix="catnip-pg-"))
+    folder.chmod(0o755)
+    return pgserver.get_server(folder / "data", cleanup_mode="stop"), folder
+
+
+def stop_postgres(server: pgserver.PostgresServer, folder: Path) -> None:
     server.cleanup()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A PostgreSQL server of this test process, stopped at the end of the session."""
+    server, folder = start_postgres()
+    yield server
+    stop_postgres(server, folder)
 
 
 async def fresh_schema_url(base_url: str) -> str:
