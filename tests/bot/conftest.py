@@ -120,3 +120,12 @@ def stop_server(server: pgserver.PostgresServer) -> None:
 def start_server(server: pgserver.PostgresServer) -> None:
     """Start the stopped server again, on the same socket."""
     server.ensure_postgres_running()
+
+
+@pytest.fixture
+async def pg_store(postgres_server):
+    """An open PostgreSQL store on a fresh schema, for what only that backend has to show."""
+    store = PostgresGameStore(await fresh_schema_url(postgres_server.get_uri()))
+    await store.open()
+    yield store
+    await store.close()

@@ -78,9 +78,8 @@ async def test_a_store_opened_while_the_server_is_down_connects_once_it_is_up(ow
         await store.close()
 
 
-async def test_the_action_log_is_append_only(store):
-    if not isinstance(store, PostgresGameStore):
-        return  # the SQLite store's triggers are tested with its file
+async def test_the_action_log_is_append_only(pg_store):
+    store = pg_store
     game = await started_game(store)
     await play_move(store, game.id)
     db = await asyncpg.connect(store.url)
