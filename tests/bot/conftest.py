@@ -62,6 +62,7 @@ def stop_postgres(server: pgserver.PostgresServer, folder: Path) -> None:
     """Stop the server at once (its data is thrown away, no need for a checkpoint) and remove it."""
     with contextlib.suppress(subprocess.CalledProcessError):
         pg_ctl(["-w", "-m", "immediate", "stop"], pgdata=server.pgdata, user=server.system_user)
+    server.cleanup_mode = None  # stopped already: pgserver has nothing left to stop
     server.cleanup()
     shutil.rmtree(folder, ignore_errors=True)
 
