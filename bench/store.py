@@ -37,7 +37,7 @@ from importlib.metadata import version as package_version
 from pathlib import Path
 
 from bench.machine import describe_machine
-from bot.storage import GameRecord, SeatRecord, SqliteGameStore, load_state
+from bot.storage import GameRecord, GameStore, SeatRecord, SqliteGameStore, load_state
 from engine import GAMES, Rules
 from engine.testing import RandomPlayer
 
@@ -94,7 +94,7 @@ def seats_for(script: Script, first_user: int) -> list[SeatRecord]:
     return [SeatRecord(seat=s, user_id=first_user + s, name=f"Player {s}") for s in range(script.players)]
 
 
-async def start(store: SqliteGameStore, script: Script, number: int) -> GameRecord:
+async def start(store: GameStore, script: Script, number: int) -> GameRecord:
     seats = seats_for(script, 1000 + number % 500)
     lobby = await store.create_lobby(
         guild_id=1 + number % 20,
@@ -122,6 +122,14 @@ async def throughput(path: Path, games: int, seconds: float, script: Script, syn
     """Commits/s and latencies with `games` games moving at once (every `pace` s each, or flat out)."""
     store = SqliteGameStore(path, synchronous=sync)
     await store.open()
+    try:
+        return await moves_at_once(store, games, seconds, script, pace)
+    finally:
+        await store.close()
+
+
+async def moves_at_once(store: GameStore, games: int, seconds: float, script: Script, pace: float = 0.0):
+    """Commits/s and latencies on the open `store`, `games` games moving at once."""
     records = await asyncio.gather(*(start(store, script, n) for n in range(games)))
     latencies: list[float] = []
     stop = asyncio.Event()
@@ -158,7 +166,6 @@ async def throughput(path: Path, games: int, seconds: float, script: Script, syn
     stop.set()
     await asyncio.gather(*tasks)
     elapsed = time.perf_counter() - began
-    await store.close()
     return len(latencies) / elapsed, latencies
 
 

@@ -31,11 +31,33 @@ SNAPSHOT_UPSERT = (
     "state = excluded.state"
 )
 
+# A batch's rows go in as one array per column: one statement per table whatever the batch's size.
+UPDATE_GAMES = """
+UPDATE games AS g SET version = u.version, updated_at = u.at, status = u.status
+  FROM unnest($1::integer[], $2::float8[], $3::text[], $4::bigint[]) AS u (version, at, status, id)
+ WHERE g.id = u.id
+"""
+INSERT_MOVES = """
+INSERT INTO moves (game_id, seq, seat, action, events, at)
+SELECT * FROM unnest($1::bigint[], $2::integer[], $3::integer[], $4::text[], $5::text[], $6::float8[])
+"""
+UPSERT_SNAPSHOTS = """
+INSERT INTO snapshots (game_id, seq, version, state)
+SELECT * FROM unnest($1::bigint[], $2::integer[], $3::integer[], $4::text[])
+ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, version = excluded.version, state = excluded.state
+"""
+
 BATCH_GAMES = """
 SELECT g.id, g.version, g.status, g.owner_token,
        COALESCE((SELECT MAX(m.seq) FROM moves AS m WHERE m.game_id = g.id), 0)
   FROM games AS g WHERE g.id = ANY($1::bigint[]) ORDER BY g.id FOR UPDATE
 """
+
+
+def columns(rows, width: int) -> list[list]:
+    """Rows turned into `width` column lists (for unnest)."""
+    rows = list(rows)
+    return [[row[i] for row in rows] for i in range(width)]
 
 
 async def write_result(db: asyncpg.Connection, game_id: int, result: FinalResult, now: float) -> None:
@@ -95,15 +117,9 @@ async def _apply_all(db: asyncpg.Connection, moves: list[PendingMove]) -> list[i
             results.append(move)
         outcomes.append(version)
     if updates:
-        await db.executemany(
-            "UPDATE games SET version = $1, updated_at = $2, status = $3 WHERE id = $4",
-            list(updates.values()),
-        )
-        await db.executemany(
-            "INSERT INTO moves (game_id, seq, seat, action, events, at) VALUES ($1, $2, $3, $4, $5, $6)",
-            logged,
-        )
-        await db.executemany(SNAPSHOT_UPSERT, list(snapshots.values()))
+        await db.execute(UPDATE_GAMES, *columns(updates.values(), 4))
+        await db.execute(INSERT_MOVES, *columns(logged, 6))
+        await db.execute(UPSERT_SNAPSHOTS, *columns(snapshots.values(), 4))
     if ended:
         await db.executemany("DELETE FROM deadlines WHERE game_id = $1", ended)
     for move in results:

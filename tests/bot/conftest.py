@@ -8,27 +8,16 @@ each test gets a fresh schema of its own on it, so tests never see each other's 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
-import os
-import shutil
-import subprocess
-import tempfile
-from pathlib import Path
 
 import asyncpg
-import pgserver
 import pytest
-from pgserver._commands import initdb, pg_ctl
-from pgserver.utils import ensure_user_exists
 
+from bench.local_postgres import start_postgres, stop_postgres
 from bot.storage import PostgresGameStore, SqliteGameStore
 
 BACKENDS = ("sqlite", "postgres")
 _schemas = itertools.count(1)
-SERVER_USER = "pgserver"
-"""Run as root, pgserver runs the server as this unprivileged user."""
-INITDB_ARGS = ["--auth=trust", "--auth-local=trust", "--encoding=utf8", "-U", "postgres", "--no-sync"]
 
 
 def pytest_generate_tests(metafunc):
@@ -36,35 +25,6 @@ def pytest_generate_tests(metafunc):
     if "backend" in metafunc.fixturenames:
         only = metafunc.definition.get_closest_marker("sqlite_only")
         metafunc.parametrize("backend", ["sqlite"] if only else list(BACKENDS))
-
-
-def start_postgres() -> tuple[pgserver.PostgresServer, Path]:
-    """A new PostgreSQL server in a folder of its own, and that folder.
-
-    Not under pytest's temporary folder: run as root, pgserver runs the server as an unprivileged
-    user, who must be able to reach the data folder, and pytest keeps its own folders private.
-    """
-    folder = Path(tempfile.mkdtemp(prefix="catnip-pg-"))
-    folder.chmod(0o755)
-    data = folder / "data"
-    data.mkdir()
-    user = None
-    if os.geteuid() == 0:
-        user = SERVER_USER
-        ensure_user_exists(user)
-        shutil.chown(data, user, user)
-    # What pgserver would run, without syncing a throw-away data folder to disk (seconds saved).
-    initdb(INITDB_ARGS, pgdata=data, user=user)
-    return pgserver.get_server(data, cleanup_mode="stop"), folder
-
-
-def stop_postgres(server: pgserver.PostgresServer, folder: Path) -> None:
-    """Stop the server at once (its data is thrown away, no need for a checkpoint) and remove it."""
-    with contextlib.suppress(subprocess.CalledProcessError):
-        pg_ctl(["-w", "-m", "immediate", "stop"], pgdata=server.pgdata, user=server.system_user)
-    server.cleanup_mode = None  # stopped already: pgserver has nothing left to stop
-    server.cleanup()
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
@@ -111,16 +71,6 @@ def same_database(store, **options):
 def reopen():
     """`same_database`, for tests: `reopen(store, owner=...)`."""
     return same_database
-
-
-def stop_server(server: pgserver.PostgresServer) -> None:
-    """Stop the PostgreSQL server now, its clients cut off (as a server restart or crash does)."""
-    pg_ctl(["-w", "-m", "fast", "stop"], pgdata=server.pgdata, user=server.system_user)
-
-
-def start_server(server: pgserver.PostgresServer) -> None:
-    """Start the stopped server again, on the same socket."""
-    server.ensure_postgres_running()
 
 
 @pytest.fixture
