@@ -27,11 +27,11 @@ from importlib.metadata import version as package_version
 
 import asyncpg
 
-from bench.local_postgres import start_postgres, stop_postgres
 from bench.machine import describe_machine
 from bench.store import Script, moves_at_once, percentile, record_game, seats_for
 from bot.storage import PostgresGameStore, load_state
 from engine import GAMES
+from tests.postgres_server import start_postgres, stop_postgres
 
 
 async def fresh_database(server_url: str, name: str) -> str:

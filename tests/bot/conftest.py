@@ -7,14 +7,13 @@ each test gets a fresh schema of its own on it, so tests never see each other's 
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 
 import asyncpg
 import pytest
 
-from bench.local_postgres import start_postgres, stop_postgres
 from bot.storage import PostgresGameStore, SqliteGameStore
+from tests.postgres_server import start_postgres, stop_postgres
 
 BACKENDS = ("sqlite", "postgres")
 _schemas = itertools.count(1)
@@ -57,7 +56,6 @@ async def store(backend, tmp_path, request):
     await store.open()
     yield store
     await store.close()
-    await asyncio.sleep(0)
 
 
 def same_database(store, **options):
