@@ -19,8 +19,8 @@ from collections import deque
 
 import asyncpg
 
-from bot.storage.commits import MAX_BATCH, FinalResult, PendingMove
-from bot.storage.models import ENDED_STATUSES, GameNotFound, NotOwner, StaleMove, StoreUnavailable
+from bot.storage.commits import MAX_BATCH, FinalResult, PendingMove, plan_batch
+from bot.storage.models import GameNotFound, StoreUnavailable
 from bot.storage.postgres_access import is_outage
 
 log = logging.getLogger(__name__)
@@ -48,8 +48,8 @@ ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, version = excluded.versi
 """
 
 BATCH_GAMES = """
-SELECT g.id, g.version, g.status, g.owner_token,
-       COALESCE((SELECT MAX(m.seq) FROM moves AS m WHERE m.game_id = g.id), 0)
+SELECT g.id, g.version, g.status, COALESCE((SELECT MAX(m.seq) FROM moves AS m WHERE m.game_id = g.id), 0),
+       g.owner_token
   FROM games AS g WHERE g.id = ANY($1::bigint[]) ORDER BY g.id FOR UPDATE
 """
 
@@ -88,43 +88,19 @@ async def write_result(db: asyncpg.Connection, game_id: int, result: FinalResult
 
 
 async def _apply_all(db: asyncpg.Connection, moves: list[PendingMove]) -> list[int | Exception]:
-    """Write a batch of moves inside the current transaction, checked one after the other in order."""
+    """Write a batch of moves inside the current transaction (checked by `plan_batch`), one statement
+    per table."""
     rows = await db.fetch(BATCH_GAMES, sorted({move.game_id for move in moves}))
-    games = {row[0]: (row[1], row[2], row[4]) for row in rows}
-    holders = {row[0]: row[3] for row in rows}
-    outcomes: list[int | Exception] = []
-    updates, logged, snapshots, ended, results = {}, [], {}, [], []
-    for move in moves:
-        if move.game_id not in games:
-            outcomes.append(GameNotFound(move.game_id))
-            continue
-        holder = holders[move.game_id]
-        if holder is not None and holder != move.owner_token:
-            outcomes.append(NotOwner(move.game_id))
-            continue
-        version, status, seq = games[move.game_id]
-        if status != "active" or version != move.expected_version:
-            outcomes.append(StaleMove())
-            continue
-        version, status, seq = version + 1, move.status or status, seq + 1
-        games[move.game_id] = (version, status, seq)
-        updates[move.game_id] = (version, float(move.now), status, move.game_id)
-        logged.append((move.game_id, seq, move.seat, move.action, move.events_json, float(move.now)))
-        snapshots[move.game_id] = (move.game_id, seq, version, move.state_json)
-        if move.status in ENDED_STATUSES:
-            ended.append((move.game_id,))
-        if move.result is not None:
-            results.append(move)
-        outcomes.append(version)
-    if updates:
-        await db.execute(UPDATE_GAMES, *columns(updates.values(), 4))
-        await db.execute(INSERT_MOVES, *columns(logged, 6))
-        await db.execute(UPSERT_SNAPSHOTS, *columns(snapshots.values(), 4))
-    if ended:
-        await db.executemany("DELETE FROM deadlines WHERE game_id = $1", ended)
-    for move in results:
+    plan = plan_batch(moves, rows)
+    if plan.updates:
+        await db.execute(UPDATE_GAMES, *columns(plan.updates, 4))
+        await db.execute(INSERT_MOVES, *columns(plan.logged, 6))
+        await db.execute(UPSERT_SNAPSHOTS, *columns(plan.snapshots, 4))
+    if plan.ended:
+        await db.executemany("DELETE FROM deadlines WHERE game_id = $1", plan.ended)
+    for move in plan.results:
         await write_result(db, move.game_id, move.result, move.now)
-    return outcomes
+    return plan.outcomes
 
 
 async def commit_batch(pool: asyncpg.Pool, moves: list[PendingMove]) -> list[int | Exception]:

@@ -9,9 +9,20 @@ import json
 import logging
 from collections.abc import Sequence
 
+from bot.storage import queries
 from bot.storage.models import Deadline, GameNotFound, GameRecord, GameStatus, MoveRecord
 from bot.storage.postgres_access import PgAccess
-from bot.storage.queries import check_status, game_record, move_record
+from bot.storage.queries import (
+    DEADLINES_SQL,
+    LEADERBOARD_SQL,
+    STATS_SQL,
+    check_status,
+    game_record,
+    leaderboard_rows,
+    move_record,
+    numbered,
+    stats_rows,
+)
 
 log = logging.getLogger(__name__)
 
@@ -36,15 +47,7 @@ RECENT_MOVES_SQL = (
     "SELECT seq, seat, action, events, at FROM "
     "(SELECT * FROM moves WHERE game_id = $1 ORDER BY seq DESC LIMIT $2) AS newest ORDER BY seq"
 )
-DEADLINES_SQL = (
-    "SELECT d.game_id, d.decision, d.due FROM deadlines AS d JOIN games AS g ON g.id = d.game_id "
-    "WHERE g.status IN ('lobby', 'active') ORDER BY d.due, d.game_id"
-)
-SNAPSHOT_SQL = """
-SELECT s.state, s.seq, g.version, COALESCE((SELECT MAX(m.seq) FROM moves AS m WHERE m.game_id = g.id), 0)
-  FROM games AS g LEFT JOIN snapshots AS s ON s.game_id = g.id
- WHERE g.id = $1
-"""
+SNAPSHOT_SQL = numbered(queries.SNAPSHOT_SQL)
 
 
 class PgReads(PgAccess):
@@ -101,26 +104,8 @@ class PgReads(PgAccess):
 
     async def stats(self, guild_id: int, user_id: int) -> list[dict]:
         """Per game the member has results for in this server: {"game", "played", "won", "best"}."""
-        rows = await self._read(
-            "SELECT g.game, COUNT(*), SUM(r.won), MAX(r.score) "
-            "FROM results AS r JOIN games AS g ON g.id = r.game_id "
-            "WHERE r.user_id = $1 AND g.guild_id = $2 GROUP BY g.game ORDER BY g.game",
-            user_id,
-            guild_id,
-        )
-        return [
-            {"game": game, "played": played, "won": won, "best": best} for game, played, won, best in rows
-        ]
+        return stats_rows(await self._read(numbered(STATS_SQL), user_id, guild_id))
 
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[dict]:
         """Members by wins at `game` here (fewer played first on a tie): {"user_id", "played", "won"}."""
-        rows = await self._read(
-            "SELECT r.user_id, COUNT(*) AS played, SUM(r.won) AS won FROM games AS g "
-            "JOIN results AS r ON r.game_id = g.id "
-            "WHERE g.guild_id = $1 AND g.game = $2 AND r.user_id IS NOT NULL "
-            "GROUP BY r.user_id ORDER BY won DESC, played ASC, r.user_id ASC LIMIT $3",
-            guild_id,
-            game,
-            limit,
-        )
-        return [{"user_id": user_id, "played": played, "won": won} for user_id, played, won in rows]
+        return leaderboard_rows(await self._read(numbered(LEADERBOARD_SQL), guild_id, game, limit))

@@ -42,6 +42,33 @@ SELECT s.state, s.seq, g.version, COALESCE((SELECT MAX(m.seq) FROM moves AS m WH
 """
 
 
+STATS_SQL = (
+    "SELECT g.game, COUNT(*), SUM(r.won), MAX(r.score) "
+    "FROM results AS r JOIN games AS g ON g.id = r.game_id "
+    "WHERE r.user_id = ? AND g.guild_id = ? GROUP BY g.game ORDER BY g.game"
+)
+LEADERBOARD_SQL = (
+    "SELECT r.user_id, COUNT(*) AS played, SUM(r.won) AS won FROM games AS g "
+    "JOIN results AS r ON r.game_id = g.id "
+    "WHERE g.guild_id = ? AND g.game = ? AND r.user_id IS NOT NULL "
+    "GROUP BY r.user_id ORDER BY won DESC, played ASC, r.user_id ASC LIMIT ?"
+)
+
+
+def numbered(sql: str) -> str:
+    """`sql` with PostgreSQL's numbered parameters ($1, $2, ...) in place of SQLite's `?`."""
+    parts = sql.split("?")
+    return "".join(part + (f"${n}" if n < len(parts) else "") for n, part in enumerate(parts, start=1))
+
+
+def stats_rows(rows: Sequence[Sequence[Any]]) -> list[dict]:
+    return [{"game": game, "played": played, "won": won, "best": best} for game, played, won, best in rows]
+
+
+def leaderboard_rows(rows: Sequence[Sequence[Any]]) -> list[dict]:
+    return [{"user_id": user_id, "played": played, "won": won} for user_id, played, won in rows]
+
+
 def to_json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 

@@ -13,12 +13,16 @@ from bot.storage.queries import (
     CHANNEL_GAMES_SQL,
     DEADLINES_SQL,
     GAME_SQL,
+    LEADERBOARD_SQL,
     MOVES_SQL,
     RECENT_MOVES_SQL,
     SNAPSHOT_SQL,
+    STATS_SQL,
     check_status,
     game_record,
+    leaderboard_rows,
     move_record,
+    stats_rows,
     to_json,
 )
 
@@ -81,23 +85,8 @@ class GameReads(StoreAccess):
 
     async def stats(self, guild_id: int, user_id: int) -> list[dict]:
         """Per game the member has results for in this server: {"game", "played", "won", "best"}."""
-        rows = await self._read(
-            "SELECT g.game, COUNT(*), SUM(r.won), MAX(r.score) "
-            "FROM results AS r JOIN games AS g ON g.id = r.game_id "
-            "WHERE r.user_id = ? AND g.guild_id = ? GROUP BY g.game ORDER BY g.game",
-            (user_id, guild_id),
-        )
-        return [
-            {"game": game, "played": played, "won": won, "best": best} for game, played, won, best in rows
-        ]
+        return stats_rows(await self._read(STATS_SQL, (user_id, guild_id)))
 
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[dict]:
         """Members by wins at `game` here (fewer played first on a tie): {"user_id", "played", "won"}."""
-        rows = await self._read(
-            "SELECT r.user_id, COUNT(*) AS played, SUM(r.won) AS won FROM games AS g "
-            "JOIN results AS r ON r.game_id = g.id "
-            "WHERE g.guild_id = ? AND g.game = ? AND r.user_id IS NOT NULL "
-            "GROUP BY r.user_id ORDER BY won DESC, played ASC, r.user_id ASC LIMIT ?",
-            (guild_id, game, limit),
-        )
-        return [{"user_id": user_id, "played": played, "won": won} for user_id, played, won in rows]
+        return leaderboard_rows(await self._read(LEADERBOARD_SQL, (guild_id, game, limit)))
