@@ -28,7 +28,15 @@ from importlib.metadata import version as package_version
 import asyncpg
 
 from bench.machine import describe_machine
-from bench.store import Script, moves_at_once, percentile, record_game, seats_for
+from bench.store import (
+    THROUGHPUT_HEADER,
+    THROUGHPUT_RUNS,
+    Script,
+    moves_at_once,
+    recorded_pools,
+    seats_for,
+    throughput_row,
+)
 from bot.storage import PostgresGameStore, load_state
 from engine import GAMES
 from tests.postgres_server import start_postgres, stop_postgres
@@ -159,26 +167,18 @@ def main() -> None:
             "server: " + ("local pgserver on a Unix socket" if server else "given by --url")
             + "; load average at start: " + ", ".join(f"{load:.2f}" for load in os.getloadavg())
         )  # fmt: skip
-        pools = {
-            key: [record_game(game.rules, game.rules.max_players, seed) for seed in range(20)]
-            for key, game in GAMES.items()
-        }
+        pools = recorded_pools()
         key = max(pools, key=lambda k: len(pools[k][0].steps[-1].state_json))
         script = max(pools[key], key=lambda s: len(s.steps))
         state_bytes = len(script.steps[0].state_json)
         print(f"\n1. Durable commits, {key} moves ({state_bytes} B state), {seconds:g} s a run")
-        print(f"   {'games moving':24} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
-        runs = [(games, 0.0) for games in (1, 10, 100, 1000)] + [(1000, 2.0)]
-        for number, (games, pace) in enumerate(runs):
+        print(THROUGHPUT_HEADER)
+        for number, (games, pace) in enumerate(THROUGHPUT_RUNS):
             database = asyncio.run(fresh_database(url, f"catnip_bench_{number}"))
             rate, latencies = asyncio.run(
                 throughput(database, games, seconds * (2 if pace else 1), script, args.writers, pace)
             )
-            label = f"{games:,}" + (f", each 1 move / {pace:.0f} s" if pace else ", flat out")
-            print(
-                f"   {label:24} {rate:9.0f} {percentile(latencies, 0.5) * 1000:8.2f} "
-                f"{percentile(latencies, 0.99) * 1000:8.2f} {max(latencies) * 1000:8.2f}"
-            )
+            print(throughput_row(games, pace, rate, latencies))
 
         finished, active = 10_000 // scale, 1_000 // scale
         database = asyncio.run(fresh_database(url, "catnip_bench_resume"))

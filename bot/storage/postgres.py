@@ -15,13 +15,12 @@ below hold what it reads and writes.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import weakref
 from collections.abc import Sequence
 
 import asyncpg
 
+from bot.storage.locks import GameLocks
 from bot.storage.models import GameRecord
 from bot.storage.ownership import check_shard_plan
 from bot.storage.postgres_commits import Committer
@@ -48,7 +47,7 @@ RETURNING id
 """
 
 
-class PostgresGameStore(PgWrites, PgReads):
+class PostgresGameStore(PgWrites, PgReads, GameLocks):
     """The `GameStore` on the PostgreSQL database at `url` (its schema created or brought up to date).
 
     `owner` is the role of the process in a fleet (see ownership.py); a lone process needs none.
@@ -60,7 +59,7 @@ class PostgresGameStore(PgWrites, PgReads):
         self.url = url
         self.pool_size = pool_size
         self.writers = writers
-        self._game_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._init_locks()
 
     async def open(self) -> None:
         """Connect and apply pending migrations; idempotent."""
@@ -92,13 +91,6 @@ class PostgresGameStore(PgWrites, PgReads):
             await committer.drain()
         if pool is not None:
             await pool.close()
-
-    def lock(self, game_id: int) -> asyncio.Lock:
-        """The per-game lock, created on first use; the same object while anyone holds on to it."""
-        lock = self._game_locks.get(game_id)
-        if lock is None:
-            lock = self._game_locks[game_id] = asyncio.Lock()
-        return lock
 
     async def claim_games(
         self, *, shard_ids: Sequence[int], shard_count: int, lease_seconds: float, now: float

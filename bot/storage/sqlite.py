@@ -25,12 +25,10 @@ access.py how both reach the database, queries.py the SQL of the reads and how r
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import os
 import sqlite3
-import weakref
 from os import PathLike
 from typing import Literal
 
@@ -38,6 +36,7 @@ import aiosqlite
 
 from bot.storage.access import Db
 from bot.storage.leases import SqliteLeases
+from bot.storage.locks import GameLocks
 from bot.storage.migrations import apply_migrations
 from bot.storage.reads import GameReads
 from bot.storage.write_thread import WriteThread
@@ -46,7 +45,7 @@ from bot.storage.writes import GameWrites
 log = logging.getLogger(__name__)
 
 
-class SqliteGameStore(GameWrites, GameReads, SqliteLeases):
+class SqliteGameStore(GameWrites, GameReads, SqliteLeases, GameLocks):
     """The `GameStore` on the SQLite database at `path` (created if missing, readable by its owner only).
 
     `owner` is the role of the process in a fleet (see ownership.py); a lone process needs none.
@@ -65,7 +64,7 @@ class SqliteGameStore(GameWrites, GameReads, SqliteLeases):
         self.path = str(path)
         self.synchronous = synchronous
         self._reader: Db | None = None
-        self._game_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._init_locks()
         self._write_thread: WriteThread | None = None
 
     async def open(self) -> None:
@@ -113,13 +112,6 @@ class SqliteGameStore(GameWrites, GameReads, SqliteLeases):
             await write_thread.stop()
         if reader is not None:
             await reader.close()
-
-    def lock(self, game_id: int) -> asyncio.Lock:
-        """The per-game lock, created on first use; the same object while anyone holds on to it."""
-        lock = self._game_locks.get(game_id)
-        if lock is None:
-            lock = self._game_locks[game_id] = asyncio.Lock()
-        return lock
 
 
 def _create_private(path: str) -> None:
