@@ -71,6 +71,21 @@ class GameService:
             games.append(await self._load(record))
         return games
 
+    async def renew_leases(self) -> list[LiveGame]:
+        """With a shard plan: renew this process's leases (call it well within `lease_seconds`), let go
+        of the games another process has taken, and load the ones this process took over (a process
+        of its shards that died or left); those newly taken games, to announce like resumed ones."""
+        if self.shards is None:
+            return []
+        records = await self._games_to_run()
+        held = {record.id for record in records}
+        for game_id in [game_id for game_id in self.live if game_id not in held]:
+            self.live.pop(game_id)
+            task = self._computer_tasks.pop(game_id, None)
+            if task is not None:
+                task.cancel()
+        return [await self._load(record) for record in records if record.id not in self.live]
+
     async def _games_to_run(self) -> list[GameRecord]:
         if self.shards is None:
             return await self.store.active_games()

@@ -166,3 +166,33 @@ async def test_a_click_on_a_game_another_process_took_over_is_refused_and_the_ga
         await new.shutdown()
         await old.store.close()
         await new_store.close()
+
+
+async def test_renewing_leases_takes_over_a_dead_processs_games_and_lets_go_of_lost_ones(store, reopen):
+    clock = ManualClock()
+    plan = ShardPlan(shard_ids=(0, 1), shard_count=2, lease_seconds=LEASE)
+    first = GameService(await opened(reopen, store, owner="first"), clock, shards=plan)
+    second = GameService(await opened(reopen, store, owner="second"), clock, shards=plan)
+    try:
+        lobby = await first.open_lobby(
+            game_key="catsdogs",
+            guild_id=guild_on(1),
+            channel_id=10,
+            thread_id=None,
+            host_id=101,
+            host_name="A",
+        )
+        await first.resume()
+        assert await second.renew_leases() == [], "held by a live process: not taken"
+        clock.advance(LEASE / 2)
+        assert [g.id for g in await first.renew_leases()] == [], "renewed, nothing new"
+        assert lobby.id in first.live
+        clock.advance(LEASE + 1)  # the first process stops renewing (it died): its lease runs out
+        taken = await second.renew_leases()
+        assert [g.id for g in taken] == [lobby.id] and lobby.id in second.live
+        assert await first.renew_leases() == [] and lobby.id not in first.live, "lost, let go"
+    finally:
+        await first.shutdown()
+        await second.shutdown()
+        await first.store.close()
+        await second.store.close()
