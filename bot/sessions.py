@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Sequence
 
 from bot.clock import Clock
 from bot.errors import GameClosed, NotHost, NotInGame, Refusal, TableMovedOn
+from bot.leases import LeaseKeeping
 from bot.live import (
     TIMER_CHOICES,
     TIMER_OPTION,
@@ -45,7 +46,7 @@ RECENT_MOVES = 12
 COMPUTER_NAMES = ("Whiskers", "Mittens", "Pounce", "Biscuit", "Nimbus", "Saffron")
 
 
-class GameService:
+class GameService(LeaseKeeping):
     """Runs every game: lobby changes, moves, computer turns, timers' defaults and endings."""
 
     def __init__(
@@ -70,31 +71,6 @@ class GameService:
         for record in await self._games_to_run():
             games.append(await self._load(record))
         return games
-
-    async def renew_leases(self) -> list[LiveGame]:
-        """With a shard plan: renew this process's leases (call it well within `lease_seconds`), let go
-        of the games another process has taken, and load the ones this process took over (a process
-        of its shards that died or left); those newly taken games, to announce like resumed ones."""
-        if self.shards is None:
-            return []
-        records = await self._games_to_run()
-        held = {record.id for record in records}
-        for game_id in [game_id for game_id in self.live if game_id not in held]:
-            self.live.pop(game_id)
-            task = self._computer_tasks.pop(game_id, None)
-            if task is not None:
-                task.cancel()
-        return [await self._load(record) for record in records if record.id not in self.live]
-
-    async def _games_to_run(self) -> list[GameRecord]:
-        if self.shards is None:
-            return await self.store.active_games()
-        return await self.store.claim_games(
-            shard_ids=self.shards.shard_ids,
-            shard_count=self.shards.shard_count,
-            lease_seconds=self.shards.lease_seconds,
-            now=self.clock.now(),
-        )
 
     async def _load(self, record: GameRecord) -> LiveGame:
         rules = GAMES[record.game].rules
