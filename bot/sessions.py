@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator, Sequence
 
 from bot.clock import Clock
 from bot.errors import GameClosed, NotHost, NotInGame, Refusal, TableMovedOn
-from bot.leases import LeaseKeeping
+from bot.lease_keeping import LeaseKeeping
 from bot.live import (
     TIMER_CHOICES,
     TIMER_OPTION,
