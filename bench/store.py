@@ -37,7 +37,7 @@ from importlib.metadata import version as package_version
 from pathlib import Path
 
 from bench.machine import describe_machine
-from bot.storage import GameRecord, SeatRecord, SqliteGameStore, load_state
+from bot.storage import GameRecord, GameStore, SeatRecord, SqliteGameStore, load_state
 from engine import GAMES, Rules
 from engine.testing import RandomPlayer
 
@@ -94,7 +94,7 @@ def seats_for(script: Script, first_user: int) -> list[SeatRecord]:
     return [SeatRecord(seat=s, user_id=first_user + s, name=f"Player {s}") for s in range(script.players)]
 
 
-async def start(store: SqliteGameStore, script: Script, number: int) -> GameRecord:
+async def start(store: GameStore, script: Script, number: int) -> GameRecord:
     seats = seats_for(script, 1000 + number % 500)
     lobby = await store.create_lobby(
         guild_id=1 + number % 20,
@@ -122,6 +122,14 @@ async def throughput(path: Path, games: int, seconds: float, script: Script, syn
     """Commits/s and latencies with `games` games moving at once (every `pace` s each, or flat out)."""
     store = SqliteGameStore(path, synchronous=sync)
     await store.open()
+    try:
+        return await moves_at_once(store, games, seconds, script, pace)
+    finally:
+        await store.close()
+
+
+async def moves_at_once(store: GameStore, games: int, seconds: float, script: Script, pace: float = 0.0):
+    """Commits/s and latencies on the open `store`, `games` games moving at once."""
     records = await asyncio.gather(*(start(store, script, n) for n in range(games)))
     latencies: list[float] = []
     stop = asyncio.Event()
@@ -158,8 +166,28 @@ async def throughput(path: Path, games: int, seconds: float, script: Script, syn
     stop.set()
     await asyncio.gather(*tasks)
     elapsed = time.perf_counter() - began
-    await store.close()
     return len(latencies) / elapsed, latencies
+
+
+THROUGHPUT_RUNS = [(games, 0.0) for games in (1, 10, 100, 1000)] + [(1000, 2.0)]
+"""(games moving, seconds between each game's moves; 0 = flat out)."""
+THROUGHPUT_HEADER = f"   {'games moving':24} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}"
+
+
+def throughput_row(games: int, pace: float, rate: float, latencies: list[float]) -> str:
+    label = f"{games:,}" + (f", each 1 move / {pace:.0f} s" if pace else ", flat out")
+    return (
+        f"   {label:24} {rate:9.0f} {percentile(latencies, 0.5) * 1000:8.2f} "
+        f"{percentile(latencies, 0.99) * 1000:8.2f} {max(latencies) * 1000:8.2f}"
+    )
+
+
+def recorded_pools() -> dict[str, list[Script]]:
+    """Twenty complete random games of each engine, at its most players."""
+    return {
+        key: [record_game(game.rules, game.rules.max_players, seed) for seed in range(20)]
+        for key, game in GAMES.items()
+    }
 
 
 # --------------------------------------------------------------------------- 2. size
@@ -337,10 +365,7 @@ def main() -> None:
     print(f"databases in {workdir} on {filesystem_of(workdir.resolve())}")
     print("load average at start: " + ", ".join(f"{load:.2f}" for load in os.getloadavg()))
 
-    pools = {
-        key: [record_game(game.rules, game.rules.max_players, seed) for seed in range(20)]
-        for key, game in GAMES.items()
-    }
+    pools = recorded_pools()
     for key, pool in pools.items():
         moves = statistics.mean(len(s.steps) for s in pool)
         state = statistics.mean(len(step.state_json) for s in pool for step in s.steps)
@@ -353,9 +378,8 @@ def main() -> None:
     print(
         f"\n1. Durable commits, {key} moves ({len(script.steps[0].state_json)} B state), {seconds:g} s a run"
     )
-    print(f"   {'games moving':24} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
-    runs = [(games, 0.0) for games in (1, 10, 100, 1000)] + [(1000, 2.0)]
-    for number, (games, pace) in enumerate(runs):
+    print(THROUGHPUT_HEADER)
+    for number, (games, pace) in enumerate(THROUGHPUT_RUNS):
         rate, latencies = asyncio.run(
             throughput(
                 workdir / f"throughput-{number}.sqlite3",
@@ -366,11 +390,7 @@ def main() -> None:
                 pace,
             )
         )
-        label = f"{games:,}" + (f", each 1 move / {pace:.0f} s" if pace else ", flat out")
-        print(
-            f"   {label:24} {rate:9.0f} {percentile(latencies, 0.5) * 1000:8.2f} "
-            f"{percentile(latencies, 0.99) * 1000:8.2f} {max(latencies) * 1000:8.2f}"
-        )
+        print(throughput_row(games, pace, rate, latencies))
 
     print("\n2. Database size per finished game (complete random games, after a checkpoint)")
     for key, pool in pools.items():

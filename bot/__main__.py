@@ -1,5 +1,8 @@
-"""`catnip` / `python -m bot`: run the bot, or the offline demo when no Discord token is configured;
-`catnip fleet --processes N` runs N bot processes with a shard range each (see `bot.fleet`)."""
+"""`catnip` / `python -m bot`: run the bot, or the offline demo when no Discord token is configured.
+
+`catnip fleet --processes N` runs N bot processes with a shard range each (see `bot.fleet`);
+`catnip migrate-db --from … --to …` copies a database into PostgreSQL (bot/storage/transfer.py).
+"""
 
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ async def run_bot(settings: Settings) -> None:
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    runner = asyncio.create_task(bot.start(settings.discord_token))
+    runner = asyncio.create_task(bot.start(settings.discord_token.get_secret_value()))
 
     async def tune_when_ready() -> None:
         await bot.wait_until_ready()
@@ -47,6 +50,10 @@ async def run_bot(settings: Settings) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["migrate-db"]:
+        from bot.storage.transfer import migrate_main
+
+        raise SystemExit(migrate_main(args[1:]))
     try:
         settings = load_settings()
     except SettingsError as error:
@@ -63,7 +70,12 @@ def main(argv: list[str] | None = None) -> None:
         asyncio.run(run_offline(settings))
         return
     try:
-        check_database(settings.database_path)
+        if settings.database_url is not None:
+            from bot.storage.preflight_postgres import check_database_url
+
+            check_database_url(settings.database_url.get_secret_value())
+        else:
+            check_database(settings.database_path)
     except DatabaseUnusable as problem:
         print(f"catnip: {problem}", file=sys.stderr)
         raise SystemExit(2) from None

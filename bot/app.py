@@ -18,7 +18,8 @@ from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.sessions import GameService
 from bot.sharding import IDENTIFY_WINDOW, IdentifyGate, ShardPlan
-from bot.storage import GameStore, SqliteGameStore
+from bot.storage import GameStore
+from bot.storage.factory import store_for_settings
 from bot.timers import Timers, TimerSettings
 from bot.translations import CatalogueTranslator
 
@@ -68,7 +69,7 @@ class CatnipBot(commands.AutoShardedBot):
             command_prefix=commands.when_mentioned, intents=intents, help_command=None, **client_options
         )
         self.settings = settings
-        self.store: GameStore = store or SqliteGameStore(settings.database_path)
+        self.store: GameStore = store or store_for_settings(settings)
         self.clock: Clock = clock or SystemClock()
         self.service = GameService(
             self.store, self.clock, computer_delay=settings.computer_delay_seconds, pictures=settings.pictures
@@ -107,6 +108,10 @@ class CatnipBot(commands.AutoShardedBot):
         await self.tree.set_translator(CatalogueTranslator())
         await self.store.open()
         self.shard_plan = self.service.shard_plan = await self._plan_shards()
+        if self.settings.shard_ids is not None or self.settings.database_url is not None:
+            # Part of a fleet (or able to be): the database decides which process runs a game.
+            self.store.owner = str(self.shard_plan)
+            self.service.shards = self.shard_plan
         for extension in cog_extensions():
             await self.load_extension(extension)
         resumed = await self.service.resume()
@@ -116,6 +121,8 @@ class CatnipBot(commands.AutoShardedBot):
             await self._sync()
         self._background.append(asyncio.create_task(self._after_ready(resumed)))
         self._background.append(asyncio.create_task(self._tick_timers()))
+        if self.service.shards is not None:
+            self._background.append(asyncio.create_task(self._keep_leases()))
 
     async def _plan_shards(self) -> ShardPlan:
         """Ask Discord (`GET /gateway/bot`) for its recommended shard count, used when `SHARD_COUNT` is
@@ -166,6 +173,20 @@ class CatnipBot(commands.AutoShardedBot):
             except Exception:
                 log.exception("timer tick failed")
             await asyncio.sleep(1)
+
+    async def _keep_leases(self) -> None:
+        """Renew this process's leases well within their length; show the games it took over from a
+        process of its shards that is gone, as if resumed."""
+        await self.wait_until_ready()
+        while not self.is_closed():
+            await asyncio.sleep(self.service.shards.lease_seconds / 3)
+            try:
+                taken = await self.service.renew_leases()
+                if taken:
+                    log.info("%s: took over %d games", self.shard_plan, len(taken))
+                    await self.service.announce_resumed(taken)
+            except Exception:
+                log.exception("renewing the game leases failed")
 
     async def close(self) -> None:
         for task in self._background:

@@ -5,10 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import Field, ValidationError, ValidationInfo, field_validator
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.sharding import parse_shard_ids
+
+POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
+
+SECRET_SETTINGS = frozenset({"discord_token", "database_url"})
+"""Settings whose value a settings error never repeats."""
 
 
 class Settings(BaseSettings):
@@ -18,8 +23,13 @@ class Settings(BaseSettings):
         env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True
     )
 
-    discord_token: str | None = Field(default=None, description="Bot token; unset runs the offline demo.")
+    discord_token: SecretStr | None = Field(
+        default=None, description="Bot token; unset runs the offline demo."
+    )
     database_path: Path = Field(default=Path("./catnip.sqlite3"), description="SQLite file for all games.")
+    database_url: SecretStr | None = Field(
+        default=None, description="postgresql://user:password@host/database; set, it replaces DATABASE_PATH."
+    )
     dev_guild_id: int | None = Field(default=None, description="Sync slash commands to this guild instantly.")
     log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING or ERROR.")
     turn_timer_seconds: int = Field(default=120, ge=10, le=86_400, description="Time for a turn decision.")
@@ -66,6 +76,13 @@ class Settings(BaseSettings):
             raise ValueError(f"shard {outside[0]} is outside SHARD_COUNT={count} (shards 0-{count - 1})")
         return value
 
+    @field_validator("database_url")
+    @classmethod
+    def _postgresql_url(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not value.get_secret_value().startswith(POSTGRESQL_SCHEMES):
+            raise ValueError("must be a postgresql://user:password@host:port/database URL")
+        return value
+
     @field_validator("log_level")
     @classmethod
     def _known_level(cls, value: str) -> str:
@@ -86,6 +103,7 @@ def load_settings(**overrides: object) -> Settings:
     except ValidationError as error:
         lines = []
         for problem in error.errors():
-            name = str(problem["loc"][0]).upper() if problem["loc"] else "settings"
-            lines.append(f"{name}: {problem['msg']} (got {problem.get('input')!r})")
+            field = str(problem["loc"][0]) if problem["loc"] else "settings"
+            shown = "" if field in SECRET_SETTINGS else f" (got {problem.get('input')!r})"
+            lines.append(f"{field.upper()}: {problem['msg']}{shown}")
         raise SettingsError("\n".join(lines)) from None

@@ -14,7 +14,9 @@ import random
 from collections.abc import AsyncIterator, Sequence
 
 from bot.clock import Clock
+from bot.computer_turns import ComputerTurns
 from bot.errors import GameClosed, NotHost, NotInGame, NotOwned, Refusal, TableMovedOn
+from bot.lease_keeping import LeaseKeeping
 from bot.live import (
     PICTURES_OPTION,
     TIMER_CHOICES,
@@ -26,7 +28,16 @@ from bot.live import (
     seat_option_names,
 )
 from bot.sharding import ShardPlan
-from bot.storage import FinalResult, GameRecord, GameStore, SeatRecord, StaleMove, load_state
+from bot.storage import (
+    FinalResult,
+    GameRecord,
+    GameStore,
+    NotOwner,
+    SeatRecord,
+    StaleMove,
+    StoreUnavailable,
+    load_state,
+)
 from engine import GAMES, Event, Frozen, Rules
 from engine.ai import LEVELS
 
@@ -38,13 +49,21 @@ RECENT_MOVES = 12
 COMPUTER_NAMES = ("Whiskers", "Mittens", "Pounce", "Biscuit", "Nimbus", "Saffron")
 
 
-class GameService:
+class GameService(ComputerTurns, LeaseKeeping):
     """Runs every game: lobby changes, moves, computer turns, timers' defaults and endings."""
 
     def __init__(
-        self, store: GameStore, clock: Clock, *, computer_delay: float = 0.0, pictures: bool = True
+        self,
+        store: GameStore,
+        clock: Clock,
+        *,
+        computer_delay: float = 0.0,
+        pictures: bool = True,
+        shards: ShardPlan | None = None,
     ) -> None:
         self.store = store
+        self.shards = shards
+        """With leases (a fleet): it runs only the games whose lease it holds (storage/ownership.py)."""
         self.clock = clock
         self.computer_delay = computer_delay
         self.pictures = pictures
@@ -59,20 +78,12 @@ class GameService:
     # ----------------------------------------------------------------- loading
 
     async def resume(self) -> list[LiveGame]:
-        """Load every lobby and active game (never finished ones) this process owns into memory."""
+        """Load every lobby and active game (never finished ones) this process owns into memory; with
+        leases (`shards`), only those whose lease it takes."""
         games = []
-        for record in await self._owned_games():
+        for record in await self._games_to_run():
             games.append(await self._load(record))
         return games
-
-    async def _owned_games(self) -> list[GameRecord]:
-        """The lobbies and active games of the guilds of this process's shards.
-
-        This is where a store that leases games to processes is asked instead
-        (`claim_games(shard_ids=…, shard_count=…, lease_seconds=…, now=…)`), so that the database,
-        not only this arithmetic, decides which process applies moves to a game.
-        """
-        return [record for record in await self.store.active_games() if self.shard_plan.owns(record.guild_id)]
 
     async def _load(self, record: GameRecord) -> LiveGame:
         rules = GAMES[record.game].rules
@@ -101,6 +112,8 @@ class GameService:
         if game is None:
             try:
                 record = await self.store.get_game(game_id)
+            except StoreUnavailable:
+                raise
             except Exception as error:
                 raise GameClosed("I can't find that game any more.") from error
             if record.status not in ("lobby", "active"):
@@ -385,6 +398,9 @@ class GameService:
                 if outcome is None
                 else FinalResult(outcome.scores, outcome.winners, outcome.reason),
             )
+        except NotOwner as error:  # another process took the game over: it is no longer this one's
+            self.live.pop(game.id, None)
+            raise Refusal(str(error)) from error
         except StaleMove as error:
             game.record = await self.store.get_game(game.id)
             game.state = await load_state(self.store, game.record, game.rules)
@@ -399,71 +415,6 @@ class GameService:
         if outcome is not None:
             self.live.pop(game.id, None)
         return events
-
-    # ----------------------------------------------------------------- computers
-
-    def computer_seats(self, game: LiveGame) -> list[int]:
-        """The computer seats to act; none while every member is away, so the game waits for them (G-X9)."""
-        if game.nobody_playing():
-            return []
-        return [s for s in game.to_act() if game.record.seats[s].computer]
-
-    def schedule_computers(self, game: LiveGame) -> None:
-        """Let computer seats that are to act move, one at a time, at a readable pace."""
-        if not self.computer_seats(game):
-            return
-        running = self._computer_tasks.get(game.id)
-        if running is not None and not running.done():
-            return
-        self._computer_tasks[game.id] = asyncio.create_task(self._run_computers(game.id))
-
-    async def _run_computers(self, game_id: int) -> None:
-        while True:
-            game = self.live.get(game_id)
-            if game is None or game.state is None or not self.computer_seats(game):
-                return
-            if self.computer_delay:
-                await self.clock.sleep(self.computer_delay)
-            try:
-                await self.decide_for(game, self.computer_seats(game)[:1], reason=None)
-            except Exception:
-                log.exception("game=%d computer move failed", game_id)
-                return
-
-    async def decide_for(
-        self, game: LiveGame, seats: Sequence[int], *, reason: str | None, version: int | None = None
-    ) -> None:
-        """Let the computer decide for `seats` (computer seats, or humans whose timer ran out).
-
-        With `version`, only if the game is still there: a timer that ran out while a move was being
-        made does not decide the next decision (which may be the same seat's) in its place.
-        """
-        async with self.store.lock(game.id):
-            if version is not None and game.record.version != version:
-                return
-            for seat in seats:
-                if game.state is None or seat not in game.to_act():
-                    continue
-                if reason is None and not game.record.seats[seat].computer:
-                    continue  # its member came back meanwhile (G-X8)
-                action = game.rules.timeout_action(game.state, seat) if reason else None
-                chooser = "the table applied the default"
-                if action is None:
-                    level = game.record.seats[seat].computer or "normal"
-                    action = await self._choose(game, seat, level)
-                    chooser = "the computer chose for them"
-                told = [Event(kind="timeout", text=f"⏰ {{p{seat}}} {reason}; {chooser}.")] if reason else []
-                await self._commit(game, seat, action, human=False, told=told)
-
-    async def _choose(self, game: LiveGame, seat: int, level: str) -> Frozen:
-        rules, state = game.rules, game.state
-        view = rules.view(state, seat)
-        legal = rules.legal_actions(state, seat)
-        seed = (game.record.seed or 0) * 7919 + game.record.version * 31 + seat
-        player = GAMES[game.record.game].computer(level)
-        if level == "hard":
-            return await asyncio.to_thread(player.choose, rules, view, seat, legal, seed)
-        return player.choose(rules, view, seat, legal, seed)
 
     async def take_over(self, game_id: int, user_id: int) -> LiveGame:
         """`user_id` leaves a running game; a computer player takes the seat."""
@@ -553,6 +504,8 @@ class GameService:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._computer_tasks.clear()
+        if self.shards is not None:
+            await self.store.release_games()
 
     # ----------------------------------------------------------------- notify
 

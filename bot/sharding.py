@@ -62,6 +62,8 @@ class ShardPlan:
 
     shard_ids: tuple[int, ...]
     shard_count: int
+    lease_seconds: float = 60.0
+    """How long the leases of this process's games last between renewals (storage/ownership.py)."""
 
     @classmethod
     def everything(cls) -> ShardPlan:

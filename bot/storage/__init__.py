@@ -1,9 +1,12 @@
-"""The game store: games, seats, the action log, state snapshots, deadlines and results, in SQLite.
+"""The game store: games, seats, the action log, state snapshots, deadlines and results.
 
-The bot talks to storage only through the `GameStore` protocol; `SqliteGameStore` implements it.
+The bot talks to storage only through the `GameStore` protocol; `SqliteGameStore` (the default,
+one file) and `PostgresGameStore` (a server shared by a fleet of processes) implement it, and
+`store_for_settings` picks one from the settings.
 """
 
 from bot.storage.commits import FinalResult
+from bot.storage.factory import store_for_settings
 from bot.storage.models import (
     ENDED_STATUSES,
     LIVE_STATUSES,
@@ -13,10 +16,13 @@ from bot.storage.models import (
     GameRecord,
     GameStatus,
     MoveRecord,
+    NotOwner,
     SchemaTooNew,
     SeatRecord,
     StaleMove,
+    StoreUnavailable,
 )
+from bot.storage.postgres import PostgresGameStore
 from bot.storage.protocol import GameStore
 from bot.storage.replay import load_state
 from bot.storage.sqlite import SqliteGameStore
@@ -32,9 +38,13 @@ __all__ = [
     "GameStatus",
     "GameStore",
     "MoveRecord",
+    "NotOwner",
+    "PostgresGameStore",
     "SchemaTooNew",
     "SeatRecord",
     "SqliteGameStore",
     "StaleMove",
+    "StoreUnavailable",
     "load_state",
+    "store_for_settings",
 ]

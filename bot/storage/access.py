@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
-from collections.abc import Awaitable, Callable, Coroutine, Iterable
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator
 from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot.storage.commits import is_outage
+from bot.storage.models import StoreUnavailable
 from bot.storage.write_thread import WriteThread
 
 T = TypeVar("T")
 Db = aiosqlite.Connection
+
+
+@contextlib.contextmanager
+def outage_as_unavailable() -> Iterator[None]:
+    """Turn SQLite's "locked" / "disk I/O error" and kin into StoreUnavailable (nothing was written)."""
+    try:
+        yield
+    except sqlite3.OperationalError as error:
+        if is_outage(error):
+            raise StoreUnavailable() from error
+        raise
 
 
 class _Immediate:
@@ -55,7 +69,8 @@ class StoreAccess:
         """Rows of one read-only statement, which sees only committed data."""
         if self._reader is None:
             raise RuntimeError("the game store is not open")
-        return list(await self._reader.execute_fetchall(sql, tuple(params)))
+        with outage_as_unavailable():
+            return list(await self._reader.execute_fetchall(sql, tuple(params)))
 
     async def _transaction(self, body: Callable[[Db], Awaitable[T]]) -> T:
         """Run `body` in one write transaction: committed if it returns, rolled back if it raises.
@@ -75,4 +90,5 @@ class StoreAccess:
         """
         if self._write_thread is None:
             raise RuntimeError("the game store is not open")
-        return await self._write_thread.run(body)
+        with outage_as_unavailable():
+            return await self._write_thread.run(body)

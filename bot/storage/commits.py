@@ -21,11 +21,11 @@ from __future__ import annotations
 import contextlib
 import logging
 import sqlite3
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import TypeVar
 
-from bot.storage.models import ENDED_STATUSES, GameNotFound, StaleMove
+from bot.storage.models import ENDED_STATUSES, GameNotFound, NotOwner, StaleMove
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +62,8 @@ class PendingMove:
     now: float
     status: str | None
     result: FinalResult | None = None
+    owner_token: str | None = None
+    """The committing store's token: the move is refused (NotOwner) if another one holds the game."""
 
 
 def write_result(db: Db, game_id: int, result: FinalResult, now: float) -> None:
@@ -92,45 +94,77 @@ def write_result(db: Db, game_id: int, result: FinalResult, now: float) -> None:
     )
 
 
-def _apply_all(db: Db, moves: list[PendingMove]) -> list[int | Exception]:
-    """Write a batch of moves inside the current transaction with a fixed number of statements.
+@dataclass
+class BatchPlan:
+    """What a batch of moves writes, worked out from one read of its games, and each move's outcome."""
 
-    Each move is checked (the game active, at the expected version) one after the other and in
-    order, so a later move of the same game sees the earlier one; worked out in Python from one
-    read of the games, then written with one `executemany` per table.
+    outcomes: list[int | Exception] = field(default_factory=list)
+    updates: list[tuple] = field(default_factory=list)
+    """(version, now, status, game_id) per game moved (its last move)."""
+    logged: list[tuple] = field(default_factory=list)
+    """(game_id, seq, seat, action, events, at) per move."""
+    snapshots: list[tuple] = field(default_factory=list)
+    """(game_id, seq, version, state) per game moved (its last move)."""
+    ended: list[tuple] = field(default_factory=list)
+    results: list[PendingMove] = field(default_factory=list)
+
+
+def plan_batch(moves: list[PendingMove], rows: Iterable[Sequence]) -> BatchPlan:
+    """Check each move (its game found, held by no other process, active, at the expected version) one
+    after the other and in order, so a later move of the same game sees the earlier one.
+
+    `rows` are (id, version, status, last seq, owner_token) of the batch's games.
     """
-    ids = sorted({move.game_id for move in moves})
-    rows = db.execute(
-        "SELECT g.id, g.version, g.status, COALESCE((SELECT MAX(seq) FROM moves WHERE game_id = g.id), 0) "
-        f"FROM games AS g WHERE g.id IN ({', '.join('?' * len(ids))})",
-        ids,
-    ).fetchall()
-    games = {game_id: (version, status, seq) for game_id, version, status, seq in rows}
-    outcomes: list[int | Exception] = []
-    updates, logged, snapshots, ended, results = [], [], {}, [], []
+    games = {row[0]: (row[1], row[2], row[3]) for row in rows}
+    holders = {row[0]: row[4] for row in rows}
+    plan = BatchPlan()
+    updates, snapshots = {}, {}
     for move in moves:
         if move.game_id not in games:
-            outcomes.append(GameNotFound(move.game_id))
+            plan.outcomes.append(GameNotFound(move.game_id))
+            continue
+        holder = holders[move.game_id]
+        if holder is not None and holder != move.owner_token:
+            plan.outcomes.append(NotOwner(move.game_id))
             continue
         version, status, seq = games[move.game_id]
         if status != "active" or version != move.expected_version:
-            outcomes.append(StaleMove())
+            plan.outcomes.append(StaleMove())
             continue
         version, status, seq = version + 1, move.status or status, seq + 1
         games[move.game_id] = (version, status, seq)
-        updates.append((version, move.now, status, move.game_id))
-        logged.append((move.game_id, seq, move.seat, move.action, move.events_json, move.now))
+        updates[move.game_id] = (version, float(move.now), status, move.game_id)
+        plan.logged.append((move.game_id, seq, move.seat, move.action, move.events_json, float(move.now)))
         snapshots[move.game_id] = (move.game_id, seq, version, move.state_json)
         if move.status in ENDED_STATUSES:
-            ended.append((move.game_id,))
+            plan.ended.append((move.game_id,))
         if move.result is not None:
-            results.append(move)
-        outcomes.append(version)
+            plan.results.append(move)
+        plan.outcomes.append(version)
+    plan.updates, plan.snapshots = list(updates.values()), list(snapshots.values())
+    return plan
+
+
+def _apply_all(db: Db, moves: list[PendingMove]) -> list[int | Exception]:
+    """Write a batch of moves inside the current transaction with a fixed number of statements.
+
+    Worked out in Python from one read of the games (`plan_batch`), then written with one
+    `executemany` per table.
+    """
+    ids = sorted({move.game_id for move in moves})
+    rows = db.execute(
+        "SELECT g.id, g.version, g.status, COALESCE((SELECT MAX(seq) FROM moves WHERE game_id = g.id), 0), "
+        f"g.owner_token FROM games AS g WHERE g.id IN ({', '.join('?' * len(ids))})",
+        ids,
+    ).fetchall()
+    plan = plan_batch(moves, rows)
+    updates, logged, snapshots = plan.updates, plan.logged, plan.snapshots
+    ended, results, outcomes = plan.ended, plan.results, plan.outcomes
     db.executemany("UPDATE games SET version = ?, updated_at = ?, status = ? WHERE id = ?", updates)
     db.executemany(
         "INSERT INTO moves (game_id, seq, seat, action, events, at) VALUES (?, ?, ?, ?, ?, ?)", logged
     )
-    db.executemany(SNAPSHOT_UPSERT, list(snapshots.values()))
+    db.executemany(SNAPSHOT_UPSERT, snapshots)
     db.executemany("DELETE FROM deadlines WHERE game_id = ?", ended)
     for move in results:
         write_result(db, move.game_id, move.result, move.now)
@@ -146,12 +180,21 @@ def commit_batch(db: Db, moves: list[PendingMove]) -> list[int | Exception]:
     try:
         return in_transaction(db, lambda db: _apply_all(db, moves))
     except Exception as error:
-        if len(moves) == 1:
-            return [error]
+        if len(moves) == 1 or is_outage(error):
+            return [error for _ in moves]
         # Something other than a stale move failed and took the batch with it:
         # commit the moves one by one so that only the faulty one is refused.
         log.exception("a batch of %d moves failed; committing them one at a time", len(moves))
         return [commit_batch(db, [move])[0] for move in moves]
+
+
+OUTAGES = ("locked", "busy", "disk i/o", "unable to open", "readonly", "database or disk is full")
+"""What SQLite says when the file, not the request, is the problem: worth trying again in a moment."""
+
+
+def is_outage(error: BaseException) -> bool:
+    """The database, not the request, failed: trying the moves one by one would not help."""
+    return isinstance(error, sqlite3.OperationalError) and any(w in str(error).lower() for w in OUTAGES)
 
 
 def in_transaction(db: Db, body: Callable[[Db], T]) -> T:

@@ -111,8 +111,16 @@ CREATE TABLE remembered_options (
 ) WITHOUT ROWID;
 """
 
+LEASES = """
+-- The lease: which process (its role and its own token) runs the game, until when (see leases.py).
+ALTER TABLE games ADD COLUMN owner TEXT;
+ALTER TABLE games ADD COLUMN owner_token TEXT;
+ALTER TABLE games ADD COLUMN lease_until REAL;
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games, seats, action log, snapshots, deadlines, results", INITIAL_SCHEMA),
+    Migration(2, "leases: which process runs each game", LEASES),
 )
 
 

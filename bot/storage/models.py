@@ -86,3 +86,26 @@ class GameNotFound(Exception):
 
 class SchemaTooNew(Exception):
     """The database was written by a newer Catnip than this one."""
+
+
+class NotOwner(StaleMove):
+    """Another process now holds the game's lease (a fleet handed it over): this one must not write it.
+
+    A kind of StaleMove, so every caller that already refuses a stale move refuses this one too and
+    nothing is written; a process that sees it should drop the game from memory.
+    """
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__("This table is now run by another part of the bot — try again in a moment.")
+        self.game_id = game_id
+
+
+class StoreUnavailable(Exception):
+    """The database cannot be reached or written right now (locked, restarting, unreachable).
+
+    Nothing of the refused write was applied; the same call may succeed a moment later, and the
+    store reconnects by itself.
+    """
+
+    def __init__(self, message: str = "I can't save right now — try again in a moment.") -> None:
+        super().__init__(message)

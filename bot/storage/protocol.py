@@ -1,4 +1,9 @@
-"""`GameStore`: the only way the bot reads and writes games. Times are passed in by the caller."""
+"""`GameStore`: the only way the bot reads and writes games. Times are passed in by the caller.
+
+Errors: `GameNotFound`; `StaleMove` for a move on an out-of-date version, and its kind `NotOwner`
+for any write to a game another process now holds; `StoreUnavailable` when the database cannot
+be reached or written right now (nothing of the call was applied; retry in a moment).
+"""
 
 from __future__ import annotations
 
@@ -12,6 +17,10 @@ from bot.storage.models import Deadline, GameRecord, GameStatus, MoveRecord, Sea
 
 @runtime_checkable
 class GameStore(Protocol):
+    owner: str
+    """This instance's role in a fleet (see ownership.py); `token` is its own identity."""
+    token: str
+
     async def open(self) -> None:
         """Connect and bring the schema up to date; calling it again does nothing."""
 
@@ -134,6 +143,16 @@ class GameStore(Protocol):
 
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[dict]:
         """The server's best players of `game`: {"user_id", "played", "won"}, most wins first."""
+
+    async def claim_games(
+        self, *, shard_ids: Sequence[int], shard_count: int, lease_seconds: float, now: float
+    ) -> list[GameRecord]:
+        """Take or renew the leases of the live games whose guild is on `shard_ids` and whose lease is
+        free, expired or held by the same `owner` role; the games this instance now holds, oldest first.
+        From then on, games it creates are leased to it too."""
+
+    async def release_games(self) -> None:
+        """Free every lease this instance holds (on a clean shutdown)."""
 
     async def repair_snapshot(self, game_id: int, *, state_json: str, version: int, seq: int) -> bool:
         """Write a rebuilt snapshot if the game is still at `version` with `seq` moves; whether it was."""

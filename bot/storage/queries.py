@@ -18,6 +18,7 @@ SELECT g.id, g.guild_id, g.channel_id, g.thread_id, g.game, g.options, g.seed, g
 # Must repeat the partial index's condition word for word so SQLite uses `games_live`.
 ACTIVE_GAMES_SQL = _GAME_SELECT + " WHERE g.status IN ('lobby', 'active') ORDER BY g.id"
 GAME_SQL = _GAME_SELECT + " WHERE g.id = ?"
+GAMES_BY_IDS_SQL = _GAME_SELECT + " WHERE g.id IN (SELECT value FROM json_each(?)) ORDER BY g.id"
 CHANNEL_GAMES_SQL = (
     _GAME_SELECT
     + " WHERE (g.channel_id = ? OR g.thread_id = ?)"
@@ -36,16 +37,16 @@ DEADLINES_SQL = (
 )
 # A result whose seat a computer played for its member at the end (they were away, G-X8) counts as
 # played, never as won, and its score is not the member's best.
-_BY_COMPUTER = "(s.computer IS NOT NULL)"
+_BY_COMPUTER = "(CASE WHEN s.computer IS NULL THEN 0 ELSE 1 END)"
 STATS_SQL = f"""
-SELECT g.game, COUNT(*), SUM(CASE WHEN {_BY_COMPUTER} THEN 0 ELSE r.won END),
-       MAX(CASE WHEN {_BY_COMPUTER} THEN NULL ELSE r.score END), SUM({_BY_COMPUTER})
+SELECT g.game, COUNT(*), SUM(CASE WHEN s.computer IS NULL THEN r.won ELSE 0 END),
+       MAX(CASE WHEN s.computer IS NULL THEN r.score END), SUM({_BY_COMPUTER})
   FROM results AS r JOIN games AS g ON g.id = r.game_id
   JOIN seats AS s ON s.game_id = r.game_id AND s.seat = r.seat
  WHERE r.user_id = ? AND g.guild_id = ? GROUP BY g.game ORDER BY g.game
 """
-LEADERBOARD_SQL = f"""
-SELECT r.user_id, COUNT(*) AS played, SUM(CASE WHEN {_BY_COMPUTER} THEN 0 ELSE r.won END) AS won
+LEADERBOARD_SQL = """
+SELECT r.user_id, COUNT(*) AS played, SUM(CASE WHEN s.computer IS NULL THEN r.won ELSE 0 END) AS won
   FROM games AS g JOIN results AS r ON r.game_id = g.id
   JOIN seats AS s ON s.game_id = r.game_id AND s.seat = r.seat
  WHERE g.guild_id = ? AND g.game = ? AND r.user_id IS NOT NULL
@@ -56,6 +57,23 @@ SELECT s.state, s.seq, g.version, COALESCE((SELECT MAX(m.seq) FROM moves AS m WH
   FROM games AS g LEFT JOIN snapshots AS s ON s.game_id = g.id
  WHERE g.id = ?
 """
+
+
+def numbered(sql: str) -> str:
+    """`sql` with PostgreSQL's numbered parameters ($1, $2, ...) in place of SQLite's `?`."""
+    parts = sql.split("?")
+    return "".join(part + (f"${n}" if n < len(parts) else "") for n, part in enumerate(parts, start=1))
+
+
+def stats_rows(rows: Sequence[Sequence[Any]]) -> list[dict]:
+    return [
+        {"game": game, "played": played, "won": won, "best": best, "by_computer": by_computer}
+        for game, played, won, best, by_computer in rows
+    ]
+
+
+def leaderboard_rows(rows: Sequence[Sequence[Any]]) -> list[dict]:
+    return [{"user_id": user_id, "played": played, "won": won} for user_id, played, won in rows]
 
 
 def to_json(value: Any) -> str:
@@ -92,6 +110,28 @@ def game_record(row: Sequence[Any]) -> GameRecord:
 
 def move_record(row: Sequence[Any]) -> MoveRecord:
     return MoveRecord(seq=row[0], seat=row[1], action=row[2], events=json.loads(row[3]), at=row[4])
+
+
+def lobby_seats(host: SeatRecord, seats: Sequence[SeatRecord] | None) -> list[SeatRecord]:
+    """The seats of a new lobby: the host alone, or `seats` (a rematch's) with the host among them."""
+    if host.user_id is None:
+        raise ValueError("a lobby's host must be a member, not a computer player")
+    seated = list(seats) if seats is not None else [host]
+    if host.user_id not in {seat.user_id for seat in seated}:
+        raise ValueError("the host must have a seat")
+    return seated
+
+
+def check_numbered(seats: Sequence[SeatRecord]) -> None:
+    """A started game's seats are numbered 0, 1, 2, ..."""
+    if sorted(seat.seat for seat in seats) != list(range(len(seats))):
+        raise ValueError(f"seats must be numbered 0..{len(seats) - 1}, got {[s.seat for s in seats]}")
+
+
+def check_distinct(seats: Sequence[SeatRecord]) -> None:
+    numbers = [seat.seat for seat in seats]
+    if len(set(numbers)) != len(numbers):
+        raise ValueError(f"two seats share a number: {numbers}")
 
 
 def check_status(status: str) -> None:

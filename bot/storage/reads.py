@@ -20,7 +20,9 @@ from bot.storage.queries import (
     STATS_SQL,
     check_status,
     game_record,
+    leaderboard_rows,
     move_record,
+    stats_rows,
     to_json,
 )
 
@@ -84,13 +86,8 @@ class GameReads(StoreAccess):
     async def stats(self, guild_id: int, user_id: int) -> list[dict]:
         """Per game the member has results for in this server: {"game", "played", "won", "best",
         "by_computer"} — the last, games a computer finished in their seat (played, never won)."""
-        rows = await self._read(STATS_SQL, (user_id, guild_id))
-        return [
-            {"game": game, "played": played, "won": won, "best": best, "by_computer": by_computer}
-            for game, played, won, best, by_computer in rows
-        ]
+        return stats_rows(await self._read(STATS_SQL, (user_id, guild_id)))
 
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[dict]:
         """Members by wins at `game` here (fewer played first on a tie): {"user_id", "played", "won"}."""
-        rows = await self._read(LEADERBOARD_SQL, (guild_id, game, limit))
-        return [{"user_id": user_id, "played": played, "won": won} for user_id, played, won in rows]
+        return leaderboard_rows(await self._read(LEADERBOARD_SQL, (guild_id, game, limit)))

@@ -25,17 +25,18 @@ access.py how both reach the database, queries.py the SQL of the reads and how r
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
+import os
 import sqlite3
-import weakref
 from os import PathLike
 from typing import Literal
 
 import aiosqlite
 
 from bot.storage.access import Db
+from bot.storage.leases import SqliteLeases
+from bot.storage.locks import GameLocks
 from bot.storage.migrations import apply_migrations
 from bot.storage.reads import GameReads
 from bot.storage.write_thread import WriteThread
@@ -44,22 +45,33 @@ from bot.storage.writes import GameWrites
 log = logging.getLogger(__name__)
 
 
-class SqliteGameStore(GameWrites, GameReads):
-    """The `GameStore` on the SQLite database at `path` (created if missing)."""
+class SqliteGameStore(GameWrites, GameReads, SqliteLeases, GameLocks):
+    """The `GameStore` on the SQLite database at `path` (created if missing, readable by its owner only).
 
-    def __init__(self, path: str | PathLike[str], *, synchronous: Literal["FULL", "NORMAL"] = "FULL") -> None:
+    `owner` is the role of the process in a fleet (see ownership.py); a lone process needs none.
+    """
+
+    def __init__(
+        self,
+        path: str | PathLike[str],
+        *,
+        synchronous: Literal["FULL", "NORMAL"] = "FULL",
+        owner: str | None = None,
+    ) -> None:
         if synchronous not in ("FULL", "NORMAL"):
             raise ValueError(f"synchronous must be FULL or NORMAL, not {synchronous!r}")
+        self._init_ownership(owner)
         self.path = str(path)
         self.synchronous = synchronous
         self._reader: Db | None = None
-        self._game_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._init_locks()
         self._write_thread: WriteThread | None = None
 
     async def open(self) -> None:
         """Connect (WAL, foreign keys, durable commits) and apply pending migrations; idempotent."""
         if self._write_thread is not None:
             return
+        _create_private(self.path)
         writer = await aiosqlite.connect(self.path, isolation_level=None, timeout=10.0)
         reader = None
         try:
@@ -101,9 +113,13 @@ class SqliteGameStore(GameWrites, GameReads):
         if reader is not None:
             await reader.close()
 
-    def lock(self, game_id: int) -> asyncio.Lock:
-        """The per-game lock, created on first use; the same object while anyone holds on to it."""
-        lock = self._game_locks.get(game_id)
-        if lock is None:
-            lock = self._game_locks[game_id] = asyncio.Lock()
-        return lock
+
+def _create_private(path: str) -> None:
+    """Create a missing database file readable and writable by its owner only (mode 0600).
+
+    SQLite gives the journal files it creates beside it the same permissions.
+    """
+    if path == ":memory:" or path.startswith("file:"):
+        return
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))

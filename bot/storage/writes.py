@@ -6,7 +6,7 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from bot.storage.access import Db, StoreAccess
+from bot.storage.access import Db, StoreAccess, outage_as_unavailable
 from bot.storage.commits import FinalResult, PendingMove, write_result
 from bot.storage.models import (
     ENDED_STATUSES,
@@ -17,20 +17,40 @@ from bot.storage.models import (
     SeatRecord,
     StaleMove,
 )
-from bot.storage.queries import GAME_SQL, check_status, game_record, to_json
+from bot.storage.ownership import Ownership
+from bot.storage.queries import (
+    GAME_SQL,
+    check_distinct,
+    check_numbered,
+    check_status,
+    game_record,
+    lobby_seats,
+    to_json,
+)
+
+FENCE = "(owner_token IS NULL OR owner_token = ?)"
+"""The games this instance may write: those nobody holds, and its own (the token is the `?`)."""
+FENCED_DEADLINE_DELETE = (
+    f"DELETE FROM deadlines WHERE game_id = ? AND game_id IN (SELECT id FROM games WHERE {FENCE})"
+)
 
 
-class GameWrites(StoreAccess):
-    """Lobbies and starts, moves, seats, statuses, table messages, results, deadlines and options."""
+class GameWrites(StoreAccess, Ownership):
+    """Lobbies and starts, moves, seats, statuses, table messages, results, deadlines and options.
+
+    Every write to a game is fenced by its lease (see ownership.py).
+    """
 
     @staticmethod
     async def _rows(db: Db, sql: str, params: Iterable[Any] = ()) -> list[Any]:
         return list(await db.execute_fetchall(sql, tuple(params)))
 
     async def _status(self, db: Db, game_id: int) -> str:
-        rows = await self._rows(db, "SELECT status FROM games WHERE id = ?", (game_id,))
+        """The game's status; GameNotFound, or NotOwner if another process holds the game."""
+        rows = await self._rows(db, "SELECT status, owner_token FROM games WHERE id = ?", (game_id,))
         if not rows:
             raise GameNotFound(game_id)
+        self._check_owner(game_id, rows[0][1])
         return rows[0][0]
 
     async def _game_in(self, db: Db, game_id: int) -> GameRecord:
@@ -40,9 +60,7 @@ class GameWrites(StoreAccess):
         return game_record(rows[0])
 
     async def _replace_seats(self, db: Db, game_id: int, seats: Sequence[SeatRecord]) -> None:
-        numbers = [seat.seat for seat in seats]
-        if len(set(numbers)) != len(numbers):
-            raise ValueError(f"two seats share a number: {numbers}")
+        check_distinct(seats)
         await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
         await db.executemany(
             "INSERT INTO seats (game_id, seat, user_id, name, computer) VALUES (?, ?, ?, ?, ?)",
@@ -65,19 +83,18 @@ class GameWrites(StoreAccess):
     ) -> GameRecord:
         """A new game in the lobby (version 0) with the host seated, or with `seats` (the host's among
         them) for a rematch."""
-        if host.user_id is None:
-            raise ValueError("a lobby's host must be a member, not a computer player")
-        seated = list(seats) if seats is not None else [host]
-        if host.user_id not in {seat.user_id for seat in seated}:
-            raise ValueError("the host must have a seat")
+        seated = lobby_seats(host, seats)
 
         async def body(db: Db) -> GameRecord:
             rows = await self._rows(
                 db,
                 "INSERT INTO games (guild_id, channel_id, thread_id, game, options, seed, status, version, "
-                "host_id, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, NULL, 'lobby', 0, ?, ?, ?) RETURNING id",
-                (guild_id, channel_id, thread_id, game, to_json(options), host.user_id, now, now),
+                "host_id, created_at, updated_at, owner, owner_token, lease_until) "
+                "VALUES (?, ?, ?, ?, ?, NULL, 'lobby', 0, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (
+                    *(guild_id, channel_id, thread_id, game, to_json(options), host.user_id, now, now),
+                    *self._new_lease(now),
+                ),
             )
             game_id = rows[0][0]
             await self._replace_seats(db, game_id, seated)
@@ -116,8 +133,7 @@ class GameWrites(StoreAccess):
     ) -> GameRecord:
         """The game started: active, version 1, snapshot of seq 0 written, and its options remembered as
         the last used for its game in its channel; StaleMove if already started."""
-        if sorted(seat.seat for seat in seats) != list(range(len(seats))):
-            raise ValueError(f"seats must be numbered 0..{len(seats) - 1}, got {[s.seat for s in seats]}")
+        check_numbered(seats)
 
         async def body(db: Db) -> GameRecord:
             if await self._status(db, game_id) != "lobby":
@@ -167,9 +183,11 @@ class GameWrites(StoreAccess):
         if self._write_thread is None:
             raise RuntimeError("the game store is not open")
         move = PendingMove(
-            game_id, expected_version, seat, action, to_json(events), state_json, now, status, result
-        )
-        return await self._write_thread.commit(move)
+            game_id, expected_version, seat, action, to_json(events), state_json, now, status, result,
+            self.token,
+        )  # fmt: skip
+        with outage_as_unavailable():
+            return await self._write_thread.commit(move)
 
     async def repair_snapshot(self, game_id: int, *, state_json: str, version: int, seq: int) -> bool:
         """Write a rebuilt snapshot if the game is still at `version` with `seq` moves; whether it was."""
@@ -177,13 +195,14 @@ class GameWrites(StoreAccess):
         async def body(db: Db) -> bool:
             rows = await self._rows(
                 db,
-                "SELECT g.version, COALESCE((SELECT MAX(seq) FROM moves WHERE game_id = g.id), 0) "
-                "FROM games AS g WHERE g.id = ?",
+                "SELECT g.version, COALESCE((SELECT MAX(seq) FROM moves WHERE game_id = g.id), 0), "
+                "g.owner_token FROM games AS g WHERE g.id = ?",
                 (game_id,),
             )
             if not rows:
                 raise GameNotFound(game_id)
-            if tuple(rows[0]) != (version, seq):
+            self._check_owner(game_id, rows[0][2])
+            if tuple(rows[0][:2]) != (version, seq):
                 return False
             await db.execute(
                 "INSERT OR REPLACE INTO snapshots (game_id, seq, version, state) VALUES (?, ?, ?, ?)",
@@ -238,14 +257,11 @@ class GameWrites(StoreAccess):
         """Remember where the game's current table message is."""
 
         async def body(db: Db) -> None:
-            rows = await self._rows(
-                db,
-                "UPDATE games SET table_channel_id = ?, table_message_id = ?, updated_at = ? "
-                "WHERE id = ? RETURNING id",
+            await self._status(db, game_id)
+            await db.execute(
+                "UPDATE games SET table_channel_id = ?, table_message_id = ?, updated_at = ? WHERE id = ?",
                 (channel_id, message_id, now, game_id),
             )
-            if not rows:
-                raise GameNotFound(game_id)
 
         await self._transaction(body)
 
@@ -259,7 +275,14 @@ class GameWrites(StoreAccess):
         itself (`commit_move(result=...)`).
         """
         result = FinalResult(tuple(scores), tuple(winners), reason)
-        await self._sync_transaction(lambda db: write_result(db, game_id, result, now))
+
+        def body(db: sqlite3.Connection) -> None:
+            row = db.execute("SELECT owner_token FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is not None:
+                self._check_owner(game_id, row[0])
+            write_result(db, game_id, result, now)
+
+        await self._sync_transaction(body)
 
     # ------------------------------------------------------------------ deadlines
 
@@ -279,7 +302,10 @@ class GameWrites(StoreAccess):
         """Remove the game's deadline, if any."""
 
         async def body(db: Db) -> None:
-            await db.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
+            await db.execute(
+                FENCED_DEADLINE_DELETE,
+                (game_id, self.token),
+            )
 
         await self._transaction(body)
 
@@ -288,17 +314,21 @@ class GameWrites(StoreAccess):
     ) -> None:
         """Set `deadlines` and clear the deadlines of the `cleared` games, all in one transaction.
 
-        Unlike `set_deadline`, a deadline for a game that has ended (or never existed) is
-        skipped rather than refused: a batch from many games must not fail for one of them.
+        Unlike `set_deadline`, a deadline for a game that has ended (or never existed, or that
+        another process now holds) is skipped rather than refused: a batch from many games must
+        not fail for one of them.
         """
-        gone = [(game_id,) for game_id in cleared]
-        kept = [(d.decision, d.due, d.game_id) for d in deadlines]
+        gone = [(game_id, self.token) for game_id in cleared]
+        kept = [(d.decision, d.due, d.game_id, self.token) for d in deadlines]
 
         def body(db: sqlite3.Connection) -> None:
-            db.executemany("DELETE FROM deadlines WHERE game_id = ?", gone)
+            db.executemany(
+                FENCED_DEADLINE_DELETE,
+                gone,
+            )
             db.executemany(
                 "INSERT OR REPLACE INTO deadlines (game_id, decision, due) SELECT id, ?, ? FROM games "
-                "WHERE id = ? AND status IN ('lobby', 'active')",
+                f"WHERE id = ? AND status IN ('lobby', 'active') AND {FENCE}",
                 kept,
             )
 

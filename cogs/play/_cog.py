@@ -12,6 +12,7 @@ from discord.ext import commands
 
 from bot.errors import NotInGame, Refusal
 from bot.live import LiveGame
+from bot.storage import StoreUnavailable
 from cogs.messages import COLOUR, private_panel, table_message
 from cogs.play._components import ComponentRouter, handle_click, reply
 from cogs.play._help import guide_message, help_text
@@ -30,7 +31,7 @@ GAME_CHOICES = [app_commands.Choice(name=game.title, value=key) for key, game in
 async def answer_command_error(interaction: discord.Interaction, error: Exception) -> None:
     """A refusal is said to the member privately; anything else is logged and apologised for."""
     original = getattr(error, "original", error)
-    if isinstance(original, Refusal | EngineError):
+    if isinstance(original, Refusal | EngineError | StoreUnavailable):
         await reply(interaction, str(original))
         return
     log.error(

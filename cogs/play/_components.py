@@ -15,6 +15,7 @@ import discord
 
 from bot.errors import BadRequest, Refusal, TableMovedOn
 from bot.live import TIMER_OPTION, LiveGame
+from bot.storage import StoreUnavailable
 from cogs import custom_ids as ids
 from cogs.messages import is_seat_option, private_panel
 from cogs.play._answers import acknowledge, reply, show
@@ -100,6 +101,10 @@ async def handle_click(interaction: discord.Interaction, custom_id: str) -> None
         await _moved_on(bot, interaction, component, str(refusal))
     except (Refusal, EngineError) as refusal:
         await reply(interaction, str(refusal))
+    except StoreUnavailable as outage:
+        log.warning("click by user %s in guild %s not saved: %s", interaction.user.id, interaction.guild_id,
+                    repr(outage.__cause__ or outage))  # fmt: skip
+        await reply(interaction, str(outage))
     except Exception:
         game = bot.service.live.get(component.game_id) if component else None
         seat = game.seat_of(interaction.user.id) if game else None

@@ -8,7 +8,6 @@ from bot.absence import Absence
 from bot.clock import ManualClock
 from bot.errors import GameClosed, NotHost, NotInGame, Refusal, TableMovedOn
 from bot.sessions import GameService
-from bot.storage import SqliteGameStore
 from bot.timers import Timers, TimerSettings
 from engine import EngineError
 
@@ -35,9 +34,7 @@ class Recorder:
 
 
 @pytest.fixture
-async def world(tmp_path):
-    store = SqliteGameStore(tmp_path / "catnip.sqlite3")
-    await store.open()
+async def world(store):
     clock = ManualClock()
     service = GameService(store, clock)
     recorder = Recorder()
@@ -46,7 +43,6 @@ async def world(tmp_path):
     timers.presenters.append(recorder)
     yield store, clock, service, recorder, timers
     await service.shutdown()
-    await store.close()
 
 
 async def lobby(service, game="catsdogs", players=(ANN, BO, CY)):
@@ -296,8 +292,8 @@ async def test_an_idle_game_is_abandoned(world):
     assert "No one played" in recorder.closed[-1]
 
 
-async def test_restart_resumes_games_and_their_deadlines(world, tmp_path):
-    _, clock, service, _, timers = world
+async def test_restart_resumes_games_and_their_deadlines(world, reopen):
+    store, clock, service, _, timers = world
     live = await lobby(service)
     game = await service.start(live.id, ANN, seed=17)
     for _ in range(3):
@@ -306,7 +302,7 @@ async def test_restart_resumes_games_and_their_deadlines(world, tmp_path):
     pending = await lobby(service, players=(BO, CY))
     state, version = game.state, game.record.version
 
-    reopened = SqliteGameStore(tmp_path / "catnip.sqlite3")
+    reopened = reopen(store)
     await reopened.open()
     fresh = GameService(reopened, clock)
     resumed = {g.id: g for g in await fresh.resume()}

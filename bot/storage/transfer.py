@@ -1,0 +1,150 @@
+"""`catnip migrate-db --from <SQLite file or URL> --to <postgresql URL>`: copy a whole database.
+
+Games, seats, the action logs, snapshots, deadlines, results, outcomes and remembered options
+are copied as they are (ids included), in one transaction: the target ends up with all of it
+or, if anything fails, with nothing. The target must be empty (its schema is created if
+missing); a target that already holds games is refused, so running the command twice never
+copies twice. Leases are not copied: the first process to run on the target takes the games.
+The source is only read (a SQLite file is opened read-only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sqlite3
+import sys
+from collections.abc import AsyncIterator, Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+
+from bot.storage.factory import is_postgresql_url, without_password
+from bot.storage.postgres import PostgresGameStore
+
+TABLES: dict[str, tuple[str, ...]] = {
+    "games": (
+        "id", "guild_id", "channel_id", "thread_id", "game", "options", "seed", "status", "version",
+        "host_id", "table_channel_id", "table_message_id", "created_at", "updated_at",
+    ),
+    "seats": ("game_id", "seat", "user_id", "name", "computer"),
+    "moves": ("game_id", "seq", "seat", "action", "events", "at"),
+    "snapshots": ("game_id", "seq", "version", "state"),
+    "deadlines": ("game_id", "decision", "due"),
+    "results": ("game_id", "seat", "user_id", "score", "won"),
+    "outcomes": ("game_id", "reason", "recorded_at"),
+    "remembered_options": ("channel_id", "game", "options"),
+}  # fmt: skip
+"""Every table of a Catnip database and the columns copied, parents before children."""
+
+TIMES = frozenset({"created_at", "updated_at", "at", "due", "recorded_at"})
+CHUNK = 5_000
+
+
+class TransferRefused(Exception):
+    """The copy cannot be made; `str(error)` says why and what to do."""
+
+
+def _converter(columns: Sequence[str]) -> Callable[[Sequence[Any]], tuple]:
+    """Rows as PostgreSQL takes them: SQLite may hand back a time stored as a whole number."""
+    times = [i for i, name in enumerate(columns) if name in TIMES]
+
+    def convert(row: Sequence[Any]) -> tuple:
+        values = list(row)
+        for i in times:
+            if values[i] is not None:
+                values[i] = float(values[i])
+        return tuple(values)
+
+    return convert
+
+
+async def _sqlite_rows(path: Path, table: str, columns: Sequence[str]) -> AsyncIterator[list[tuple]]:
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        cursor = db.execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY 1")
+        while rows := cursor.fetchmany(CHUNK):
+            yield rows
+    finally:
+        db.close()
+
+
+async def _postgres_rows(url: str, table: str, columns: Sequence[str]) -> AsyncIterator[list[tuple]]:
+    db = await asyncpg.connect(url)
+    try:
+        async with db.transaction(readonly=True, isolation="repeatable_read"):
+            chunk: list[tuple] = []
+            async for row in db.cursor(f"SELECT {', '.join(columns)} FROM {table} ORDER BY 1"):
+                chunk.append(tuple(row))
+                if len(chunk) == CHUNK:
+                    yield chunk
+                    chunk = []
+            if chunk:
+                yield chunk
+    finally:
+        await db.close()
+
+
+def _source_rows(source: str, table: str, columns: Sequence[str]) -> AsyncIterator[list[tuple]]:
+    if is_postgresql_url(source):
+        return _postgres_rows(source, table, columns)
+    path = Path(source)
+    if not path.is_file():
+        raise TransferRefused(f"there is no SQLite database at {source}: give --from a file or a URL.")
+    return _sqlite_rows(path, table, columns)
+
+
+async def migrate_database(source: str, target: str) -> dict[str, int]:
+    """Copy every table of `source` into the empty PostgreSQL database `target`; rows copied per table."""
+    if not is_postgresql_url(target):
+        raise TransferRefused(f"--to must be a postgresql:// URL, not {without_password(target)}.")
+    store = PostgresGameStore(target)
+    await store.open()  # creates the schema, or checks it is not newer than this Catnip
+    await store.close()
+    db = await asyncpg.connect(target)
+    copied: dict[str, int] = {}
+    try:
+        async with db.transaction():
+            held = await db.fetchval("SELECT COUNT(*) FROM games")
+            if held:
+                raise TransferRefused(
+                    f"the target database {without_password(target)} already holds {held} games: "
+                    "migrate-db copies into an empty database only (use a new database, or empty this one)."
+                )
+            for table, columns in TABLES.items():
+                convert = _converter(columns)
+                copied[table] = 0
+                async for rows in _source_rows(source, table, columns):
+                    await db.copy_records_to_table(table, records=[convert(r) for r in rows], columns=columns)
+                    copied[table] += len(rows)
+            await db.execute(
+                "SELECT setval(pg_get_serial_sequence('games', 'id'), GREATEST(MAX(id), 1), "
+                "MAX(id) IS NOT NULL) FROM games"
+            )
+    finally:
+        await db.close()
+    return copied
+
+
+def migrate_main(argv: Sequence[str]) -> int:
+    """`catnip migrate-db`: the exit status (0 copied, 2 refused)."""
+    parser = argparse.ArgumentParser(
+        prog="catnip migrate-db",
+        description="Copy a whole Catnip database (SQLite file or PostgreSQL URL) into an empty "
+        "PostgreSQL one.",
+    )
+    parser.add_argument("--from", dest="source", required=True, help="SQLite file or postgresql:// URL")
+    parser.add_argument("--to", dest="target", required=True, help="postgresql:// URL of an empty database")
+    args = parser.parse_args(argv)
+    try:
+        copied = asyncio.run(migrate_database(args.source, args.target))
+    except TransferRefused as refusal:
+        print(f"catnip migrate-db: {refusal}", file=sys.stderr)
+        return 2
+    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, sqlite3.Error) as error:
+        print(f"catnip migrate-db: nothing was copied: {type(error).__name__}: {error}", file=sys.stderr)
+        return 2
+    summary = ", ".join(f"{count} {table}" for table, count in copied.items())
+    print(f"catnip migrate-db: copied {summary} into {without_password(args.target)}")
+    return 0

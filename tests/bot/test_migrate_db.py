@@ -1,0 +1,102 @@
+"""`catnip migrate-db`: a whole SQLite database copied into PostgreSQL, every game replaying the same there;
+a second run (or any non-empty target) refused without copying anything twice."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.storage import Deadline, FinalResult, PostgresGameStore, SqliteGameStore, load_state
+from bot.storage.transfer import migrate_main
+from tests.bot.conftest import fresh_schema_url
+from tests.bot.test_storage import RULES, member, play_move, play_to_end, replayed, started_game
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+async def migrate(path: Path, url: str) -> int:
+    """`catnip migrate-db --from path --to url`, which runs an event loop of its own (off the test's)."""
+    return await asyncio.to_thread(migrate_main, ["--from", str(path), "--to", url])
+
+
+async def a_busy_database(path: Path) -> list[int]:
+    """Games in every state, with results, deadlines and remembered options; their ids."""
+    store = SqliteGameStore(path)
+    await store.open()
+    try:
+        lobby = await store.create_lobby(
+            guild_id=7, channel_id=70, thread_id=71, game="yarn", options={"most": 2}, host=member(0, 1),
+            now=5.0,
+        )  # fmt: skip
+        playing = await started_game(store, seed=3, users=(1, 2, 3))
+        for _ in range(3):
+            await play_move(store, playing.id, pick=1)
+        await store.set_deadline(playing.id, decision="turn", due=99.5)
+        await store.set_table_message(playing.id, channel_id=200, message_id=4242, now=6.0)
+        finished = await started_game(store, seed=4, guild_id=100, users=(1, None))
+        await play_to_end(store, finished.id, result=FinalResult((3, 1), (0,), "pulled the last strand"))
+        abandoned = await started_game(store, seed=5)
+        await store.set_status(abandoned.id, "abandoned", now=8.0)
+        await store.remember_options(200, "yarn", {"most": 1})
+        return [lobby.id, playing.id, finished.id, abandoned.id]
+    finally:
+        await store.close()
+
+
+async def test_a_sqlite_database_is_copied_whole_and_replays_the_same(tmp_path, postgres_server):
+    path = tmp_path / "catnip.sqlite3"
+    ids = await a_busy_database(path)
+    url = await fresh_schema_url(postgres_server.get_uri())
+    assert await migrate(path, url) == 0
+
+    source, target = SqliteGameStore(path), PostgresGameStore(url)
+    await source.open()
+    await target.open()
+    try:
+        for game_id in ids:
+            record = await target.get_game(game_id)
+            assert record == await source.get_game(game_id)
+            log = await target.moves(game_id)
+            assert log == await source.moves(game_id)
+            assert await target.load_state_json(game_id) == await source.load_state_json(game_id)
+            if record.seed is not None:
+                assert await load_state(target, record, RULES) == replayed(record, log)
+        assert (
+            await target.deadlines()
+            == await source.deadlines()
+            == [Deadline(game_id=ids[1], decision="turn", due=99.5)]
+        )
+        assert [g.id for g in await target.active_games()] == ids[:2]
+        assert await target.remembered_options(200, "yarn") == {"most": 1}
+        assert await target.stats(100, 1) == await source.stats(100, 1) != []
+        assert await target.leaderboard(100, "yarn") == await source.leaderboard(100, "yarn")
+        # Play goes on there, and new games get new ids.
+        assert (await play_move(target, ids[1]))[0] == (await source.get_game(ids[1])).version + 1
+        newer = await started_game(target, seed=9)
+        assert newer.id > max(ids)
+    finally:
+        await source.close()
+        await target.close()
+
+
+async def test_a_target_that_already_holds_games_is_refused_and_left_as_it_was(tmp_path, postgres_server):
+    path = tmp_path / "catnip.sqlite3"
+    await a_busy_database(path)
+    url = await fresh_schema_url(postgres_server.get_uri())
+    assert await migrate(path, url) == 0
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(REPO)}
+    again = subprocess.run(
+        [sys.executable, "-m", "bot", "migrate-db", "--from", str(path), "--to", url],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert again.returncode == 2
+    assert "already holds 4 games" in again.stderr and "Traceback" not in again.stderr
+    target = PostgresGameStore(url)
+    await target.open()
+    try:
+        assert len(await target.moves(2)) == 3, "nothing copied twice"
+    finally:
+        await target.close()

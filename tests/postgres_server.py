@@ -1,0 +1,58 @@
+"""A throw-away PostgreSQL server from the `pgserver` wheel, for the tests and the benchmarks.
+
+It lives in a new folder under the system's temporary folder (not pytest's, which is private:
+run as root, pgserver runs the server as an unprivileged user, who must reach the data folder)
+and listens on a Unix socket there only, so several can run side by side.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pgserver
+from pgserver._commands import initdb, pg_ctl
+from pgserver.utils import ensure_user_exists
+
+SERVER_USER = "pgserver"
+"""Run as root, pgserver runs the server as this unprivileged user."""
+INITDB_ARGS = ["--auth=trust", "--auth-local=trust", "--encoding=utf8", "-U", "postgres"]
+
+
+def start_postgres(*, sync_setup: bool = False) -> tuple[pgserver.PostgresServer, Path]:
+    """A new running server and its folder. Without `sync_setup`, creating the data folder skips
+    syncing it to disk (seconds saved; the server itself then syncs every commit as usual)."""
+    folder = Path(tempfile.mkdtemp(prefix="catnip-pg-"))
+    folder.chmod(0o755)
+    data = folder / "data"
+    data.mkdir()
+    user = None
+    if os.geteuid() == 0:
+        user = SERVER_USER
+        ensure_user_exists(user)
+        shutil.chown(data, user, user)
+    initdb(INITDB_ARGS + ([] if sync_setup else ["--no-sync"]), pgdata=data, user=user)
+    return pgserver.get_server(data, cleanup_mode="stop"), folder
+
+
+def stop_postgres(server: pgserver.PostgresServer, folder: Path) -> None:
+    """Stop the server at once (its data is thrown away, no need for a checkpoint) and remove it."""
+    with contextlib.suppress(subprocess.CalledProcessError):
+        pg_ctl(["-w", "-m", "immediate", "stop"], pgdata=server.pgdata, user=server.system_user)
+    server.cleanup_mode = None  # stopped already: pgserver has nothing left to stop
+    server.cleanup()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def stop_server(server: pgserver.PostgresServer) -> None:
+    """Stop the server now, its clients cut off (as a server restart or crash does)."""
+    pg_ctl(["-w", "-m", "fast", "stop"], pgdata=server.pgdata, user=server.system_user)
+
+
+def start_server(server: pgserver.PostgresServer) -> None:
+    """Start the stopped server again, on the same socket."""
+    server.ensure_postgres_running()
