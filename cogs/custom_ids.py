@@ -40,6 +40,7 @@ class Kind(StrEnum):
     VIEW = "v"
     LOBBY = "l"
     REMATCH = "r"
+    DETAILS = "d"
 
     @property
     def versioned(self) -> bool:
@@ -138,6 +139,10 @@ def rematch_id(game_id: int) -> str:
     return ComponentId(Kind.REMATCH, game_id).encode()
 
 
+def details_id(game_id: int) -> str:
+    return ComponentId(Kind.DETAILS, game_id).encode()
+
+
 _NUMBER = r"[0-9]{1,20}"
 _TOKEN = rf"[!-~]{{1,{MAX_ENCODED_ACTION}}}"
 """An encoded action, a select's value or a multi-select's key: printable ASCII, no spaces."""
@@ -150,7 +155,7 @@ _ARGS = {
 _VERSIONED = re.compile(
     rf"cn:(?P<kind>a|s|m|pg):(?P<game>{_NUMBER}):(?P<version>{_NUMBER}):(?P<arg>.+)", re.S
 )
-_PLAIN = re.compile(rf"cn:(?P<kind>v|r):(?P<game>{_NUMBER})")
+_PLAIN = re.compile(rf"cn:(?P<kind>v|r|d):(?P<game>{_NUMBER})")
 _LOBBY = re.compile(rf"cn:l:(?P<game>{_NUMBER}):(?P<op>[a-z]{{1,10}})(?:/(?P<arg>[a-z0-9_]{{1,40}}))?")
 _VALUE = re.compile(_TOKEN)
 _LOBBY_OPS = frozenset(op.value for op in LobbyOp)

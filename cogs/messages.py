@@ -9,6 +9,7 @@ import discord
 
 from bot.live import TIMER_CHOICES, TIMER_OPTION, LiveGame, describe_players, seat_option_names
 from cogs import custom_ids as ids
+from cogs.phone import TABLE_BUDGET, phone_lines
 from engine import GAMES, Action, Outcome, events_for, fill_names
 from engine.texts import Choice
 
@@ -17,6 +18,9 @@ EMBED_TOTAL = 6000
 BUTTONS_PER_PAGE = 20
 SELECT_OPTIONS = 25
 NARRATION_LINES = 6
+DETAILS_NARRATION = 12
+COMPACT_FROM = 4
+"""Players from which the table shows one line per player; the rest is behind the Details button."""
 COLOUR = discord.Colour.from_rgb(236, 153, 76)
 
 
@@ -236,30 +240,41 @@ def _status_line(game: LiveGame, due: float | None) -> tuple[str, list[int]]:
     return line, humans
 
 
+def is_compact(game: LiveGame) -> bool:
+    return len(game.record.seats) >= COMPACT_FROM
+
+
 def table_message(game: LiveGame, due: float | None = None) -> Message:
-    """The public table: the public view, whose turn, recent events, and the public controls."""
+    """The public table: the public view, whose turn, recent events, and the public controls.
+
+    From `COMPACT_FROM` players each player gets one line; the table and its recent events are kept
+    within `TABLE_BUDGET` phone lines so its buttons show on the first screen (docs/table-budget.md).
+    """
     rules, state = game.rules, game.state
     renderer = GAMES[game.record.game].texts
     outcome = rules.outcome(state)
     view = rules.view(state, None)
     embed = discord.Embed(title=f"{renderer.emoji} {rules.title} — table #{game.id}", colour=COLOUR)
     if outcome is not None:
-        embed.description = final_text(game, outcome)
+        embed.description = final_text(game, outcome, with_breakdown=False)
     else:
         line, _ = _status_line(game, due)
         embed.description = f"**Now:** {line}"
-    add_fields(embed, renderer.table_fields(view, game.names))
-    story = narration(game, None)
-    if story:
-        add_fields(embed, [("What happened", story)])
+    fields = renderer.compact_fields(view, game.names) if is_compact(game) else renderer.table_fields(
+        view, game.names
+    )
+    add_fields(embed, fields)
     embed.set_footer(text=f"Game #{game.id} · move {game.record.version - 1}")
+    _add_fitting_narration(embed, game)
+    details = discord.ui.Button(label="Details", emoji="🔎", custom_id=ids.details_id(game.id), row=0)
     items: list[discord.ui.Item] = []
     if outcome is not None:
         items.append(
             discord.ui.Button(
-                label="Rematch", style=discord.ButtonStyle.success, custom_id=ids.rematch_id(game.id)
+                label="Rematch", style=discord.ButtonStyle.success, custom_id=ids.rematch_id(game.id), row=0
             )
         )
+        items.append(details)
     else:
         items.append(
             discord.ui.Button(
@@ -270,6 +285,7 @@ def table_message(game: LiveGame, due: float | None = None) -> Message:
                 row=0,
             )
         )
+        items.append(details)
         to_act = rules.to_act(state)
         if len(to_act) == 1 and rules.actions_are_public(state, to_act[0]):
             seat = to_act[0]
@@ -277,9 +293,43 @@ def table_message(game: LiveGame, due: float | None = None) -> Message:
     return Message(embed=embed, view=new_view(items))
 
 
-def final_text(game: LiveGame, outcome: Outcome, limit: int = 4000) -> str:
-    """Winners, then each seat's score with the engine's breakdown; breakdowns are summarised to
-    totals if they would not fit, never cut mid-line."""
+def _add_fitting_narration(embed: discord.Embed, game: LiveGame) -> None:
+    """The most recent events that keep the table within the phone budget, placed before the footer."""
+    events = events_for(game.events, None)[-NARRATION_LINES:]
+    room = TABLE_BUDGET - phone_lines(None, embed) - 1
+    shown: list[str] = []
+    for event in reversed(events):
+        line = event.render(game.names)
+        if phone_lines(line, None) > room:
+            break
+        room -= phone_lines(line, None)
+        shown.insert(0, line)
+    if shown:
+        add_fields(embed, [("What happened", "\n".join(shown))])
+
+
+def details_message(game: LiveGame) -> Message:
+    """Everything the public table has room for only in part: every player's details, the final
+    scores' breakdown and more of what happened. Shown privately to whoever asks."""
+    rules, state = game.rules, game.state
+    renderer = GAMES[game.record.game].texts
+    outcome = rules.outcome(state)
+    embed = discord.Embed(title=f"{renderer.emoji} {rules.title} — details (table #{game.id})", colour=COLOUR)
+    if outcome is not None:
+        embed.description = final_text(game, outcome)
+    else:
+        embed.description = f"**Now:** {_status_line(game, None)[0]}"
+    add_fields(embed, renderer.table_fields(rules.view(state, None), game.names))
+    story = narration(game, None, limit=DETAILS_NARRATION)
+    if story:
+        add_fields(embed, [("What happened", story)])
+    embed.set_footer(text=f"Game #{game.id} · move {game.record.version - 1}")
+    return Message(embed=embed)
+
+
+def final_text(game: LiveGame, outcome: Outcome, limit: int = 4000, with_breakdown: bool = True) -> str:
+    """Winners, then each seat's score, with the engine's breakdown if asked; breakdowns are summarised
+    to totals if they would not fit, never cut mid-line."""
     winners = describe_players([game.names[s] for s in outcome.winners])
     verb = "wins" if len(outcome.winners) == 1 else "win"
     head = f"🏆 **{winners}** {verb}! {outcome.reason}" if winners else f"Nobody wins. {outcome.reason}"
@@ -297,7 +347,7 @@ def final_text(game: LiveGame, outcome: Outcome, limit: int = 4000) -> str:
             rows.append(row)
         return fill_names("\n".join(rows), game.names)
 
-    full = lines(with_breakdown=True)
+    full = lines(with_breakdown)
     return full if len(full) <= limit else lines(with_breakdown=False)
 
 

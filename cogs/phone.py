@@ -23,12 +23,15 @@ _MENTION = re.compile(r"<@!?\d+>")
 
 
 def columns(text: str) -> int:
-    """Columns `text` takes: wide characters and emoji two, joiners and variation selectors none."""
+    """Columns `text` takes: wide characters and emoji (also a symbol drawn as emoji, "⚠️", and a
+    joined sequence, "🐈‍⬛") two, joiners and variation selectors none."""
     width = 0
-    for char in text:
-        if unicodedata.combining(char) or char in "\u200d\ufe0f\ufe0e":
+    for index, char in enumerate(text):
+        joined = index > 0 and text[index - 1] == "\u200d"
+        if joined or unicodedata.combining(char) or char in "\u200d\ufe0f\ufe0e":
             continue
-        wide = unicodedata.east_asian_width(char) in "WF" or ord(char) >= 0x1F000
+        emoji = text[index + 1 : index + 2] == "\ufe0f"
+        wide = emoji or unicodedata.east_asian_width(char) in "WF" or ord(char) >= 0x1F000
         width += 2 if wide else 1
     return width
 

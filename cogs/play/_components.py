@@ -17,6 +17,7 @@ from bot.errors import BadRequest, Refusal, TableMovedOn
 from bot.live import TIMER_OPTION
 from cogs import custom_ids as ids
 from cogs.messages import is_seat_option, private_panel
+from cogs.play._details import on_details
 from cogs.play._gate import admit, check_component_type, on_private_panel
 from engine import GAMES, EngineError, InvalidInput, OutOfDate
 
@@ -305,4 +306,5 @@ HANDLERS: dict[ids.Kind, Handler] = {
     ids.Kind.VIEW: on_view,
     ids.Kind.LOBBY: on_lobby,
     ids.Kind.REMATCH: on_rematch,
+    ids.Kind.DETAILS: on_details,
 }
