@@ -63,6 +63,8 @@ class LobbyOp(StrEnum):
     REMOVE_COMPUTER = "rmc"
     SHUFFLE = "shuffle"
     OPTION = "opt"
+    SETTINGS = "set"
+    """A "⚙️ Settings" select holding several options' values; its argument is the select's page."""
 
 
 class ComponentType(IntEnum):
@@ -104,7 +106,7 @@ class ComponentId:
 
     def component_types(self) -> tuple[ComponentType, ...]:
         """The component types that carry this id: a button's id on a select is not one Catnip made."""
-        if self.kind in (Kind.SELECT, Kind.MULTI) or self.op is LobbyOp.ADD_COMPUTER:
+        if self.kind in (Kind.SELECT, Kind.MULTI) or self.op in (LobbyOp.ADD_COMPUTER, LobbyOp.SETTINGS):
             return (ComponentType.SELECT,)
         if self.op is LobbyOp.OPTION:
             return (ComponentType.BUTTON, ComponentType.SELECT)
@@ -181,7 +183,7 @@ def parse(custom_id: str) -> ComponentId:
         return ComponentId(Kind(match["kind"]), _number(match["game"]))
     if (match := _LOBBY.fullmatch(custom_id)) and match["op"] in _LOBBY_OPS:
         op = LobbyOp(match["op"])
-        if (op is LobbyOp.OPTION) != (match["arg"] is not None):
+        if (op in (LobbyOp.OPTION, LobbyOp.SETTINGS)) != (match["arg"] is not None):
             raise BadRequest(INVALID)
         return ComponentId(Kind.LOBBY, _number(match["game"]), arg=match["arg"] or "", op=op)
     raise BadRequest(INVALID)

@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 
 import discord
 
-from bot.live import TIMER_CHOICES, TIMER_OPTION, LiveGame, describe_players, seat_option_names
+from bot.live import LiveGame, describe_players
 from cogs import custom_ids as ids
+from cogs.lobby_settings import option_title, option_value, settings_items
 from cogs.phone import TABLE_BUDGET, phone_lines
 from engine import GAMES, Action, Outcome, events_for, fill_names
 from engine.texts import Choice
@@ -96,25 +97,6 @@ def seat_list(game: LiveGame) -> str:
     return "\n".join(lines) or "—"
 
 
-def option_title(name: str) -> str:
-    return name.replace("_", " ").capitalize()
-
-
-def is_seat_option(game: LiveGame, name: str) -> bool:
-    """Whether a game option names a seat (who starts, the first Kittyqueen …)."""
-    return name in seat_option_names(game.rules)
-
-
-def option_value(name: str, value: object, game: LiveGame) -> str:
-    if name == TIMER_OPTION:
-        return f"{duration(value)} per decision" if value else "the bot's default"
-    if is_seat_option(game, name):
-        return "random" if value is None else game.names[value] if value < len(game.names) else "random"
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    return str(value)
-
-
 def lobby_message(game: LiveGame) -> Message:
     rules = game.rules
     renderer = GAMES[game.record.game].texts
@@ -166,66 +148,8 @@ def lobby_message(game: LiveGame) -> Message:
             row=1,
         )
     )
-    items.append(
-        discord.ui.Button(
-            label="Remove computer",
-            custom_id=ids.lobby_id(gid, "rmc"),
-            disabled=not any(s.computer for s in game.record.seats),
-            row=2,
-        )
-    )
-    items.append(
-        discord.ui.Button(
-            label="Shuffle seats",
-            emoji="🔀",
-            custom_id=ids.lobby_id(gid, "shuffle"),
-            disabled=count < 2,
-            row=2,
-        )
-    )
-    for name, value in game.record.options.items():
-        if isinstance(value, bool):
-            label = f"{option_title(name)}: {'on' if value else 'off'}"
-            items.append(discord.ui.Button(label=label[:80], custom_id=ids.lobby_id(gid, "opt", name), row=2))
-        elif is_seat_option(game, name):
-            title = option_title(name)
-            choices = [discord.SelectOption(label=f"{title}: random", value="random", default=value is None)]
-            choices += [
-                discord.SelectOption(
-                    label=f"{title}: {seat.name}"[:100], value=str(seat.seat), default=value == seat.seat
-                )
-                for seat in game.record.seats
-            ]
-            items.append(
-                discord.ui.Select(
-                    custom_id=ids.lobby_id(gid, "opt", name), options=choices, row=3, placeholder=f"{title}…"
-                )
-            )
-    timer = game.timer_seconds()
-    timers = [
-        discord.SelectOption(
-            label="Decision timer: the bot's default", value="default", default=timer is None
-        )
-    ]
-    timers += [
-        discord.SelectOption(
-            label=f"Decision timer: {duration(seconds)}", value=str(seconds), default=timer == seconds
-        )
-        for seconds in TIMER_CHOICES
-    ]
-    items.append(
-        discord.ui.Select(
-            custom_id=ids.lobby_id(gid, "opt", TIMER_OPTION),
-            options=timers,
-            row=4,
-            placeholder="Decision timer…",
-        )
-    )
+    items += settings_items(game)
     return Message(embed=embed, view=new_view(items))
-
-
-def duration(seconds: int) -> str:
-    return f"{seconds // 60} min" if seconds >= 60 else f"{seconds} s"
 
 
 def _status_line(game: LiveGame, due: float | None) -> tuple[str, list[int]]:
