@@ -6,6 +6,7 @@ from __future__ import annotations
 from cogs import lobby_settings
 from engine import Rng
 from tests.e2e.driver import Table, catnip, open_table, table_of
+from tests.e2e.test_races import open_lobby
 
 MAX_STEPS = 3000
 
@@ -41,11 +42,7 @@ async def test_options_beyond_the_rows_are_set_by_the_host_in_a_settings_select(
     monkeypatch.setattr(lobby_settings, "ROW_BUTTONS", 3)  # as if Nine Lives had more switches than room
     async with catnip(tmp_path) as (emu, bot):
         ann, bo = emu.member("Ann"), emu.member("Bo")
-        await (await ann.slash("play", game="ninelives")).wait_final()
-        thread = await emu.wait_for(lambda: (emu.threads("games") or [None])[-1])
-        lobby = await emu.wait_for(lambda: table_of(emu, thread))
-        assert (await bo.click(lobby, "Join")).ok
-        await emu.settle(idle=0.02)
+        thread, lobby = await open_lobby(emu, "ninelives")
         refused = await bo.select(lobby, "⚙️ Settings (host)…", ["limited_powers=off"])
         assert "Only Ann" in refused.message.text()
         assert (await ann.select(lobby, "⚙️ Settings (host)…", ["limited_powers=off"])).ok
