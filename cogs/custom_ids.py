@@ -49,6 +49,7 @@ class Kind(StrEnum):
     """I'm back: a member a computer plays for takes their seat again."""
     REPLACE = "rp"
     """The host hands a seat to a computer: the table's button, then the seat chosen in its select."""
+    DETAILS = "d"
 
     @property
     def versioned(self) -> bool:
@@ -76,6 +77,8 @@ class LobbyOp(StrEnum):
     REMOVE_COMPUTER = "rmc"
     SHUFFLE = "shuffle"
     OPTION = "opt"
+    SETTINGS = "set"
+    """A "⚙️ Settings" select holding several options' values; its argument is the select's page."""
 
 
 class ComponentType(IntEnum):
@@ -126,7 +129,7 @@ class ComponentId:
 
     def component_types(self) -> tuple[ComponentType, ...]:
         """The component types that carry this id: a button's id on a select is not one Catnip made."""
-        if self.kind in (Kind.SELECT, Kind.MULTI) or self.op is LobbyOp.ADD_COMPUTER:
+        if self.kind in (Kind.SELECT, Kind.MULTI) or self.op in (LobbyOp.ADD_COMPUTER, LobbyOp.SETTINGS):
             return (ComponentType.SELECT,)
         if self.op is LobbyOp.OPTION or self.kind is Kind.REPLACE:
             return (ComponentType.BUTTON, ComponentType.SELECT)
@@ -178,6 +181,10 @@ def replace_id(game_id: int) -> str:
     return ComponentId(Kind.REPLACE, game_id).encode()
 
 
+def details_id(game_id: int) -> str:
+    return ComponentId(Kind.DETAILS, game_id).encode()
+
+
 _NUMBER = r"[0-9]{1,20}"
 _TOKEN = rf"[!-~]{{1,{MAX_ENCODED_ACTION}}}"
 """An encoded action, a select's value or a multi-select's key: printable ASCII, no spaces."""
@@ -190,7 +197,7 @@ _ARGS = {
 _VERSIONED = re.compile(
     rf"cn:(?P<kind>a|s|m|pg):(?P<game>{_NUMBER}):(?P<version>{_NUMBER}):(?P<arg>.+)", re.S
 )
-_PLAIN = re.compile(rf"cn:(?P<kind>v|r|rf|bk|rp):(?P<game>{_NUMBER})")
+_PLAIN = re.compile(rf"cn:(?P<kind>v|r|rf|bk|rp|d):(?P<game>{_NUMBER})")
 _LOBBY = re.compile(rf"cn:l:(?P<game>{_NUMBER}):(?P<op>[a-z]{{1,10}})(?:/(?P<arg>[a-z0-9_]{{1,40}}))?")
 _GUIDE = re.compile(r"cn:h:(?P<game>[a-z]{1,20}):(?P<page>[0-9]{1,2})")
 _VALUE = re.compile(_TOKEN)
@@ -222,7 +229,7 @@ def parse(custom_id: str) -> ComponentId:
         return ComponentId(Kind.GUIDE, 0, arg=f"{match['game']}:{page}")
     if (match := _LOBBY.fullmatch(custom_id)) and match["op"] in _LOBBY_OPS:
         op = LobbyOp(match["op"])
-        if (op is LobbyOp.OPTION) != (match["arg"] is not None):
+        if (op in (LobbyOp.OPTION, LobbyOp.SETTINGS)) != (match["arg"] is not None):
             raise BadRequest(INVALID)
         return ComponentId(Kind.LOBBY, _number(match["game"]), arg=match["arg"] or "", op=op)
     raise BadRequest(INVALID)

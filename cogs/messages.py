@@ -8,8 +8,10 @@ from typing import Any
 
 import discord
 
-from bot.live import TIMER_CHOICES, TIMER_OPTION, LiveGame, describe_players, seat_option_names
+from bot.live import LiveGame, describe_players
 from cogs import custom_ids as ids
+from cogs.lobby_settings import option_title, option_value, settings_items
+from cogs.phone import TABLE_BUDGET, phone_lines
 from cogs.seat_controls import away_line, hand_button, refresh_button, table_buttons
 from engine import GAMES, Action, Outcome, events_for, fill_names
 from engine.decisions import your_decision
@@ -22,6 +24,9 @@ SELECT_OPTIONS = 25
 NARRATION_LINES = 6
 RECENT_LINES = 4
 """Events a private view recalls under "Recently"."""
+DETAILS_NARRATION = 12
+COMPACT_FROM = 4
+"""Players from which the table shows one line per player; the rest is behind the Details button."""
 COLOUR = discord.Colour.from_rgb(236, 153, 76)
 
 
@@ -99,25 +104,6 @@ def seat_list(game: LiveGame) -> str:
     return "\n".join(lines) or "—"
 
 
-def option_title(name: str) -> str:
-    return name.replace("_", " ").capitalize()
-
-
-def is_seat_option(game: LiveGame, name: str) -> bool:
-    """Whether a game option names a seat (who starts, the first Kittyqueen …)."""
-    return name in seat_option_names(game.rules)
-
-
-def option_value(name: str, value: object, game: LiveGame) -> str:
-    if name == TIMER_OPTION:
-        return f"{duration(value)} per decision" if value else "the bot's default"
-    if is_seat_option(game, name):
-        return "random" if value is None else game.names[value] if value < len(game.names) else "random"
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    return str(value)
-
-
 def guide_button(game: LiveGame) -> discord.ui.Button:
     """The "📖 How to play" button: the game's guide, shown privately to whoever clicks it."""
     return discord.ui.Button(label="How to play", emoji="📖", custom_id=ids.guide_id(game.record.game), row=0)
@@ -175,66 +161,8 @@ def lobby_message(game: LiveGame) -> Message:
             row=1,
         )
     )
-    items.append(
-        discord.ui.Button(
-            label="Remove computer",
-            custom_id=ids.lobby_id(gid, "rmc"),
-            disabled=not any(s.computer for s in game.record.seats),
-            row=2,
-        )
-    )
-    items.append(
-        discord.ui.Button(
-            label="Shuffle seats",
-            emoji="🔀",
-            custom_id=ids.lobby_id(gid, "shuffle"),
-            disabled=count < 2,
-            row=2,
-        )
-    )
-    for name, value in game.record.options.items():
-        if isinstance(value, bool):
-            label = f"{option_title(name)}: {'on' if value else 'off'}"
-            items.append(discord.ui.Button(label=label[:80], custom_id=ids.lobby_id(gid, "opt", name), row=2))
-        elif is_seat_option(game, name):
-            title = option_title(name)
-            choices = [discord.SelectOption(label=f"{title}: random", value="random", default=value is None)]
-            choices += [
-                discord.SelectOption(
-                    label=f"{title}: {seat.name}"[:100], value=str(seat.seat), default=value == seat.seat
-                )
-                for seat in game.record.seats
-            ]
-            items.append(
-                discord.ui.Select(
-                    custom_id=ids.lobby_id(gid, "opt", name), options=choices, row=3, placeholder=f"{title}…"
-                )
-            )
-    timer = game.timer_seconds()
-    timers = [
-        discord.SelectOption(
-            label="Decision timer: the bot's default", value="default", default=timer is None
-        )
-    ]
-    timers += [
-        discord.SelectOption(
-            label=f"Decision timer: {duration(seconds)}", value=str(seconds), default=timer == seconds
-        )
-        for seconds in TIMER_CHOICES
-    ]
-    items.append(
-        discord.ui.Select(
-            custom_id=ids.lobby_id(gid, "opt", TIMER_OPTION),
-            options=timers,
-            row=4,
-            placeholder="Decision timer…",
-        )
-    )
+    items += settings_items(game)
     return Message(embed=embed, view=new_view(items))
-
-
-def duration(seconds: int) -> str:
-    return f"{seconds // 60} min" if seconds >= 60 else f"{seconds} s"
 
 
 def _status_line(game: LiveGame, due: float | None) -> tuple[str, list[int]]:
@@ -249,25 +177,35 @@ def _status_line(game: LiveGame, due: float | None) -> tuple[str, list[int]]:
     return line, humans
 
 
+def is_compact(game: LiveGame) -> bool:
+    return len(game.record.seats) >= COMPACT_FROM
+
+
 def table_message(game: LiveGame, due: float | None = None) -> Message:
-    """The public table: the public view, whose turn, recent events, and the public controls."""
+    """The public table: the public view, whose turn, recent events, and the public controls.
+
+    From `COMPACT_FROM` players each player gets one line; the table and its recent events are kept
+    within `TABLE_BUDGET` phone lines so its buttons show on the first screen (docs/table-budget.md).
+    """
     rules, state = game.rules, game.state
     renderer = GAMES[game.record.game].texts
     outcome = rules.outcome(state)
     view = rules.view(state, None)
     embed = discord.Embed(title=f"{renderer.emoji} {rules.title} — table #{game.id}", colour=COLOUR)
     if outcome is not None:
-        embed.description = final_text(game, outcome)
+        embed.description = final_text(game, outcome, with_breakdown=False)
     else:
         line, _ = _status_line(game, due)
         embed.description = f"**Now:** {line}"
         if away := away_line(game):
             embed.description += f"\n{away}"
-    add_fields(embed, renderer.table_fields(view, game.names))
-    story = narration(game, None)
-    if story:
-        add_fields(embed, [("What happened", story)])
+    fields = renderer.compact_fields(view, game.names) if is_compact(game) else renderer.table_fields(
+        view, game.names
+    )
+    add_fields(embed, fields)
     embed.set_footer(text=f"Game #{game.id} · move {game.record.version - 1}")
+    _add_fitting_narration(embed, game)
+    details = discord.ui.Button(label="Details", emoji="🔎", custom_id=ids.details_id(game.id), row=0)
     items: list[discord.ui.Item] = []
     if outcome is not None:
         items.append(
@@ -275,9 +213,9 @@ def table_message(game: LiveGame, due: float | None = None) -> Message:
                 label="Rematch", style=discord.ButtonStyle.success, custom_id=ids.rematch_id(game.id), row=0
             )
         )
-        items.append(guide_button(game))
+        items += [details, guide_button(game)]
     else:
-        items += [hand_button(game), guide_button(game), *table_buttons(game)]
+        items += [hand_button(game), details, guide_button(game), *table_buttons(game)]
         to_act = rules.to_act(state)
         if len(to_act) == 1 and rules.actions_are_public(state, to_act[0]):
             seat = to_act[0]
@@ -285,9 +223,43 @@ def table_message(game: LiveGame, due: float | None = None) -> Message:
     return Message(embed=embed, view=new_view(items))
 
 
-def final_text(game: LiveGame, outcome: Outcome, limit: int = 4000) -> str:
-    """Winners, then each seat's score with the engine's breakdown; breakdowns are summarised to
-    totals if they would not fit, never cut mid-line."""
+def _add_fitting_narration(embed: discord.Embed, game: LiveGame) -> None:
+    """The most recent events that keep the table within the phone budget, placed before the footer."""
+    events = events_for(game.events, None)[-NARRATION_LINES:]
+    room = TABLE_BUDGET - phone_lines(None, embed) - 1
+    shown: list[str] = []
+    for event in reversed(events):
+        line = event.render(game.names)
+        if phone_lines(line, None) > room:
+            break
+        room -= phone_lines(line, None)
+        shown.insert(0, line)
+    if shown:
+        add_fields(embed, [("What happened", "\n".join(shown))])
+
+
+def details_message(game: LiveGame) -> Message:
+    """Everything the public table has room for only in part: every player's details, the final
+    scores' breakdown and more of what happened. Shown privately to whoever asks."""
+    rules, state = game.rules, game.state
+    renderer = GAMES[game.record.game].texts
+    outcome = rules.outcome(state)
+    embed = discord.Embed(title=f"{renderer.emoji} {rules.title} — details (table #{game.id})", colour=COLOUR)
+    if outcome is not None:
+        embed.description = final_text(game, outcome)
+    else:
+        embed.description = f"**Now:** {_status_line(game, None)[0]}"
+    add_fields(embed, renderer.table_fields(rules.view(state, None), game.names))
+    story = narration(game, None, limit=DETAILS_NARRATION)
+    if story:
+        add_fields(embed, [("What happened", story)])
+    embed.set_footer(text=f"Game #{game.id} · move {game.record.version - 1}")
+    return Message(embed=embed)
+
+
+def final_text(game: LiveGame, outcome: Outcome, limit: int = 4000, with_breakdown: bool = True) -> str:
+    """Winners, then each seat's score, with the engine's breakdown if asked; breakdowns are summarised
+    to totals if they would not fit, never cut mid-line."""
     winners = describe_players([game.names[s] for s in outcome.winners])
     verb = "wins" if len(outcome.winners) == 1 else "win"
     head = f"🏆 **{winners}** {verb}! {outcome.reason}" if winners else f"Nobody wins. {outcome.reason}"
@@ -305,7 +277,7 @@ def final_text(game: LiveGame, outcome: Outcome, limit: int = 4000) -> str:
             rows.append(row)
         return fill_names("\n".join(rows), game.names)
 
-    full = lines(with_breakdown=True)
+    full = lines(with_breakdown)
     return full if len(full) <= limit else lines(with_breakdown=False)
 
 

@@ -81,6 +81,11 @@ class Texts:
     def table_fields(self, view: Frozen, names: Sequence[str]) -> list[tuple[str, str]]:
         return self._fields(view, names, exclude=set())
 
+    def compact_fields(self, view: Frozen, names: Sequence[str]) -> list[tuple[str, str]]:
+        """The table at four or more players: one line per player, so it fits a phone's screen; the
+        full `table_fields` stay one click away (the table's Details button)."""
+        return self.table_fields(view, names)
+
     def private_fields(self, view: Frozen, public: Frozen, names: Sequence[str]) -> list[tuple[str, str]]:
         """Fields of the seat's view that differ from the public one (its secrets and own details)."""
         different = {name for name, value in view if getattr(public, name, None) != value}

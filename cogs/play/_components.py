@@ -14,14 +14,17 @@ from typing import TYPE_CHECKING, TypeVar
 import discord
 
 from bot.errors import BadRequest, Refusal, TableMovedOn
-from bot.live import TIMER_OPTION, LiveGame
+from bot.live import LiveGame
 from bot.storage import StoreUnavailable
 from cogs import custom_ids as ids
-from cogs.messages import is_seat_option, private_panel
+from cogs.lobby_settings import setting_value
+from cogs.messages import private_panel
 from cogs.play._answers import acknowledge, reply, show
+from cogs.play._details import on_details
 from cogs.play._gate import admit, can_manage, check_component_type, on_private_panel
 from cogs.play._help import on_guide
 from cogs.play._seat import fresh_events, on_back, on_refresh, on_replace, welcome_back
+from cogs.play._settings import choose_setting
 from engine import GAMES, EngineError, InvalidInput, OutOfDate
 
 if TYPE_CHECKING:
@@ -248,14 +251,9 @@ async def _option_value(service, interaction: discord.Interaction, game_id: int,
     if isinstance(current, bool) and not from_select:
         return not current
     values = ids.chosen_values(interaction.data) if from_select else []
-    if name == TIMER_OPTION and len(values) == 1:
-        return None if values[0] == "default" else int(values[0]) if values[0].isdigit() else -1
-    if is_seat_option(game, name) and len(values) == 1:
-        if values[0] == "random":
-            return None
-        if values[0].isdigit() and int(values[0]) < len(game.record.seats):
-            return int(values[0])
-    raise Refusal("That isn't a valid setting.")
+    if len(values) != 1 or isinstance(current, bool):
+        raise Refusal("That isn't a valid setting.")
+    return setting_value(game, name, values[0])
 
 
 async def on_rematch(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
@@ -274,6 +272,7 @@ LOBBY_CHANGES: dict[ids.LobbyOp, Handler] = {
     ids.LobbyOp.REMOVE_COMPUTER: _remove_computer,
     ids.LobbyOp.SHUFFLE: _shuffle,
     ids.LobbyOp.OPTION: _set_option,
+    ids.LobbyOp.SETTINGS: choose_setting,
     ids.LobbyOp.START: _start,
     ids.LobbyOp.CANCEL: _cancel,
 }
@@ -290,4 +289,5 @@ HANDLERS: dict[ids.Kind, Handler] = {
     ids.Kind.REFRESH: on_refresh,
     ids.Kind.BACK: on_back,
     ids.Kind.REPLACE: on_replace,
+    ids.Kind.DETAILS: on_details,
 }

@@ -209,6 +209,33 @@ class CatSanityTexts(Texts):
         fields += [(self._home_title(view, seat, names), home_text(view, seat)) for seat in seats]
         return fields
 
+    def compact_fields(self, view: View, names: Sequence[str]) -> list[tuple[str, str]]:
+        """The alley by name only and one line per home; when the game is over the final scores
+        say it all, and each home's sets are behind the Details button."""
+        if view.over:
+            return []
+        title, _ = self._alley(view)
+        alley = [f"{'🌙' if card in MOON else '☀️'} {card_text(card)}" for card in view.alley]
+        if sum(card in MOON for card in view.alley) == 2:
+            alley.append("⚠️ One more Moon Cat: **CatSanity!**")
+        fields = [(title, "\n".join(alley) or "Empty — it refills at the start of a turn.")]
+        if view.auction is not None:
+            fields.append(self._auction(view, names))
+        if view.recall_adopter is not None:
+            fields.append(self._recall(view, names))
+        homes = [self._home_line(view, seat, names) for seat in range(view.players)]
+        fields.append(("🏠 Homes", "\n".join(homes)))
+        return fields
+
+    def _home_line(self, view: View, seat: int, names: Sequence[str]) -> str:
+        """One home in a line: "▶ **Ann** · 3 pts · 🧠 4/6 · 2 cats"."""
+        mark = "▶ " if seat in view.to_act else ""
+        tokens = view.tokens[seat]
+        sanity = f"{SANITY} {tokens}/{TOKENS_BY_PLAYERS[view.players]}" if tokens else "😵 insane"
+        score = view.scores[seat]
+        points = f"{score} pt{'s' if score != 1 else ''}"
+        return f"{mark}**{names[seat]}** · {points} · {sanity} · {cats(len(view.homes[seat]))}"
+
     def private_fields(self, view: View, public: View, names: Sequence[str]) -> list[tuple[str, str]]:
         seat = view.seat
         assert seat is not None

@@ -38,6 +38,9 @@ class CatsDogsTexts(Texts):
         return card_label(action.card)
 
     def table_fields(self, view: View, names: Sequence[str]) -> list[tuple[str, str]]:
+        return self._fields(view, names, self._players(view, names))
+
+    def _fields(self, view: View, names: Sequence[str], players: str | None) -> list[tuple[str, str]]:
         fields = [(self._heading(view), self._trick(view, names))]
         if view.mode == DUO and len(view.table) > 1:
             fields.append(("Table cards still to come", cards_line(view.table[1:])))
@@ -46,12 +49,25 @@ class CatsDogsTexts(Texts):
             fields.append(
                 ("Face-up trick cards to come", f"{cards_line(upcoming)} · {view.hidden_left} hidden")
             )
-        fields.append(("Players", self._players(view, names)))
+        if players is not None:
+            fields.append(("Players", players))
         if view.last_trick is not None:
             fields.append(("Last trick", self._last_trick(view, names)))
         if view.table_pile:
             fields.append(("Collected by the table", cards_line(view.table_pile)))
         return fields
+
+    def compact_fields(self, view: View, names: Sequence[str]) -> list[tuple[str, str]]:
+        """One line per player, without the cards each collected (behind the Details button); when the
+        game is over the final scores stand in for the players' lines."""
+        return self._fields(view, names, None if view.over else self._player_lines(view, names))
+
+    def _player_lines(self, view: View, names: Sequence[str]) -> str:
+        return "\n".join(
+            f"{'▶ ' if seat in view.to_act else ''}**{names[seat]}** · 🎀 {view.scores[seat]}/{view.target}"
+            f" · this round +{view.ribbons[seat]} · 🃏 {view.hand_sizes[seat]}"
+            for seat in range(view.players)
+        )
 
     def private_fields(self, view: View, public: View, names: Sequence[str]) -> list[tuple[str, str]]:
         hand = "\n".join(card_label(card) for card in view.hand) or "—"

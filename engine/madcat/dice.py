@@ -33,8 +33,9 @@ COMBO_NAMES: dict[str, str] = {
     "4k": "Four of a kind",
     "5k": "Five of a kind",
 }
-FACE_LABELS: dict[str, str] = {"m1": "😾1", "m2": "😾2", "m3": "😾3", "s1": "😿1", "s2": "😿2", "w": "🐾"}
-KIND_LABELS: dict[str, str] = {"mad": "😾 mad", "sad": "😿 sad"}
+FACE_LABELS: dict[str, str] = {"m1": "🔥1", "m2": "🔥2", "m3": "🔥3", "s1": "💧1", "s2": "💧2", "w": "🐾"}
+"""Mad cats burn red, sad cats drop blue: shapes and colours that stay apart on a phone's screen."""
+KIND_LABELS: dict[str, str] = {"mad": "🔥 mad", "sad": "💧 sad"}
 DICE = 5
 
 _ORDER = {face: index for index, face in enumerate(FACES)}
@@ -46,7 +47,7 @@ def sort_faces(faces) -> tuple[Face, ...]:
 
 
 def show(faces) -> str:
-    """Faces as emoji for narration, e.g. "😾1 😾1 🐾"; "nothing" when empty."""
+    """Faces as emoji for narration, e.g. "🔥1 🔥1 🐾"; "nothing" when empty."""
     return " ".join(FACE_LABELS[face] for face in faces) or "nothing"
 
 

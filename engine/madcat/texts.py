@@ -123,10 +123,11 @@ class MadCatTexts(Texts):
             lines.append(f"Just rolled: **{show(view.rolled)}**")
         else:
             lines.append(f"Last roll: {show(view.rolled)}")
-        lines.append(f"On the tray: **{show(view.aside)}**" if view.aside else "On the tray: nothing yet")
+        tray = f"On the tray: **{show(view.aside)}**" if view.aside else "On the tray: nothing yet"
         left = DICE - len(view.aside)
         if view.phase != "aside" and left:
-            lines.append(f"Left to roll: {left} {'die' if left == 1 else 'dice'}")
+            tray += f" · {left} {'die' if left == 1 else 'dice'} to roll"
+        lines.append(tray)
         if view.aside:
             lines.append(f"Reads as: {self._readings(view)}")
         return title, "\n".join(lines)
@@ -143,35 +144,32 @@ class MadCatTexts(Texts):
                 for kind in ("mad", "sad")
             )
         return " · ".join(
-            f"**{COMBO_NAMES[c]}** (🏆 {view.cards[card(view.kind, c, True)]} · "
-            f"🤫 {view.cards[card(view.kind, c, False)]})"
+            f"**{SHORT_COMBOS[c]}** 🏆{view.cards[card(view.kind, c, True)]} "
+            f"🤫{view.cards[card(view.kind, c, False)]}"
             for c in view.readings
         )
 
     def _cards(self, view: View, names: Sequence[str]) -> str:
         """The 16 combination cards as a grid (outer | inner per kind), then the catpot and the supply."""
-        rows = [f"{'':12}{'mad':<10}sad", f"{'':12}{'out in':<10}out in"]
+        rows = [f"{'':12}{'mad out/in':<12}sad out/in"]
         for combo in COMBOS:
             cells = [
-                f"{view.cards[card(kind, combo, False)]:>3}{view.cards[card(kind, combo, True)]:>3}"
+                f"{view.cards[card(kind, combo, False)]:>3} /{view.cards[card(kind, combo, True)]:>3}"
                 for kind in ("mad", "sad")
             ]
-            rows.append(f"{SHORT_COMBOS[combo]:<11}{cells[0]:<10}{cells[1]}".rstrip())
+            rows.append(f"{SHORT_COMBOS[combo]:<12}{cells[0]:<12}{cells[1]}".rstrip())
         lines = [
             "```",
             *rows,
             "```",
-            "🤫 *out*: the moochers split it · 🏆 *in*: the roller takes it",
+            "🤫 out: moochers split · 🏆 in: roller's",
             f"🍯 Catpot **{view.cards[CATPOT]}** · 💰 Supply **{view.supply}** VPs",
         ]
-        if view.kind is not None:
-            lines.append(f"🔒 {names[view.turn]} is locked in on {KIND_LABELS[view.kind]} cats this turn.")
         if view.final_round:
             if ends_with_the_emptying_turn(view.players):
-                lines.append("📭 The supply is empty: this is the last turn.")
+                lines.append("📭 Supply empty: this is the last turn.")
             else:
-                first = names[view.first]
-                lines.append(f"📭 The supply is empty: play ends before {first}'s turn comes round.")
+                lines.append(f"📭 Supply empty: play ends before {names[view.first]}'s turn.")
         return "\n".join(lines)
 
     def _players(self, view: View, names: Sequence[str]) -> str:

@@ -26,6 +26,7 @@ from engine.ninelives.words import (
     hand_lines,
     hearts,
     keycap,
+    life_glance,
     life_long,
     life_short,
     lives_text,
@@ -62,6 +63,20 @@ class NineLivesTexts(Texts):
             else range(view.players)
         )
         return fields + [self._player(view, seat, names) for seat in order]
+
+    def compact_fields(self, view: View, names: Sequence[str]) -> list[tuple[str, str]]:
+        """The counts in one line, the turn's power by name, open hands by who, and one line per
+        player; the final scores stand in for the players when the game is over."""
+        if view.over:
+            return []
+        lines = [self._player_line(view, seat, names) for seat in range(view.players)]
+        if any(seat.open_hand is not None for seat in view.seats):
+            lines.append("👁️ Open hand (Inspect): the cards are in 🔎 Details")
+        return [
+            self._cats(view, names, compact=True),
+            *self._situation(view, names, compact=True),
+            ("🐱 ❤️ lives · 💛 at stake · 🔝 top life", "\n".join(lines)),
+        ]
 
     def private_fields(self, view: View, public: View, names: Sequence[str]) -> list[tuple[str, str]]:
         seat = view.seat
@@ -109,7 +124,7 @@ class NineLivesTexts(Texts):
 
     # ---- table fields ----
 
-    def _cats(self, view: View, names: Sequence[str]) -> tuple[str, str]:
+    def _cats(self, view: View, names: Sequence[str], compact: bool = False) -> tuple[str, str]:
         stock = f"🂠 Deck {view.deck_size} · 🗑️ Discard {len(view.discard)}"
         if view.phase == Phase.ORDER:
             return "🐾 Setting up", f"Round 1 starts once every stack is in order.\n{stock}"
@@ -120,29 +135,36 @@ class NineLivesTexts(Texts):
                 f"🐾 Round {view.round} is over",
                 f"{text}The table is cleared for the next round.\n{stock}",
             )
-        lines = [count_line(cat, count, view.ignored) for cat, count in enumerate(view.counts)]
+        if compact:
+            lines = [counts_short(view.counts, view.ignored)]
+        else:
+            lines = [count_line(cat, count, view.ignored) for cat, count in enumerate(view.counts)]
         piles = []
         for pile in view.table:
             top = pile[-1]
             note = f" ({top.note})" if top.note else ""
             covered = f" on {len(pile) - 1} covered" if len(pile) > 1 else ""
             piles.append(f"**{card_text(top.card)}**{note}{covered}")
-        rows = [" · ".join(piles[i : i + PILES_PER_LINE]) for i in range(0, len(piles), PILES_PER_LINE)]
+        per_line = max(len(piles), 1) if compact else PILES_PER_LINE  # a phone wraps one flowing line best
+        rows = [" · ".join(piles[i : i + per_line]) for i in range(0, len(piles), per_line)]
         lines.append("🃏 On the table: " + "\n".join(rows) if rows else "🃏 No cards on the table yet.")
         lines.append(stock)
         return f"🐾 Round {view.round} · every cat at most {LIMIT} times", "\n".join(lines)
 
-    def _situation(self, view: View, names: Sequence[str]) -> list[tuple[str, str]]:
-        """What the phase is about: who is still ordering or choosing, the tie, or the turn's powers."""
+    def _situation(self, view: View, names: Sequence[str], compact: bool = False) -> list[tuple[str, str]]:
+        """What the phase is about: who is still ordering or choosing, the tie, or the turn's powers;
+        `compact` puts who is done in one line and names the power without its text."""
         phase, waiting = view.phase, set(view.to_act)
         progress = [
             f"⏳ {names[s]} is choosing" if s in waiting else f"✅ {names[s]} is done"
             for s in range(view.players)
         ]
         if phase == Phase.ORDER:
-            return [
-                ("📜 Everyone secretly puts their 9 lives in order (top card first)", "\n".join(progress))
-            ]
+            title = "📜 Everyone secretly puts their 9 lives in order (top card first)"
+            return [(title, (" · " if compact else "\n").join(progress))]
+        if phase == Phase.RETURN and compact:
+            waiting_names = ", ".join(names[s] for s in view.to_act)
+            return [("↩️ Wagered lives go back under their stacks", f"⏳ Still choosing: {waiting_names}")]
         if phase == Phase.RETURN:
             lines = [
                 f"⏳ {names[s]} puts back " + ", ".join(life_short(life) for life in view.seats[s].wagered)
@@ -163,12 +185,13 @@ class NineLivesTexts(Texts):
                 f"👑 {names[view.queen]}, the Kittyqueen, picks who rules next."
             )
             return [("👑 Who rules next?", text)]
-        return self._turn(view, names) if phase == Phase.PLAY else []
+        return self._turn(view, names, compact) if phase == Phase.PLAY else []
 
-    def _turn(self, view: View, names: Sequence[str]) -> list[tuple[str, str]]:
+    def _turn(self, view: View, names: Sequence[str], compact: bool = False) -> list[tuple[str, str]]:
         """The power in force, what binds this player and the next (NL-8), Ignore, Shuffle Lives."""
         who = names[view.turn]
-        lines = [f"⚡ {who}'s power: {life_long(view.power)}"] if view.power is not None else []
+        power = life_short if compact else life_long
+        lines = [f"⚡ {who}'s power: {power(view.power)}"] if view.power is not None else []
         target = getattr(view, "shuffle_target", None)
         if view.step == Step.REORDER and target is not None:
             lines.append(f"🔀 {who} is reordering {names[target]}'s life stack.")
@@ -226,6 +249,16 @@ class NineLivesTexts(Texts):
         if info.safe:
             lines.append("🛡️ Perfect nine: safe for the rest of the round.")
         return title, "\n".join(lines)
+
+    def _player_line(self, view: View, seat: int, names: Sequence[str]) -> str:
+        """One player in a line: "▶ 👑 **Di** 🛡️ · ❤️ 4 💛 3 · 🃏 5 · 🔝 🪄 Shapeshift 🟦→⭐"."""
+        info = view.seats[seat]
+        marks = ("▶ " if seat in view.to_act else "") + ("👑 " if seat == view.queen else "")
+        marks += f"**{names[seat]}**" + (" 👁️" if info.open_hand is not None else "")
+        marks += " 🛡️" if info.safe else ""
+        lives = f"❤️ {info.stack_size}" + (f" 💛 {len(info.wagered)}" if info.wagered else "")
+        top = f" · 🔝 {life_glance(info.top)}" if info.top is not None else ""
+        return f"{marks} · {lives} · 🃏 {info.hand_size}{top}"
 
     # ---- private fields ----
 

@@ -84,6 +84,12 @@ def life_short(life: LifeView) -> str:
     return f"{POWERS[card.power].emoji} {life_name(card)} (draw {card.draw})"
 
 
+def life_glance(life: LifeView) -> str:
+    """A life card by its power alone, for a player's line on the table: "⏭️ Skip Turn"."""
+    card = life.card()
+    return f"{POWERS[card.power].emoji} {life_name(card)}"
+
+
 def life_long(life: LifeView) -> str:
     """A life card with what it does: "⏭️ Skip Turn (draw 2) — You may skip your turn; …"."""
     return f"{life_short(life)} — {life_text(life.card())}"

@@ -64,9 +64,10 @@ def no_errors(emu, results, caplog) -> None:
     assert not emu.violations
 
 
-async def open_lobby(emu):
+async def open_lobby(emu, game: str = "catsdogs"):
+    """Ann's lobby of `game` with Bo joined: its thread and the lobby message."""
     ann, bo = emu.member("Ann"), emu.member("Bo")
-    await (await ann.slash("play", game="catsdogs")).wait_final()
+    await (await ann.slash("play", game=game)).wait_final()
     thread = await emu.wait_for(lambda: (emu.threads("games") or [None])[-1])
     lobby = await emu.wait_for(lambda: table_of(emu, thread))
     assert (await bo.click(lobby, "Join")).ok

@@ -62,7 +62,7 @@ def test_after_a_roll_the_roller_must_set_aside_rolled_dice_mc2():
     state = rigged(position(phase="roll"), "m1 m2 s1 s1 w")
     state, events = act(state, 0, "roll")
     assert state.rolled == ("m1", "m2", "s1", "s1", "w")
-    assert "rolls 😾1 😾2 😿1 😿1 🐾" in texts(events)
+    assert "rolls 🔥1 🔥2 💧1 💧1 🐾" in texts(events)
     options = codes(state, 0)
     assert "roll" not in options and not any(code.startswith("stop") for code in options)
     assert options[:4] == ["a:m1", "a:m2", "a:s1", "a:w"]

@@ -1,0 +1,153 @@
+"""A lobby's options: how each reads, and the controls that change them within Discord's five rows.
+
+Rows 0 and 1 of a lobby hold its own buttons and the computer-player select. The rest is laid out
+here: row 2 holds Remove computer, Shuffle and a button per on/off option (one slot is left spare),
+rows 3 and 4 a select per seat option and the decision timer. A game whose options would need more
+rows gets them all in "⚙️ Settings" selects instead, one entry per value ("Limited powers: off"),
+so the lobby never runs out of rows, however many options a game has.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.errors import Refusal
+from bot.live import TIMER_CHOICES, TIMER_OPTION, LiveGame, seat_option_names
+from cogs import custom_ids as ids
+
+BUTTON_ROW = 2
+SELECT_ROWS = (3, 4)
+ROW_BUTTONS = 5
+SPARE_BUTTONS = 1
+"""Left free on the button row for a lobby button still to come."""
+SELECT_OPTIONS = 25
+
+
+def option_title(name: str) -> str:
+    return name.replace("_", " ").capitalize()
+
+
+def is_seat_option(game: LiveGame, name: str) -> bool:
+    """Whether a game option names a seat (who starts, the first Kittyqueen …)."""
+    return name in seat_option_names(game.rules)
+
+
+def duration(seconds: int) -> str:
+    return f"{seconds // 60} min" if seconds >= 60 else f"{seconds} s"
+
+
+def option_value(name: str, value: object, game: LiveGame) -> str:
+    if name == TIMER_OPTION:
+        return f"{duration(value)} per decision" if value else "the bot's default"
+    if is_seat_option(game, name):
+        return "random" if value is None else game.names[value] if value < len(game.names) else "random"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def setting_value(game: LiveGame, name: str, chosen: str) -> object:
+    """The value of option `name` that a select's `chosen` text stands for; else a refusal."""
+    current = game.record.options.get(name, None)
+    if name == TIMER_OPTION:
+        return None if chosen == "default" else int(chosen) if chosen.isdigit() else -1
+    if is_seat_option(game, name):
+        if chosen == "random":
+            return None
+        if chosen.isdigit() and int(chosen) < len(game.record.seats):
+            return int(chosen)
+    elif isinstance(current, bool) and chosen in ("on", "off"):
+        return chosen == "on"
+    raise Refusal("That isn't a valid setting.")
+
+
+def _choices(game: LiveGame, name: str) -> list[tuple[str, str, bool]]:
+    """Each value option `name` may take: (what it reads as, its select value, whether it is set)."""
+    value = game.record.options.get(name)
+    if name == TIMER_OPTION:
+        timer = game.timer_seconds()
+        return [("the bot's default", "default", timer is None)] + [
+            (duration(seconds), str(seconds), timer == seconds) for seconds in TIMER_CHOICES
+        ]
+    if is_seat_option(game, name):
+        return [("random", "random", value is None)] + [
+            (seat.name, str(seat.seat), value == seat.seat) for seat in game.record.seats
+        ]
+    return [("on", "on", value is True), ("off", "off", value is False)]
+
+
+def _title(name: str) -> str:
+    return "Decision timer" if name == TIMER_OPTION else option_title(name)
+
+
+def _select(game: LiveGame, name: str, row: int) -> discord.ui.Select:
+    return discord.ui.Select(
+        custom_id=ids.lobby_id(game.id, "opt", name),
+        options=[
+            discord.SelectOption(label=f"{_title(name)}: {label}"[:100], value=value, default=chosen)
+            for label, value, chosen in _choices(game, name)
+        ],
+        row=row,
+        placeholder=f"{_title(name)}…",
+    )
+
+
+def _switch(game: LiveGame, name: str) -> discord.ui.Button:
+    label = f"{option_title(name)}: {'on' if game.record.options[name] else 'off'}"
+    return discord.ui.Button(label=label[:80], custom_id=ids.lobby_id(game.id, "opt", name), row=BUTTON_ROW)
+
+
+def settings_items(game: LiveGame) -> list[discord.ui.Item]:
+    """Remove computer, Shuffle seats and a control for every option, in rows 2 to 4."""
+    count = len(game.record.seats)
+    items: list[discord.ui.Item] = [
+        discord.ui.Button(
+            label="Remove computer",
+            custom_id=ids.lobby_id(game.id, "rmc"),
+            disabled=not any(s.computer for s in game.record.seats),
+            row=BUTTON_ROW,
+        ),
+        discord.ui.Button(
+            label="Shuffle seats",
+            emoji="🔀",
+            custom_id=ids.lobby_id(game.id, "shuffle"),
+            disabled=count < 2,
+            row=BUTTON_ROW,
+        ),
+    ]
+    options = [name for name in game.record.options if name != TIMER_OPTION]
+    switches = [name for name in options if isinstance(game.record.options[name], bool)]
+    chosen = [name for name in options if is_seat_option(game, name)] + [TIMER_OPTION]
+    fits = len(items) + len(switches) <= ROW_BUTTONS - SPARE_BUTTONS and len(chosen) <= len(SELECT_ROWS)
+    if fits:
+        items += [_switch(game, name) for name in switches]
+        return items + [_select(game, name, row) for name, row in zip(chosen, SELECT_ROWS, strict=False)]
+    return items + settings_selects(game, [*switches, *chosen[:-1], TIMER_OPTION])
+
+
+def settings_selects(game: LiveGame, names: Sequence[str]) -> list[discord.ui.Select]:
+    """Every value of every option in `names` as an entry of a "⚙️ Settings" select, 25 to a select,
+    one select a row; the values set now are marked."""
+    entries = [
+        discord.SelectOption(
+            label=f"{_title(name)}: {label}"[:100],
+            value=f"{name}={value}",
+            emoji="✅" if chosen else None,
+        )
+        for name in names
+        for label, value, chosen in _choices(game, name)
+    ]
+    pages = [entries[start : start + SELECT_OPTIONS] for start in range(0, len(entries), SELECT_OPTIONS)]
+    if len(pages) > len(SELECT_ROWS):
+        raise ValueError(f"{len(entries)} option values do not fit {len(SELECT_ROWS)} settings selects")
+    return [
+        discord.ui.Select(
+            custom_id=ids.lobby_id(game.id, "set", str(page)),
+            options=page_entries,
+            row=row,
+            placeholder="⚙️ Settings (host)…" if len(pages) == 1 else f"⚙️ Settings {page + 1}/{len(pages)}…",
+        )
+        for page, (page_entries, row) in enumerate(zip(pages, SELECT_ROWS, strict=False))
+    ]

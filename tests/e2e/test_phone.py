@@ -1,0 +1,58 @@
+"""The phone-sized table over Discord: the Details button answers privately, during and after a game,
+and a lobby's "⚙️ Settings" select sets an option for the host only."""
+
+from __future__ import annotations
+
+from cogs import lobby_settings
+from engine import Rng
+from tests.e2e.driver import Table, catnip, open_table, table_of
+from tests.e2e.test_races import open_lobby
+
+MAX_STEPS = 3000
+
+
+async def test_anyone_in_the_thread_sees_the_details_privately_during_and_after_the_game(tmp_path):
+    async with catnip(tmp_path) as (emu, bot):
+        thread, members = await open_table(emu, "catsdogs", 1, computers=3)
+        onlooker = emu.member("Flo")
+        table = Table(emu, thread, members, Rng.seeded(3))
+        await table.step()
+        running = await onlooker.click(table.table(), "Details")
+        assert running.ok and running.message.ephemeral
+        details = running.message.text()
+        assert "details (table #" in details and "this round" in details, "each player's collected cards"
+        seats = next(iter(bot.service.live.values())).record.seats
+        assert all(seat.name in details for seat in seats)
+        for _ in range(MAX_STEPS):
+            if table.over():
+                break
+            await table.step()
+        assert table.over()
+        await emu.settle(idle=0.02)
+        assert not bot.service.live, "the finished game is no longer in memory"
+        final = table.table()
+        assert "Round 1" not in final.embeds[0]["description"], "the table lists each score once"
+        after = await onlooker.click(final, "Details")
+        assert after.ok and after.message.ephemeral
+        assert "Round 1" in after.message.embeds[0]["description"], "the breakdown is in the details"
+        assert not emu.violations
+
+
+async def test_options_beyond_the_rows_are_set_by_the_host_in_a_settings_select(tmp_path, monkeypatch):
+    monkeypatch.setattr(lobby_settings, "ROW_BUTTONS", 3)  # as if Nine Lives had more switches than room
+    async with catnip(tmp_path) as (emu, bot):
+        ann, bo = emu.member("Ann"), emu.member("Bo")
+        thread, lobby = await open_lobby(emu, "ninelives")
+        refused = await bo.select(lobby, "⚙️ Settings (host)…", ["limited_powers=off"])
+        assert "Only Ann" in refused.message.text()
+        assert (await ann.select(lobby, "⚙️ Settings (host)…", ["limited_powers=off"])).ok
+        assert (await ann.select(lobby, "⚙️ Settings (host)…", ["first_queen=1"])).ok
+        assert (await ann.select(lobby, "⚙️ Settings (host)…", ["turn_timer=120"])).ok
+        await emu.settle(idle=0.02)
+        game = next(iter(bot.service.live.values()))
+        assert game.record.options == {"limited_powers": False, "first_queen": 1, "turn_timer": 120}
+        assert "Limited powers: **off**" in table_of(emu, thread).text()
+        game_id = game.id
+        forged = await ann.select(lobby, f"cn:l:{game_id}:set/0", ["first_queen=9"], force=True)
+        assert "isn't a valid setting" in forged.message.text()
+        assert not emu.violations
