@@ -113,7 +113,8 @@ def test_from_four_players_each_player_has_one_line_on_the_table(key):
 def test_the_table_shows_a_details_button_next_to_the_private_view(key):
     game = next(whole_game(key, GAMES[key].rules.max_players, seed=2))
     buttons = [item for item in table_message(game).view.children if item.row == 0]
-    assert [b.custom_id for b in buttons] == [ids.view_id(1), ids.details_id(1)]
+    assert [b.custom_id for b in buttons][:2] == [ids.view_id(1), ids.details_id(1)]
+    assert len(buttons) <= 5, "one row holds five buttons"
     details = details_message(game)
     assert not check_message(payload(details, ephemeral=True))
     assert details.view is None

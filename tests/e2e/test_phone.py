@@ -50,7 +50,9 @@ async def test_options_beyond_the_rows_are_set_by_the_host_in_a_settings_select(
         assert (await ann.select(lobby, "⚙️ Settings (host)…", ["turn_timer=120"])).ok
         await emu.settle(idle=0.02)
         game = next(iter(bot.service.live.values()))
-        assert game.record.options == {"limited_powers": False, "first_queen": 1, "turn_timer": 120}
+        assert game.record.options == {
+            "limited_powers": False, "first_queen": 1, "turn_timer": 120, "pictures": False
+        }
         assert "Limited powers: **off**" in table_of(emu, thread).text()
         game_id = game.id
         forged = await ann.select(lobby, f"cn:l:{game_id}:set/0", ["first_queen=9"], force=True)
