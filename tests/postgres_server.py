@@ -8,18 +8,21 @@ and listens on a Unix socket there only, so several can run side by side.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
+import asyncpg
 import pgserver
 from pgserver._commands import initdb, pg_ctl
 from pgserver.utils import ensure_user_exists
 
 SERVER_USER = "pgserver"
 """Run as root, pgserver runs the server as this unprivileged user."""
+_schemas = itertools.count(1)
 INITDB_ARGS = ["--auth=trust", "--auth-local=trust", "--encoding=utf8", "-U", "postgres"]
 
 
@@ -56,3 +59,14 @@ def stop_server(server: pgserver.PostgresServer) -> None:
 def start_server(server: pgserver.PostgresServer) -> None:
     """Start the stopped server again, on the same socket."""
     server.ensure_postgres_running()
+
+
+async def fresh_schema_url(base_url: str) -> str:
+    """The URL of a new, empty schema on the server at `base_url`."""
+    name = f"test_{next(_schemas)}"
+    db = await asyncpg.connect(base_url)
+    try:
+        await db.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE; CREATE SCHEMA {name}")
+    finally:
+        await db.close()
+    return f"{base_url}&search_path={name}"

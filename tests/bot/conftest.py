@@ -7,16 +7,12 @@ each test gets a fresh schema of its own on it, so tests never see each other's 
 
 from __future__ import annotations
 
-import itertools
-
-import asyncpg
 import pytest
 
 from bot.storage import PostgresGameStore, SqliteGameStore
-from tests.postgres_server import start_postgres, stop_postgres
+from tests.postgres_server import fresh_schema_url
 
 BACKENDS = ("sqlite", "postgres")
-_schemas = itertools.count(1)
 
 
 def pytest_generate_tests(metafunc):
@@ -24,25 +20,6 @@ def pytest_generate_tests(metafunc):
     if "backend" in metafunc.fixturenames:
         only = metafunc.definition.get_closest_marker("sqlite_only")
         metafunc.parametrize("backend", ["sqlite"] if only else list(BACKENDS))
-
-
-@pytest.fixture(scope="session")
-def postgres_server():
-    """A PostgreSQL server of this test process, stopped at the end of the session."""
-    server, folder = start_postgres()
-    yield server
-    stop_postgres(server, folder)
-
-
-async def fresh_schema_url(base_url: str) -> str:
-    """The URL of a new, empty schema on the server at `base_url`."""
-    name = f"test_{next(_schemas)}"
-    db = await asyncpg.connect(base_url)
-    try:
-        await db.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE; CREATE SCHEMA {name}")
-    finally:
-        await db.close()
-    return f"{base_url}&search_path={name}"
 
 
 @pytest.fixture

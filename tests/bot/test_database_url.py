@@ -19,7 +19,7 @@ from bot.storage.factory import store_for_settings, without_password
 from bot.storage.postgres import PostgresGameStore
 from bot.storage.preflight import DatabaseUnusable
 from bot.storage.preflight_postgres import check_database_url
-from tests.bot.conftest import fresh_schema_url
+from tests.postgres_server import fresh_schema_url
 
 REPO = Path(__file__).resolve().parents[2]
 PASSWORD = "hunter2-very-secret"

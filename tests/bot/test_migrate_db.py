@@ -11,8 +11,8 @@ from pathlib import Path
 
 from bot.storage import Deadline, FinalResult, PostgresGameStore, SqliteGameStore, load_state
 from bot.storage.transfer import migrate_main
-from tests.bot.conftest import fresh_schema_url
 from tests.bot.test_storage import RULES, member, play_move, play_to_end, replayed, started_game
+from tests.postgres_server import fresh_schema_url
 
 REPO = Path(__file__).resolve().parents[2]
 

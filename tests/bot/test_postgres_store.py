@@ -9,9 +9,8 @@ import pytest
 from bot.clock import ManualClock
 from bot.sessions import GameService
 from bot.storage import GameRecord, PostgresGameStore, StoreUnavailable, load_state
-from tests.bot.conftest import fresh_schema_url
 from tests.bot.test_storage import RULES, play_move, play_to_end, replayed, started_game
-from tests.postgres_server import start_postgres, start_server, stop_postgres, stop_server
+from tests.postgres_server import fresh_schema_url, start_postgres, start_server, stop_postgres, stop_server
 
 
 @pytest.fixture(scope="module")

@@ -4,13 +4,16 @@
 real bot (the same `create_bot` as `catnip`) with discord.py pointed at the emulator. Its clock runs
 `speed` times faster than the wall clock from `epoch` on, so turn timers and computer delays fire in
 a fraction of a second while deadlines stored by one process still mean the same to the next.
-Prints ``READY`` once the gateway is ready (its games were resumed before it connected).
+Settings the arguments leave out come from the environment as for `catnip` (e.g. SHARD_COUNT,
+SHARD_IDS, DATABASE_URL). Prints ``READY`` and the ids of the games it runs once the gateway is
+ready (they were resumed before it connected); SIGTERM stops it cleanly.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import signal
 import sys
 import time
 from pathlib import Path
@@ -68,8 +71,14 @@ async def run(args: argparse.Namespace) -> None:
         if runner.done():
             runner.result()
         await asyncio.sleep(0.01)
-    print("READY", flush=True)
-    await runner
+    print("READY", *sorted(bot.service.live), flush=True)
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    stopping = asyncio.create_task(stop.wait())
+    await asyncio.wait({runner, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    await bot.close()
+    if runner.done():
+        runner.result()
 
 
 def main(argv: list[str] | None = None) -> None:

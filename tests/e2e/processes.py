@@ -1,0 +1,157 @@
+"""Catnip as real OS processes against the emulator in the test's process, and what a kill must keep.
+
+`BotProcess` starts `tests.e2e.bot_process` (the real bot, its clock sped up) and kills it with
+SIGKILL or stops it with SIGTERM. `Witness` records what members were shown; `check_saved` reads
+the database back through a store of its own and checks that nothing shown was lost or doubled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.storage import GameNotFound, GameStore
+from emulator import Emulator
+from engine import GAMES
+
+SPEED = 40.0
+"""The bot's clock runs this much faster: a 20 s turn timer runs out after half a second."""
+
+FOOTER = re.compile(r"Game #(\d+) · move (\d+)")
+ACTION_ID = re.compile(r"^cn:a:(\d+):(\d+):")
+UPDATE_MESSAGE = 7
+
+
+class BotProcess:
+    """The bot as an OS process: started and waited for, killed with SIGKILL or stopped with SIGTERM."""
+
+    def __init__(self, emu: Emulator, db: Path, *, epoch: float | None = None, **env: str) -> None:
+        self.emu = emu
+        self.db = db
+        self.epoch = time.time() if epoch is None else epoch
+        self.env = env
+        self.process: asyncio.subprocess.Process | None = None
+        self.starts = 0
+        self.games: set[int] = set()
+        """The games it said it runs when it was ready."""
+
+    async def start(self) -> None:
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "tests.e2e.bot_process",
+            "--api",
+            self.emu.api_base,
+            "--gateway",
+            self.emu.gateway_url,
+            "--db",
+            str(self.db),
+            "--epoch",
+            repr(self.epoch),
+            "--speed",
+            repr(SPEED),
+            stdout=asyncio.subprocess.PIPE,
+            env={**os.environ, "PYTHONPATH": os.getcwd(), **self.env},
+        )
+        line = await asyncio.wait_for(self.process.stdout.readline(), 60)
+        assert line.startswith(b"READY"), f"the bot did not start: {line!r}"
+        self.games = {int(word) for word in line.split()[1:]}
+        self.starts += 1
+
+    async def kill(self) -> None:
+        assert self.process is not None and self.process.returncode is None, "the bot died by itself"
+        self.process.send_signal(signal.SIGKILL)
+        assert await asyncio.wait_for(self.process.wait(), 10) == -signal.SIGKILL
+
+    async def stop(self) -> None:
+        """SIGTERM: a clean stop (leases released); exit code 0."""
+        assert self.process is not None and self.process.returncode is None, "the bot died by itself"
+        self.process.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(self.process.wait(), 20) == 0
+
+    async def ensure_dead(self) -> None:
+        if self.process is not None and self.process.returncode is None:
+            self.process.send_signal(signal.SIGKILL)
+            await self.process.wait()
+
+
+@dataclass
+class Witness:
+    """The last move each game's public table showed (its footer says "Game #g · move n")."""
+
+    shown: dict[int, int] = field(default_factory=dict)
+
+    def __call__(self, kind: str, message) -> None:
+        if kind == "delete" or message.visible_to is not None or not message.embeds:
+            return
+        found = FOOTER.search((message.embeds[0].get("footer") or {}).get("text") or "")
+        if found:
+            game_id, move = int(found[1]), int(found[2])
+            self.shown[game_id] = max(self.shown.get(game_id, 0), move)
+
+
+def answered_action_clicks(emu: Emulator) -> list[tuple[int, int]]:
+    """(game, version) of every action click answered by updating its message: what the member saw."""
+    clicks = []
+    for interaction in emu.world.interactions.values():
+        found = ACTION_ID.match(str(interaction.data.get("custom_id", "")))
+        if found and interaction.response_type == UPDATE_MESSAGE:
+            clicks.append((int(found[1]), int(found[2])))
+    return clicks
+
+
+def unanswered(emu: Emulator) -> set[int]:
+    return {i.id for i in emu.world.interactions.values() if i.response_type is None}
+
+
+def only_killed_clicks_failed(emu: Emulator, killed: set[int]) -> None:
+    """The only broken rule may be the 3 s deadline of the clicks a kill left unanswered."""
+    for violation in emu.take_violations():
+        assert violation.rule == "deadline", violation
+        assert violation.where in {f"interaction {i}" for i in killed}, violation
+
+
+async def check_saved(
+    store: GameStore, witness: Witness, clicks: list[tuple[int, int]], games: set[int] | None = None
+) -> dict[int, int]:
+    """With the processes running `games` (None: every game) dead or stopped: each started game's log
+    is gapless, its version counts its moves, its snapshot is its log's replay, it is finished exactly
+    when its replay is over, every move a table showed is logged and every click answered with a
+    result was saved. Returns the number of logged moves per game checked."""
+    logged: dict[int, int] = {}
+    game_id, missing = 0, 0
+    while missing < 3:
+        game_id += 1
+        try:
+            record = await store.get_game(game_id)
+        except GameNotFound:
+            missing += 1
+            continue
+        missing = 0
+        if record.seed is None or (games is not None and game_id not in games):
+            continue
+        moves = await store.moves(game_id)
+        assert [m.seq for m in moves] == list(range(1, len(moves) + 1)), f"game {game_id}: gap in its log"
+        assert record.version == len(moves) + 1, f"game {game_id}: {len(moves)} moves, v{record.version}"
+        rules = GAMES[record.game].rules
+        log = [(m.seat, m.action) for m in moves]
+        replayed = rules.replay(len(record.seats), record.seed, rules.make_options(record.options), log)
+        state_json, _ = await store.load_state_json(game_id)
+        assert state_json is not None, f"game {game_id}: its snapshot is behind its log"
+        assert rules.State.model_validate_json(state_json) == replayed, f"game {game_id}: snapshot ≠ replay"
+        over = rules.outcome(replayed) is not None
+        assert (record.status == "finished") == over or record.status == "abandoned", f"game {game_id}"
+        logged[game_id] = len(moves)
+    for game_id, move in witness.shown.items():
+        if game_id in logged:
+            assert logged[game_id] >= move, f"game {game_id}: move {move} was shown but not saved"
+    for game_id, version in clicks:
+        if game_id in logged:
+            assert logged[game_id] >= version, f"game {game_id}: click at {version} answered, unsaved"
+    return logged
