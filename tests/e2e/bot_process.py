@@ -50,6 +50,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--secret-seconds", type=int, default=10)
     parser.add_argument("--warning-seconds", type=int, default=5)
     parser.add_argument(
+        "--identify-window", type=float, default=0.1, help="seconds between IDENTIFYs (the emulator's pace)"
+    )
+    parser.add_argument(
         "--abandon-taken-over-minutes", type=float, default=24 * 60, help="a day: idle tests keep their games"
     )
     return parser.parse_args(argv)
@@ -65,7 +68,12 @@ async def run(args: argparse.Namespace) -> None:
         abandon_taken_over_minutes=args.abandon_taken_over_minutes,
         _env_file=None,
     )
-    bot = create_bot(settings, clock=FastClock(args.epoch, args.speed), guild_ready_timeout=0.05)
+    bot = create_bot(
+        settings,
+        clock=FastClock(args.epoch, args.speed),
+        guild_ready_timeout=0.05,
+        identify_window=args.identify_window,
+    )
     runner = asyncio.create_task(bot.start(TOKEN))
     while not bot.is_ready():
         if runner.done():

@@ -1,0 +1,145 @@
+"""A fleet over PostgreSQL: two real bot processes with two shards each, one SIGKILLed mid-move and
+restarted, then the whole fleet restarted with three shards.
+
+Eight guilds spread over the four shards each play a game (all four kinds, twice). Throughout,
+each game is run by exactly one process (the one whose shards hold its guild, as the READY line
+of each process lists), no move a member saw is lost or applied twice (`check_saved`, with the
+processes running the checked games dead or stopped), and the buttons of tables posted before a
+kill or a restart keep working.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import time
+
+from bot.sharding import shard_of
+from bot.storage import PostgresGameStore
+from emulator import Emulator
+from engine import Rng
+from tests.e2e.driver import Table, open_table
+from tests.e2e.processes import (
+    BotProcess,
+    Witness,
+    answered_action_clicks,
+    check_saved,
+    only_killed_clicks_failed,
+    unanswered,
+)
+from tests.postgres_server import fresh_schema_url
+
+GUILDS = 8
+TITLE = re.compile(r"table #(\d+)")
+KINDS = (("catsdogs", 3, 0), ("madcat", 2, 1), ("catsanity", 2, 1), ("ninelives", 1, 2))
+
+
+def game_of(table: Table) -> int:
+    return int(TITLE.search(table.table().embeds[0]["title"])[1])
+
+
+async def play(tables: list[Table], rng: random.Random, steps: int) -> None:
+    for _ in range(steps):
+        table = rng.choice([t for t in tables if not t.over()] or tables)
+        if not table.over():
+            await table.step()
+
+
+async def old_buttons_answer(tables: list[Table], before: dict[int, object]) -> None:
+    """The My view button of each table shown before answers: the private view, or that it finished."""
+    for table in tables:
+        old = before[id(table)]
+        message = old if not table.emu.message(old.id).deleted else table.table()
+        view = next((b for b in message.buttons() if b.get("custom_id", "").startswith("cn:v:")), None)
+        if view is None:
+            continue
+        result = await table.members[0].click(message, view["custom_id"], force=True)
+        assert result.ok, result.failed
+        reply = result.message
+        assert reply.ephemeral and (reply.embeds or reply.content.startswith("That game is finished"))
+
+
+def fleet(emu: Emulator, url: str, epoch: float, shard_count: int, ranges: list[str], tmp_path) -> list:
+    return [
+        BotProcess(
+            emu,
+            tmp_path / "unused.sqlite3",
+            epoch=epoch,
+            DATABASE_URL=url,
+            SHARD_COUNT=str(shard_count),
+            SHARD_IDS=ids,
+        )
+        for ids in ranges
+    ]
+
+
+async def test_a_fleet_survives_a_kill_and_a_reshard_each_game_on_one_process(tmp_path, postgres_server):
+    url = await fresh_schema_url(postgres_server.get_uri())
+    rng = random.Random(17)
+    witness = Witness()
+    async with Emulator.start(members=["Host"]) as emu:
+        emu.on_message(witness)
+        guilds = [
+            emu.add_guild(f"Guild {n}", channels=(f"games-{n}",), members=[f"P{n}{x}" for x in "abc"])
+            for n in range(GUILDS)
+        ]
+        assert {shard_of(g.id, 4) for g in guilds} == {0, 1, 2, 3}, "the guilds cover the four shards"
+        epoch = time.time()
+        processes = fleet(emu, url, epoch, 4, ["0-1", "2-3"], tmp_path)
+        store = PostgresGameStore(url)
+        try:
+            await asyncio.gather(*(p.start() for p in processes))
+            await store.open()
+            tables: list[Table] = []
+            shard_by_game: dict[int, int] = {}
+            for n, guild in enumerate(guilds):
+                key, humans, computers = KINDS[n % len(KINDS)]
+                names = [f"P{n}{x}" for x in "abc"]
+                thread, members = await open_table(
+                    emu, key, humans, computers=computers, channel=f"games-{n}", names=names
+                )
+                tables.append(Table(emu, thread, members, Rng.seeded(n)))
+                shard_by_game[game_of(tables[-1])] = guild.id
+            await play(tables, rng, 40)
+
+            # One process killed mid-move, then restarted: its games come back to it, and only to it.
+            killed_process = processes[0]
+            mine = [t for t in tables if shard_of(shard_by_game[game_of(t)], 4) in (0, 1) and not t.over()]
+            before = {id(t): t.table() for t in tables}
+            click = await rng.choice(mine).step(wait=False)
+            await asyncio.sleep(rng.uniform(0, 0.03))
+            await killed_process.kill()
+            killed = unanswered(emu)
+            ids_of_killed = {g for g, guild_id in shard_by_game.items() if shard_of(guild_id, 4) in (0, 1)}
+            await check_saved(store, witness, answered_action_clicks(emu), ids_of_killed)
+            await killed_process.start()
+            live = {record.id for record in await store.active_games()}
+            assert killed_process.games == live & ids_of_killed
+            await emu.settle(idle=0.05, timeout=15)
+            await old_buttons_answer(tables, before)
+            only_killed_clicks_failed(emu, killed)
+            assert click is None or click.ok or click.id in killed
+            await play(tables, rng, 30)
+
+            # The whole fleet stopped, and started again with three shards.
+            await asyncio.gather(*(p.stop() for p in processes))
+            await check_saved(store, witness, answered_action_clicks(emu))
+            before = {id(t): t.table() for t in tables}
+            processes = fleet(emu, url, epoch, 3, ["0-1", "2"], tmp_path)
+            await asyncio.gather(*(p.start() for p in processes))
+            live = {record.id for record in await store.active_games()}
+            first, second = (p.games for p in processes)
+            assert not first & second, "no game runs on two processes"
+            assert first | second == live, "every game runs on one process"
+            for game_id in first:
+                assert shard_of(shard_by_game.get(game_id, 0), 3) in (0, 1) or game_id not in shard_by_game
+            await emu.settle(idle=0.05, timeout=15)
+            await old_buttons_answer(tables, before)
+            await play(tables, rng, 30)
+            await asyncio.gather(*(p.stop() for p in processes))
+            logged = await check_saved(store, witness, answered_action_clicks(emu))
+            assert sum(logged.values()) > 60, "the games hardly moved"
+        finally:
+            await asyncio.gather(*(p.ensure_dead() for p in processes))
+            await store.close()
