@@ -18,12 +18,15 @@ from aiohttp import web
 
 from emulator.callbacks import Callbacks
 from emulator.gateway import Gateway
+from emulator.limits import SCHEMA
 from emulator.model import World
 from emulator.ratelimits import RateLimiter, RateLimits, Verdict
-from emulator.rest import Refused, Rest, error, json_response
+from emulator.rest import INVALID_FORM, Refused, Rest, error, json_response, read_payload
+from emulator.schema import discord_schemas, form_errors
 
 _log = logging.getLogger(__name__)
 API_PREFIXES = ("/api/v10", "/api/v9")
+_WITH_BODY = frozenset({"POST", "PUT", "PATCH"})
 
 
 @dataclass
@@ -38,7 +41,13 @@ class Server:
     """Runs the emulated Discord on 127.0.0.1."""
 
     def __init__(
-        self, world: World, *, token: str, heartbeat_interval: float, rate_limits: RateLimits
+        self,
+        world: World,
+        *,
+        token: str,
+        heartbeat_interval: float,
+        rate_limits: RateLimits,
+        check_bodies: bool = True,
     ) -> None:
         self.world = world
         self.token = token
@@ -47,6 +56,7 @@ class Server:
         self.rest = Rest(world, self.gateway)
         self.callbacks = Callbacks(self.rest)
         self.limiter = RateLimiter(rate_limits)
+        self.schemas = discord_schemas() if check_bodies else None
         self.forced: list[Forced429] = []
         self.rate_limited: list[str] = []  # "METHOD /path" of every 429 sent
         self.unsupported: list[str] = []  # bot requests the emulator has no route for
@@ -143,8 +153,26 @@ class Server:
         if verdict.refused is not None:
             return self._too_many(label, verdict)
         try:
+            if self.schemas is not None and request.method in _WITH_BODY and request.can_read_body:
+                await self._check_body(request, template)
             response = await handler(request)
         except Refused as refused:
             response = refused.response
         response.headers.update(verdict.headers)
         return response
+
+    async def _check_body(self, request: web.Request, template: str) -> None:
+        """Refuses (400, 50035) and records a body that breaks the route's schema in Discord's spec."""
+        payload = await read_payload(request)
+        body = (
+            {k: v for k, v in payload.items() if k != "__files__"} if isinstance(payload, dict) else payload
+        )
+        problems = self.schemas.problems(request.method, template, body)
+        if not problems:
+            return
+        where = f"{request.method} {request.path}"
+        for path, message in problems:
+            self.world.violate(SCHEMA, f"{path}: {message}", where)
+        code, number, text = INVALID_FORM
+        response = json_response({"code": number, "message": text, "errors": form_errors(problems)}, code)
+        raise Refused(response)
