@@ -70,6 +70,9 @@ class Server:
             for method, path, handler in self.rest.routes() + self.callbacks.routes():
                 self.app.router.add_route(method, prefix + path, handler)
         self.app.router.add_get("/", self.gateway.handle)
+        if self.schemas is not None:
+            routes = self.rest.routes() + self.callbacks.routes()
+            self.schemas.prepare([(method, path) for method, path, _ in routes if method in _WITH_BODY])
 
     @property
     def url(self) -> str:
