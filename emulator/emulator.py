@@ -371,7 +371,14 @@ class Emulator:
 
     @property
     def rate_limited(self) -> list[str]:
+        """The route ("METHOD /template") of every 429 the emulator answered, in order."""
         return self.server.rate_limited
+
+    @property
+    def buckets_run_dry(self) -> list[str]:
+        """The route of every request that took the last slot of its bucket: after it discord.py holds
+        that route back until the bucket refills (a bot within its limits never gets here)."""
+        return self.server.limiter.ran_dry
 
     async def drop_gateway(self, code: int = 4000, *, abort: bool = False) -> int:
         """Closes the bot's gateway connections (it resumes); returns how many were closed."""

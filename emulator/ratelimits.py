@@ -109,6 +109,7 @@ class RateLimiter:
             else None
         )
         self._hashes: dict[str, str] = {}
+        self.ran_dry: list[str] = []  # "METHOD /template" of each request that took a bucket's last slot
 
     def waiting_until(self) -> float:
         """When the last exhausted bucket refills: until then the bot may be holding requests back."""
@@ -145,6 +146,8 @@ class RateLimiter:
         if bucket is None:
             return Verdict({})
         bucket.take(now)
+        if bucket.remaining == 0:
+            self.ran_dry.append(label)
         return Verdict(self._headers(bucket_hash, bucket, now))
 
     @staticmethod
