@@ -55,7 +55,8 @@ EDIT_REFUSED = (400, 30046, "Maximum number of edits to messages older than 1 ho
 COMPONENTS_ONLY = (400, 40004, "This response type is only valid for component interactions")
 
 ErrorKind = tuple[int, int, str]
-PAYLOAD = "emulator.payload"  # where a request keeps its parsed body
+# Where a request keeps its parsed body (a typed key from aiohttp 3.14, a string before).
+PAYLOAD = getattr(web, "RequestKey", lambda name, _kind: name)("emulator_payload", object)
 
 
 def error(status: int, code: int, message: str, problems: list[str] | None = None) -> web.Response:
