@@ -340,7 +340,7 @@ class Emulator:
             quiet = loop.time() - server.last_activity
             queued = any(not c.queue.empty() for c in server.gateway.connections)
             # discord.py holds requests back until a dry bucket refills (its wait ends a little later)
-            limited = server.limiter.waiting_until() + max(idle, 0.05) > self.world.now()
+            limited = server.limiter.waiting_until() + max(idle, 0.02) > self.world.now()
             busy = server.in_flight or self.invoker.pending or queued
             if not busy and quiet >= idle and not limited:
                 return

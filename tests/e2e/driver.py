@@ -18,9 +18,9 @@ from engine import Rng
 MEMBERS = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
 # Members here click as fast as the bot answers, dozens of times a second; under Discord's windows
 # (5 messages per 5 s per channel) each game would take a second a move. These tests keep Discord's
-# buckets, counts, headers and 429s with their windows 50 times shorter; tests/e2e/test_rate_limits.py
+# buckets, counts, headers and 429s with their windows 100 times shorter; tests/e2e/test_rate_limits.py
 # plays at human and computer speed under the real figures.
-FAST_DISCORD = DISCORD.scaled(0.02)
+FAST_DISCORD = DISCORD.scaled(0.01)
 NARRATION = {"What happened", "Recently"}
 SECRET_FIELDS = ("Your hand", "Your pick", "Your life stack", "Your recall", "Your mooch")
 ACTION = re.compile(r"^cn:(a|s|m|pg):")
