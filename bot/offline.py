@@ -18,6 +18,7 @@ from bot.app import create_bot
 from bot.config import Settings
 from emulator import Emulator
 from emulator.model import StoredMessage, World
+from emulator.ratelimits import DISCORD, RateLimits
 from emulator.transcript import render_message, resolve_mentions
 from engine import GAMES
 
@@ -95,7 +96,10 @@ async def run_offline(
     games: tuple[str, ...] | None = None,
     players: int = 4,
     write: Callable[[str], None] | None = None,
+    rate_limits: RateLimits | None = DISCORD,
 ) -> None:
+    """Plays the demo games on a local emulator, which answers as Discord does, rate limits included
+    (``rate_limits``: Discord's by default, so the tables move at the pace Discord allows)."""
     out = write or (lambda text: print(text, flush=True))
     out(
         "No DISCORD_TOKEN is configured, so Catnip runs its offline demo: a local Discord emulator, and "
@@ -108,7 +112,7 @@ async def run_offline(
                 "computer_delay_seconds": min(settings.computer_delay_seconds, 0.1),
             }
         )
-        async with Emulator.start(members=["You"], channels=["games"]) as emu:
+        async with Emulator.start(members=["You"], channels=["games"], rate_limits=rate_limits) as emu:
             emu.on_message(Narrator(emu.world, out))
             with emu.point_discord_py():
                 bot = create_bot(demo, guild_ready_timeout=0.05)

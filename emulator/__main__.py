@@ -13,6 +13,7 @@ import signal
 import sys
 
 from emulator.emulator import TOKEN, Emulator, MemberSpec
+from emulator.ratelimits import DISCORD
 from emulator.transcript import transcript_printer
 
 
@@ -25,7 +26,15 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--managers", default="", help="comma-separated members with Manage Server")
     parser.add_argument("--token", default=TOKEN, help="the bot token the emulator accepts")
     parser.add_argument("--transcript", action="store_true", help="print every message as a user sees it")
-    parser.add_argument("--rate-limit", type=int, default=50, help="requests per second per route bucket")
+    parser.add_argument(
+        "--rate-limits",
+        choices=("discord", "off"),
+        default="discord",
+        help="Discord's rate limits (global 50/s, 5 messages per 5 s per channel …) or none",
+    )
+    parser.add_argument(
+        "--rate-limit", type=int, default=50, help="requests per second per bucket of the other routes"
+    )
     parser.add_argument(
         "--max-concurrency", type=int, default=1, help="shards that may identify at once (GET /gateway/bot)"
     )
@@ -47,6 +56,7 @@ async def serve(args: argparse.Namespace) -> int:
         channels=_names(args.channels),
         members=members,
         token=args.token,
+        rate_limits=DISCORD if args.rate_limits == "discord" else None,
         rate_limit=(args.rate_limit, 1.0),
         max_concurrency=args.max_concurrency,
         max_guilds_per_session=args.max_guilds_per_session,

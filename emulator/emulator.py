@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +23,8 @@ from emulator.model import (
     VirtualClock,
     World,
 )
+from emulator.ratelimits import DISCORD, RateLimits
+from emulator.ratelimits import NONE as NO_LIMITS
 from emulator.server import Server
 from emulator.users import Invoker, SimulatedMember
 
@@ -48,7 +51,11 @@ class Timing:
 
 
 class Emulator:
-    """A local Discord (one guild) served on 127.0.0.1, plus the simulated members' API."""
+    """A local Discord (one guild) served on 127.0.0.1, plus the simulated members' API.
+
+    ``rate_limits`` are Discord's by default (:data:`emulator.ratelimits.DISCORD`); None turns them all
+    off, and ``rate_limit`` sets the bucket of the routes without a figure of their own.
+    """
 
     def __init__(
         self,
@@ -60,7 +67,8 @@ class Emulator:
         token: str = TOKEN,
         clock: VirtualClock | None = None,
         heartbeat_interval: float = 41.25,
-        rate_limit: tuple[int, float] = (50, 1.0),
+        rate_limits: RateLimits | None = DISCORD,
+        rate_limit: tuple[int, float] | None = None,
         response_deadline: float = 3.0,
         token_lifetime: float = 15 * 60.0,
         edit_window: float | None = 60 * 60.0,
@@ -89,11 +97,14 @@ class Emulator:
             self.world.add_member(spec.name, permission_value(spec.permissions))
         self.token = token
         self.strict = strict
+        limits = rate_limits or NO_LIMITS
+        if rate_limit is not None:
+            limits = dataclasses.replace(limits, other=rate_limit)
         self.server = Server(
             self.world,
             token=token,
             heartbeat_interval=heartbeat_interval,
-            rate_limit=rate_limit,
+            rate_limits=limits,
             max_guilds_per_session=max_guilds_per_session,
             guilds_per_shard=guilds_per_shard,
             max_concurrency=max_concurrency,
@@ -339,7 +350,8 @@ class Emulator:
         self.world.clock.advance(seconds)
 
     async def settle(self, idle: float = 0.1, timeout: float = 10.0) -> None:
-        """Waits until no request is in flight, no interaction is unanswered, and ``idle`` s are quiet."""
+        """Waits until no request is in flight, no interaction is unanswered, no rate-limit bucket is dry
+        (discord.py holds requests back until it refills), and ``idle`` s are quiet."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         server = self.server
@@ -347,8 +359,10 @@ class Emulator:
             self.check_bots()
             quiet = loop.time() - server.last_activity
             queued = any(not c.queue.empty() for c in server.gateway.connections)
-            idle_now = server.in_flight == 0 and self.invoker.pending == 0 and not queued and quiet >= idle
-            if idle_now and not any(working() for working in self.busy):
+            # discord.py holds requests back until a dry bucket refills (its wait ends a little later)
+            limited = server.limiter.waiting_until() + max(idle, 0.02) > self.world.now()
+            busy = server.in_flight or self.invoker.pending or queued
+            if not busy and quiet >= idle and not limited and not any(working() for working in self.busy):
                 return
             if loop.time() > deadline:
                 raise TimeoutError(f"the bot did not settle within {timeout:g} s")
@@ -377,7 +391,14 @@ class Emulator:
 
     @property
     def rate_limited(self) -> list[str]:
+        """The route ("METHOD /template") of every 429 the emulator answered, in order."""
         return self.server.rate_limited
+
+    @property
+    def buckets_run_dry(self) -> list[str]:
+        """The route of every request that took the last slot of its bucket: after it discord.py holds
+        that route back until the bucket refills (a bot within its limits never gets here)."""
+        return self.server.limiter.ran_dry
 
     async def drop_gateway(self, code: int = 4000, *, abort: bool = False) -> int:
         """Closes the bot's gateway connections (it resumes); returns how many were closed."""

@@ -427,5 +427,3 @@ class World:
         if command.guild_id is not None:
             data["guild_id"] = str(command.guild_id)
         return data
-
-

@@ -55,6 +55,8 @@ EDIT_REFUSED = (400, 30046, "Maximum number of edits to messages older than 1 ho
 COMPONENTS_ONLY = (400, 40004, "This response type is only valid for component interactions")
 
 ErrorKind = tuple[int, int, str]
+# Where a request keeps its parsed body (a typed key from aiohttp 3.14, a string before).
+PAYLOAD = getattr(web, "RequestKey", lambda name, _kind: name)("emulator_payload", object)
 
 
 def error(status: int, code: int, message: str, problems: list[str] | None = None) -> web.Response:
@@ -74,7 +76,15 @@ class Refused(Exception):
 
 
 async def read_payload(request: web.Request) -> dict[str, Any]:
-    """The JSON body of a request, or the ``payload_json`` of a multipart body plus its files."""
+    """The JSON body of a request, or the ``payload_json`` of a multipart body plus its files (under
+    ``__files__``); read once per request (the server reads it first to check it against the spec)."""
+    if PAYLOAD in request:
+        return request[PAYLOAD]
+    request[PAYLOAD] = payload = await _parse_payload(request)
+    return payload
+
+
+async def _parse_payload(request: web.Request) -> Any:
     if request.content_type.startswith("multipart/"):
         payload: dict[str, Any] = {}
         files: list[dict[str, Any]] = []
@@ -493,10 +503,6 @@ class Rest:
             raise Refused(error(400, 50024, "Cannot execute action on this channel type"))
         self.require(CREATE_PUBLIC_THREADS, f"create threads in #{parent.name}", where, parent)
         name = str(payload.get("name") or "")
-        if not 1 <= len(name) <= 100:
-            raise self.refuse(
-                limits.LABEL_LIMIT, f"thread name is {len(name)} characters (must be 1-100)", where
-            )
         thread = Channel(
             id=thread_id,
             name=name,

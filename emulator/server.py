@@ -1,16 +1,16 @@
 """The aiohttp application: REST under ``/api/v10``, the Gateway at ``/``, the control API at ``/_emu``.
 
 The middleware authenticates bot routes, counts requests in flight (for "settle"), answers forced and
-real rate limits with a 429 discord.py retries, and puts ``X-RateLimit-*`` headers on every response.
+real rate limits (:mod:`emulator.ratelimits`) with a 429 discord.py retries, puts ``X-RateLimit-*``
+headers on every rate-limited route's response, and checks request bodies against Discord's OpenAPI
+description (:mod:`emulator.schema`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import socket
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,28 +18,15 @@ from aiohttp import web
 
 from emulator.callbacks import Callbacks
 from emulator.gateway import Gateway
+from emulator.limits import SCHEMA
 from emulator.model import World
-from emulator.rest import Refused, Rest, error, json_response
+from emulator.ratelimits import RateLimiter, RateLimits, Verdict
+from emulator.rest import INVALID_FORM, Refused, Rest, error, json_response, read_payload
+from emulator.schema import discord_schemas, form_errors
 
 _log = logging.getLogger(__name__)
 API_PREFIXES = ("/api/v10", "/api/v9")
-
-
-@dataclass
-class Bucket:
-    """A fixed-window rate limit for one route and major parameter."""
-
-    limit: int
-    window: float
-    remaining: int = 0
-    resets_at: float = 0.0
-
-    def take(self, now: float) -> bool:
-        if now >= self.resets_at:
-            self.remaining = self.limit
-            self.resets_at = now + self.window
-        self.remaining -= 1
-        return self.remaining >= 0
+_WITH_BODY = frozenset({"POST", "PUT", "PATCH"})
 
 
 @dataclass
@@ -59,7 +46,8 @@ class Server:
         *,
         token: str,
         heartbeat_interval: float,
-        rate_limit: tuple[int, float],
+        rate_limits: RateLimits,
+        check_bodies: bool = True,
         **gateway_options: Any,
     ) -> None:
         """`gateway_options`: the sharding limits of :class:`Gateway`."""
@@ -69,8 +57,8 @@ class Server:
         world.dispatch = self.gateway.dispatch
         self.rest = Rest(world, self.gateway)
         self.callbacks = Callbacks(self.rest)
-        self.rate_limit = rate_limit
-        self.buckets: dict[str, Bucket] = {}
+        self.limiter = RateLimiter(rate_limits)
+        self.schemas = discord_schemas() if check_bodies else None
         self.forced: list[Forced429] = []
         self.rate_limited: list[str] = []  # "METHOD /path" of every 429 sent
         self.unsupported: list[str] = []  # bot requests the emulator has no route for
@@ -84,6 +72,9 @@ class Server:
             for method, path, handler in self.rest.routes() + self.callbacks.routes():
                 self.app.router.add_route(method, prefix + path, handler)
         self.app.router.add_get("/", self.gateway.handle)
+        if self.schemas is not None:
+            routes = self.rest.routes() + self.callbacks.routes()
+            self.schemas.prepare([(method, path) for method, path, _ in routes if method in _WITH_BODY])
 
     @property
     def url(self) -> str:
@@ -121,31 +112,10 @@ class Server:
                 return forced
         return None
 
-    def _too_many(self, label: str, bucket_hash: str, retry_after: float, is_global: bool) -> web.Response:
+    def _too_many(self, label: str, verdict: Verdict) -> web.Response:
         self.rate_limited.append(label)
-        response = json_response(
-            {
-                "message": "You are being rate limited.",
-                "retry_after": retry_after,
-                "global": is_global,
-                "code": 0,
-            },
-            429,
-        )
-        response.headers.update(
-            {
-                "Via": "1.1 google",
-                "Retry-After": f"{retry_after:.3f}",
-                "X-RateLimit-Limit": str(self.rate_limit[0]),
-                "X-RateLimit-Remaining": "0",
-                "X-RateLimit-Reset": f"{time.time() + retry_after:.3f}",
-                "X-RateLimit-Reset-After": f"{retry_after:.3f}",
-                "X-RateLimit-Bucket": bucket_hash,
-                "X-RateLimit-Scope": "global" if is_global else "user",
-            }
-        )
-        if is_global:
-            response.headers["X-RateLimit-Global"] = "true"
+        response = json_response(verdict.refused, 429)
+        response.headers.update(verdict.headers)
         return response
 
     @web.middleware
@@ -176,29 +146,38 @@ class Server:
         public = template.startswith(("/interactions/", "/webhooks/")) or template == "/gateway"
         if not public and request.headers.get("Authorization") != f"Bot {self.token}":
             return error(401, 0, "401: Unauthorized")
-        major = "+".join(info.get(k, "") for k in ("channel_id", "guild_id", "app_id", "token"))
-        bucket_hash = hashlib.sha1(label.encode()).hexdigest()[:16]
+        limiter = self.limiter
+        now = self.world.now()
         forced = self._take_forced(label)
         if forced is not None:
-            return self._too_many(label, bucket_hash, forced.retry_after, forced.is_global)
-        key = f"{bucket_hash}:{major}"
-        bucket = self.buckets.get(key)
-        if bucket is None:
-            bucket = self.buckets[key] = Bucket(*self.rate_limit)
-        now = time.time()
-        if not bucket.take(now):
-            return self._too_many(label, bucket_hash, max(bucket.resets_at - now, 0.001), False)
+            verdict = limiter.refusal(
+                limiter.bucket_hash(label), 1, forced.retry_after, now, is_global=forced.is_global
+            )
+            return self._too_many(label, verdict)
+        verdict = limiter.admit(label, template, info, now)
+        if verdict.refused is not None:
+            return self._too_many(label, verdict)
         try:
+            if self.schemas is not None and request.method in _WITH_BODY and request.can_read_body:
+                await self._check_body(request, template)
             response = await handler(request)
         except Refused as refused:
             response = refused.response
-        response.headers.update(
-            {
-                "X-RateLimit-Limit": str(bucket.limit),
-                "X-RateLimit-Remaining": str(max(bucket.remaining, 0)),
-                "X-RateLimit-Reset": f"{bucket.resets_at:.3f}",
-                "X-RateLimit-Reset-After": f"{max(bucket.resets_at - now, 0.001):.3f}",
-                "X-RateLimit-Bucket": bucket_hash,
-            }
-        )
+        response.headers.update(verdict.headers)
         return response
+
+    async def _check_body(self, request: web.Request, template: str) -> None:
+        """Refuses (400, 50035) and records a body that breaks the route's schema in Discord's spec."""
+        payload = await read_payload(request)
+        body = (
+            {k: v for k, v in payload.items() if k != "__files__"} if isinstance(payload, dict) else payload
+        )
+        problems = self.schemas.problems(request.method, template, body)
+        if not problems:
+            return
+        where = f"{request.method} {request.path}"
+        for path, message in problems:
+            self.world.violate(SCHEMA, f"{path}: {message}", where)
+        code, number, text = INVALID_FORM
+        response = json_response({"code": number, "message": text, "errors": form_errors(problems)}, code)
+        raise Refused(response)

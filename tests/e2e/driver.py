@@ -12,9 +12,15 @@ from pathlib import Path
 from bot.app import CatnipBot, create_bot
 from bot.config import Settings
 from emulator import Emulator
+from emulator.ratelimits import DISCORD
 from engine import Rng
 
 MEMBERS = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
+# Members here click as fast as the bot answers, dozens of times a second; under Discord's windows
+# (5 messages per 5 s per channel) each game would take a second a move. These tests keep Discord's
+# buckets, counts, headers and 429s with their windows 100 times shorter; tests/e2e/test_rate_limits.py
+# plays at human and computer speed under the real figures.
+FAST_DISCORD = DISCORD.scaled(0.01)
 NARRATION = {"What happened", "Recently"}
 SECRET_FIELDS = ("Your hand", "Your pick", "Your life stack", "Your recall", "Your mooch")
 ACTION = re.compile(r"^cn:(a|s|m|pg):")
@@ -62,6 +68,7 @@ async def start_catnip(emu: Emulator, db: Path, seed: int = 1, pictures: bool = 
 async def catnip(
     tmp_path: Path, members=MEMBERS, pictures: bool = False, **emulator_options
 ) -> AsyncIterator[tuple[Emulator, CatnipBot]]:
+    emulator_options.setdefault("rate_limits", FAST_DISCORD)
     async with Emulator.start(members=members, **emulator_options) as emu:
         with emu.point_discord_py():
             bot = await start_catnip(emu, tmp_path / "catnip.sqlite3", pictures=pictures)

@@ -138,4 +138,3 @@ async def test_without_create_public_threads_the_table_opens_in_the_channel(tmp_
         assert game.record.version == version + 1
         assert not emu.take_violations()
         no_errors(caplog)
-

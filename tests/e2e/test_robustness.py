@@ -73,9 +73,7 @@ async def test_bad_clicks_get_a_private_answer_and_change_nothing(tmp_path):
         assert "This game is between" in await bad_click(stranger, tab, f"cn:v:{game.id}")
         assert "private panel" in await bad_click(stranger, tab, f"cn:a:{game.id}:{version}:p:{actor_card}")
         assert "private panel" in await bad_click(actor, tab, f"cn:a:{game.id}:{version}:p:{actor_card}")
-        assert "not your turn" in await bad_click(
-            idle, idle_panel, f"cn:a:{game.id}:{version}:p:{idle_card}"
-        )
+        assert "not your turn" in await bad_click(idle, idle_panel, f"cn:a:{game.id}:{version}:p:{idle_card}")
         assert "isn't valid any more" in await bad_click(actor, tab, "totally-forged")
         assert "isn't valid any more" in await bad_click(actor, actor_panel, f"cn:a:{game.id}:x:p:C1")
         assert "can't find" in await bad_click(actor, tab, f"cn:a:999999:{version}:p:{actor_card}")
@@ -84,9 +82,7 @@ async def test_bad_clicks_get_a_private_answer_and_change_nothing(tmp_path):
         first = await actor.click(actor_panel, f"cn:a:{game.id}:{version}:p:{actor_card}", force=True)
         assert first.ok
         await emu.settle(idle=0.02)
-        assert "moved on" in await bad_click(
-            actor, actor_panel, f"cn:a:{game.id}:{version}:p:{actor_card}"
-        )
+        assert "moved on" in await bad_click(actor, actor_panel, f"cn:a:{game.id}:{version}:p:{actor_card}")
         assert game.record.version == version + 1
 
         table = Table(emu, thread, members, Rng.seeded(9))

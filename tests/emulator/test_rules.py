@@ -41,25 +41,25 @@ def select(count: int, label: str = "x", **extra: Any) -> dict[str, Any]:
 
 BROKEN = {
     "content over 2000": ({"content": "x" * 2001}, limits.CONTENT_LIMIT),
-    "11 embeds": ({"embeds": [{"title": "t"}] * 11}, limits.EMBED_LIMIT),
-    "embed title 257": ({"embeds": [{"title": "t" * 257}]}, limits.EMBED_LIMIT),
-    "embed description 4097": ({"embeds": [{"description": "d" * 4097}]}, limits.EMBED_LIMIT),
-    "26 fields": ({"embeds": [{"fields": [{"name": "n", "value": "v"}] * 26}]}, limits.EMBED_LIMIT),
-    "field name 257": ({"embeds": [{"fields": [{"name": "n" * 257, "value": "v"}]}]}, limits.EMBED_LIMIT),
-    "field value 1025": ({"embeds": [{"fields": [{"name": "n", "value": "v" * 1025}]}]}, limits.EMBED_LIMIT),
+    "11 embeds": ({"embeds": [{"title": "t"}] * 11}, limits.SCHEMA),
+    "embed title 257": ({"embeds": [{"title": "t" * 257}]}, limits.SCHEMA),
+    "embed description 4097": ({"embeds": [{"description": "d" * 4097}]}, limits.SCHEMA),
+    "26 fields": ({"embeds": [{"fields": [{"name": "n", "value": "v"}] * 26}]}, limits.SCHEMA),
+    "field name 257": ({"embeds": [{"fields": [{"name": "n" * 257, "value": "v"}]}]}, limits.SCHEMA),
+    "field value 1025": ({"embeds": [{"fields": [{"name": "n", "value": "v" * 1025}]}]}, limits.SCHEMA),
     "empty field value": ({"embeds": [{"fields": [{"name": "n", "value": ""}]}]}, limits.EMBED_LIMIT),
-    "footer 2049": ({"embeds": [{"footer": {"text": "f" * 2049}}]}, limits.EMBED_LIMIT),
-    "author 257": ({"embeds": [{"author": {"name": "a" * 257}}]}, limits.EMBED_LIMIT),
+    "footer 2049": ({"embeds": [{"footer": {"text": "f" * 2049}}]}, limits.SCHEMA),
+    "author 257": ({"embeds": [{"author": {"name": "a" * 257}}]}, limits.SCHEMA),
     "6001 characters in embeds": ({"embeds": [{"description": "d" * 3001}] * 2}, limits.EMBED_LIMIT),
     "6 action rows": ({"components": [row(button(i)) for i in range(6)]}, limits.COMPONENT_LIMIT),
-    "6 buttons in a row": ({"components": [row(*(button(i) for i in range(6)))]}, limits.COMPONENT_LIMIT),
+    "6 buttons in a row": ({"components": [row(*(button(i) for i in range(6)))]}, limits.SCHEMA),
     "select beside a button": ({"components": [row(select(2), button(1))]}, limits.COMPONENT_LIMIT),
-    "empty custom_id": ({"components": [row(button(1, custom_id=""))]}, limits.CUSTOM_ID_RULE),
-    "custom_id 101": ({"components": [row(button(1, custom_id="c" * 101))]}, limits.CUSTOM_ID_RULE),
+    "empty custom_id": ({"components": [row(button(1, custom_id=""))]}, limits.SCHEMA),
+    "custom_id 101": ({"components": [row(button(1, custom_id="c" * 101))]}, limits.SCHEMA),
     "duplicate custom_id": ({"components": [row(button(1)), row(button(1))]}, limits.CUSTOM_ID_RULE),
-    "26 select options": ({"components": [row(select(26))]}, limits.SELECT_LIMIT),
-    "button label 81": ({"components": [row(button(1, label="l" * 81))]}, limits.LABEL_LIMIT),
-    "select option label 101": ({"components": [row(select(1, label="l" * 101))]}, limits.LABEL_LIMIT),
+    "26 select options": ({"components": [row(select(26))]}, limits.SCHEMA),
+    "button label 81": ({"components": [row(button(1, label="l" * 81))]}, limits.SCHEMA),
+    "select option label 101": ({"components": [row(select(1, label="l" * 101))]}, limits.SCHEMA),
     "empty message": ({"content": ""}, limits.EMPTY_MESSAGE),
     "ephemeral channel message": ({"content": "secret", "flags": 64}, limits.EPHEMERAL),
 }
@@ -213,11 +213,7 @@ async def test_update_message_is_only_for_components_and_modals_are_checked(
     assert (await api("POST", callback(result), {"type": 7, "data": {"content": "x"}}))[0] == 400
     modal = {"custom_id": "m", "title": "t" * 46, "components": []}
     assert (await api("POST", callback(result), {"type": 9, "data": modal}))[0] == 400
-    assert [v.rule for v in emu.take_violations()] == [
-        limits.RESPONSE_TYPE,
-        limits.MODAL_LIMIT,
-        limits.MODAL_LIMIT,
-    ]
+    assert [v.rule for v in emu.take_violations()] == [limits.RESPONSE_TYPE, limits.SCHEMA]
     assert (await api("POST", callback(result), {"type": 4, "data": {"content": "fine"}}))[0] == 200
 
 
