@@ -107,7 +107,13 @@ class TablePictures:
     `follow_up(game)` is called when a picture a table went out without is ready (the presenter
     refreshes the table)."""
 
-    def __init__(self, default: bool, follow_up: Callable[[LiveGame], None]) -> None:
+    def __init__(
+        self,
+        default: bool,
+        follow_up: Callable[[LiveGame], None],
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """`clock`: the bot's, on which the drawing budget refills (a test's fast-forward clock too)."""
         self.default = default
         self.follow_up = follow_up
         self.drawn = 0
@@ -116,7 +122,7 @@ class TablePictures:
         self._drawing: dict[int, tuple[str, asyncio.Future]] = {}  # game id -> its drawing under way
         self._behind: dict[int, LiveGame] = {}  # tables that went out without their newest picture
         self._executor: ThreadPoolExecutor | None = None
-        self.budget = DrawingBudget()
+        self.budget = DrawingBudget(clock)
         self._deferred: dict[int, LiveGame] = {}  # tables waiting for the budget to draw their picture
         self._wake: asyncio.Task | None = None
 

@@ -55,7 +55,9 @@ class TablePresenter:
         self._pings: dict[int, tuple[int, int, frozenset[int]]] = {}
         self._deletions: set[asyncio.Task] = set()
         self.messages_since_table: Counter[int] = Counter()
-        self.pictures = TablePictures(getattr(service, "pictures", True), follow_up=self.refresh)
+        self.pictures = TablePictures(
+            getattr(service, "pictures", True), follow_up=self.refresh, clock=service.clock.now
+        )
 
     # -------------------------------------------------------------- listening to the game service
 

@@ -104,7 +104,7 @@ async def test_twenty_real_kills_lose_no_acknowledged_move_and_apply_none_twice(
                     for _ in range(rng.randrange(6, 24)):
                         await act(rng.choice(tables))
                     click = await act(rng.choice(tables), wait=False)
-                    await asyncio.sleep(rng.uniform(0, 0.05))
+                    await asyncio.sleep(rng.uniform(0, 0.03) if round_ else 0)
                     in_flight += click is not None and click.response_type is None
                 else:
                     await asyncio.sleep(rng.uniform(0.3, 2.0))
