@@ -97,7 +97,8 @@ def make_subject(args: argparse.Namespace, database):
 
 async def open_tables(emulator: EmulatorProcess, subject, kinds: list[list], count: int):
     """Opens `count` tables and waits until the bot has shown them."""
-    opened = await emulator.call("/_bench/open", {"kinds": kinds, "games": count, "concurrency": 25})
+    concurrency = max(25, min(count // 5, 250))  # a computer player moving first delays a table's first ping
+    opened = await emulator.call("/_bench/open", {"kinds": kinds, "games": count, "concurrency": concurrency})
     await subject.settle()
     gc.collect()
     return opened
@@ -123,12 +124,12 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
         subject = make_subject(args, database)
         await subject.start(emulator)
         traced: dict[str, dict[str, float]] = {}
+        top_lines: list[str] = []
         try:
             gc.collect()
             baseline = rss_kb()
             if args.tracemalloc:
-                tracemalloc.start()
-                traced["before"] = traced_by_module()
+                tracemalloc.start(6)
             half = games // 2
             opened = await open_tables(emulator, subject, kinds, half)
             with_half = rss_kb()
@@ -140,7 +141,7 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
             }
             with_games, active = rss_kb(), subject.live_games()
             if args.tracemalloc:
-                traced["with_games"] = traced_by_module()
+                traced["with_games"] = traced_by_module()[0]
             lag, rss = LoopLag(), RssSeries()
             mark = asyncio.create_task(after_warmup(args.warmup, [lag, rss], subject))
             play = {"seconds": args.warmup + args.seconds, "rematch": True, "seed": games}
@@ -157,7 +158,7 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
             active_after = subject.live_games()
             if args.tracemalloc:
                 gc.collect()
-                traced["after"] = traced_by_module()
+                traced["after"], top_lines = traced_by_module(25)
                 tracemalloc.stop()
         finally:
             await subject.stop()
@@ -215,6 +216,7 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
         "kb_per_game_marginal": (with_games - with_half) / max(games - half, 1),
         "kb_per_game_after": (rss_after - baseline) / max(active_after, 1),
         "traced_kb_by_module": {when: dict(totals.most_common(12)) for when, totals in traced.items()},
+        "traced_top_after": top_lines,
         "bot_errors": errors.messages[:20],
         "driver": {k: played[k] for k in ("moves_clicked", "stalls", "rematches", "error_count", "errors")},
         "violations": played["violations"],
@@ -333,6 +335,7 @@ def details(result: dict[str, Any]) -> str:
         lines.append(
             f"  traced KB by module, {when}: " + ", ".join(f"{m} {kb:.0f}" for m, kb in totals.items())
         )
+    lines.extend(f"    {line}" for line in result["traced_top_after"])
     return "\n".join(lines)
 
 

@@ -46,7 +46,7 @@ class FloorTable:
 
 def _padded(size: int, title: str, buttons: int) -> int:
     """Characters of description that bring an embed with `buttons` buttons to about `size` bytes."""
-    overhead = 60 + len(title) + 150 * buttons
+    overhead = 200 + len(title) + 100 * buttons
     return max(size - overhead, 0)
 
 
@@ -73,8 +73,8 @@ class FloorBot(discord.Client):
         self.moves = 0
         self._ids = itertools.count(1)
         self._background: set[asyncio.Task] = set()
-        self._table_filler = "·" * _padded(sizes.table, TITLE, 1)
-        self._panel_filler = "·" * _padded(sizes.panel, TITLE, sizes.panel_buttons)
+        self._table_filler = "-" * _padded(sizes.table, TITLE, 1)
+        self._panel_filler = "-" * _padded(sizes.panel, TITLE, sizes.panel_buttons)
 
         @self.tree.command(name="play", description="Open a table")
         async def play(interaction: discord.Interaction, game: str) -> None:

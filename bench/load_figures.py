@@ -119,10 +119,16 @@ def _module_of(filename: str) -> str:
     return Path(filename).stem
 
 
-def traced_by_module() -> Counter[str]:
-    """KB currently allocated (and traced) per top package, largest first."""
+def traced_by_module(lines: int = 0) -> tuple[Counter[str], list[str]]:
+    """KB currently allocated (and traced) per top package, largest first; and the `lines` source
+    lines holding the most, with the caller that allocated through them (where the objects come from)."""
     snapshot = tracemalloc.take_snapshot()
     totals: Counter[str] = Counter()
     for stat in snapshot.statistics("filename"):
         totals[_module_of(stat.traceback[0].filename)] += stat.size / 1024
-    return totals
+    top = [
+        f"{stat.size / 1024:.0f} KB {stat.count} blocks: "
+        + " <- ".join(f"{Path(frame.filename).name}:{frame.lineno}" for frame in stat.traceback)
+        for stat in snapshot.statistics("traceback")[:lines]
+    ]
+    return totals, top

@@ -161,6 +161,7 @@ class LoadDriver:
         self.sizes = PayloadSizes()
         self.think = 0.0  # mean seconds a member thinks before each decision (0: none, saturated)
         self.next_member = 0
+        self.stop_at = 0.0
         self.play_started = 0.0
         self.stalls = 0
         self.rematches = 0
@@ -279,6 +280,7 @@ class LoadDriver:
     ) -> dict[str, Any]:
         self.rng = random.Random(seed)
         self.think = think
+        self.stop_at = time.perf_counter() + seconds
         self.phase = "play"
         first_record = len(self.records)
         tables = [table for table in self.tables.values() if table.members]
@@ -394,6 +396,8 @@ class LoadDriver:
             shown_before = panel.edited_at
             if self.think:
                 await asyncio.sleep(self.rng.expovariate(1 / self.think))
+                if time.perf_counter() >= self.stop_at:
+                    return
             clicked_at = self.world.now()
             if table.edit_due_since is None:
                 table.edit_due_since = clicked_at
