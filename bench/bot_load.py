@@ -79,6 +79,32 @@ OPEN_LOOP_STALL = 120.0  # seconds without a ping before every member looks at t
 OPEN_LOOP_COMPUTER_DELAY = 1.5  # the pause before a computer player's move is shown (the bot's default)
 
 
+VARIANTS = ("stdlib-json", "uvloop")
+"""What a Catnip run may be changed by, to measure a speed-up before and after in the same run:
+discord.py's JSON through the standard library instead of orjson, or the event loop from uvloop."""
+
+
+def use_stdlib_json() -> None:
+    """discord.py as it is without orjson installed (its own fallback, as in discord/utils.py)."""
+    import json
+
+    import discord.utils
+
+    discord.utils._from_json = json.loads
+    discord.utils._to_json = lambda obj: json.dumps(obj, separators=(",", ":"), ensure_ascii=True)
+
+
+def run_child(coroutine, variant: str) -> Any:
+    if variant == "stdlib-json":
+        use_stdlib_json()
+    if variant == "uvloop":
+        import uvloop
+
+        with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+            return runner.run(coroutine)
+    return asyncio.run(coroutine)
+
+
 def table_kinds(args: argparse.Namespace) -> list[list]:
     if args.open_loop:
         return OPEN_LOOP_MIX
@@ -104,11 +130,20 @@ async def open_tables(emulator: EmulatorProcess, subject, kinds: list[list], cou
     return opened
 
 
-async def after_warmup(seconds: float, samplers: list[Background], subject) -> tuple[float, float, int]:
-    """Once the warm-up is over: start the samplers; the CPU, clock, time and moves the figures start from."""
+async def after_warmup(
+    seconds: float, samplers: list[Background], subject, profile: list | None = None
+) -> tuple[float, float, int]:
+    """Once the warm-up is over: start the samplers (and the profiler if `profile` is a list to put it in);
+    the CPU, clock and moves the figures start from."""
     await asyncio.sleep(seconds)
     for sampler in samplers:
         sampler.start()
+    if profile is not None:
+        import pyinstrument  # a benchmark's tool, not Catnip's dependency: pip install pyinstrument
+
+        profiler = pyinstrument.Profiler(interval=0.0005, async_mode="disabled")
+        profiler.start()
+        profile.append(profiler)
     return cpu_seconds(), time.perf_counter(), await subject.moves()
 
 
@@ -143,12 +178,17 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
             if args.tracemalloc:
                 traced["with_games"] = traced_by_module()[0]
             lag, rss = LoopLag(), RssSeries()
-            mark = asyncio.create_task(after_warmup(args.warmup, [lag, rss], subject))
+            profiler: list = [] if args.profile else None
+            mark = asyncio.create_task(after_warmup(args.warmup, [lag, rss], subject, profiler))
             play = {"seconds": args.warmup + args.seconds, "rematch": True, "seed": games}
             if args.open_loop:
                 play.update(think=args.think, stall=OPEN_LOOP_STALL)
             played = await emulator.call("/_bench/play", play)
             cpu, wall, moves = await mark
+            if profiler:
+                profiler[0].stop()
+                with open(f"{args.profile}-{subject.name}-{games}.txt", "w") as out:
+                    out.write(profiler[0].output_text(show_all=False, color=False, unicode=False))
             cpu, wall, moves = cpu_seconds() - cpu, time.perf_counter() - wall, await subject.moves() - moves
             loop_lag, rss_during_play = await lag.summary(), await rss.stop()
             await subject.settle()
@@ -176,7 +216,7 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
         if latency is not None:
             by_kind.setdefault(kind, []).append(latency)
     return {
-        "subject": subject.name,
+        "subject": subject.name + (f"+{args.variant}" if args.variant else ""),
         "games": games,
         "kinds": kinds,
         "think": args.think if args.open_loop else 0.0,
@@ -287,7 +327,7 @@ def _time_resume() -> list[float]:
 def row(result: dict[str, Any]) -> str:
     latency, lag = result["latency"], result["table_lag"]
     return (
-        f"{result['games']:>5} {result['subject']:>6} {latency['p50_ms']:>7.1f} {latency['p99_ms']:>7.1f} "
+        f"{result['games']:>5} {result['subject']:>18} {latency['p50_ms']:>7.1f} {latency['p99_ms']:>7.1f} "
         f"{latency['max_ms']:>8.1f} {result['over_deadline']:>5} {lag['p50_ms']:>7.0f} {lag['p99_ms']:>7.0f} "
         f"{result['moves_per_second']:>8.1f} {result['bot_cpu_percent']:>6.0f}% "
         f"{result['cpu_ms_per_move']:>6.2f} {result['peak_rss_kb'] / 1024:>7.1f} "
@@ -296,8 +336,8 @@ def row(result: dict[str, Any]) -> str:
 
 
 HEADER = (
-    "games    bot  p50 ms  p99 ms   max ms  >3 s  lag p50 lag p99  moves/s  botCPU ms/mov  peakMB "
-    "KB/game  after\n" + "-" * 112
+    "games                bot  p50 ms  p99 ms   max ms  >3 s  lag p50 lag p99  moves/s  botCPU ms/mov  "
+    "peakMB KB/game  after\n" + "-" * 124
 )
 
 
@@ -389,6 +429,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--think", type=float, default=5.0, help="open loop: mean seconds a decision takes")
     parser.add_argument("--no-floor", action="store_true", help="measure Catnip only")
     parser.add_argument("--tracemalloc", action="store_true", help="the bot's memory by module (slow)")
+    parser.add_argument("--profile", help="profile the measured play with pyinstrument into PREFIX-bot-N.txt")
     parser.add_argument("--resume", type=int, default=0, help="also time a restart with this many games")
     parser.add_argument("--rate-limit", type=int, default=100_000, help="emulator requests/s per bucket")
     parser.add_argument("--json", action="store_true", help="end with one JSON line of the figures")
@@ -396,6 +437,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--subject", default="catnip", help=argparse.SUPPRESS)
     parser.add_argument("--sizes", help=argparse.SUPPRESS)
+    parser.add_argument("--variant", choices=VARIANTS, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--compare", default="", help=f"also run Catnip changed by each of these: {', '.join(VARIANTS)}"
+    )
     parser.add_argument("--one-resume", type=int, help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
@@ -403,7 +448,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     args = parse(argv)
     if args.one is not None:
-        print(json.dumps(asyncio.run(run_load(args.one, args))), flush=True)
+        print(json.dumps(run_child(run_load(args.one, args), args.variant)), flush=True)
         return
     if args.one_resume is not None:
         print(json.dumps(asyncio.run(run_resume(args.one_resume, args))), flush=True)
@@ -417,6 +462,7 @@ def main(argv: list[str] | None = None) -> None:
     common = ["--seconds", str(args.seconds), "--warmup", str(args.warmup), "--players", str(args.players)]
     common += ["--game", args.game, "--think", str(args.think), "--rate-limit", str(args.rate_limit)]
     common += ["--open-loop"] * args.open_loop + ["--tracemalloc"] * args.tracemalloc
+    common += ["--profile", args.profile] if args.profile else []
     with_floor = not (args.open_loop or args.no_floor)
     results, lines = [], []
     print(HEADER, flush=True)
@@ -431,6 +477,10 @@ def main(argv: list[str] | None = None) -> None:
             floor = child(["--one", str(games), "--subject", "floor", "--sizes", ",".join(measured), *common])
             results.append(floor)
             print(row(floor), flush=True)
+        for variant in [v for v in args.compare.split(",") if v]:
+            changed = child(["--one", str(games), "--variant", variant, *common])
+            results.append(changed)
+            print(row(changed), flush=True)
         lines.append({k: None if v != v else v for k, v in headline(catnip, floor).items()})  # NaN: none
     for result in results:
         print(details(result))
