@@ -79,9 +79,10 @@ OPEN_LOOP_STALL = 120.0  # seconds without a ping before every member looks at t
 OPEN_LOOP_COMPUTER_DELAY = 1.5  # the pause before a computer player's move is shown (the bot's default)
 
 
-VARIANTS = ("stdlib-json", "uvloop")
+VARIANTS = ("stdlib-json", "uvloop", "dynamic-item")
 """What a Catnip run may be changed by, to measure a speed-up before and after in the same run:
-discord.py's JSON through the standard library instead of orjson, or the event loop from uvloop."""
+discord.py's JSON through the standard library instead of orjson, the event loop from uvloop, or
+clicks routed by a discord.py DynamicItem as they were before the play cog's listener routed them."""
 
 
 def use_stdlib_json() -> None:
@@ -94,9 +95,47 @@ def use_stdlib_json() -> None:
     discord.utils._to_json = lambda obj: json.dumps(obj, separators=(",", ":"), ensure_ascii=True)
 
 
+def use_dynamic_item_routing() -> None:
+    """Clicks routed as before: a DynamicItem matching every custom_id, the listener only for the
+    clicks whose id the clicked message does not show."""
+    import discord
+
+    from cogs.play import _cog
+    from cogs.play._components import handle_click
+
+    class ComponentRouter(discord.ui.DynamicItem[discord.ui.Item], template=r"(?s).+"):
+        @classmethod
+        async def from_custom_id(cls, interaction, item, match, /):
+            return cls(item)
+
+        async def callback(self, interaction: discord.Interaction) -> None:
+            await handle_click(interaction, self.item.custom_id)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if interaction.type is not discord.InteractionType.component or interaction.message is None:
+            return
+        clicked = (interaction.data.get("component_type"), interaction.data.get("custom_id", ""))
+        shown = {
+            (child.type.value, getattr(child, "custom_id", None))
+            for row in interaction.message.components
+            for child in getattr(row, "children", [row])
+        }
+        if clicked not in shown:
+            await handle_click(interaction, str(clicked[1]))
+
+    async def cog_load(self, original=_cog.PlayCog.cog_load) -> None:
+        await original(self)
+        self.bot.add_dynamic_items(ComponentRouter)
+
+    _cog.PlayCog.on_interaction = on_interaction
+    _cog.PlayCog.cog_load = cog_load
+
+
 def run_child(coroutine, variant: str) -> Any:
     if variant == "stdlib-json":
         use_stdlib_json()
+    if variant == "dynamic-item":
+        use_dynamic_item_routing()
     if variant == "uvloop":
         import uvloop
 
