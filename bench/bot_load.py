@@ -69,7 +69,7 @@ from bench.load_figures import (
     rss_kb,
     traced_by_module,
 )
-from bench.load_subjects import Catnip, EmulatorProcess, Floor, emulated_discord
+from bench.load_subjects import Catnip, EmulatorProcess, Floor, discord_state, emulated_discord
 from bench.machine import describe_machine
 
 DEADLINE = 3.0
@@ -235,6 +235,7 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
             # (tens of MB in a long run), are the benchmark's memory, not the bot's.
             rss_after = round(rss_during_play[-1] * 1024) if rss_during_play else rss_kb()
             active_after = subject.live_games()
+            kept = discord_state(subject.bot)
             if args.tracemalloc:
                 gc.collect()
                 traced["after"], top_lines = traced_by_module(25)
@@ -296,6 +297,7 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
         "kb_per_game_after": (rss_after - baseline) / max(active_after, 1),
         "traced_kb_by_module": {when: dict(totals.most_common(12)) for when, totals in traced.items()},
         "traced_top_after": top_lines,
+        "discord_state_after": kept,
         "bot_errors": errors.messages[:20],
         "driver": {k: played[k] for k in ("moves_clicked", "stalls", "rematches", "error_count", "errors")},
         "violations": played["violations"],
@@ -414,6 +416,7 @@ def details(result: dict[str, Any]) -> str:
         lines.append(
             f"  traced KB by module, {when}: " + ", ".join(f"{m} {kb:.0f}" for m, kb in totals.items())
         )
+    lines.append(f"  discord.py keeps after play: {result['discord_state_after']}")
     lines.extend(f"    {line}" for line in result["traced_top_after"])
     return "\n".join(lines)
 

@@ -262,8 +262,13 @@ class LoadDriver:
         for _ in range(kind.computers):
             lobby = self.tables[thread_id].table
             await self.select("lobby computer", host, lobby, ADD_COMPUTER, [kind.level])
+        await self._wait(lambda: self._start_enabled(self.tables[thread_id].table))  # joins shown
         await self.click("lobby start", host, self.tables[thread_id].table, "Start")
         await self._wait(lambda: self.tables[thread_id].ping is not None)
+
+    @staticmethod
+    def _start_enabled(lobby: StoredMessage) -> bool:
+        return any(b.get("label") == "Start" and not b.get("disabled") for b in lobby.buttons())
 
     async def _wait(self, predicate, timeout: float = ANSWER_TIMEOUT) -> Any:
         deadline = time.perf_counter() + timeout
@@ -395,7 +400,8 @@ class LoadDriver:
             component = self.rng.choice(options)
             shown_before = panel.edited_at
             if self.think:
-                await asyncio.sleep(self.rng.expovariate(1 / self.think))
+                thinking = self.rng.expovariate(1 / self.think)
+                await asyncio.sleep(min(thinking, max(self.stop_at - time.perf_counter(), 0)))
                 if time.perf_counter() >= self.stop_at:
                     return
             clicked_at = self.world.now()

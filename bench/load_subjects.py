@@ -88,6 +88,20 @@ async def stop_catnip(bot, task) -> None:
         await task
 
 
+def discord_state(client) -> dict[str, int]:
+    """What discord.py keeps of a running bot: cached messages, views it stores to route clicks to,
+    and the guild members and channels it knows."""
+    connection = client._connection
+    store = connection._view_store
+    return {
+        "cached_messages": len(client.cached_messages),
+        "stored_views": len(store._views),
+        "views_by_message": len(store._synced_message_views),
+        "members": sum(len(guild._members) for guild in client.guilds),
+        "channels_and_threads": sum(len(guild._channels) + len(guild._threads) for guild in client.guilds),
+    }
+
+
 class Catnip:
     """The Catnip bot on a database in a temporary directory, durable SQLite as in production."""
 
