@@ -2,6 +2,8 @@
 
     python -m bench.bot_load [--games 10,100,500] [--seconds 20] [--warmup 5] [--resume 1000] [--json]
     python -m bench.bot_load --open-loop --games 1000,5000 [--think 5]
+    python -m bench.bot_load --games 100 --compare stdlib-json,uvloop,dynamic-item,refresh-16
+    python -m bench.bot_load --games 100 --profile /tmp/profile   (pyinstrument over the measured play)
 
 For each N, a fresh bot process (so peak memory is that run's own) starts the emulator in a
 separate process (`python -m bench.load_members`, which also runs the simulated members, so
@@ -79,10 +81,11 @@ OPEN_LOOP_STALL = 120.0  # seconds without a ping before every member looks at t
 OPEN_LOOP_COMPUTER_DELAY = 1.5  # the pause before a computer player's move is shown (the bot's default)
 
 
-VARIANTS = ("stdlib-json", "uvloop", "dynamic-item")
+VARIANTS = ("stdlib-json", "uvloop", "dynamic-item", "refresh-16")
 """What a Catnip run may be changed by, to measure a speed-up before and after in the same run:
 discord.py's JSON through the standard library instead of orjson, the event loop from uvloop, or
-clicks routed by a discord.py DynamicItem as they were before the play cog's listener routed them."""
+clicks routed by a discord.py DynamicItem as they were before the play cog's listener routed them,
+or 16 tables refreshed at once instead of 4."""
 
 
 def use_stdlib_json() -> None:
@@ -136,6 +139,10 @@ def run_child(coroutine, variant: str) -> Any:
         use_stdlib_json()
     if variant == "dynamic-item":
         use_dynamic_item_routing()
+    if variant == "refresh-16":
+        from cogs.play import _presenter
+
+        _presenter.REFRESH_SLOTS = 16
     if variant == "uvloop":
         import uvloop
 
