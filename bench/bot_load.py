@@ -1,29 +1,46 @@
-"""The whole bot under load: N concurrent games over the local Discord emulator, the emulator elsewhere.
+"""The whole bot under load: N concurrent games over the local Discord emulator, against the floor.
 
-    python -m bench.bot_load [--games 10,100,500] [--seconds 20] [--warmup 5] [--resume 1000]
+    python -m bench.bot_load [--games 10,100,500] [--seconds 20] [--warmup 5] [--resume 1000] [--json]
                              [--pictures on|off]
+    python -m bench.bot_load --open-loop --games 1000,5000 [--think 5]
+    python -m bench.bot_load --games 100 --compare stdlib-json,uvloop,dynamic-item,refresh-16
+    python -m bench.bot_load --games 100 --profile /tmp/profile   (pyinstrument over the measured play)
 
 For each N, a fresh bot process (so peak memory is that run's own) starts the emulator in a
 separate process (`python -m bench.load_members`, which also runs the simulated members, so
 their cost stays out of the bot's figures) and runs the Catnip bot against it: database in a
-temporary directory, computer delay 0, durable SQLite exactly as in production, and the same
-garbage-collector tuning as `python -m bot`.
+temporary directory, durable SQLite exactly as in production, and the same garbage-collector
+tuning as `python -m bot`. Then, under the same load, a fresh process runs the floor bot
+(`bench/floor_bot.py`): the same Discord calls for a move, with payloads of the sizes Catnip's
+had, and no game, store or rendering. Catnip's own cost is the difference.
 
-1. Setup: N tables of Cats & Dogs, 4 players each, opened through /play, Join and Start.
-2. Play: every member acts as soon as the table pings them ("My hand", then a random card on
-   their private panel); finished tables start a rematch, so N games stay live. The first
-   `--warmup` seconds, when every table's first turn comes at once, are reported apart; then
-   `--seconds` are measured.
+Saturated (the default): N tables of Cats & Dogs, 4 members each, computer delay 0; every member
+acts as soon as the table pings them ("My hand", then a random card on their private panel);
+finished tables start a rematch, so N games stay live.
+
+Open loop (`--open-loop`): a mix of all four games, each table 3 members and 1 computer player
+(normal), the computer's usual pause before it moves; every member thinks for an exponential
+time of mean `--think` seconds before each decision. The floor bot does not play computer seats,
+so only Catnip runs.
+
+1. Setup: the tables are opened through /play, Join, the computer players and Start.
+2. Play: the first `--warmup` seconds, when every table's first turn comes at once, are reported
+   apart; then `--seconds` are measured.
 3. Figures: initial-response latency of every interaction (dispatch to initial response, as the
    emulator records it) p50/p95/p99/max, and how many missed Discord's 3 s deadline (warm-up
-   included); committed moves per second (from the database); the bot process's CPU
-   (getrusage, all its threads) and peak RSS (ru_maxrss); memory per active game (RSS with N
-   live games minus the RSS before any game, / N; also the growth from N/2 to N games, / N/2).
-   Also: how long after a card is answered the next player is pinged (the table's lag), and the
-   RSS every 5 s of play (a long `--seconds` shows whether memory levels off).
+   included); moves per second; the bot process's CPU (getrusage, all its threads) per move and
+   peak RSS (ru_maxrss); memory per active game (RSS with N live games minus the RSS before any
+   game, / N; also the growth from N/2 to N games, / N/2, and after play); the table's lag (a
+   card click until the table shows it, and until the next player's ping is posted); the RSS
+   every 5 s of play (a long `--seconds` shows whether memory levels off). `--tracemalloc`
+   also reports the bot process's traced memory by module at setup and after play.
 4. `--resume M`: M active games are created the same way and played a little, the bot is
    stopped and a new one started on the same database; time to load the games, to READY
    (deadlines re-armed) and until every table has been re-rendered and its player pinged.
+
+`--json` ends the output with one line of JSON: the headline figures of the first N, Catnip's
+and the floor's (`cpu_ms_per_move`, `floor_cpu_ms_per_move`, `moves_per_s`, `click_p99_ms`,
+`table_lag_p50_ms`, `table_lag_p99_ms`, `deadline_misses`, …), and every run's figures under `runs`.
 
 The emulator's per-route rate limit is set to 100,000 requests/s per bucket (`--rate-limit`):
 Discord's real limits would throttle /play's thread creation in one channel during setup; the
@@ -35,296 +52,223 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import gc
-import itertools
 import json
-import logging
-import resource
-import sqlite3
 import subprocess
 import sys
-import tempfile
 import time
-from pathlib import Path
+import tracemalloc
 from typing import Any
 
+from bench.floor_bot import Sizes
+from bench.load_figures import (
+    RSS_EVERY,
+    Background,
+    LoopLag,
+    RssSeries,
+    cpu_seconds,
+    latency_summary,
+    peak_rss_kb,
+    rss_kb,
+    traced_by_module,
+)
+from bench.load_subjects import Catnip, EmulatorProcess, Floor, discord_state, emulated_discord
 from bench.machine import describe_machine
 
 DEADLINE = 3.0
-RSS_EVERY = 5.0
 DEFERRED_UPDATE = 6  # the interaction response type of an acknowledgement without a message
+OPEN_LOOP_MIX = [[game, 3, 1, "normal"] for game in ("catsanity", "madcat", "catsdogs", "ninelives")]
+OPEN_LOOP_STALL = 120.0  # seconds without a ping before every member looks at their panel
+OPEN_LOOP_COMPUTER_DELAY = 1.5  # the pause before a computer player's move is shown (the bot's default)
 
 
-# ---------------------------------------------------------------------------------------------- figures
+VARIANTS = ("stdlib-json", "uvloop", "dynamic-item", "refresh-16")
+"""What a Catnip run may be changed by, to measure a speed-up before and after in the same run:
+discord.py's JSON through the standard library instead of orjson, the event loop from uvloop, or
+clicks routed by a discord.py DynamicItem as they were before the play cog's listener routed them,
+or 16 tables refreshed at once instead of 4."""
 
 
-def rss_kb() -> int:
-    """Current resident set size of this process, in KB."""
-    with open("/proc/self/statm") as statm:
-        return int(statm.read().split()[1]) * resource.getpagesize() // 1024
+def use_stdlib_json() -> None:
+    """discord.py as it is without orjson installed (its own fallback, as in discord/utils.py)."""
+    import json
+
+    import discord.utils
+
+    discord.utils._from_json = json.loads
+    discord.utils._to_json = lambda obj: json.dumps(obj, separators=(",", ":"), ensure_ascii=True)
 
 
-def peak_rss_kb() -> int:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+def use_dynamic_item_routing() -> None:
+    """Clicks routed as before: a DynamicItem matching every custom_id, the listener only for the
+    clicks whose id the clicked message does not show."""
+    import discord
 
+    from cogs.play import _cog
+    from cogs.play._components import handle_click
 
-def cpu_seconds() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
+    class ComponentRouter(discord.ui.DynamicItem[discord.ui.Item], template=r"(?s).+"):
+        @classmethod
+        async def from_custom_id(cls, interaction, item, match, /):
+            return cls(item)
 
+        async def callback(self, interaction: discord.Interaction) -> None:
+            await handle_click(interaction, self.item.custom_id)
 
-def percentile(values: list[float], fraction: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
-
-
-def latency_summary(latencies: list[float]) -> dict[str, float]:
-    return {
-        "count": len(latencies),
-        "p50_ms": percentile(latencies, 0.50) * 1000,
-        "p95_ms": percentile(latencies, 0.95) * 1000,
-        "p99_ms": percentile(latencies, 0.99) * 1000,
-        "max_ms": max(latencies, default=float("nan")) * 1000,
-    }
-
-
-class Background:
-    """A sampling loop run in the background between `start` and `stop`."""
-
-    def __init__(self) -> None:
-        self.samples: list[float] = []
-        self._task: asyncio.Task | None = None
-
-    async def _run(self) -> None:
-        raise NotImplementedError
-
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._run())
-
-    async def stop(self) -> list[float]:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-        return self.samples
-
-
-class LoopLag(Background):
-    """Samples how late the bot's event loop wakes a 20 ms sleep (how busy the loop is)."""
-
-    async def _run(self) -> None:
-        loop = asyncio.get_running_loop()
-        while True:
-            before = loop.time()
-            await asyncio.sleep(0.02)
-            self.samples.append(loop.time() - before - 0.02)
-
-    async def summary(self) -> dict[str, float]:
-        samples = await self.stop()
-        return {
-            "p50_ms": percentile(samples, 0.5) * 1000,
-            "p99_ms": percentile(samples, 0.99) * 1000,
-            "max_ms": max(samples, default=0.0) * 1000,
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if interaction.type is not discord.InteractionType.component or interaction.message is None:
+            return
+        clicked = (interaction.data.get("component_type"), interaction.data.get("custom_id", ""))
+        shown = {
+            (child.type.value, getattr(child, "custom_id", None))
+            for row in interaction.message.components
+            for child in getattr(row, "children", [row])
         }
+        if clicked not in shown:
+            await handle_click(interaction, str(clicked[1]))
+
+    async def cog_load(self, original=_cog.PlayCog.cog_load) -> None:
+        await original(self)
+        self.bot.add_dynamic_items(ComponentRouter)
+
+    _cog.PlayCog.on_interaction = on_interaction
+    _cog.PlayCog.cog_load = cog_load
 
 
-class RssSeries(Background):
-    """The bot process's RSS in MB every `RSS_EVERY` seconds of play: does memory level off?"""
+def run_child(coroutine, variant: str) -> Any:
+    if variant == "stdlib-json":
+        use_stdlib_json()
+    if variant == "dynamic-item":
+        use_dynamic_item_routing()
+    if variant == "refresh-16":
+        from cogs.play import _presenter
 
-    async def _run(self) -> None:
-        while True:
-            self.samples.append(rss_kb() / 1024)
-            await asyncio.sleep(RSS_EVERY)
+        _presenter.REFRESH_SLOTS = 16
+    if variant == "uvloop":
+        import uvloop
 
-
-class ErrorCount(logging.Handler):
-    """Counts ERROR records of discord.py and Catnip during a run (each is a bug under load)."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.ERROR)
-        self.messages: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(f"{record.name}: {record.getMessage()}")
+        with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+            return runner.run(coroutine)
+    return asyncio.run(coroutine)
 
 
-# ---------------------------------------------------------------------------------------------- the bot
+def table_kinds(args: argparse.Namespace) -> list[list]:
+    if args.open_loop:
+        return OPEN_LOOP_MIX
+    return [[args.game, args.players, 0, "normal"]]
 
 
-class EmulatorProcess:
-    """`python -m bench.load_members` in its own process, and a control client for it."""
-
-    def __init__(self, members: int, rate_limit: int) -> None:
-        self.members = members
-        self.rate_limit = rate_limit
-        self.process: subprocess.Popen | None = None
-        self.remote = None
-
-    async def __aenter__(self):
-        from emulator.remote import RemoteEmulator
-
-        command = [sys.executable, "-m", "bench.load_members", "--members", str(self.members)]
-        command += ["--rate-limit", str(self.rate_limit)]
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-        line = await asyncio.to_thread(self.process.stdout.readline)
-        if not line.startswith("EMULATOR "):
-            raise RuntimeError(f"the emulator did not start: {line!r}")
-        self.remote = RemoteEmulator(line.split()[1])
-        await self.remote.__aenter__()
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        if self.remote is not None:
-            await self.remote.__aexit__(*exc)
-        if self.process is not None:
-            self.process.terminate()
-            await asyncio.to_thread(self.process.wait, 10)
-
-    async def call(self, path: str, body: dict[str, Any]) -> Any:
-        import aiohttp
-
-        timeout = aiohttp.ClientTimeout(total=3600)
-        async with (
-            aiohttp.ClientSession(timeout=timeout) as session,
-            session.post(self.remote.url + path, json=body) as response,
-        ):
-            response.raise_for_status()
-            return await response.json()
+def members_needed(kinds: list[list], games: int) -> int:
+    return sum(kinds[index % len(kinds)][1] for index in range(games))
 
 
-async def start_catnip(emulator: EmulatorProcess, database: Path, seed: int = 1, pictures: bool = True):
-    """A Catnip bot on `database`, started against the emulator; returns (bot, task, seconds to ready).
-    `pictures`: whether its tables show pictures (the PICTURES setting)."""
-    from bot.app import create_bot, tune_runtime
-    from bot.config import Settings
-    from emulator import TOKEN
-    from emulator.harness import start_bot
-
-    settings = Settings(
-        discord_token=TOKEN,
-        database_path=database,
-        computer_delay_seconds=0,
-        pictures=pictures,
-        _env_file=None,
-    )
-    counter = itertools.count(seed * 1_000_000)
-    guild_id = (await emulator.remote.state())["guild_id"]
-    bot = create_bot(settings, guild_ready_timeout=0.05, seed_source=lambda: next(counter))
-    started = time.perf_counter()
-    task = await start_bot(
-        bot,
-        TOKEN,
-        is_ready=lambda: bot.is_ready() and bot.get_guild(guild_id) is not None,
-        timeout=600,
-    )
-    ready = time.perf_counter() - started
-    tune_runtime()  # as `python -m bot` does once the bot is ready
-    return bot, task, ready
+def make_subject(args: argparse.Namespace, database):
+    if args.subject == "floor":
+        return Floor(Sizes(*(int(n) for n in args.sizes.split(","))) if args.sizes else Sizes())
+    delay = OPEN_LOOP_COMPUTER_DELAY if args.open_loop else 0.0
+    return Catnip(database, computer_delay=delay, pictures=args.pictures == "on")
 
 
-async def stop_catnip(bot, task) -> None:
-    await bot.close()
-    with contextlib.suppress(BaseException):
-        await task
-
-
-def moves_between(database: Path, start: float, end: float) -> int:
-    with contextlib.closing(sqlite3.connect(database)) as db:
-        return db.execute("SELECT COUNT(*) FROM moves WHERE at >= ? AND at < ?", (start, end)).fetchone()[0]
-
-
-def live_games(bot) -> int:
-    return sum(1 for game in bot.service.live.values() if game.state is not None)
-
-
-async def open_tables(emulator: EmulatorProcess, bot, args: argparse.Namespace, first: int, count: int):
-    """Opens `count` tables (member groups from `first` on) and waits until the bot has shown them."""
-    opened = await emulator.call(
-        "/_bench/open",
-        {"game": args.game, "players": args.players, "games": count, "first": first, "concurrency": 25},
-    )
-    await bot.presenter.settle()
+async def open_tables(emulator: EmulatorProcess, subject, kinds: list[list], count: int):
+    """Opens `count` tables and waits until the bot has shown them."""
+    concurrency = max(25, min(count // 5, 250))  # a computer player moving first delays a table's first ping
+    opened = await emulator.call("/_bench/open", {"kinds": kinds, "games": count, "concurrency": concurrency})
+    await subject.settle()
     gc.collect()
     return opened
 
 
-async def after_warmup(seconds: float, samplers: list[Background]) -> tuple[float, float, float]:
-    """Once the warm-up is over: start the samplers; the CPU, clock and time the figures start from."""
+async def after_warmup(
+    seconds: float, samplers: list[Background], subject, profile: list | None = None
+) -> tuple[float, float, int]:
+    """Once the warm-up is over: start the samplers (and the profiler if `profile` is a list to put it in);
+    the CPU, clock and moves the figures start from."""
     await asyncio.sleep(seconds)
     for sampler in samplers:
         sampler.start()
-    return cpu_seconds(), time.perf_counter(), time.time()
+    if profile is not None:
+        import pyinstrument  # a benchmark's tool, not Catnip's dependency: pip install pyinstrument
+
+        profiler = pyinstrument.Profiler(interval=0.0005, async_mode="disabled")
+        profiler.start()
+        profile.append(profiler)
+    return cpu_seconds(), time.perf_counter(), await subject.moves()
 
 
-@contextlib.asynccontextmanager
-async def emulated_discord(games: int, args: argparse.Namespace, prefix: str):
-    """The emulator process with members for `games` tables, discord.py pointed at it, a database
-    path in a temporary directory, and a count of the errors logged meanwhile."""
-    errors = ErrorCount()
-    for name in ("discord", "catnip"):
-        logging.getLogger(name).addHandler(errors)
-    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
-        async with EmulatorProcess(games * args.players, args.rate_limit) as emulator:
-            with emulator.remote.point_discord_py():
-                yield emulator, Path(tmp) / "catnip.sqlite3", errors
+def after(records: list, warmup: float) -> dict[str, float]:
+    return latency_summary([seconds for at, seconds in records if at >= warmup])
 
 
 async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
-    """One N: set up N tables, play for `args.seconds`, and measure the bot process."""
-    async with emulated_discord(games, args, "catnip-load-") as (emulator, database, errors):
-        bot, task, _ = await start_catnip(emulator, database, pictures=args.pictures == "on")
+    """One N, one bot: set up N tables, play for `args.seconds`, and measure the bot's process."""
+    kinds = table_kinds(args)
+    members = members_needed(kinds, games)
+    async with emulated_discord(members, args.rate_limit, "catnip-load-") as (emulator, database, errors):
+        subject = make_subject(args, database)
+        await subject.start(emulator)
+        traced: dict[str, dict[str, float]] = {}
+        top_lines: list[str] = []
         try:
             gc.collect()
             baseline = rss_kb()
+            if args.tracemalloc:
+                tracemalloc.start(6)
             half = games // 2
-            opened = await open_tables(emulator, bot, args, 0, half)
+            opened = await open_tables(emulator, subject, kinds, half)
             with_half = rss_kb()
-            more = await open_tables(emulator, bot, args, half, games - half)
+            more = await open_tables(emulator, subject, kinds, games - half)
             opened = {
                 "opened": opened["opened"] + more["opened"],
                 "seconds": opened["seconds"] + more["seconds"],
                 "failed": opened["failed"] + more["failed"],
             }
-            with_games, active = rss_kb(), live_games(bot)
+            with_games, active = rss_kb(), subject.live_games()
+            if args.tracemalloc:
+                traced["with_games"] = traced_by_module()[0]
             lag, rss = LoopLag(), RssSeries()
-            mark = asyncio.create_task(after_warmup(args.warmup, [lag, rss]))
-            played = await emulator.call(
-                "/_bench/play",
-                {"seconds": args.warmup + args.seconds, "rematch": True, "seed": games},
-            )
-            cpu, wall, started = await mark
-            cpu, wall, ended = cpu_seconds() - cpu, time.perf_counter() - wall, time.time()
+            profiler: list = [] if args.profile else None
+            mark = asyncio.create_task(after_warmup(args.warmup, [lag, rss], subject, profiler))
+            play = {"seconds": args.warmup + args.seconds, "rematch": True, "seed": games}
+            if args.open_loop:
+                play.update(think=args.think, stall=OPEN_LOOP_STALL)
+            played = await emulator.call("/_bench/play", play)
+            cpu, wall, moves = await mark
+            if profiler:
+                profiler[0].stop()
+                with open(f"{args.profile}-{subject.name}-{games}.txt", "w") as out:
+                    out.write(profiler[0].output_text(show_all=False, color=False, unicode=False))
+            cpu, wall, moves = cpu_seconds() - cpu, time.perf_counter() - wall, await subject.moves() - moves
             loop_lag, rss_during_play = await lag.summary(), await rss.stop()
-            await bot.presenter.settle()
+            await subject.settle()
             # The last sample of play: the run's results, just passed back to this process
             # (tens of MB in a long run), are the benchmark's memory, not the bot's.
-            after = round(rss_during_play[-1] * 1024) if rss_during_play else rss_kb()
-            active_after = live_games(bot)
+            rss_after = round(rss_during_play[-1] * 1024) if rss_during_play else rss_kb()
+            active_after = subject.live_games()
+            kept = discord_state(subject.bot)
+            if args.tracemalloc:
+                gc.collect()
+                traced["after"], top_lines = traced_by_module(25)
+                tracemalloc.stop()
         finally:
-            await stop_catnip(bot, task)
-        moves = moves_between(database, started, ended)
+            await subject.stop()
     everything = played.pop("interactions")
-    play = [(kind, latency, failed) for kind, latency, failed, at, _ in everything if at >= args.warmup]
+    in_window = [(kind, latency, failed) for kind, latency, failed, at, _ in everything if at >= args.warmup]
     deferred = [
         kind_of == DEFERRED_UPDATE
         for kind, _, _, at, kind_of in everything
         if at >= args.warmup and kind == "play card"
     ]
     warmup = [latency for _, latency, _, at, _ in everything if at < args.warmup and latency is not None]
-    handoff = latency_summary([seconds for at, seconds in played.pop("handoffs") if at >= args.warmup])
-    shown = latency_summary([seconds for at, seconds in played.pop("shown") if at >= args.warmup])
-    answered = [latency for _, latency, _ in play if latency is not None]
+    answered = [latency for _, latency, _ in in_window if latency is not None]
     by_kind: dict[str, list[float]] = {}
-    for kind, latency, _ in play:
+    for kind, latency, _ in in_window:
         if latency is not None:
             by_kind.setdefault(kind, []).append(latency)
     return {
+        "subject": subject.name + (f"+{args.variant}" if args.variant else ""),
         "games": games,
-        "players": args.players,
-        "game": args.game,
+        "kinds": kinds,
+        "think": args.think if args.open_loop else 0.0,
         "setup": opened,
         "active_games": active,
         "active_games_after": active_after,
@@ -337,25 +281,32 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
         ),
         "unanswered": [failed for _, latency, failed, _, _ in everything if latency is None][:10],
         "acknowledged_first": sum(deferred) / max(len(deferred), 1),
-        "handoff": handoff,
-        "shown": shown,
+        "handoff": after(played.pop("handoffs"), args.warmup),
+        "shown": after(played.pop("shown"), args.warmup),
+        "table_lag": after(played.pop("table_lags"), args.warmup),
+        "ping_lag": after(played.pop("ping_lags"), args.warmup),
+        "sizes": played["sizes"],
         "moves": moves,
         "moves_per_second": moves / wall,
-        "interactions_per_second": len(play) / wall,
+        "interactions_per_second": len(in_window) / wall,
         "bot_cpu_seconds": cpu,
         "bot_cpu_percent": 100 * cpu / wall,
+        "cpu_ms_per_move": 1000 * cpu / max(moves, 1),
         "emulator_cpu_percent": 100 * played["emulator_cpu_seconds"] / played["seconds"],
         "emulator_loop_lag_p99_ms": played["emulator_loop_lag_ms"],
         "emulator_loop_lag_max_ms": played["emulator_loop_lag_max_ms"],
         "loop_lag": loop_lag,
         "rss_baseline_kb": baseline,
         "rss_with_games_kb": with_games,
-        "rss_after_kb": after,
+        "rss_after_kb": rss_after,
         "rss_during_play_mb": rss_during_play,
         "peak_rss_kb": peak_rss_kb(),
         "kb_per_game": (with_games - baseline) / max(active, 1),
         "kb_per_game_marginal": (with_games - with_half) / max(games - half, 1),
-        "kb_per_game_after": (after - baseline) / max(active_after, 1),
+        "kb_per_game_after": (rss_after - baseline) / max(active_after, 1),
+        "traced_kb_by_module": {when: dict(totals.most_common(12)) for when, totals in traced.items()},
+        "traced_top_after": top_lines,
+        "discord_state_after": kept,
         "bot_errors": errors.messages[:20],
         "driver": {k: played[k] for k in ("moves_clicked", "stalls", "rematches", "error_count", "errors")},
         "violations": played["violations"],
@@ -365,29 +316,31 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
 
 async def run_resume(games: int, args: argparse.Namespace) -> dict[str, Any]:
     """M active games in the database, then a fresh bot: time to READY and until every table is shown."""
-    async with emulated_discord(games, args, "catnip-resume-") as (emulator, database, errors):
-        bot, task, _ = await start_catnip(emulator, database, pictures=args.pictures == "on")
+    kinds = table_kinds(args)
+    members = members_needed(kinds, games)
+    async with emulated_discord(members, args.rate_limit, "catnip-resume-") as (emulator, database, errors):
+        catnip = Catnip(database, pictures=args.pictures == "on")
+        await catnip.start(emulator)
         try:
-            opened = await emulator.call(
-                "/_bench/open",
-                {"game": args.game, "players": args.players, "games": games, "concurrency": 50},
-            )
+            opened = await emulator.call("/_bench/open", {"kinds": kinds, "games": games, "concurrency": 50})
             played = await emulator.call("/_bench/play", {"seconds": 12, "stagger": 12, "rematch": False})
-            await bot.presenter.settle()
-            active = live_games(bot)
+            await catnip.settle()
+            active = catnip.live_games()
         finally:
-            await stop_catnip(bot, task)
+            await catnip.stop()
         gc.collect()
         loading = _time_resume()
-        bot, task, ready = await start_catnip(emulator, database, seed=2, pictures=args.pictures == "on")
+        catnip = Catnip(database, seed=2, pictures=args.pictures == "on")
+        await catnip.start(emulator)
+        ready = catnip.seconds_to_ready
         try:
-            loaded = live_games(bot)
+            loaded = catnip.live_games()
             started = time.perf_counter()
-            await asyncio.gather(*bot._background[:1])  # _after_ready: tables refreshed, timers armed
-            await bot.presenter.settle()
+            await asyncio.gather(*catnip.bot._background[:1])  # _after_ready: tables refreshed, timers armed
+            await catnip.settle()
             shown = time.perf_counter() - started
         finally:
-            await stop_catnip(bot, task)
+            await catnip.stop()
     return {
         "games": games,
         "opened": opened["opened"],
@@ -421,17 +374,21 @@ def _time_resume() -> list[float]:
     return timed
 
 
-# ---------------------------------------------------------------------------------------------- report
-
-
 def row(result: dict[str, Any]) -> str:
-    latency = result["latency"]
+    latency, lag = result["latency"], result["table_lag"]
     return (
-        f"{result['games']:>5} {latency['p50_ms']:>7.1f} {latency['p95_ms']:>7.1f} {latency['p99_ms']:>7.1f} "
-        f"{latency['max_ms']:>8.1f} {result['over_deadline']:>5} {result['moves_per_second']:>8.1f} "
-        f"{result['bot_cpu_percent']:>6.0f}% {result['emulator_cpu_percent']:>6.0f}% "
-        f"{result['peak_rss_kb'] / 1024:>7.1f} {result['kb_per_game']:>7.1f}"
+        f"{result['games']:>5} {result['subject']:>18} {latency['p50_ms']:>7.1f} {latency['p99_ms']:>7.1f} "
+        f"{latency['max_ms']:>8.1f} {result['over_deadline']:>5} {lag['p50_ms']:>7.0f} {lag['p99_ms']:>7.0f} "
+        f"{result['moves_per_second']:>8.1f} {result['bot_cpu_percent']:>6.0f}% "
+        f"{result['cpu_ms_per_move']:>6.2f} {result['peak_rss_kb'] / 1024:>7.1f} "
+        f"{result['kb_per_game']:>7.1f} {result['kb_per_game_after']:>7.1f}"
     )
+
+
+HEADER = (
+    "games                bot  p50 ms  p99 ms   max ms  >3 s  lag p50 lag p99  moves/s  botCPU ms/mov  "
+    "peakMB KB/game  after\n" + "-" * 124
+)
 
 
 def details(result: dict[str, Any]) -> str:
@@ -441,35 +398,65 @@ def details(result: dict[str, Any]) -> str:
         for kind, figures in result["latency_by_kind"].items()
     )
     warmup, handoff, driver = result["latency_warmup"], result["handoff"], result["driver"]
-    shown, acknowledged = result["shown"], result["acknowledged_first"]
-    cpu_per_move = 1000 * result["bot_cpu_seconds"] / max(result["moves"], 1)
-    return "\n".join(
-        [
-            f"N={result['games']}: {result['moves']} moves in {result['seconds']:.1f} s "
-            f"({result['interactions_per_second']:.0f} interactions/s, "
-            f"bot CPU {cpu_per_move:.1f} ms a move); "
-            f"setup of the tables {result['setup']['seconds']:.1f} s",
-            f"  by kind: {kinds}",
-            f"  a card's result on its panel p50 {shown['p50_ms']:.0f} / p99 {shown['p99_ms']:.0f} / "
-            f"max {shown['max_ms']:.0f} ms after the click; {acknowledged:.0%} of the clicks acknowledged "
-            "first and their result edited in",
-            f"  warm-up (every table's first turn at once): p99 {warmup['p99_ms']:.0f} ms, "
-            f"max {warmup['max_ms']:.0f} ms; next player pinged p50 {handoff['p50_ms']:.0f} / "
-            f"p99 {handoff['p99_ms']:.0f} ms after a card's result is shown",
-            f"  event loop lag p99: bot {result['loop_lag']['p99_ms']:.0f} ms, "
-            f"emulator {result['emulator_loop_lag_p99_ms']:.0f} ms "
-            f"(max {result['emulator_loop_lag_max_ms']:.0f}); KB a game: "
-            f"{result['kb_per_game_marginal']:.1f} from N/2 to N games, {result['kb_per_game_after']:.1f} "
-            f"after play; errors logged {len(result['bot_errors'])}, "
-            f"driver stalls {driver['stalls']}, driver errors {driver['error_count']}, "
-            f"violations {len(result['violations'])}, 429s {result['rate_limited']}",
-            f"  RSS during play, MB every {RSS_EVERY:g} s: "
-            + " ".join(f"{mb:.1f}" for mb in result["rss_during_play_mb"]),
-        ]
-    )
+    shown, ping = result["shown"], result["ping_lag"]
+    lines = [
+        f"N={result['games']} {result['subject']}: {result['moves']} moves in {result['seconds']:.1f} s "
+        f"({result['interactions_per_second']:.0f} interactions/s, bot CPU {result['cpu_ms_per_move']:.2f} "
+        f"ms a move); setup of the tables {result['setup']['seconds']:.1f} s "
+        f"({result['setup']['opened']} opened); payload sizes {result['sizes']}",
+        f"  by kind: {kinds}",
+        f"  a card's result on its panel p50 {shown['p50_ms']:.0f} / p99 {shown['p99_ms']:.0f} ms; the "
+        f"next ping p50 {ping['p50_ms']:.0f} / p99 {ping['p99_ms']:.0f} ms after the click, "
+        f"{handoff['p50_ms']:.0f} / {handoff['p99_ms']:.0f} ms after the result; "
+        f"{result['acknowledged_first']:.0%} of the clicks acknowledged first",
+        f"  warm-up (every table's first turn at once): p99 {warmup['p99_ms']:.0f} ms, "
+        f"max {warmup['max_ms']:.0f} ms; event loop lag p99: bot {result['loop_lag']['p99_ms']:.0f} ms, "
+        f"emulator {result['emulator_loop_lag_p99_ms']:.0f} ms "
+        f"(max {result['emulator_loop_lag_max_ms']:.0f})",
+        f"  KB a game: {result['kb_per_game_marginal']:.1f} from N/2 to N games, "
+        f"{result['kb_per_game_after']:.1f} after play ({result['active_games_after']} live); "
+        f"errors logged {len(result['bot_errors'])}, driver stalls {driver['stalls']}, "
+        f"driver errors {driver['error_count']}, violations {len(result['violations'])}, "
+        f"429s {result['rate_limited']}",
+        f"  RSS during play, MB every {RSS_EVERY:g} s: "
+        + " ".join(f"{mb:.1f}" for mb in result["rss_during_play_mb"]),
+    ]
+    for when, totals in result["traced_kb_by_module"].items():
+        lines.append(
+            f"  traced KB by module, {when}: " + ", ".join(f"{m} {kb:.0f}" for m, kb in totals.items())
+        )
+    lines.append(f"  discord.py keeps after play: {result['discord_state_after']}")
+    lines.extend(f"    {line}" for line in result["traced_top_after"])
+    return "\n".join(lines)
 
 
-HEADER = "games  p50 ms  p95 ms  p99 ms   max ms  >3 s  moves/s  botCPU  emuCPU peakMB KB/game\n" + "-" * 86
+def headline(catnip: dict[str, Any], floor: dict[str, Any] | None) -> dict[str, Any]:
+    """The figures the targets are about, Catnip's and the floor's, for one N."""
+    line = {
+        "games": catnip["games"],
+        "cpu_ms_per_move": catnip["cpu_ms_per_move"],
+        "floor_cpu_ms_per_move": floor["cpu_ms_per_move"] if floor else None,
+        "moves_per_s": catnip["moves_per_second"],
+        "click_p50_ms": catnip["latency"]["p50_ms"],
+        "click_p99_ms": catnip["latency"]["p99_ms"],
+        "table_lag_p50_ms": catnip["table_lag"]["p50_ms"],
+        "table_lag_p99_ms": catnip["table_lag"]["p99_ms"],
+        "ping_lag_p50_ms": catnip["ping_lag"]["p50_ms"],
+        "ping_lag_p99_ms": catnip["ping_lag"]["p99_ms"],
+        "deadline_misses": catnip["over_deadline"],
+        "kb_per_game_after": catnip["kb_per_game_after"],
+        "bot_cpu_percent": catnip["bot_cpu_percent"],
+    }
+    if floor:
+        line.update(
+            floor_moves_per_s=floor["moves_per_second"],
+            floor_click_p99_ms=floor["latency"]["p99_ms"],
+            floor_table_lag_p50_ms=floor["table_lag"]["p50_ms"],
+            floor_table_lag_p99_ms=floor["table_lag"]["p99_ms"],
+            floor_deadline_misses=floor["over_deadline"],
+            cpu_vs_floor=catnip["cpu_ms_per_move"] / max(floor["cpu_ms_per_move"], 1e-9),
+        )
+    return line
 
 
 def child(arguments: list[str]) -> dict[str, Any]:
@@ -480,7 +467,7 @@ def child(arguments: list[str]) -> dict[str, Any]:
     return json.loads(output.strip().splitlines()[-1])
 
 
-def main(argv: list[str] | None = None) -> None:
+def parse(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.bot_load", description=__doc__)
     parser.add_argument("--games", default="10,100,500", help="comma-separated numbers of concurrent games")
     parser.add_argument("--seconds", type=float, default=20.0, help="play time measured per N")
@@ -489,34 +476,66 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--game", default="catsdogs")
+    parser.add_argument("--open-loop", action="store_true", help="a mix of games, members who think")
+    parser.add_argument("--think", type=float, default=5.0, help="open loop: mean seconds a decision takes")
+    parser.add_argument("--no-floor", action="store_true", help="measure Catnip only")
+    parser.add_argument("--tracemalloc", action="store_true", help="the bot's memory by module (slow)")
+    parser.add_argument("--profile", help="profile the measured play with pyinstrument into PREFIX-bot-N.txt")
     parser.add_argument("--resume", type=int, default=0, help="also time a restart with this many games")
     parser.add_argument("--rate-limit", type=int, default=100_000, help="emulator requests/s per bucket")
-    parser.add_argument("--json", type=Path, help="also write every figure to this file")
+    parser.add_argument("--json", action="store_true", help="end with one JSON line of the figures")
+    parser.add_argument("--json-file", help="also write every figure to this file")
     parser.add_argument("--pictures", choices=("on", "off"), default="on", help="tables show pictures")
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--subject", default="catnip", help=argparse.SUPPRESS)
+    parser.add_argument("--sizes", help=argparse.SUPPRESS)
+    parser.add_argument("--variant", choices=VARIANTS, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--compare", default="", help=f"also run Catnip changed by each of these: {', '.join(VARIANTS)}"
+    )
     parser.add_argument("--one-resume", type=int, help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse(argv)
     if args.one is not None:
-        print(json.dumps(asyncio.run(run_load(args.one, args))), flush=True)
+        print(json.dumps(run_child(run_load(args.one, args), args.variant)), flush=True)
         return
     if args.one_resume is not None:
         print(json.dumps(asyncio.run(run_resume(args.one_resume, args))), flush=True)
         return
     print(describe_machine())
+    load = f"open loop, think time mean {args.think:g} s" if args.open_loop else "saturated"
     print(
-        f"{args.game}, {args.players} players per game, {args.seconds:g} s of play measured per N after "
-        f"{args.warmup:g} s of warm-up, emulator rate limit {args.rate_limit}/s per bucket, "
+        f"{load}; tables {table_kinds(args)} ([game, members, computers, level]); {args.seconds:g} s of "
+        f"play measured per N after {args.warmup:g} s of warm-up; emulator rate limit {args.rate_limit}/s; "
         f"pictures {args.pictures}"
     )
     common = ["--seconds", str(args.seconds), "--warmup", str(args.warmup), "--players", str(args.players)]
-    common += ["--game", args.game]
-    common += ["--rate-limit", str(args.rate_limit), "--pictures", args.pictures]
-    results = []
+    common += ["--game", args.game, "--think", str(args.think), "--rate-limit", str(args.rate_limit)]
+    common += ["--pictures", args.pictures]
+    common += ["--open-loop"] * args.open_loop + ["--tracemalloc"] * args.tracemalloc
+    common += ["--profile", args.profile] if args.profile else []
+    with_floor = not (args.open_loop or args.no_floor)
+    results, lines = [], []
     print(HEADER, flush=True)
     for games in [int(n) for n in args.games.split(",") if n]:
-        result = child(["--one", str(games), *common])
-        results.append(result)
-        print(row(result), flush=True)
+        catnip = child(["--one", str(games), *common])
+        results.append(catnip)
+        print(row(catnip), flush=True)
+        floor = None
+        if with_floor:
+            sizes = catnip["sizes"]
+            measured = [str(sizes.get(key, 0)) for key in ("table", "panel", "panel_buttons")]
+            floor = child(["--one", str(games), "--subject", "floor", "--sizes", ",".join(measured), *common])
+            results.append(floor)
+            print(row(floor), flush=True)
+        for variant in [v for v in args.compare.split(",") if v]:
+            changed = child(["--one", str(games), "--variant", variant, *common])
+            results.append(changed)
+            print(row(changed), flush=True)
+        lines.append({k: None if v != v else v for k, v in headline(catnip, floor).items()})  # NaN: none
     for result in results:
         print(details(result))
     resume = None
@@ -528,8 +547,11 @@ def main(argv: list[str] | None = None) -> None:
             f"after start; every table re-rendered and its player pinged "
             f"{resume['seconds_to_tables_shown']:.2f} s after start; errors logged {resume['error_count']}"
         )
+    if args.json_file:
+        with open(args.json_file, "w") as out:
+            json.dump({"load": results, "resume": resume}, out, indent=2)
     if args.json:
-        args.json.write_text(json.dumps({"load": results, "resume": resume}, indent=2))
+        print(json.dumps({**lines[0], "runs": lines}), flush=True)
 
 
 if __name__ == "__main__":

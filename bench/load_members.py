@@ -6,15 +6,18 @@ Runs in its own process, so the members' cost never lands in the bot's measureme
 `EMULATOR <url>` like `python -m emulator`, serves the same REST, gateway and control API,
 and adds two routes that `bench.bot_load` calls:
 
-    POST /_bench/open  {"game", "players", "games", "first", "concurrency"}
-        /play, Join and Start through the emulated Discord for `games` tables, members taken in
-        groups of `players` from group `first` on; answers once every table shows its first turn.
-    POST /_bench/play  {"seconds", "rematch", "stall", "seed", "stagger"}
-        every seated member acts as soon as the table pings them (or their own panel still offers a
-        choice): "My hand" on the table, then a random legal card on the private panel. Finished
+    POST /_bench/open  {"kinds": [[game, members, computers, level], ...], "games", "concurrency"}
+        /play, Join, the computer players and Start through the emulated Discord for `games` tables,
+        their kinds taken from `kinds` in turn, seating members not seated yet; answers once every
+        table shows its first turn.
+    POST /_bench/play  {"seconds", "rematch", "stall", "seed", "stagger", "think"}
+        every seated member acts when the table pings them (or their own panel still offers a
+        choice): "My hand" on the table, then a random legal choice on the private panel, after
+        thinking for a random time of mean `think` seconds (exponential; 0: at once). Finished
         tables start a rematch. Each table starts after a random delay of up to `stagger` seconds
         (default 0: every table's first turn at once). Answers with every interaction's kind and
-        initial-response latency.
+        initial-response latency, how long after each card the table showed it and the next player
+        was pinged, and the mean sizes of the tables and panels shown (for the floor bot).
 """
 
 from __future__ import annotations
@@ -45,6 +48,43 @@ MENTION = re.compile(r"<@(\d+)>")
 CHANNEL_MENTION = re.compile(r"<#(\d+)>")
 ACTION = re.compile(r"^cn:(a|s|m):")
 ANSWER_TIMEOUT = 10.0
+ADD_COMPUTER = "Add computer player (host)…"
+
+
+@dataclass(frozen=True)
+class TableKind:
+    """A table to open: its game, how many members sit at it and how many computer players."""
+
+    game: str
+    humans: int
+    computers: int = 0
+    level: str = "normal"
+
+
+class PayloadSizes:
+    """Mean JSON size of the tables and panels the bot shows in play, for the floor bot to match."""
+
+    def __init__(self) -> None:
+        self.totals = {"table": [0, 0], "panel": [0, 0], "panel_buttons": [0, 0]}
+
+    @staticmethod
+    def size(message: StoredMessage) -> int:
+        return len(json.dumps(message.embeds)) + len(json.dumps(message.components)) + len(message.content)
+
+    def _add(self, key: str, value: int) -> None:
+        self.totals[key][0] += value
+        self.totals[key][1] += 1
+
+    def table(self, message: StoredMessage) -> None:
+        self._add("table", self.size(message))
+
+    def panel(self, message: StoredMessage) -> None:
+        """A panel as "My hand" shows it: its size and how many choices it offers."""
+        self._add("panel", self.size(message))
+        self._add("panel_buttons", len(message.interactive()))
+
+    def means(self) -> dict[str, int]:
+        return {key: round(total / count) for key, (total, count) in self.totals.items() if count}
 
 
 async def _watch_deadline(self: Invoker, interaction: Interaction) -> None:
@@ -89,6 +129,8 @@ class Table:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     last_move: float = 0.0
     moved_at: float | None = None  # when the last card click was answered (emulator time)
+    edit_due_since: float | None = None  # the earliest card click the table has not shown yet
+    ping_due_since: float | None = None  # the latest card click not followed by a ping yet
 
     @property
     def pinged(self) -> set[int]:
@@ -114,6 +156,12 @@ class LoadDriver:
         self.moves = 0
         self.handoffs: list[tuple[float, float]] = []  # (when, a card's result shown -> next ping posted)
         self.shown: list[tuple[float, float]] = []  # (when, a card click -> its result shown on the panel)
+        self.table_lags: list[tuple[float, float]] = []  # (when, a card click -> the table shows it)
+        self.ping_lags: list[tuple[float, float]] = []  # (when, a card click -> the next ping posted)
+        self.sizes = PayloadSizes()
+        self.think = 0.0  # mean seconds a member thinks before each decision (0: none, saturated)
+        self.next_member = 0
+        self.stop_at = 0.0
         self.play_started = 0.0
         self.stalls = 0
         self.rematches = 0
@@ -136,14 +184,29 @@ class LoadDriver:
             found = TABLE_TITLE.search(title)
             if found and int(found[1]) >= table.game_id:
                 table.table, table.game_id = message, int(found[1])
+                self._table_shown(table, message, message.created_at)
             elif message.content.startswith("🔔"):
                 table.ping = message
                 if table.moved_at is not None and self.phase == "play":
                     self.handoffs.append(
                         (message.created_at - self.play_started, message.created_at - table.moved_at)
                     )
-                table.moved_at = None
+                if table.ping_due_since is not None and self.phase == "play":
+                    self.ping_lags.append(
+                        (table.ping_due_since - self.play_started, message.created_at - table.ping_due_since)
+                    )
+                table.moved_at = table.ping_due_since = None
+        elif kind == "update" and table.table is not None and message.id == table.table.id:
+            self._table_shown(table, message, message.edited_at or self.world.now())
         table.changed.set()
+
+    def _table_shown(self, table: Table, message: StoredMessage, at: float) -> None:
+        """The table was edited or posted again: the lag of the oldest click it had not shown yet."""
+        if self.phase == "play":
+            self.sizes.table(message)
+        if table.edit_due_since is not None and self.phase == "play":
+            self.table_lags.append((table.edit_due_since - self.play_started, at - table.edit_due_since))
+        table.edit_due_since = None
 
     # interactions ---------------------------------------------------------------------------------
 
@@ -164,36 +227,48 @@ class LoadDriver:
 
     # opening tables ---------------------------------------------------------------------------------
 
-    async def open_tables(
-        self, game: str, players: int, games: int, first: int, concurrency: int
-    ) -> dict[str, Any]:
+    async def open_tables(self, kinds: list[TableKind], games: int, concurrency: int) -> dict[str, Any]:
+        """Opens `games` tables, their kinds taken from `kinds` in turn, seating the next unseated members."""
         names = member_names(len(self.users))
         gate = asyncio.Semaphore(concurrency)
         started = time.perf_counter()
         failures: list[str] = []
+        groups = []
+        for index in range(games):
+            kind = kinds[index % len(kinds)]
+            groups.append((kind, names[self.next_member : self.next_member + kind.humans]))
+            self.next_member += kind.humans
 
-        async def open_one(group: int) -> None:
-            members = [self.member(name) for name in names[group * players : (group + 1) * players]]
+        async def open_one(kind: TableKind, group: list[str]) -> None:
+            members = [self.member(name) for name in group]
             async with gate:
                 try:
-                    await self._open(game, members)
+                    await self._open(kind, members)
                 except Exception as error:  # reported, not raised: one table must not stop the rest
                     failures.append(f"{members[0].name}: {type(error).__name__}: {error}")
 
-        await asyncio.gather(*(open_one(group) for group in range(first, first + games)))
+        await asyncio.gather(*(open_one(kind, group) for kind, group in groups))
         return {"opened": games - len(failures), "seconds": time.perf_counter() - started, "failed": failures}
 
-    async def _open(self, game: str, members: list[SimulatedMember]) -> None:
+    async def _open(self, kind: TableKind, members: list[SimulatedMember]) -> None:
         host = members[0]
-        result = await self._answered("slash /play", host.slash("play", game=game, wait=False))
+        result = await self._answered("slash /play", host.slash("play", game=kind.game, wait=False))
         final = await result.wait_final(timeout=ANSWER_TIMEOUT)
         thread_id = int(CHANNEL_MENTION.search(final.content)[1])
         table = await self._wait(lambda: self.tables.get(thread_id) and self.tables[thread_id].table)
         self.tables[thread_id].members = members
         for member in members[1:]:
             await self.click("lobby join", member, table, "Join")
+        for _ in range(kind.computers):
+            lobby = self.tables[thread_id].table
+            await self.select("lobby computer", host, lobby, ADD_COMPUTER, [kind.level])
+        await self._wait(lambda: self._start_enabled(self.tables[thread_id].table))  # joins shown
         await self.click("lobby start", host, self.tables[thread_id].table, "Start")
         await self._wait(lambda: self.tables[thread_id].ping is not None)
+
+    @staticmethod
+    def _start_enabled(lobby: StoredMessage) -> bool:
+        return any(b.get("label") == "Start" and not b.get("disabled") for b in lobby.buttons())
 
     async def _wait(self, predicate, timeout: float = ANSWER_TIMEOUT) -> Any:
         deadline = time.perf_counter() + timeout
@@ -206,9 +281,11 @@ class LoadDriver:
     # playing ------------------------------------------------------------------------------------------
 
     async def play(
-        self, seconds: float, rematch: bool, stall: float, seed: int, stagger: float = 0.0
+        self, seconds: float, rematch: bool, stall: float, seed: int, stagger: float = 0.0, think: float = 0.0
     ) -> dict[str, Any]:
         self.rng = random.Random(seed)
+        self.think = think
+        self.stop_at = time.perf_counter() + seconds
         self.phase = "play"
         first_record = len(self.records)
         tables = [table for table in self.tables.values() if table.members]
@@ -239,6 +316,9 @@ class LoadDriver:
             "rematches": self.rematches,
             "handoffs": self.handoffs,
             "shown": self.shown,
+            "table_lags": self.table_lags,
+            "ping_lags": self.ping_lags,
+            "sizes": self.sizes.means(),
             "errors": self.errors[:20],
             "error_count": len(self.errors),
             "interactions": [  # kind, latency, why it failed, when it was made, its response type
@@ -291,8 +371,7 @@ class LoadDriver:
             self.stalls += 1  # nobody was pinged for a while: everyone looks at their panel
             acting = list(table.members)
             table.last_move = time.perf_counter()
-        for member in acting:
-            await self._act(table, member)
+        await asyncio.gather(*(self._act(table, member) for member in acting))
 
     async def _act(self, table: Table, member: SimulatedMember) -> None:
         """`member` opens their panel from the table and plays until it offers nothing more."""
@@ -306,6 +385,8 @@ class LoadDriver:
         except InvalidInvocation:  # the table was reposted a moment ago; the next change wakes us
             return
         panel = result.message
+        if panel is not None and self.phase == "play":
+            self.sizes.panel(panel)
         for _ in range(8):
             if panel is None or panel.deleted:
                 return
@@ -318,10 +399,20 @@ class LoadDriver:
                 return
             component = self.rng.choice(options)
             shown_before = panel.edited_at
+            if self.think:
+                thinking = self.rng.expovariate(1 / self.think)
+                await asyncio.sleep(min(thinking, max(self.stop_at - time.perf_counter(), 0)))
+                if time.perf_counter() >= self.stop_at:
+                    return
+            clicked_at = self.world.now()
+            if table.edit_due_since is None:
+                table.edit_due_since = clicked_at
+            table.ping_due_since = clicked_at
             if component["type"] == 2:
                 result = await self.click("play card", member, panel, component["custom_id"])
             else:
-                values = [self.rng.choice(component["options"])["value"]]
+                wanted = max(1, component.get("min_values", 1))
+                values = [o["value"] for o in self.rng.sample(component["options"], wanted)]
                 result = await self.select("play card", member, panel, component["custom_id"], values)
             if result.response_type == DEFERRED_UPDATE:
                 panel = await self._result_of_deferred(result, shown_before)
@@ -329,7 +420,12 @@ class LoadDriver:
             else:
                 panel = result.message if result.response_type == UPDATE_MESSAGE else None
                 shown_at = result.interaction.responded_at if panel is not None else None
-            if shown_at is not None:
+            if shown_at is None:  # refused: no table change is coming for this click
+                if table.edit_due_since == clicked_at:
+                    table.edit_due_since = None
+                if table.ping_due_since == clicked_at:
+                    table.ping_due_since = None
+            else:
                 self.moves += 1
                 self.shown.append(
                     (
@@ -374,15 +470,8 @@ def _json(data: Any) -> web.Response:
 def install(app: web.Application, driver: LoadDriver) -> None:
     async def open_route(request: web.Request) -> web.Response:
         body = await request.json()
-        return _json(
-            await driver.open_tables(
-                body.get("game", "catsdogs"),
-                int(body.get("players", 4)),
-                int(body["games"]),
-                int(body.get("first", 0)),
-                int(body.get("concurrency", 25)),
-            )
-        )
+        kinds = [TableKind(*kind) for kind in body["kinds"]]
+        return _json(await driver.open_tables(kinds, int(body["games"]), int(body.get("concurrency", 25))))
 
     async def play_route(request: web.Request) -> web.Response:
         body = await request.json()
@@ -393,6 +482,7 @@ def install(app: web.Application, driver: LoadDriver) -> None:
                 float(body.get("stall", 10.0)),
                 int(body.get("seed", 1)),
                 float(body.get("stagger", 0.0)),
+                float(body.get("think", 0.0)),
             )
         )
 

@@ -14,7 +14,7 @@ from bot.errors import NotInGame, Refusal
 from bot.live import LiveGame
 from bot.storage import StoreUnavailable
 from cogs.messages import COLOUR, private_panel, table_message
-from cogs.play._components import ComponentRouter, handle_click, reply
+from cogs.play._components import reply, route_click
 from cogs.play._help import guide_message, help_text
 from cogs.play._presenter import TablePresenter
 from cogs.play._seat import stats_line, welcome_back
@@ -54,14 +54,12 @@ class PlayCog(commands.Cog, name="Play"):
 
     async def cog_load(self) -> None:
         """Answer every Catnip click, and show the tables as the games change."""
-        self.bot.add_dynamic_items(ComponentRouter)
         self.bot.service.listeners.append(self.presenter)
         self.bot.timers.presenters.append(self.presenter)
         self.bot.presenter = self.presenter
 
     async def cog_unload(self) -> None:
         """Stop hearing of changes, then finish the table updates already under way."""
-        self.bot.remove_dynamic_items(ComponentRouter)
         self.bot.service.listeners.remove(self.presenter)
         self.bot.timers.presenters.remove(self.presenter)
         if self.bot.presenter is self.presenter:
@@ -74,19 +72,7 @@ class PlayCog(commands.Cog, name="Play"):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Answer clicks whose custom_id the clicked message does not show on a component of the clicked
-        type (forged or stale clients): discord.py routes only those, so nothing else would answer them."""
-        if interaction.type is not discord.InteractionType.component or interaction.message is None:
-            return
-        data = interaction.data or {}
-        clicked = (data.get("component_type"), data.get("custom_id", ""))
-        shown = {
-            (child.type.value, getattr(child, "custom_id", None))
-            for row in interaction.message.components
-            for child in getattr(row, "children", [row])
-        }
-        if clicked not in shown:
-            await handle_click(interaction, str(clicked[1]))
+        await route_click(interaction)
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:

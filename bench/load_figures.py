@@ -1,0 +1,134 @@
+"""What `bench.bot_load` measures in the bot's process: CPU, memory, percentiles, event-loop lag, errors."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import resource
+import tracemalloc
+from collections import Counter
+from pathlib import Path
+
+RSS_EVERY = 5.0
+
+
+def rss_kb() -> int:
+    """Current resident set size of this process, in KB."""
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * resource.getpagesize() // 1024
+
+
+def peak_rss_kb() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
+
+
+def latency_summary(latencies: list[float]) -> dict[str, float]:
+    return {
+        "count": len(latencies),
+        "p50_ms": percentile(latencies, 0.50) * 1000,
+        "p95_ms": percentile(latencies, 0.95) * 1000,
+        "p99_ms": percentile(latencies, 0.99) * 1000,
+        "max_ms": max(latencies, default=float("nan")) * 1000,
+    }
+
+
+class Background:
+    """A sampling loop run in the background between `start` and `stop`."""
+
+    def __init__(self) -> None:
+        self.samples: list[float] = []
+        self._task: asyncio.Task | None = None
+
+    async def _run(self) -> None:
+        raise NotImplementedError
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> list[float]:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        return self.samples
+
+
+class LoopLag(Background):
+    """Samples how late the bot's event loop wakes a 20 ms sleep (how busy the loop is)."""
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            before = loop.time()
+            await asyncio.sleep(0.02)
+            self.samples.append(loop.time() - before - 0.02)
+
+    async def summary(self) -> dict[str, float]:
+        samples = await self.stop()
+        return {
+            "p50_ms": percentile(samples, 0.5) * 1000,
+            "p99_ms": percentile(samples, 0.99) * 1000,
+            "max_ms": max(samples, default=0.0) * 1000,
+        }
+
+
+class RssSeries(Background):
+    """The bot process's RSS in MB every `RSS_EVERY` seconds of play: does memory level off?"""
+
+    async def _run(self) -> None:
+        while True:
+            self.samples.append(rss_kb() / 1024)
+            await asyncio.sleep(RSS_EVERY)
+
+
+class ErrorCount(logging.Handler):
+    """Counts ERROR records of discord.py and Catnip during a run (each is a bug under load)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(f"{record.name}: {record.getMessage()}")
+
+
+def _module_of(filename: str) -> str:
+    """`discord`, `bot`, `engine`, `asyncio`…: the top package a traced allocation was made in."""
+    parts = Path(filename).parts
+    if "site-packages" in parts:
+        return parts[parts.index("site-packages") + 1].split(".")[0]
+    for root in ("bot", "cogs", "engine", "bench", "emulator"):
+        if root in parts:
+            return root
+    if "python3.11" in parts:
+        after = parts[parts.index("python3.11") + 1 :]
+        return after[0].removesuffix(".py") if after else "python"
+    return Path(filename).stem
+
+
+def traced_by_module(lines: int = 0) -> tuple[Counter[str], list[str]]:
+    """KB currently allocated (and traced) per top package, largest first; and the `lines` source
+    lines holding the most, with the caller that allocated through them (where the objects come from)."""
+    snapshot = tracemalloc.take_snapshot()
+    totals: Counter[str] = Counter()
+    for stat in snapshot.statistics("filename"):
+        totals[_module_of(stat.traceback[0].filename)] += stat.size / 1024
+    top = [
+        f"{stat.size / 1024:.0f} KB {stat.count} blocks: "
+        + " <- ".join(f"{Path(frame.filename).name}:{frame.lineno}" for frame in stat.traceback)
+        for stat in snapshot.statistics("traceback")[:lines]
+    ]
+    return totals, top

@@ -1,0 +1,191 @@
+"""The bots `bench.bot_load` measures (Catnip and the floor bot) and the emulator process they talk to."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.floor_bot import FloorBot, Sizes
+from bench.load_figures import ErrorCount
+
+
+class EmulatorProcess:
+    """`python -m bench.load_members` in its own process, and a control client for it."""
+
+    def __init__(self, members: int, rate_limit: int) -> None:
+        self.members = members
+        self.rate_limit = rate_limit
+        self.process: subprocess.Popen | None = None
+        self.remote = None
+
+    async def __aenter__(self):
+        from emulator.remote import RemoteEmulator
+
+        command = [sys.executable, "-m", "bench.load_members", "--members", str(self.members)]
+        command += ["--rate-limit", str(self.rate_limit)]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+        line = await asyncio.to_thread(self.process.stdout.readline)
+        if not line.startswith("EMULATOR "):
+            raise RuntimeError(f"the emulator did not start: {line!r}")
+        self.remote = RemoteEmulator(line.split()[1])
+        await self.remote.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self.remote is not None:
+            await self.remote.__aexit__(*exc)
+        if self.process is not None:
+            self.process.terminate()
+            await asyncio.to_thread(self.process.wait, 10)
+
+    async def call(self, path: str, body: dict[str, Any]) -> Any:
+        import aiohttp
+
+        timeout = aiohttp.ClientTimeout(total=3600)
+        async with (
+            aiohttp.ClientSession(timeout=timeout) as session,
+            session.post(self.remote.url + path, json=body) as response,
+        ):
+            response.raise_for_status()
+            return await response.json()
+
+
+async def stop_catnip(bot, task) -> None:
+    await bot.close()
+    with contextlib.suppress(BaseException):
+        await task
+
+
+def discord_state(client) -> dict[str, int]:
+    """What discord.py keeps of a running bot: cached messages, views it stores to route clicks to,
+    and the guild members and channels it knows."""
+    connection = client._connection
+    store = connection._view_store
+    return {
+        "cached_messages": len(client.cached_messages),
+        "stored_views": len(store._views),
+        "views_by_message": len(store._synced_message_views),
+        "members": sum(len(guild._members) for guild in client.guilds),
+        "channels_and_threads": sum(len(guild._channels) + len(guild._threads) for guild in client.guilds),
+    }
+
+
+class Catnip:
+    """The Catnip bot on a database in a temporary directory, durable SQLite as in production."""
+
+    name = "catnip"
+
+    def __init__(
+        self, database: Path, computer_delay: float = 0.0, seed: int = 1, pictures: bool = True
+    ) -> None:
+        self.database = database
+        self.pictures = pictures
+        self.computer_delay = computer_delay
+        self.seed = seed
+        self.bot = None
+        self.task: asyncio.Task | None = None
+        self.seconds_to_ready = 0.0
+
+    async def start(self, emulator: EmulatorProcess) -> None:
+        from bot.app import create_bot, tune_runtime
+        from bot.config import Settings
+        from emulator import TOKEN
+        from emulator.harness import start_bot
+
+        settings = Settings(
+            discord_token=TOKEN,
+            database_path=self.database,
+            computer_delay_seconds=self.computer_delay,
+            pictures=self.pictures,
+            _env_file=None,
+        )
+        counter = itertools.count(self.seed * 1_000_000)
+        guild_id = (await emulator.remote.state())["guild_id"]
+        bot = self.bot = create_bot(settings, guild_ready_timeout=0.05, seed_source=lambda: next(counter))
+        started = time.perf_counter()
+        self.task = await start_bot(
+            bot,
+            TOKEN,
+            is_ready=lambda: bot.is_ready() and bot.get_guild(guild_id) is not None,
+            timeout=600,
+        )
+        self.seconds_to_ready = time.perf_counter() - started
+        tune_runtime()  # as `python -m bot` does once the bot is ready
+
+    async def stop(self) -> None:
+        await self.bot.close()
+        with contextlib.suppress(BaseException):
+            await self.task
+
+    async def settle(self) -> None:
+        await self.bot.presenter.settle()
+
+    def live_games(self) -> int:
+        return sum(1 for game in self.bot.service.live.values() if game.state is not None)
+
+    async def moves(self) -> int:
+        """Moves committed so far, people's and computers' (from the database)."""
+        return await asyncio.to_thread(self._count_moves)
+
+    def _count_moves(self) -> int:
+        with contextlib.closing(sqlite3.connect(self.database)) as db:
+            return db.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
+
+
+class Floor:
+    """The floor bot (`bench.floor_bot`): Catnip's Discord calls for a move, nothing else."""
+
+    name = "floor"
+
+    def __init__(self, sizes: Sizes) -> None:
+        self.sizes = sizes
+        self.bot: FloorBot | None = None
+        self.task: asyncio.Task | None = None
+
+    async def start(self, emulator: EmulatorProcess) -> None:
+        from bot.app import tune_runtime
+        from emulator import TOKEN
+        from emulator.harness import start_bot
+
+        guild_id = (await emulator.remote.state())["guild_id"]
+        bot = self.bot = FloorBot(self.sizes, guild_ready_timeout=0.05)
+        self.task = await start_bot(
+            bot, TOKEN, is_ready=lambda: bot.is_ready() and bot.get_guild(guild_id) is not None, timeout=600
+        )
+        tune_runtime()  # the same garbage collector and thread switching as Catnip
+
+    async def stop(self) -> None:
+        await self.bot.close()
+        with contextlib.suppress(BaseException):
+            await self.task
+
+    async def settle(self) -> None:
+        await self.bot.settle()
+
+    def live_games(self) -> int:
+        return len(self.bot.tables)
+
+    async def moves(self) -> int:
+        return self.bot.moves
+
+
+@contextlib.asynccontextmanager
+async def emulated_discord(members: int, rate_limit: int, prefix: str):
+    """The emulator process with `members` members, discord.py pointed at it, a database path in a
+    temporary directory, and a count of the errors logged meanwhile."""
+    errors = ErrorCount()
+    for name in ("discord", "catnip"):
+        logging.getLogger(name).addHandler(errors)
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+        async with EmulatorProcess(members, rate_limit) as emulator:
+            with emulator.remote.point_discord_py():
+                yield emulator, Path(tmp) / "catnip.sqlite3", errors
