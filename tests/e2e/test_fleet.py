@@ -21,6 +21,7 @@ from emulator import Emulator
 from engine import Rng
 from tests.e2e.driver import Table, open_table
 from tests.e2e.processes import (
+    DISCORD_AT_SPEED,
     BotProcess,
     Witness,
     answered_action_clicks,
@@ -78,7 +79,7 @@ async def test_a_fleet_survives_a_kill_and_a_reshard_each_game_on_one_process(tm
     url = await fresh_schema_url(postgres_server.get_uri())
     rng = random.Random(17)
     witness = Witness()
-    async with Emulator.start(members=["Host"]) as emu:
+    async with Emulator.start(members=["Host"], rate_limits=DISCORD_AT_SPEED) as emu:
         emu.on_message(witness)
         guilds = [
             emu.add_guild(f"Guild {n}", channels=(f"games-{n}",), members=[f"P{n}{x}" for x in "abc"])

@@ -18,6 +18,7 @@ from emulator import Emulator
 from engine import Rng
 from tests.e2e.driver import Table, table_of
 from tests.e2e.processes import (
+    DISCORD_AT_SPEED,
     BotProcess,
     Witness,
     answered_action_clicks,
@@ -89,7 +90,7 @@ async def test_twenty_real_kills_lose_no_acknowledged_move_and_apply_none_twice(
     names = [name for _, humans, _ in GAMES_PLAYED for name in humans]
     rng = random.Random(20)
     witness = Witness()
-    async with Emulator.start(members=names) as emu:
+    async with Emulator.start(members=names, rate_limits=DISCORD_AT_SPEED) as emu:
         emu.on_message(witness)
         bot = BotProcess(emu, tmp_path / "catnip.sqlite3")
         await bot.start()
