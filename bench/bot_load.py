@@ -203,7 +203,8 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
     """One N, one bot: set up N tables, play for `args.seconds`, and measure the bot's process."""
     kinds = table_kinds(args)
     members = members_needed(kinds, games)
-    async with emulated_discord(members, args.rate_limit, "catnip-load-") as (emulator, database, errors):
+    emulated = emulated_discord(members, args.rate_limit, "catnip-load-", args.discord_limits)
+    async with emulated as (emulator, database, errors):
         subject = make_subject(args, database)
         await subject.start(emulator)
         traced: dict[str, dict[str, float]] = {}
@@ -318,7 +319,8 @@ async def run_resume(games: int, args: argparse.Namespace) -> dict[str, Any]:
     """M active games in the database, then a fresh bot: time to READY and until every table is shown."""
     kinds = table_kinds(args)
     members = members_needed(kinds, games)
-    async with emulated_discord(members, args.rate_limit, "catnip-resume-") as (emulator, database, errors):
+    emulated = emulated_discord(members, args.rate_limit, "catnip-resume-", args.discord_limits)
+    async with emulated as (emulator, database, errors):
         catnip = Catnip(database, pictures=args.pictures == "on")
         await catnip.start(emulator)
         try:
@@ -486,6 +488,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--json", action="store_true", help="end with one JSON line of the figures")
     parser.add_argument("--json-file", help="also write every figure to this file")
     parser.add_argument("--pictures", choices=("on", "off"), default="on", help="tables show pictures")
+    parser.add_argument(
+        "--discord-limits",
+        action="store_true",
+        help="the emulator enforces Discord's per-channel and global rate limits (5 pings per 5 s a table …)",
+    )
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--subject", default="catnip", help=argparse.SUPPRESS)
     parser.add_argument("--sizes", help=argparse.SUPPRESS)
@@ -510,11 +517,11 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"{load}; tables {table_kinds(args)} ([game, members, computers, level]); {args.seconds:g} s of "
         f"play measured per N after {args.warmup:g} s of warm-up; emulator rate limit {args.rate_limit}/s; "
-        f"pictures {args.pictures}"
+        f"pictures {args.pictures}; Discord's channel limits {'on' if args.discord_limits else 'off'}"
     )
     common = ["--seconds", str(args.seconds), "--warmup", str(args.warmup), "--players", str(args.players)]
     common += ["--game", args.game, "--think", str(args.think), "--rate-limit", str(args.rate_limit)]
-    common += ["--pictures", args.pictures]
+    common += ["--pictures", args.pictures] + ["--discord-limits"] * args.discord_limits
     common += ["--open-loop"] * args.open_loop + ["--tracemalloc"] * args.tracemalloc
     common += ["--profile", args.profile] if args.profile else []
     with_floor = not (args.open_loop or args.no_floor)

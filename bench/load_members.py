@@ -41,6 +41,7 @@ from aiohttp import web
 from emulator import Emulator
 from emulator.callbacks import DEFERRED_UPDATE, UPDATE_MESSAGE, fail
 from emulator.model import Interaction, StoredMessage
+from emulator.ratelimits import DISCORD
 from emulator.users import InteractionResult, InvalidInvocation, Invoker, SimulatedMember
 
 TABLE_TITLE = re.compile(r"table #(\d+)")
@@ -496,6 +497,7 @@ async def serve(args: argparse.Namespace) -> int:
         channels=["games"],
         members=member_names(args.members),
         rate_limit=(args.rate_limit, 1.0),
+        rate_limits=DISCORD if args.discord_limits else None,
         strict=False,
     )
     driver = LoadDriver(emulator)
@@ -516,6 +518,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--members", type=int, default=400)
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--rate-limit", type=int, default=100_000, help="requests per second per bucket")
+    parser.add_argument(
+        "--discord-limits", action="store_true", help="Discord's per-channel and global rate limits too"
+    )
     quiet_collector()
     return asyncio.run(serve(parser.parse_args(argv)))
 

@@ -21,9 +21,10 @@ from bench.load_figures import ErrorCount
 class EmulatorProcess:
     """`python -m bench.load_members` in its own process, and a control client for it."""
 
-    def __init__(self, members: int, rate_limit: int) -> None:
+    def __init__(self, members: int, rate_limit: int, discord_limits: bool = False) -> None:
         self.members = members
         self.rate_limit = rate_limit
+        self.discord_limits = discord_limits
         self.process: subprocess.Popen | None = None
         self.remote = None
 
@@ -31,7 +32,7 @@ class EmulatorProcess:
         from emulator.remote import RemoteEmulator
 
         command = [sys.executable, "-m", "bench.load_members", "--members", str(self.members)]
-        command += ["--rate-limit", str(self.rate_limit)]
+        command += ["--rate-limit", str(self.rate_limit)] + ["--discord-limits"] * self.discord_limits
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
         line = await asyncio.to_thread(self.process.stdout.readline)
         if not line.startswith("EMULATOR "):
@@ -179,13 +180,15 @@ class Floor:
 
 
 @contextlib.asynccontextmanager
-async def emulated_discord(members: int, rate_limit: int, prefix: str):
+async def emulated_discord(
+    members: int, rate_limit: int, prefix: str, discord_limits: bool = False
+):
     """The emulator process with `members` members, discord.py pointed at it, a database path in a
     temporary directory, and a count of the errors logged meanwhile."""
     errors = ErrorCount()
     for name in ("discord", "catnip"):
         logging.getLogger(name).addHandler(errors)
     with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
-        async with EmulatorProcess(members, rate_limit) as emulator:
+        async with EmulatorProcess(members, rate_limit, discord_limits) as emulator:
             with emulator.remote.point_discord_py():
                 yield emulator, Path(tmp) / "catnip.sqlite3", errors
