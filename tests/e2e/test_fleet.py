@@ -26,6 +26,7 @@ from tests.e2e.processes import (
     Witness,
     answered_action_clicks,
     check_saved,
+    old_buttons_answer,
     only_killed_clicks_failed,
     unanswered,
 )
@@ -45,20 +46,6 @@ async def play(tables: list[Table], rng: random.Random, steps: int) -> None:
         table = rng.choice([t for t in tables if not t.over()] or tables)
         if not table.over():
             await table.step()
-
-
-async def old_buttons_answer(tables: list[Table], before: dict[int, object]) -> None:
-    """The My view button of each table shown before answers: the private view, or that it finished."""
-    for table in tables:
-        old = before[id(table)]
-        message = old if not table.emu.message(old.id).deleted else table.table()
-        view = next((b for b in message.buttons() if b.get("custom_id", "").startswith("cn:v:")), None)
-        if view is None:
-            continue
-        result = await table.members[0].click(message, view["custom_id"], force=True)
-        assert result.ok, result.failed
-        reply = result.message
-        assert reply.ephemeral and (reply.embeds or reply.content.startswith("That game is finished"))
 
 
 def fleet(emu: Emulator, url: str, epoch: float, shard_count: int, ranges: list[str], tmp_path) -> list:

@@ -23,6 +23,7 @@ from tests.e2e.processes import (
     Witness,
     answered_action_clicks,
     check_saved,
+    old_buttons_answer,
     only_killed_clicks_failed,
     unanswered,
 )
@@ -69,23 +70,6 @@ async def act(table: Table, *, wait: bool = True):
     return await table.step(wait=wait)
 
 
-async def old_buttons_work(tables: list[Table], before: dict[int, object]) -> None:
-    """The My hand / My view button of each table shown before the kill answers: the private view, or
-    that the game has finished meanwhile. (With the bot's clock
-    sped up a table may legitimately have been posted again for being old; then the new one is used.)"""
-    for table in tables:
-        old = before[id(table)]
-        message = old if not table.emu.message(old.id).deleted else table.table()
-        view = next((b for b in message.buttons() if b.get("custom_id", "").startswith("cn:v:")), None)
-        if view is None:
-            continue
-        result = await table.members[0].click(message, view["custom_id"], force=True)
-        assert result.ok, result.failed
-        reply = result.message
-        assert reply is not None and reply.ephemeral
-        assert reply.embeds or reply.content.startswith("That game is finished"), reply.content
-
-
 async def test_twenty_real_kills_lose_no_acknowledged_move_and_apply_none_twice(tmp_path: Path) -> None:
     names = [name for _, humans, _ in GAMES_PLAYED for name in humans]
     rng = random.Random(20)
@@ -117,7 +101,7 @@ async def test_twenty_real_kills_lose_no_acknowledged_move_and_apply_none_twice(
                 finished += sum(1 for t in tables if t.over())
                 await bot.start()
                 await emu.settle(idle=0.05, timeout=15)
-                await old_buttons_work(tables, before)
+                await old_buttons_answer(tables, before)
                 only_killed_clicks_failed(emu, killed)
             assert bot.starts == KILLS + 1
             assert sum(logged.values()) > 4 * KILLS, "the games hardly moved between kills"
