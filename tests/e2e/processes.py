@@ -21,8 +21,8 @@ from emulator import Emulator
 from emulator.ratelimits import DISCORD
 from engine import GAMES
 
-SPEED = 40.0
-"""The bot's clock runs this much faster: a 20 s turn timer runs out after half a second."""
+SPEED = 60.0
+"""The bot's clock runs this much faster: a 20 s turn timer runs out after a third of a second."""
 DISCORD_AT_SPEED = DISCORD.scaled(1 / SPEED)
 """Discord's rate limits, their windows as much shorter as the bot's clock is faster."""
 

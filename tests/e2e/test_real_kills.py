@@ -86,13 +86,13 @@ async def test_twenty_real_kills_lose_no_acknowledged_move_and_apply_none_twice(
             finished = in_flight = 0
             for round_ in range(KILLS):
                 if round_ % 2 == 0:
-                    for _ in range(rng.randrange(6, 24)):
+                    for _ in range(rng.randrange(4, 16)):
                         await act(rng.choice(tables))
                     click = await act(rng.choice(tables), wait=False)
                     await asyncio.sleep(rng.uniform(0, 0.03) if round_ else 0)
                     in_flight += click is not None and click.response_type is None
                 else:
-                    await asyncio.sleep(rng.uniform(0.3, 2.0))
+                    await asyncio.sleep(rng.uniform(0.2, 1.2))
                 before = {id(t): t.table() for t in tables}
                 await bot.kill()
                 killed = unanswered(emu)
