@@ -3,7 +3,9 @@
     python -m bench.load_members --members 400 [--rate-limit 100000] [--rate-limits discord|off] [--port 0]
                                  [--guilds 1 --shard-count 1 --seats 4]
 
-Runs in its own process, so the members' cost never lands in the bot's measurements. With
+Runs in its own process, so the members' cost never lands in the bot's measurements. Discord's
+rate limits are off unless `--rate-limits discord` (only `--rate-limit`'s bucket of every route
+applies): the figures are the bot's own pace. With
 `--guilds G` (more than 1) the members are spread over G guilds of their own, `--seats` members a
 table kept in one guild, and the guilds are chosen so that each of `--shard-count` shards holds as
 many; a table opens in its host's guild's own channel. Prints
@@ -563,7 +565,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--rate-limit", type=int, default=100_000, help="requests per second per bucket")
     parser.add_argument(
-        "--rate-limits", choices=("discord", "off"), default="discord", help="Discord's limits or none"
+        "--rate-limits", choices=("discord", "off"), default="off", help="Discord's limits, or none"
     )
     parser.add_argument("--guilds", type=int, default=1, help="guilds the members are spread over")
     parser.add_argument("--shard-count", type=int, default=1, help="shards the guilds are spread evenly over")
