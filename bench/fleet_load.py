@@ -18,10 +18,10 @@ soon as the table pings them, finished tables start a rematch. The first `--warm
 not measured. Figures of the `--seconds` measured: moves/s (committed, from the store, by the
 owning process's shards), click latency p50/p99 and Discord's 3 s deadline misses, table-refresh
 lag p50/p99 (a card click until the table shows it), the CPU of every bot process, of the
-PostgreSQL server (its postmaster and every backend) and of the emulator + members process, and the
-bot's requests per move that count against Discord's global limit of 50 a second per bot token
-(interaction callbacks and webhooks are exempt). The 2-process / 1-process ratio of moves/s is given
-per store and N.
+PostgreSQL server (its postmaster and every backend; also its commits/s and WAL bytes a move) and of
+the emulator + members process, and the bot's requests per move that count against Discord's global
+limit of 50 a second per bot token (interaction callbacks and webhooks are exempt). The 2-process /
+1-process ratio of moves/s is given per store and N.
 
 Rate limits are off by default (`--rate-limits off`): the figures are the bots' own pace. With
 `--rate-limits discord` the emulator enforces Discord's per-channel buckets and the global limit.
@@ -161,14 +161,23 @@ class Postgres:
         stop_postgres(self.server, self.folder)
 
 
-async def moves_by_shard(db: Path, database_url: str | None) -> dict[int, int]:
+WAL_AND_COMMITS = (
+    "SELECT (pg_current_wal_lsn() - '0/0'::pg_lsn)::bigint, "
+    "(SELECT xact_commit FROM pg_stat_database WHERE datname = current_database())"
+)
+
+
+async def store_counts(db: Path, database_url: str | None) -> tuple[dict[int, int], int, int]:
+    """Moves by shard; on PostgreSQL also the server's WAL position (bytes) and the database's commits."""
     query = MOVES_BY_SHARD.format(count=SHARD_COUNT)
     if database_url:
         import asyncpg
 
         connection = await asyncpg.connect(database_url)
         try:
-            return {int(shard): count for shard, count in await connection.fetch(query)}
+            moves = {int(shard): count for shard, count in await connection.fetch(query)}
+            wal, commits = await connection.fetchrow(WAL_AND_COMMITS)
+            return moves, int(wal), int(commits)
         finally:
             await connection.close()
 
@@ -176,7 +185,7 @@ async def moves_by_shard(db: Path, database_url: str | None) -> dict[int, int]:
         with contextlib.closing(sqlite3.connect(db)) as connection:
             return dict(connection.execute(query).fetchall())
 
-    return await asyncio.to_thread(count)
+    return await asyncio.to_thread(count), 0, 0
 
 
 # one run ----------------------------------------------------------------------------------------------
@@ -185,15 +194,15 @@ async def moves_by_shard(db: Path, database_url: str | None) -> dict[int, int]:
 class Sample:
     """CPU of every process and moves by shard at one moment."""
 
-    def __init__(self, bots: list[BotProcess], postgres: Postgres | None, moves: dict[int, int]) -> None:
+    def __init__(self, bots: list[BotProcess], postgres: Postgres | None, counts: tuple) -> None:
         self.at = time.perf_counter()
         self.bots = [bot.cpu_seconds() for bot in bots]
         self.postgres = postgres.cpu_seconds() if postgres else 0.0
-        self.moves = moves
+        self.moves, self.wal, self.commits = counts
 
 
 async def sample(bots, postgres, db, database_url) -> Sample:
-    return Sample(bots, postgres, await moves_by_shard(db, database_url))
+    return Sample(bots, postgres, await store_counts(db, database_url))
 
 
 async def run_config(
@@ -260,6 +269,8 @@ def figures(games, store, processes, guilds, bots, opened, played, first, last, 
         "process_cpu_percent": [100 * cpu / wall for cpu in bot_cpu],
         "bot_cpu_ms_per_move": 1000 * sum(bot_cpu) / max(moves, 1),
         "postgres_cpu_percent": 100 * (last.postgres - first.postgres) / wall,
+        "postgres_commits_per_s": (last.commits - first.commits) / wall,
+        "postgres_wal_bytes_per_move": (last.wal - first.wal) / max(moves, 1),
         "emulator_cpu_percent": 100 * played["emulator_cpu_seconds"] / played["seconds"],
         "global_requests_per_move": counted / moves_played,
         "exempt_requests_per_move": (sum(requests.values()) - counted) / moves_played,
@@ -349,6 +360,13 @@ def main(argv: list[str] | None = None) -> None:
     )
     print(HEADER, flush=True)
     result = asyncio.run(run_all(args))
+    for run in result["runs"]:
+        if run["store"] == "postgres":
+            print(
+                f"{run['games']} games, PostgreSQL, {run['processes']} process(es): "
+                f"{run['postgres_commits_per_s']:.0f} commits/s, "
+                f"{run['postgres_wal_bytes_per_move'] / 1024:.1f} KB of WAL a move"
+            )
     for key, ratio in result["ratios"].items():
         print(f"2 processes / 1 process, {key} games: {ratio:.2f}×")
     print(json.dumps(result), flush=True)
