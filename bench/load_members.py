@@ -1,8 +1,14 @@
 """The emulator side of `bench.bot_load`: a local Discord whose simulated members play as fast as they can.
 
-    python -m bench.load_members --members 400 [--rate-limit 100000] [--port 0]
+    python -m bench.load_members --members 400 [--rate-limit 100000] [--rate-limits discord|off] [--port 0]
+                                 [--guilds 1 --shard-count 1 --seats 4]
 
-Runs in its own process, so the members' cost never lands in the bot's measurements. Prints
+Runs in its own process, so the members' cost never lands in the bot's measurements. Discord's
+rate limits are off unless `--rate-limits discord` (only `--rate-limit`'s bucket of every route
+applies): the figures are the bot's own pace. With
+`--guilds G` (more than 1) the members are spread over G guilds of their own, `--seats` members a
+table kept in one guild, and the guilds are chosen so that each of `--shard-count` shards holds as
+many; a table opens in its host's guild's own channel. Prints
 `EMULATOR <url>` like `python -m emulator`, serves the same REST, gateway and control API,
 and adds two routes that `bench.bot_load` calls:
 
@@ -16,8 +22,9 @@ and adds two routes that `bench.bot_load` calls:
         thinking for a random time of mean `think` seconds (exponential; 0: at once). Finished
         tables start a rematch. Each table starts after a random delay of up to `stagger` seconds
         (default 0: every table's first turn at once). Answers with every interaction's kind and
-        initial-response latency, how long after each card the table showed it and the next player
-        was pinged, and the mean sizes of the tables and panels shown (for the floor bot).
+        initial-response latency, the bot's requests during play by route, how long after each
+        card the table showed it and the next player was pinged, and the mean sizes of the tables
+        and panels shown (for the floor bot).
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import itertools
 import json
 import random
 import re
@@ -33,6 +41,7 @@ import resource
 import signal
 import sys
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +49,7 @@ from aiohttp import web
 
 from emulator import Emulator
 from emulator.callbacks import DEFERRED_UPDATE, UPDATE_MESSAGE, fail
+from emulator.guilds import guild_snowflake
 from emulator.model import Interaction, StoredMessage
 from emulator.ratelimits import DISCORD
 from emulator.users import InteractionResult, InvalidInvocation, Invoker, SimulatedMember
@@ -150,6 +160,7 @@ class LoadDriver:
         self.emu = emulator
         self.world = emulator.world
         self.users = {user.name: user for user in self.world.members.values()}
+        self.channel_of: dict[str, Any] = {}  # a member's guild's channel for /play (default: the first)
         self.tables: dict[int, Table] = {}
         self.records: list[tuple[str, str, Interaction]] = []  # (phase, kind, interaction)
         self.phase = "setup"
@@ -253,7 +264,8 @@ class LoadDriver:
 
     async def _open(self, kind: TableKind, members: list[SimulatedMember]) -> None:
         host = members[0]
-        result = await self._answered("slash /play", host.slash("play", game=kind.game, wait=False))
+        channel = self.channel_of.get(host.name)
+        result = await self._answered("slash /play", host.slash("play", channel, game=kind.game, wait=False))
         final = await result.wait_final(timeout=ANSWER_TIMEOUT)
         thread_id = int(CHANNEL_MENTION.search(final.content)[1])
         table = await self._wait(lambda: self.tables.get(thread_id) and self.tables[thread_id].table)
@@ -289,6 +301,7 @@ class LoadDriver:
         self.stop_at = time.perf_counter() + seconds
         self.phase = "play"
         first_record = len(self.records)
+        first_request = len(self.emu.server.requests)
         tables = [table for table in self.tables.values() if table.members]
         self.play_started = self.world.now()
         cpu, wall = cpu_seconds(), time.perf_counter()
@@ -334,6 +347,7 @@ class LoadDriver:
             ],
             "violations": [str(v) for v in self.emu.take_violations()][:50],
             "rate_limited": len(self.emu.server.rate_limited),
+            "requests": dict(Counter(self.emu.server.requests[first_request:]).most_common()),
         }
 
     async def _play_table(
@@ -491,16 +505,48 @@ def install(app: web.Application, driver: LoadDriver) -> None:
     app.router.add_post("/_bench/play", play_route)
 
 
+def balanced_guild_names(guilds: int, shard_count: int) -> list[str]:
+    """`guilds` guild names whose ids put as many guilds on each of `shard_count` shards (±1)."""
+    room = [guilds // shard_count + (shard < guilds % shard_count) for shard in range(shard_count)]
+    names: list[str] = []
+    for number in itertools.count(1):
+        if len(names) == guilds:
+            return names
+        name = f"Catnip Load {number}"
+        shard = (guild_snowflake(name) >> 22) % shard_count
+        if room[shard]:
+            room[shard] -= 1
+            names.append(name)
+    raise AssertionError("unreachable")
+
+
+def spread_members(
+    emulator: Emulator, driver: LoadDriver, names: list[str], args: argparse.Namespace
+) -> None:
+    """The members in `args.guilds` guilds of their own, whole tables of `args.seats` in each."""
+    tables = -(-len(names) // args.seats)
+    per_guild = -(-tables // args.guilds) * args.seats
+    for index, guild_name in enumerate(balanced_guild_names(args.guilds, args.shard_count)):
+        group = names[index * per_guild : (index + 1) * per_guild]
+        guild = emulator.add_guild(guild_name, channels=["games"], members=group)
+        channel = emulator.guild_channel(guild, "games")
+        driver.channel_of.update(dict.fromkeys(group, channel))
+    driver.users = {user.name: user for user in emulator.world.members.values()}
+
+
 async def serve(args: argparse.Namespace) -> int:
+    names = member_names(args.members)
     emulator = Emulator(
         guild_name="Catnip Load",
         channels=["games"],
-        members=member_names(args.members),
+        members=names if args.guilds == 1 else [],
+        rate_limits=DISCORD if args.rate_limits == "discord" else None,
         rate_limit=(args.rate_limit, 1.0),
-        rate_limits=DISCORD if args.discord_limits else None,
         strict=False,
     )
     driver = LoadDriver(emulator)
+    if args.guilds > 1:
+        spread_members(emulator, driver, names, args)
     install(emulator.server.app, driver)
     await emulator.open(args.port)
     print(f"EMULATOR {emulator.url}", flush=True)
@@ -519,8 +565,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--rate-limit", type=int, default=100_000, help="requests per second per bucket")
     parser.add_argument(
-        "--discord-limits", action="store_true", help="Discord's per-channel and global rate limits too"
+        "--rate-limits", choices=("discord", "off"), default="off", help="Discord's limits, or none"
     )
+    parser.add_argument("--guilds", type=int, default=1, help="guilds the members are spread over")
+    parser.add_argument("--shard-count", type=int, default=1, help="shards the guilds are spread evenly over")
+    parser.add_argument("--seats", type=int, default=4, help="members a table (kept in one guild)")
     quiet_collector()
     return asyncio.run(serve(parser.parse_args(argv)))
 

@@ -21,10 +21,11 @@ from bench.load_figures import ErrorCount
 class EmulatorProcess:
     """`python -m bench.load_members` in its own process, and a control client for it."""
 
-    def __init__(self, members: int, rate_limit: int, discord_limits: bool = False) -> None:
+    def __init__(self, members: int, rate_limit: int, options: tuple[str, ...] = ()) -> None:
+        """`options`: more of `python -m bench.load_members`'s arguments (e.g. `--guilds`)."""
         self.members = members
         self.rate_limit = rate_limit
-        self.discord_limits = discord_limits
+        self.options = options
         self.process: subprocess.Popen | None = None
         self.remote = None
 
@@ -32,7 +33,7 @@ class EmulatorProcess:
         from emulator.remote import RemoteEmulator
 
         command = [sys.executable, "-m", "bench.load_members", "--members", str(self.members)]
-        command += ["--rate-limit", str(self.rate_limit)] + ["--discord-limits"] * self.discord_limits
+        command += ["--rate-limit", str(self.rate_limit), *self.options]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
         line = await asyncio.to_thread(self.process.stdout.readline)
         if not line.startswith("EMULATOR "):
@@ -81,14 +82,26 @@ def discord_state(client) -> dict[str, int]:
 
 
 class Catnip:
-    """The Catnip bot on a database in a temporary directory, durable SQLite as in production."""
+    """The Catnip bot on a database in a temporary directory, durable SQLite as in production (or the
+    PostgreSQL server at `database_url`), running all its shards or `shard_ids` of `shard_count`."""
 
     name = "catnip"
 
     def __init__(
-        self, database: Path, computer_delay: float = 0.0, seed: int = 1, pictures: bool = True
+        self,
+        database: Path,
+        computer_delay: float = 0.0,
+        seed: int = 1,
+        pictures: bool = True,
+        *,
+        database_url: str | None = None,
+        shard_count: int | None = None,
+        shard_ids: tuple[int, ...] | None = None,
     ) -> None:
         self.database = database
+        self.database_url = database_url
+        self.shard_count = shard_count
+        self.shard_ids = shard_ids
         self.pictures = pictures
         self.computer_delay = computer_delay
         self.seed = seed
@@ -107,16 +120,23 @@ class Catnip:
             database_path=self.database,
             computer_delay_seconds=self.computer_delay,
             pictures=self.pictures,
+            database_url=self.database_url,
+            shard_count=self.shard_count,
+            shard_ids=self.shard_ids,
             _env_file=None,
         )
         counter = itertools.count(self.seed * 1_000_000)
-        guild_id = (await emulator.remote.state())["guild_id"]
-        bot = self.bot = create_bot(settings, guild_ready_timeout=0.05, seed_source=lambda: next(counter))
+        # With shards of its own, the first guild may be another process's: ready is enough.
+        guild_id = None if self.shard_ids else (await emulator.remote.state())["guild_id"]
+        paced = {"identify_window": 0.1} if self.shard_ids else {}  # the emulator's pace, not Discord's 5 s
+        bot = self.bot = create_bot(
+            settings, guild_ready_timeout=0.05, seed_source=lambda: next(counter), **paced
+        )
         started = time.perf_counter()
         self.task = await start_bot(
             bot,
             TOKEN,
-            is_ready=lambda: bot.is_ready() and bot.get_guild(guild_id) is not None,
+            is_ready=lambda: bot.is_ready() and (guild_id is None or bot.get_guild(guild_id) is not None),
             timeout=600,
         )
         self.seconds_to_ready = time.perf_counter() - started
@@ -180,15 +200,14 @@ class Floor:
 
 
 @contextlib.asynccontextmanager
-async def emulated_discord(
-    members: int, rate_limit: int, prefix: str, discord_limits: bool = False
-):
+async def emulated_discord(members: int, rate_limit: int, prefix: str, discord_limits: bool = False):
     """The emulator process with `members` members, discord.py pointed at it, a database path in a
     temporary directory, and a count of the errors logged meanwhile."""
     errors = ErrorCount()
     for name in ("discord", "catnip"):
         logging.getLogger(name).addHandler(errors)
     with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
-        async with EmulatorProcess(members, rate_limit, discord_limits) as emulator:
+        options = ("--rate-limits", "discord") if discord_limits else ()
+        async with EmulatorProcess(members, rate_limit, options) as emulator:
             with emulator.remote.point_discord_py():
                 yield emulator, Path(tmp) / "catnip.sqlite3", errors
