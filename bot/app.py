@@ -111,7 +111,7 @@ class CatnipBot(commands.AutoShardedBot):
         if self.settings.shard_ids is not None or self.settings.database_url is not None:
             # Part of a fleet (or able to be): the database decides which process runs a game.
             self.store.owner = str(self.shard_plan)
-            self.service.shards = self.shard_plan
+            self.service.leasing = True
         for extension in cog_extensions():
             await self.load_extension(extension)
         resumed = await self.service.resume()
@@ -121,7 +121,7 @@ class CatnipBot(commands.AutoShardedBot):
             await self._sync()
         self._background.append(asyncio.create_task(self._after_ready(resumed)))
         self._background.append(asyncio.create_task(self._tick_timers()))
-        if self.service.shards is not None:
+        if self.service.leasing:
             self._background.append(asyncio.create_task(self._keep_leases()))
 
     async def _plan_shards(self) -> ShardPlan:
@@ -179,7 +179,7 @@ class CatnipBot(commands.AutoShardedBot):
         process of its shards that is gone, as if resumed."""
         await self.wait_until_ready()
         while not self.is_closed():
-            await asyncio.sleep(self.service.shards.lease_seconds / 3)
+            await asyncio.sleep(self.shard_plan.lease_seconds / 3)
             try:
                 taken = await self.service.renew_leases()
                 if taken:

@@ -17,8 +17,8 @@ from bot.storage import GameRecord, GameStore
 
 class LeaseKeeping:
     store: GameStore
-    shards: ShardPlan | None
     shard_plan: ShardPlan
+    leasing: bool
     live: dict[int, LiveGame]
     _computer_tasks: dict[int, asyncio.Task]
     clock: Clock
@@ -26,10 +26,10 @@ class LeaseKeeping:
     async def _load(self, record: GameRecord) -> LiveGame: ...
 
     async def renew_leases(self) -> list[LiveGame]:
-        """With a shard plan: renew this process's leases (call it well within `lease_seconds`), let go
+        """With leases: renew this process's leases (call it well within `lease_seconds`), let go
         of the games another process has taken, and load the ones this process took over (a process
         of its shards that died or left); those newly taken games, to announce like resumed ones."""
-        if self.shards is None:
+        if not self.leasing:
             return []
         records = await self._games_to_run()
         held = {record.id for record in records}
@@ -42,12 +42,12 @@ class LeaseKeeping:
 
     async def _games_to_run(self) -> list[GameRecord]:
         """The lobbies and active games of this process's shards: with leases, those whose lease it holds."""
-        if self.shards is None:
+        if not self.leasing:
             games = await self.store.active_games()
             return [record for record in games if self.shard_plan.owns(record.guild_id)]
         return await self.store.claim_games(
-            shard_ids=self.shards.shard_ids,
-            shard_count=self.shards.shard_count,
-            lease_seconds=self.shards.lease_seconds,
+            shard_ids=self.shard_plan.shard_ids,
+            shard_count=self.shard_plan.shard_count,
+            lease_seconds=self.shard_plan.lease_seconds,
             now=self.clock.now(),
         )

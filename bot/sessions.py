@@ -62,8 +62,6 @@ class GameService(ComputerTurns, LeaseKeeping):
         shards: ShardPlan | None = None,
     ) -> None:
         self.store = store
-        self.shards = shards
-        """With leases (a fleet): it runs only the games whose lease it holds (storage/ownership.py)."""
         self.clock = clock
         self.computer_delay = computer_delay
         self.pictures = pictures
@@ -73,7 +71,9 @@ class GameService(ComputerTurns, LeaseKeeping):
         self.live: dict[int, LiveGame] = {}
         self._computer_tasks: dict[int, asyncio.Task] = {}
         # The guilds whose games this process runs; `live` never holds a game of another guild.
-        self.shard_plan = ShardPlan.everything()
+        self.shard_plan = shards or ShardPlan.everything()
+        self.leasing = shards is not None
+        """Whether it runs only the games whose lease it holds (a fleet; storage/ownership.py)."""
 
     # ----------------------------------------------------------------- loading
 
@@ -504,7 +504,7 @@ class GameService(ComputerTurns, LeaseKeeping):
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._computer_tasks.clear()
-        if self.shards is not None:
+        if self.leasing:
             await self.store.release_games()
 
     # ----------------------------------------------------------------- notify
