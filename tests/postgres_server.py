@@ -11,14 +11,15 @@ import contextlib
 import itertools
 import os
 import shutil
+import stat
 import subprocess
 import tempfile
 from pathlib import Path
 
 import asyncpg
 import pgserver
-from pgserver._commands import initdb, pg_ctl
-from pgserver.utils import ensure_user_exists
+from pgserver._commands import POSTGRES_BIN_PATH, initdb, pg_ctl
+from pgserver.utils import ensure_folder_permissions, ensure_prefix_permissions, ensure_user_exists
 
 SERVER_USER = "pgserver"
 """Run as root, pgserver runs the server as this unprivileged user."""
@@ -37,6 +38,12 @@ def start_postgres(*, sync_setup: bool = False) -> tuple[pgserver.PostgresServer
     if os.geteuid() == 0:
         user = SERVER_USER
         ensure_user_exists(user)
+        # As pgserver does before its own initdb: the server's user must reach its programs, also
+        # inside a private folder such as `mktemp -d`'s.
+        ensure_prefix_permissions(POSTGRES_BIN_PATH)
+        readable = stat.S_IRGRP | stat.S_IROTH
+        ensure_folder_permissions(POSTGRES_BIN_PATH, readable | stat.S_IXGRP | stat.S_IXOTH)
+        ensure_folder_permissions(POSTGRES_BIN_PATH.parent / "lib", readable)
         shutil.chown(data, user, user)
     initdb(INITDB_ARGS + ([] if sync_setup else ["--no-sync"]), pgdata=data, user=user)
     return pgserver.get_server(data, cleanup_mode="stop"), folder
