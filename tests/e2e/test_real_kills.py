@@ -29,6 +29,8 @@ from tests.e2e.processes import (
 )
 
 KILLS = 20
+FINISH_AT = KILLS // 2
+"""In this round the solo table is played to its end before the kill; two rounds later it is rematched."""
 
 GAMES_PLAYED = (  # game, human members, computer seats
     ("catsdogs", ("Ann", "Bo", "Cy"), 0),
@@ -70,6 +72,14 @@ async def act(table: Table, *, wait: bool = True):
     return await table.step(wait=wait)
 
 
+async def play_to_the_end(table: Table) -> None:
+    for _ in range(400):
+        if table.over():
+            return
+        await table.step()
+    raise AssertionError("the solo game did not end in 400 moves")
+
+
 async def test_twenty_real_kills_lose_no_acknowledged_move_and_apply_none_twice(tmp_path: Path) -> None:
     names = [name for _, humans, _ in GAMES_PLAYED for name in humans]
     rng = random.Random(20)
@@ -85,7 +95,11 @@ async def test_twenty_real_kills_lose_no_acknowledged_move_and_apply_none_twice(
             ]
             finished = in_flight = 0
             for round_ in range(KILLS):
-                if round_ % 2 == 0:
+                if round_ == FINISH_AT:
+                    await play_to_the_end(tables[1])
+                elif round_ % 2 == 0:
+                    if round_ == FINISH_AT + 2:
+                        await act(tables[1])
                     for _ in range(rng.randrange(4, 16)):
                         await act(rng.choice(tables))
                     click = await act(rng.choice(tables), wait=False)
