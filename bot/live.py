@@ -17,6 +17,9 @@ PICTURES_OPTION = "pictures"
 
 KEPT_EVENTS = 50
 """Events a live game keeps in memory for its table's narration."""
+VIEWS_KEPT = 256
+"""Views kept for `LiveGame.view`, across all games: those of the states rendered just now."""
+_recent_views: dict[tuple[int, int | None], tuple[Frozen, Frozen]] = {}
 
 
 @dataclass
@@ -29,6 +32,7 @@ class LiveGame:
     last_human_at: float = 0.0
     events: list[Event] = field(default_factory=list)
     rematch_of: int | None = None
+    _names: tuple[GameRecord | None, list[str]] = field(default=(None, []), init=False, repr=False, compare=False)
 
     @property
     def id(self) -> int:
@@ -36,7 +40,25 @@ class LiveGame:
 
     @property
     def names(self) -> list[str]:
-        return [seat.name for seat in self.record.seats]
+        record, names = self._names
+        if record is not self.record:
+            names = [seat.name for seat in self.record.seats]
+            self._names = (self.record, names)
+        return names
+
+    def view(self, seat: int | None) -> Frozen:
+        """`rules.view(state, seat)`, computed once per state: a table, a panel and their controls ask
+        for the same views several times while they are rendered, and a view can cost more than the
+        rendering (Nine Lives builds one model per card)."""
+        key = (id(self.state), seat)
+        kept = _recent_views.get(key)
+        if kept is not None and kept[0] is self.state:
+            return kept[1]
+        view = self.rules.view(self.state, seat)
+        if len(_recent_views) >= VIEWS_KEPT:
+            del _recent_views[next(iter(_recent_views))]
+        _recent_views[key] = (self.state, view)
+        return view
 
     def seat_of(self, user_id: int) -> int | None:
         for seat in self.record.seats:

@@ -168,7 +168,7 @@ def lobby_message(game: LiveGame) -> Message:
 def _status_line(game: LiveGame, due: float | None) -> tuple[str, list[int]]:
     to_act = game.to_act()
     renderer = GAMES[game.record.game].texts
-    view = game.rules.view(game.state, None)
+    view = game.view(None)
     waiting = describe_players([game.names[s] for s in to_act])
     line = renderer.prompt(view, game.names) or f"Waiting for {waiting}"
     if due is not None:
@@ -190,7 +190,7 @@ def table_message(game: LiveGame, due: float | None = None) -> Message:
     rules, state = game.rules, game.state
     renderer = GAMES[game.record.game].texts
     outcome = rules.outcome(state)
-    view = rules.view(state, None)
+    view = game.view(None)
     embed = discord.Embed(title=f"{renderer.emoji} {rules.title} — table #{game.id}", colour=COLOUR)
     if outcome is not None:
         embed.description = final_text(game, outcome, with_breakdown=False)
@@ -249,7 +249,7 @@ def details_message(game: LiveGame) -> Message:
         embed.description = final_text(game, outcome)
     else:
         embed.description = f"**Now:** {_status_line(game, None)[0]}"
-    add_fields(embed, renderer.table_fields(rules.view(state, None), game.names))
+    add_fields(embed, renderer.table_fields(game.view(None), game.names))
     story = narration(game, None, limit=DETAILS_NARRATION)
     if story:
         add_fields(embed, [("What happened", story)])
@@ -299,7 +299,7 @@ def arranged_items(game: LiveGame, seat: int, actions: Sequence[Action], first_r
     """The game renderer's own controls for these actions, if it arranges them and they fit."""
     rules, state, version = game.rules, game.state, game.record.version
     choices = [Choice(action.encode(), label_of(game, seat, action)) for action in actions]
-    controls = GAMES[game.record.game].texts.controls(rules.view(state, seat), choices)
+    controls = GAMES[game.record.game].texts.controls(game.view(seat), choices)
     if not controls or first_row + len(controls) > 5:
         return None
     items: list[discord.ui.Item] = []
@@ -402,8 +402,8 @@ def private_panel(
     """
     rules, state = game.rules, game.state
     renderer = GAMES[game.record.game].texts
-    view = rules.view(state, seat)
-    public = rules.view(state, None)
+    view = game.view(seat)
+    public = game.view(None)
     embed = discord.Embed(
         title=f"{renderer.emoji} {game.names[seat]} — your view (table #{game.id})", colour=COLOUR
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 import discord
 
@@ -25,6 +26,8 @@ _MENTION = re.compile(r"<@!?\d+>")
 def columns(text: str) -> int:
     """Columns `text` takes: wide characters and emoji (also a symbol drawn as emoji, "⚠️", and a
     joined sequence, "🐈‍⬛") two, joiners and variation selectors none."""
+    if text.isascii():
+        return len(text)
     width = 0
     for index, char in enumerate(text):
         joined = index > 0 and text[index - 1] == "\u200d"
@@ -43,8 +46,12 @@ def shown(text: str) -> str:
     return _MARKS.sub("", text)
 
 
+@lru_cache(maxsize=4096)
 def wrapped_lines(line: str, width: int = PHONE_COLUMNS) -> int:
-    """How many phone lines one line of text fills, wrapped at word breaks (an empty line is one)."""
+    """How many phone lines one line of text fills, wrapped at word breaks (an empty line is one).
+
+    Cached: a table's lines mostly repeat from one move to the next, and every table is measured
+    each time it is shown."""
     count, used = 1, 0
     for word in shown(line).split(" "):
         size = columns(word)

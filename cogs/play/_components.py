@@ -174,7 +174,7 @@ async def _compose(
     seat = bot.service.check_player(game, interaction.user.id)
     if game.state is None:
         raise Refusal("The game hasn't started yet.")
-    view = game.rules.view(game.state, seat)
+    view = game.view(seat)
     try:
         return GAMES[game.record.game].texts.compose(view, component.arg, values)
     except OutOfDate as error:

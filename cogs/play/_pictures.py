@@ -134,7 +134,7 @@ class TablePictures:
         when the table shows no picture."""
         if not self.wanted(game):
             return None
-        view = game.rules.view(game.state, None)
+        view = game.view(None)
         return game.record.game, pictures.scene_of(
             game.record.game, view, game.names, game.rules.outcome(game.state)
         )
