@@ -534,7 +534,7 @@ def main(argv: list[str] | None = None) -> None:
         floor = None
         if with_floor:
             sizes = catnip["sizes"]
-            measured = [str(sizes.get(key, 0)) for key in ("table", "panel", "panel_buttons")]
+            measured = [str(sizes.get(key, 0)) for key in Sizes.MEASURED]
             floor = child(["--one", str(games), "--subject", "floor", "--sizes", ",".join(measured), *common])
             results.append(floor)
             print(row(floor), flush=True)

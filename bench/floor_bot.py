@@ -8,8 +8,9 @@ with a lobby (Join, Start); once started, the table shows "My hand" and the play
 pinged. "My hand" answers with a private panel of buttons; a click on one answers by editing the
 panel (the interaction callback), then, as Catnip's presenter does, edits the table and posts the
 next player's ping together, and deletes the previous ping once the new one is up. Payloads are
-padded to the sizes Catnip's tables and panels had in the same run (`Sizes`), with the same number
-of buttons. No game, no store, no rendering: every payload is a template filled with a counter.
+padded to the sizes Catnip's tables and panels had in the same run (`Sizes`), with as many embed
+fields and buttons (discord.py's cost of sending, receiving and parsing a message grows with its
+parts, not only its bytes), and the ping carries a "My hand" button as Catnip's does. No game, no store, no rendering: every payload is a template filled with a counter.
 """
 
 from __future__ import annotations
@@ -27,11 +28,16 @@ TITLE = "Cats & Dogs"
 
 @dataclass(frozen=True)
 class Sizes:
-    """The mean JSON size (bytes) of a table and a panel, and the buttons on a panel."""
+    """The mean JSON size (bytes) of a table and a panel, and their buttons and embed fields."""
+
+    MEASURED = ("table", "panel", "panel_buttons", "table_buttons", "table_fields", "panel_fields")
 
     table: int = 1200
     panel: int = 1500
     panel_buttons: int = 5
+    table_buttons: int = 1
+    table_fields: int = 0
+    panel_fields: int = 0
 
 
 @dataclass
@@ -44,10 +50,20 @@ class FloorTable:
     ping: int | None = None
 
 
-def _padded(size: int, title: str, buttons: int) -> int:
-    """Characters of description that bring an embed with `buttons` buttons to about `size` bytes."""
-    overhead = 200 + len(title) + 100 * buttons
+def _padded(size: int, title: str, buttons: int, fields: int) -> int:
+    """Characters of text that bring an embed with `buttons` buttons and `fields` fields to about
+    `size` bytes."""
+    overhead = 50 + len(title) + 100 * buttons + 60 * fields
     return max(size - overhead, 0)
+
+
+def _embed(title: str, first_line: str, filler: str, fields: int) -> discord.Embed:
+    """An embed whose text, `filler`, is shared between its description and `fields` fields."""
+    share = len(filler) // (fields + 1)
+    embed = discord.Embed(title=title, description=f"{first_line}\n{filler[: max(share, 1)]}")
+    for n in range(fields):
+        embed.add_field(name=f"Part {n + 1}", value=filler[: min(max(share, 1), 1024)], inline=False)
+    return embed
 
 
 def _view(buttons: list[discord.ui.Button]) -> discord.ui.View:
@@ -67,14 +83,21 @@ class FloorBot(discord.Client):
         intents.guild_messages = True
         options.setdefault("max_messages", None)
         super().__init__(intents=intents, **options)
-        self.sizes = Sizes(sizes.table, sizes.panel, max(sizes.panel_buttons, 1))
+        self.sizes = Sizes(
+            sizes.table,
+            sizes.panel,
+            max(sizes.panel_buttons, 1),
+            max(sizes.table_buttons, 1),
+            sizes.table_fields,
+            sizes.panel_fields,
+        )
         self.tree = app_commands.CommandTree(self)
         self.tables: dict[int, FloorTable] = {}
         self.moves = 0
         self._ids = itertools.count(1)
         self._background: set[asyncio.Task] = set()
-        self._table_filler = "-" * _padded(sizes.table, TITLE, 1)
-        self._panel_filler = "-" * _padded(sizes.panel, TITLE, sizes.panel_buttons)
+        self._table_filler = "-" * _padded(sizes.table, TITLE, self.sizes.table_buttons, sizes.table_fields)
+        self._panel_filler = "-" * _padded(sizes.panel, TITLE, sizes.panel_buttons, sizes.panel_fields)
 
         @self.tree.command(name="play", description="Open a table")
         async def play(interaction: discord.Interaction, game: str) -> None:
@@ -86,14 +109,20 @@ class FloorBot(discord.Client):
     # ------------------------------------------------------------------------------------ payloads
 
     def _table(self, table: FloorTable) -> dict:
-        embed = discord.Embed(
-            title=f"{TITLE} — table #{table.id}", description=f"move {table.turn}\n{self._table_filler}"
-        )
-        button = discord.ui.Button(label="My hand", custom_id=f"cn:v:{table.id}")
-        return {"embed": embed, "view": _view([button])}
+        title = f"{TITLE} — table #{table.id}"
+        embed = _embed(title, f"move {table.turn}", self._table_filler, self.sizes.table_fields)
+        others = [
+            discord.ui.Button(label=f"Other {n}", custom_id=f"cn:d:{table.id}:{n}")
+            for n in range(1, self.sizes.table_buttons)
+        ]
+        return {"embed": embed, "view": _view([self._hand_button(table), *others])}
+
+    @staticmethod
+    def _hand_button(table: FloorTable) -> discord.ui.Button:
+        return discord.ui.Button(label="My hand", custom_id=f"cn:v:{table.id}")
 
     def _panel(self, table: FloorTable, active: bool) -> dict:
-        embed = discord.Embed(title=f"{TITLE} — your hand", description=self._panel_filler)
+        embed = _embed(f"{TITLE} — your hand", "", self._panel_filler, self.sizes.panel_fields)
         buttons = [
             discord.ui.Button(
                 label=f"Card {n}", custom_id=f"cn:a:{table.id}:{table.turn}:{n}", disabled=not active
@@ -159,6 +188,7 @@ class FloorBot(discord.Client):
         sent = await table.channel.send(
             f"🔔 <@{user}> — your move in {TITLE} #{table.id}. Use the buttons on the table or **My hand**.",
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(user)]),
+            view=_view([self._hand_button(table)]),
         )
         table.ping = sent.id
 

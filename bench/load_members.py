@@ -73,10 +73,13 @@ class TableKind:
 
 
 class PayloadSizes:
-    """Mean JSON size of the tables and panels the bot shows in play, for the floor bot to match."""
+    """Mean JSON size and shape (embed fields, buttons and selects) of the tables and panels the bot
+    shows in play, for the floor bot to match: discord.py's cost of a message grows with its parts."""
+
+    KEYS = ("table", "panel", "panel_buttons", "table_buttons", "table_fields", "panel_fields")
 
     def __init__(self) -> None:
-        self.totals = {"table": [0, 0], "panel": [0, 0], "panel_buttons": [0, 0]}
+        self.totals = {key: [0, 0] for key in self.KEYS}
 
     @staticmethod
     def size(message: StoredMessage) -> int:
@@ -86,13 +89,20 @@ class PayloadSizes:
         self.totals[key][0] += value
         self.totals[key][1] += 1
 
+    @staticmethod
+    def fields(message: StoredMessage) -> int:
+        return sum(len(embed.get("fields", [])) for embed in message.embeds)
+
     def table(self, message: StoredMessage) -> None:
         self._add("table", self.size(message))
+        self._add("table_buttons", len(message.interactive()))
+        self._add("table_fields", self.fields(message))
 
     def panel(self, message: StoredMessage) -> None:
         """A panel as "My hand" shows it: its size and how many choices it offers."""
         self._add("panel", self.size(message))
         self._add("panel_buttons", len(message.interactive()))
+        self._add("panel_fields", self.fields(message))
 
     def means(self) -> dict[str, int]:
         return {key: round(total / count) for key, (total, count) in self.totals.items() if count}
