@@ -82,11 +82,12 @@ OPEN_LOOP_STALL = 120.0  # seconds without a ping before every member looks at t
 OPEN_LOOP_COMPUTER_DELAY = 1.5  # the pause before a computer player's move is shown (the bot's default)
 
 
-VARIANTS = ("stdlib-json", "uvloop", "dynamic-item", "refresh-16")
+VARIANTS = ("stdlib-json", "uvloop", "dynamic-item", "refresh-16", "no-release")
 """What a Catnip run may be changed by, to measure a speed-up before and after in the same run:
 discord.py's JSON through the standard library instead of orjson, the event loop from uvloop, or
 clicks routed by a discord.py DynamicItem as they were before the play cog's listener routed them,
-or 16 tables refreshed at once instead of 4."""
+16 tables refreshed at once instead of 4, or no freed memory handed back to the system
+(bot/memory.py)."""
 
 
 def use_stdlib_json() -> None:
@@ -140,6 +141,10 @@ def run_child(coroutine, variant: str) -> Any:
         use_stdlib_json()
     if variant == "dynamic-item":
         use_dynamic_item_routing()
+    if variant == "no-release":
+        from bot import memory
+
+        memory._malloc_trim = None
     if variant == "refresh-16":
         from cogs.play import _presenter
 

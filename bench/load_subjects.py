@@ -148,7 +148,9 @@ class Catnip:
             await self.task
 
     async def settle(self) -> None:
-        await self.bot.presenter.settle()
+        """Every table shown and its player pinged; pictures may still be on their way (the drawing
+        budget draws a few a second, docs/benchmarks.md section 6)."""
+        await self.bot.presenter.settle(drawings=False)
 
     def live_games(self) -> int:
         return sum(1 for game in self.bot.service.live.values() if game.state is not None)

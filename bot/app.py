@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.absence import Absence
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
+from bot.memory import RELEASE_EVERY_SECONDS, can_release, release_free_memory
 from bot.sessions import GameService
 from bot.sharding import IDENTIFY_WINDOW, IdentifyGate, ShardPlan
 from bot.storage import GameStore
@@ -123,6 +124,8 @@ class CatnipBot(commands.AutoShardedBot):
         self._background.append(asyncio.create_task(self._tick_timers()))
         if self.service.leasing:
             self._background.append(asyncio.create_task(self._keep_leases()))
+        if can_release():
+            self._background.append(asyncio.create_task(self._release_memory()))
 
     async def _plan_shards(self) -> ShardPlan:
         """Ask Discord (`GET /gateway/bot`) for its recommended shard count, used when `SHARD_COUNT` is
@@ -173,6 +176,12 @@ class CatnipBot(commands.AutoShardedBot):
             except Exception:
                 log.exception("timer tick failed")
             await asyncio.sleep(1)
+
+    async def _release_memory(self) -> None:
+        """Give the memory freed since the last time back to the system, every minute (bot/memory.py)."""
+        while not self.is_closed():
+            await asyncio.sleep(RELEASE_EVERY_SECONDS)
+            release_free_memory()
 
     async def _keep_leases(self) -> None:
         """Renew this process's leases well within their length; show the games it took over from a

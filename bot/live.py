@@ -15,8 +15,10 @@ TIMER_CHOICES = (30, 60, 120, 300, 900)
 PICTURES_OPTION = "pictures"
 """Whether the table shows its picture: on by default (the bot's PICTURES setting); the host may switch it."""
 
-KEPT_EVENTS = 50
-"""Events a live game keeps in memory for its table's narration."""
+KEPT_EVENTS = 24
+"""Events a live game keeps in memory: the table narrates the last 6, a panel the last 4 its seat may
+see, the details the last 12; the rest leaves room for the other seats' private events. An event
+takes about 0.8 KB, so this is most of a game's memory in steady play (docs/benchmarks.md)."""
 VIEWS_KEPT = 256
 """Views kept for `LiveGame.view`, across all games: those of the states rendered just now."""
 _recent_views: dict[tuple[int, int | None], tuple[Frozen, Frozen]] = {}

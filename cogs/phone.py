@@ -26,8 +26,13 @@ _MENTION = re.compile(r"<@!?\d+>")
 def columns(text: str) -> int:
     """Columns `text` takes: wide characters and emoji (also a symbol drawn as emoji, "⚠️", and a
     joined sequence, "🐈‍⬛") two, joiners and variation selectors none."""
-    if text.isascii():
-        return len(text)
+    return len(text) if text.isascii() else _wide_columns(text)
+
+
+@lru_cache(maxsize=1024)
+def _wide_columns(text: str) -> int:
+    """`columns` of a word with a character past ASCII: an emoji, a name in another script. Cached:
+    the same few come back on every table."""
     width = 0
     for index, char in enumerate(text):
         joined = index > 0 and text[index - 1] == "\u200d"
@@ -46,12 +51,12 @@ def shown(text: str) -> str:
     return _MARKS.sub("", text)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def wrapped_lines(line: str, width: int = PHONE_COLUMNS) -> int:
     """How many phone lines one line of text fills, wrapped at word breaks (an empty line is one).
 
-    Cached: a table's lines mostly repeat from one move to the next, and every table is measured
-    each time it is shown."""
+    Cached (about 0.5 MB when full): a table's lines mostly repeat from one move to the next, and
+    every table is measured each time it is shown."""
     count, used = 1, 0
     for word in shown(line).split(" "):
         size = columns(word)

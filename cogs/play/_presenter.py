@@ -142,13 +142,15 @@ class TablePresenter:
         """Whether a table update, a picture or a ping deletion is under way."""
         return bool(self._pending())
 
-    def _pending(self) -> list[asyncio.Future]:
-        return [t for t in [*self._workers, *self._deletions, *self.pictures.drawings()] if not t.done()]
+    def _pending(self, drawings: bool = True) -> list[asyncio.Future]:
+        pictures = self.pictures.drawings() if drawings else []
+        return [t for t in [*self._workers, *self._deletions, *pictures] if not t.done()]
 
-    async def settle(self) -> None:
+    async def settle(self, drawings: bool = True) -> None:
         """Wait until every scheduled table update, picture and ping deletion is done (tests and
-        shutdown)."""
-        while pending := self._pending():
+        shutdown). Without `drawings`, pictures still waiting for the drawing budget are not waited
+        for: a thousand new tables take minutes to draw at the budget's pace."""
+        while pending := self._pending(drawings):
             await asyncio.gather(*pending, return_exceptions=True)
 
     async def _work(self) -> None:
