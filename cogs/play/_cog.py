@@ -59,13 +59,14 @@ class PlayCog(commands.Cog, name="Play"):
         self.bot.presenter = self.presenter
 
     async def cog_unload(self) -> None:
-        """Stop hearing of changes, then finish the table updates already under way."""
+        """Stop hearing of changes, then finish the table updates already under way (their text; no
+        new picture is drawn once stopping)."""
         self.bot.service.listeners.remove(self.presenter)
         self.bot.timers.presenters.remove(self.presenter)
         if self.bot.presenter is self.presenter:
             self.bot.presenter = None
-        await self.presenter.settle()
         self.presenter.pictures.close()
+        await self.presenter.settle()
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
         await answer_command_error(interaction, error)

@@ -125,6 +125,7 @@ class TablePictures:
         self.budget = DrawingBudget(clock)
         self._deferred: dict[int, LiveGame] = {}  # tables waiting for the budget to draw their picture
         self._wake: asyncio.Task | None = None
+        self._closed = False
 
     def wanted(self, game: LiveGame) -> bool:
         return game.state is not None and game.pictures(self.default)
@@ -192,6 +193,8 @@ class TablePictures:
 
     def _start(self, game: LiveGame, key: str, scene: Scene) -> asyncio.Future | None:
         """Start drawing `scene` in the worker thread, or put the table off until the budget allows."""
+        if self._closed:
+            return None
         if not self.budget.start():
             self._deferred[game.id] = game
             if self._wake is None:
@@ -261,6 +264,10 @@ class TablePictures:
         self._deferred.pop(game_id, None)
 
     def close(self) -> None:
+        """Draw nothing more: the tables still waiting for the budget keep the picture they show
+        (at a thousand tables that wait could be minutes; a restart shows every table anew)."""
+        self._closed = True
+        self._deferred.clear()
         if self._wake is not None:
             self._wake.cancel()
         if self._executor is not None:

@@ -1,8 +1,9 @@
 """Table pictures over the emulated Discord: the table carries its picture, the lobby's switch turns
-pictures off, and an unchanged picture is not uploaded again."""
+pictures off, an unchanged picture is not uploaded again, and stopping does not wait for pictures."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import time
 
@@ -114,3 +115,23 @@ async def test_a_closed_table_drops_its_picture(tmp_path):
         assert "closed" in closed.embeds[0]["title"]
         assert "image" not in closed.embeds[0] and not closed.attachments, "no loose picture is left"
         assert not emu.violations
+
+
+async def test_a_stopping_bot_shows_the_text_and_draws_no_picture_left_waiting_for_the_budget(tmp_path):
+    """Stopping waits for the tables' text, not for pictures put off by the drawing budget: with a
+    thousand tables behind on their pictures that wait would be minutes (a restart shows every table,
+    picture and all, anew)."""
+
+    async def play_one_move_then_stop() -> tuple[str, str]:
+        async with catnip(tmp_path, pictures=True) as (emu, bot):
+            thread, members = await open_table(emu, "catsdogs", 3)
+            bot.presenter.pictures.budget.seconds = -3600.0  # an hour of drawing owed: days at 2% a core
+            table = Table(emu, thread, members, Rng.seeded(3))
+            before = table_of(emu, thread).embeds[0]["footer"]["text"]
+            await table.step(wait=False)
+            await emu.wait_for(lambda: table_of(emu, thread).embeds[0]["footer"]["text"] != before)
+            await emu.wait_for(lambda: bot.presenter.busy() and not bot.presenter._workers)
+            return before, table_of(emu, thread).embeds[0]["footer"]["text"]
+
+    before, after = await asyncio.wait_for(play_one_move_then_stop(), 30)
+    assert before.endswith("move 0") and after.endswith("move 1")
