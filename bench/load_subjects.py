@@ -47,7 +47,11 @@ class EmulatorProcess:
             await self.remote.__aexit__(*exc)
         if self.process is not None:
             self.process.terminate()
-            await asyncio.to_thread(self.process.wait, 10)
+            try:
+                await asyncio.to_thread(self.process.wait, 10)
+            except subprocess.TimeoutExpired:  # after a long run its clean-up is slow; the figures are in
+                self.process.kill()
+                await asyncio.to_thread(self.process.wait)
 
     async def call(self, path: str, body: dict[str, Any]) -> Any:
         import aiohttp
