@@ -10,7 +10,8 @@ panel (the interaction callback), then, as Catnip's presenter does, edits the ta
 next player's ping together, and deletes the previous ping once the new one is up. Payloads are
 padded to the sizes Catnip's tables and panels had in the same run (`Sizes`), with as many embed
 fields and buttons (discord.py's cost of sending, receiving and parsing a message grows with its
-parts, not only its bytes), and the ping carries a "My hand" button as Catnip's does. No game, no store, no rendering: every payload is a template filled with a counter.
+parts, not only its bytes), and the ping carries a "My hand" button as Catnip's does. No game, no
+store, no rendering: every payload is a template filled with a counter.
 """
 
 from __future__ import annotations

@@ -34,7 +34,9 @@ class LiveGame:
     last_human_at: float = 0.0
     events: list[Event] = field(default_factory=list)
     rematch_of: int | None = None
-    _names: tuple[GameRecord | None, list[str]] = field(default=(None, []), init=False, repr=False, compare=False)
+    _names: tuple[GameRecord | None, list[str]] = field(
+        default=(None, []), init=False, repr=False, compare=False
+    )
 
     @property
     def id(self) -> int:

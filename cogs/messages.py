@@ -297,7 +297,7 @@ STYLES = {
 
 def arranged_items(game: LiveGame, seat: int, actions: Sequence[Action], first_row: int) -> list | None:
     """The game renderer's own controls for these actions, if it arranges them and they fit."""
-    rules, state, version = game.rules, game.state, game.record.version
+    version = game.record.version
     choices = [Choice(action.encode(), label_of(game, seat, action)) for action in actions]
     controls = GAMES[game.record.game].texts.controls(game.view(seat), choices)
     if not controls or first_row + len(controls) > 5:
