@@ -243,11 +243,12 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
                 profiler[0].stop()
                 with open(f"{args.profile}-{subject.name}-{games}.txt", "w") as out:
                     out.write(profiler[0].output_text(show_all=False, color=False, unicode=False))
+            play_end = wall + args.seconds
             cpu, wall, moves = cpu_seconds() - cpu, time.perf_counter() - wall, await subject.moves() - moves
-            loop_lag, rss_during_play = await lag.summary(), await rss.stop()
+            loop_lag, rss_during_play = await lag.summary(), await rss.stop_at(play_end)
             await subject.settle()
-            # The last sample of play: the run's results, just passed back to this process
-            # (tens of MB in a long run), are the benchmark's memory, not the bot's.
+            # The last sample of play: the run's results, passed back to this process once it is
+            # over (tens of MB in a long run), are the benchmark's memory, not the bot's.
             rss_after = round(rss_during_play[-1] * 1024) if rss_during_play else rss_kb()
             active_after = subject.live_games()
             kept = discord_state(subject.bot)

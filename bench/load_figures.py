@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import resource
+import time
 import tracemalloc
 from collections import Counter
 from pathlib import Path
@@ -88,10 +89,21 @@ class LoopLag(Background):
 class RssSeries(Background):
     """The bot process's RSS in MB every `RSS_EVERY` seconds of play: does memory level off?"""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.times: list[float] = []
+
     async def _run(self) -> None:
         while True:
+            self.times.append(time.perf_counter())
             self.samples.append(rss_kb() / 1024)
             await asyncio.sleep(RSS_EVERY)
+
+    async def stop_at(self, end: float) -> list[float]:
+        """The samples taken until `end` (perf_counter): a busy loop wakes the sampler late, and a
+        sample taken once play is over would count the run's results coming back as the bot's."""
+        await self.stop()
+        return [mb for at, mb in zip(self.times, self.samples, strict=True) if at <= end]
 
 
 class ErrorCount(logging.Handler):
