@@ -168,11 +168,13 @@ class Table:
     async def panel(self, member):
         """The member's private panel: the one they have, or a fresh one from "My hand / My view"."""
         known = self.panels.get(member.id)
+        table = self.table()
         if known is not None:
             message = self.emu.message(known)
-            if any(ACTION.match(c) for c in message.custom_ids()):
+            # A panel of the game before a rematch is kept no longer: its clicks would be refused.
+            game = next((c.split(":")[2] for c in table.custom_ids() if c.startswith("cn:v:")), None)
+            if any(ACTION.match(c) and c.split(":")[2] == game for c in message.custom_ids()):
                 return message
-        table = self.table()
         view_button = next((b for b in table.buttons() if b.get("custom_id", "").startswith("cn:v:")), None)
         if view_button is None:
             return None
