@@ -3,6 +3,8 @@ write fenced, so two processes of a fleet never both apply moves to one game."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 from bot.clock import ManualClock
@@ -19,6 +21,17 @@ LEASE = 60.0
 def guild_on(shard: int) -> int:
     """A guild id whose shard is `shard` (of 2, and of 1)."""
     return (shard << 22) | 12345
+
+
+@contextlib.asynccontextmanager
+async def processes(reopen, store, *owners: str):
+    """One store per owner, each as another process would open it on the same database; closed after."""
+    opened_stores = [await opened(reopen, store, owner=owner) for owner in owners]
+    try:
+        yield opened_stores
+    finally:
+        for each in opened_stores:
+            await each.close()
 
 
 async def opened(reopen, store, **options):
@@ -46,9 +59,7 @@ async def test_claims_take_only_the_live_games_of_their_shards_that_nobody_holds
     )  # fmt: skip
     finished = await started_game(store, guild_id=guild_on(0), seed=3)
     await store.set_status(finished.id, "finished", now=2.0)
-    first = await opened(reopen, store, owner="shards 0 of 2")
-    second = await opened(reopen, store, owner="shards 0-1 of 2")
-    try:
+    async with processes(reopen, store, "shards 0 of 2", "shards 0-1 of 2") as (first, second):
         mine = await first.claim_games(shard_ids=[0], shard_count=2, lease_seconds=LEASE, now=100.0)
         assert [g.id for g in mine] == [on_0.id, lobby.id]
         assert shard_of(guild_on(1), 2) == 1
@@ -68,16 +79,11 @@ async def test_claims_take_only_the_live_games_of_their_shards_that_nobody_holds
         # Renewing keeps what is held.
         again = await first.claim_games(shard_ids=[0], shard_count=2, lease_seconds=LEASE, now=150.0)
         assert [g.id for g in again] == [on_0.id, lobby.id]
-    finally:
-        await first.close()
-        await second.close()
 
 
 async def test_an_expired_lease_moves_the_game_and_fences_its_old_owner(store, reopen):
     game = await started_game(store, guild_id=guild_on(1))
-    old = await opened(reopen, store, owner="old range")
-    new = await opened(reopen, store, owner="new range")
-    try:
+    async with processes(reopen, store, "old range", "new range") as (old, new):
         await old.claim_games(shard_ids=[1], shard_count=2, lease_seconds=LEASE, now=100.0)
         assert await new.claim_games(shard_ids=[0, 1], shard_count=2, lease_seconds=LEASE, now=159.0) == []
         taken = await new.claim_games(shard_ids=[0, 1], shard_count=2, lease_seconds=LEASE, now=161.0)
@@ -92,31 +98,21 @@ async def test_an_expired_lease_moves_the_game_and_fences_its_old_owner(store, r
         assert [d.decision for d in await store.deadlines()] == ["turn"], "the old owner's are skipped"
         assert (await play_move(new, game.id))[0] == 2
         assert [m.seq for m in await store.moves(game.id)] == [1]
-    finally:
-        await old.close()
-        await new.close()
 
 
 async def test_a_restarted_process_of_the_same_shards_takes_over_at_once(store, reopen):
     game = await started_game(store, guild_id=guild_on(0))
-    before = await opened(reopen, store, owner="shards 0 of 1")
-    after = await opened(reopen, store, owner="shards 0 of 1")
-    try:
+    async with processes(reopen, store, "shards 0 of 1", "shards 0 of 1") as (before, after):
         await before.claim_games(shard_ids=[0], shard_count=1, lease_seconds=LEASE, now=100.0)
         taken = await after.claim_games(shard_ids=[0], shard_count=1, lease_seconds=LEASE, now=101.0)
         assert [g.id for g in taken] == [game.id], "no wait for the dead process's lease to run out"
         with pytest.raises(NotOwner):
             await play_move(before, game.id)
-    finally:
-        await before.close()
-        await after.close()
 
 
 async def test_released_games_are_taken_at_once_and_new_lobbies_are_leased_to_their_creator(store, reopen):
     game = await started_game(store, guild_id=guild_on(0))
-    leaving = await opened(reopen, store, owner="a")
-    coming = await opened(reopen, store, owner="b")
-    try:
+    async with processes(reopen, store, "a", "b") as (leaving, coming):
         await leaving.claim_games(shard_ids=[0], shard_count=1, lease_seconds=LEASE, now=100.0)
         created = await leaving.create_lobby(
             guild_id=guild_on(0), channel_id=5, thread_id=None, game="yarn", options={},
@@ -127,9 +123,6 @@ async def test_released_games_are_taken_at_once_and_new_lobbies_are_leased_to_th
         await leaving.release_games()
         taken = await coming.claim_games(shard_ids=[0], shard_count=1, lease_seconds=LEASE, now=103.0)
         assert [g.id for g in taken] == [game.id, created.id]
-    finally:
-        await leaving.close()
-        await coming.close()
 
 
 async def test_a_shard_plan_outside_its_count_is_refused(store):
