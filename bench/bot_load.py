@@ -318,6 +318,9 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
         "driver": {k: played[k] for k in ("moves_clicked", "stalls", "rematches", "error_count", "errors")},
         "violations": played["violations"],
         "rate_limited": played["rate_limited"],
+        "requests_per_move": {
+            route: count / max(played["moves_clicked"], 1) for route, count in played["requests"].items()
+        },
     }
 
 
@@ -433,6 +436,12 @@ def details(result: dict[str, Any]) -> str:
         lines.append(
             f"  traced KB by module, {when}: " + ", ".join(f"{m} {kb:.0f}" for m, kb in totals.items())
         )
+    lines.append(
+        "  Discord requests a move: "
+        + ", ".join(
+            f"{route} {count:.2f}" for route, count in result["requests_per_move"].items() if count >= 0.01
+        )
+    )
     lines.append(f"  discord.py keeps after play: {result['discord_state_after']}")
     lines.extend(f"    {line}" for line in result["traced_top_after"])
     return "\n".join(lines)

@@ -7,7 +7,8 @@ attachments, and the embed keeps pointing at it. Drawn pictures are kept in a sm
 all tables, so a table reposted with an unchanged picture uploads it again without drawing it again.
 
 Drawing starts as soon as a game changes (`prepare`), within a budget of CPU time (`CPU_SHARE` of
-one core). A refresh waits for a new picture at most `WAIT_SECONDS` (drawing takes a few ms on a calm
+one core); tables put off by the budget are drawn oldest first, finished games' tables before the
+live ones. A refresh waits for a new picture at most `WAIT_SECONDS` (drawing takes a few ms on a calm
 bot, so text and picture usually go out in one edit). When drawing falls behind — many tables moving
 at once — the text goes out first with the picture the message already shows, and the new picture
 follows in a refresh of its own once drawn. Each table has at most one drawing under way: moves made
@@ -44,6 +45,11 @@ tables move at once, each table's picture is redrawn less often (its text stays 
 slowing the games down. Set with bench.bot_load (docs/benchmarks.md, section 6)."""
 BURST_SECONDS = 0.1
 """Drawing time a calm bot may spend at once (a restart showing many tables, a few quick moves)."""
+FINAL_PICTURES_WAITING = 64
+"""Finished tables that may wait for the budget to draw their last picture. They go before the live
+tables (a finished table keeps its picture in the channel; a live one's is soon out of date), and
+when more games end than the budget draws, the oldest waiting keep the picture they show: each
+waiting table holds its whole game in memory."""
 
 Scene = tuple[str, tuple]
 """A game's key and the scene of its table picture."""
@@ -123,7 +129,8 @@ class TablePictures:
         self._behind: dict[int, LiveGame] = {}  # tables that went out without their newest picture
         self._executor: ThreadPoolExecutor | None = None
         self.budget = DrawingBudget(clock)
-        self._deferred: dict[int, LiveGame] = {}  # tables waiting for the budget to draw their picture
+        self._deferred: dict[int, LiveGame] = {}  # live tables waiting for the budget to draw their picture
+        self._finals: dict[int, LiveGame] = {}  # finished tables waiting for it, drawn first
         self._wake: asyncio.Task | None = None
         self._closed = False
 
@@ -179,7 +186,7 @@ class TablePictures:
             return Picture(key, png)
         if drawn_key != key and game.id not in self._drawing:
             self._start(game, key, scene)  # the drawing waited for was of an earlier move
-        if game.id not in self._deferred:
+        if not self._waiting_for_budget(game.id):
             self._behind[game.id] = game
         shown = self._shown.get(game.id)
         old = self._cached(shown[1]) if shown is not None else None
@@ -196,11 +203,10 @@ class TablePictures:
         if self._closed:
             return None
         if not self.budget.start():
-            self._deferred[game.id] = game
-            if self._wake is None:
-                self._wake = asyncio.create_task(self._wake_deferred())
+            self._put_off(game)
             return None
         self._deferred.pop(game.id, None)
+        self._finals.pop(game.id, None)
         if self._executor is None:
             self._executor = ThreadPoolExecutor(DRAWING_THREADS, thread_name_prefix="catnip-picture")
         drawing = asyncio.get_running_loop().run_in_executor(self._executor, timed_draw, *scene)
@@ -208,13 +214,32 @@ class TablePictures:
         drawing.add_done_callback(lambda done: self._drawn(game, key, done))
         return drawing
 
+    def _waiting_for_budget(self, game_id: int) -> bool:
+        return game_id in self._deferred or game_id in self._finals
+
+    def _put_off(self, game: LiveGame) -> None:
+        """Wait for the budget to draw the table's picture; a finished game waits among the finals."""
+        if game.record.status == "finished":
+            self._deferred.pop(game.id, None)
+            self._finals[game.id] = game
+            while len(self._finals) > FINAL_PICTURES_WAITING:
+                oldest = next(iter(self._finals))
+                self.forget(oldest)
+        else:
+            self._deferred[game.id] = game
+        if self._wake is None:
+            self._wake = asyncio.create_task(self._wake_deferred())
+
     async def _wake_deferred(self) -> None:
-        """Refresh the tables put off, oldest first, as the budget allows (each draws as it refreshes)."""
+        """Refresh the tables put off, finished ones first, then oldest first, as the budget allows
+        (each draws as it refreshes)."""
         try:
-            while self._deferred:
+            while self._finals or self._deferred:
                 await asyncio.sleep(self.budget.wait())
-                game = next(iter(self._deferred.values()))
-                self._deferred.pop(game.id)
+                waiting = self._finals or self._deferred
+                if not waiting:
+                    continue
+                game = waiting.pop(next(iter(waiting)))
                 self.follow_up(game)
         finally:
             self._wake = None
@@ -252,22 +277,30 @@ class TablePictures:
         return {} if picture is None else {"file": picture.file()}
 
     def shown(self, game: LiveGame, message_id: int, picture: Picture | None) -> None:
-        """Remember that table message `message_id` now shows `picture` (None: no picture)."""
+        """Remember that table message `message_id` now shows `picture` (None: no picture). A finished
+        game's table showing its last picture is not changed again: nothing about it is kept."""
         if picture is None:
             self._shown.pop(game.id, None)
+        elif game.record.status == "finished" and not self._still_drawing(game.id):
+            self.forget(game.id)
         else:
             self._shown[game.id] = (message_id, picture.key)
+
+    def _still_drawing(self, game_id: int) -> bool:
+        return game_id in self._drawing or game_id in self._behind or self._waiting_for_budget(game_id)
 
     def forget(self, game_id: int) -> None:
         self._shown.pop(game_id, None)
         self._behind.pop(game_id, None)
         self._deferred.pop(game_id, None)
+        self._finals.pop(game_id, None)
 
     def close(self) -> None:
         """Draw nothing more: the tables still waiting for the budget keep the picture they show
         (at a thousand tables that wait could be minutes; a restart shows every table anew)."""
         self._closed = True
         self._deferred.clear()
+        self._finals.clear()
         if self._wake is not None:
             self._wake.cancel()
         if self._executor is not None:
