@@ -14,11 +14,18 @@ its move is committed to disk.
 A batch is written by one synchronous function on the store's write thread, with
 the same few statements whatever its size: the event loop is involved once per
 batch, not once per statement.
+
+The store's other small writes waiting at the same moment (above all the turn
+deadlines, which change with every move) join the batch in their place in the
+queue, each in a savepoint of its own: a body that fails is rolled back alone
+and its caller hears why, the rest commits. Before, each of them was a
+transaction and a sync of its own, as many as the moves' batches under load.
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import logging
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
@@ -171,21 +178,50 @@ def _apply_all(db: Db, moves: list[PendingMove]) -> list[int | Exception]:
     return outcomes
 
 
-def commit_batch(db: Db, moves: list[PendingMove]) -> list[int | Exception]:
-    """Commit `moves` in one transaction; if it fails for a reason other than a stale move, one by one.
+Body = Callable[[Db], object]
+"""A small write transaction's body, run inside the batch's transaction."""
+
+
+def commit_batch(db: Db, writes: Sequence[PendingMove | Body]) -> list[object]:
+    """Commit `writes` (moves and bodies), in their order, in one transaction; if it fails for a
+    reason other than a stale move or a body's own error, one by one.
 
     Runs on the store's write thread. The outcome of each move is its game's new version or the
-    exception that refused it, in the order of `moves`.
+    exception that refused it, of each body what it returned or raised, in the order of `writes`.
     """
     try:
-        return in_transaction(db, lambda db: _apply_all(db, moves))
+        return in_transaction(db, lambda db: _apply_in_order(db, writes))
     except Exception as error:
-        if len(moves) == 1 or is_outage(error):
-            return [error for _ in moves]
+        if len(writes) == 1 or is_outage(error):
+            return [error for _ in writes]
         # Something other than a stale move failed and took the batch with it:
-        # commit the moves one by one so that only the faulty one is refused.
-        log.exception("a batch of %d moves failed; committing them one at a time", len(moves))
-        return [commit_batch(db, [move])[0] for move in moves]
+        # commit the writes one by one so that only the faulty one is refused.
+        log.exception("a batch of %d writes failed; committing them one at a time", len(writes))
+        return [commit_batch(db, [write])[0] for write in writes]
+
+
+def _apply_in_order(db: Db, writes: Sequence[PendingMove | Body]) -> list[object]:
+    """Each run of consecutive moves with `_apply_all`, each body in a savepoint, in order."""
+    outcomes: list[object] = []
+    for is_move, run in itertools.groupby(writes, key=lambda write: isinstance(write, PendingMove)):
+        if is_move:
+            outcomes.extend(_apply_all(db, list(run)))  # type: ignore[arg-type]
+        else:
+            outcomes.extend(_in_savepoint(db, body) for body in run)  # type: ignore[arg-type]
+    return outcomes
+
+
+def _in_savepoint(db: Db, body: Body) -> object:
+    """What `body` returned, or the exception it raised after its writes were rolled back."""
+    db.execute("SAVEPOINT shared_write")
+    try:
+        result = body(db)
+    except Exception as error:
+        db.execute("ROLLBACK TO shared_write")
+        db.execute("RELEASE shared_write")
+        return error
+    db.execute("RELEASE shared_write")
+    return result
 
 
 OUTAGES = ("locked", "busy", "disk i/o", "unable to open", "readonly", "database or disk is full")

@@ -108,7 +108,7 @@ class SqliteGameStore(GameWrites, GameReads, SqliteLeases, GameLocks):
         self._reader = self._write_thread = None
         if write_thread is not None:
             with contextlib.suppress(sqlite3.Error):
-                await write_thread.run(lambda db: db.execute("PRAGMA optimize"))
+                await write_thread.run(lambda db: db.execute("PRAGMA optimize"), alone=True)
             await write_thread.stop()
         if reader is not None:
             await reader.close()

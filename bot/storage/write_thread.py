@@ -7,8 +7,9 @@ over and its caller resuming, not SQLite, is what sets a click's commit time und
 path takes two (the results are set, then the callers wake), where an executor future
 behind a flushing task took five.
 
-Moves that are waiting when the thread comes round are committed together (group commit,
-see commits.py); any other transaction runs alone, in its place in the queue.
+The writes waiting when the thread comes round — moves and small transactions — are committed
+together, in their order (group commit, see commits.py); a transaction asked to run alone does so,
+in its place in the queue.
 """
 
 from __future__ import annotations
@@ -31,11 +32,16 @@ Db = sqlite3.Connection
 
 @dataclass(frozen=True)
 class _Job:
-    """A transaction running `body`, or (with `move`) one move to commit in a batch."""
+    """A transaction body, or one move; either committed in a batch unless `alone`."""
 
     future: asyncio.Future[Any]
     body: Callable[[Db], Any] | None = None
     move: PendingMove | None = None
+    alone: bool = False
+
+    @property
+    def write(self) -> PendingMove | Callable[[Db], Any]:
+        return self.move if self.move is not None else self.body  # type: ignore[return-value]
 
 
 _STOP = object()
@@ -66,13 +72,14 @@ class WriteThread:
         """Jobs handed over and not yet taken into a transaction."""
         return self._jobs.qsize()
 
-    async def run(self, body: Callable[[Db], T]) -> T:
-        """`body(db)` in a transaction of its own: committed if it returns, rolled back if it raises.
+    async def run(self, body: Callable[[Db], T], *, alone: bool = False) -> T:
+        """`body(db)`, committed if it returns, rolled back if it raises: in the transaction of the
+        writes waiting with it (in a savepoint of its own), or `alone` in a transaction of its own.
 
         It runs to its end even if the caller is cancelled meanwhile.
         """
         future = self._future()
-        self._jobs.put(_Job(future, body=body))
+        self._jobs.put(_Job(future, body=body, alone=alone))
         return await asyncio.shield(future)
 
     async def commit(self, move: PendingMove) -> int:
@@ -114,23 +121,23 @@ class WriteThread:
         waiting: deque[Any] = deque()
         try:
             while (job := waiting.popleft() if waiting else self._jobs.get()) is not _STOP:
-                if job.move is None:
+                if job.alone:
                     self._settle([(job.future, self._transaction(db, job.body))])
                     continue
                 batch = [job for job in self._batch_from(job, waiting) if not job.future.cancelled()]
                 if batch:
-                    outcomes = commit_batch(db, [job.move for job in batch])
+                    outcomes = commit_batch(db, [job.write for job in batch])
                     self._settle(list(zip((job.future for job in batch), outcomes, strict=True)))
         finally:
             db.close()
             self._settle([(self._stopped, None)])
 
     def _batch_from(self, first: _Job, waiting: deque[Any]) -> list[_Job]:
-        """`first` and the moves queued right behind it; a job other than a move stops the batch and
+        """`first` and the writes queued right behind it; a job that runs alone stops the batch and
         is kept in `waiting`, to run next."""
         batch = [first]
         while len(batch) < MAX_BATCH and (following := self._next()) is not None:
-            if following is _STOP or following.move is None:
+            if following is _STOP or following.alone:
                 waiting.append(following)
                 break
             batch.append(following)

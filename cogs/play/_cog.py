@@ -77,10 +77,9 @@ class PlayCog(commands.Cog, name="Play"):
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
-        # Catnip's own messages never bury a table: its turn pings and timer warnings are deleted
-        # once replaced or due, so only other people's messages count towards a repost.
-        if self.bot.user is not None and message.author.id == self.bot.user.id:
-            return
+        # Catnip's own messages never bury a table (the bot does not even dispatch them): its turn
+        # pings and timer warnings are deleted once replaced or due, so only other people's
+        # messages count towards a repost.
         self.presenter.messages_since_table[message.channel.id] += 1
 
     @commands.Cog.listener()

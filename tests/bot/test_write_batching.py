@@ -167,3 +167,40 @@ async def test_a_deadline_lost_before_it_was_stored_is_armed_again_on_resume(ser
     await resumed.arm(game)
     assert resumed.due(game.id) == service.clock.now() + 120
     assert [d.decision for d in await service.store.deadlines()] == [f"v{game.record.version}"]
+
+
+@pytest.mark.sqlite_only  # the write thread's group commit; PostgreSQL's committer batches moves only
+async def test_writes_waiting_with_the_moves_share_their_sync_and_one_that_fails_fails_alone(store):
+    """The turn deadlines saved after each move used to cost a transaction and a sync of their own,
+    as many as the moves' batches under load: now the small writes waiting with the moves join
+    their transaction, each in a savepoint, so a failing one takes nothing else down."""
+    first, second = await active_game(store), await active_game(store)
+    commits: list[str] = []
+    release, busy = asyncio.Event(), asyncio.Event()
+    loop = asyncio.get_running_loop()
+
+    def hold_the_thread(db: sqlite3.Connection) -> None:
+        db.set_trace_callback(lambda sql: commits.append(sql) if sql == "COMMIT" else None)
+        loop.call_soon_threadsafe(busy.set)
+        asyncio.run_coroutine_threadsafe(release.wait(), loop).result(5)
+
+    holding = asyncio.create_task(store._write_thread.run(hold_the_thread, alone=True))
+    await busy.wait()
+    waiting = asyncio.gather(
+        move(store, first, 1, 1),
+        store.save_deadlines([Deadline(game_id=first, decision="v2", due=99.0)]),
+        store._sync_transaction(lambda db: db.execute("INSERT INTO no_such_table VALUES (1)")),
+        move(store, second, 1, 1),
+        return_exceptions=True,
+    )
+    while store._write_thread.queued < 4:
+        await asyncio.sleep(0.001)
+    release.set()
+    await holding
+    outcomes = await waiting
+    assert outcomes[0] == outcomes[3] == 2 and outcomes[1] is None
+    assert isinstance(outcomes[2], sqlite3.OperationalError) and "no_such_table" in str(outcomes[2])
+    assert len(commits) == 2, "the holding transaction, then one for the four writes waiting"
+    assert [(d.game_id, d.decision) for d in await store.deadlines()] == [(first, "v2")]
+    for game in (first, second):
+        assert [m.action for m in await store.moves(game)] == ["m:1"]

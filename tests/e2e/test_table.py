@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from cogs.play._presenter import REPOST_AFTER_MESSAGES
 from engine import Rng
 from tests.e2e.driver import Table, catnip, open_table, start_catnip, table_of
 from tests.e2e.test_robustness import crash
@@ -48,6 +49,21 @@ async def test_a_table_buried_under_chat_is_reposted(tmp_path):
         await emu.settle(idle=0.02)
         assert table_of(emu, thread).id != first.id
         assert emu.public_messages(thread)[-1].id in {table_of(emu, thread).id, pings(emu, thread)[-1].id}
+
+
+async def test_catnips_own_turn_pings_never_bury_its_table(tmp_path):
+    """More pings than the chatter that buries a table (each deleted once the turn passes) leave the
+    table where it is."""
+    async with catnip(tmp_path) as (emu, bot):
+        thread, members = await open_table(emu, "catsdogs", 3)
+        table = Table(emu, thread, members, Rng.seeded(5))
+        first = table_of(emu, thread)
+        pinged = []
+        emu.on_message(lambda kind, m: pinged.append(m) if kind == "create" and "🔔" in m.content else None)
+        while len(pinged) <= REPOST_AFTER_MESSAGES and not table.over():
+            await table.step()
+        await bot.presenter.settle()
+        assert table_of(emu, thread).id == first.id
 
 
 async def test_turn_pings_mention_only_whoever_acts_and_go_away(tmp_path):
