@@ -11,7 +11,7 @@ import discord
 from bot.live import LiveGame, describe_players
 from cogs import custom_ids as ids
 from cogs.lobby_settings import option_title, option_value, settings_items
-from cogs.phone import TABLE_BUDGET, phone_lines
+from cogs.phone import TABLE_BUDGET, phone_lines, text_lines
 from cogs.seat_controls import away_line, hand_button, refresh_button, table_buttons
 from engine import GAMES, Action, Outcome, events_for, fill_names
 from engine.decisions import your_decision
@@ -80,14 +80,16 @@ def split_value(text: str, limit: int = FIELD_LIMIT) -> list[str]:
 
 def add_fields(embed: discord.Embed, fields: Sequence[tuple[str, str]], inline: bool = False) -> None:
     """Add fields, splitting long values over continued fields; stop before Discord's totals overflow."""
+    total, count = len(embed), len(embed.fields)  # kept up to date: `len(embed)` walks every field
     for name, value in fields:
         for index, chunk in enumerate(split_value(value or "—")):
-            label = name if index == 0 else f"{name} (cont.)"
-            if len(embed.fields) >= 24 or len(embed) + len(label) + len(chunk) > EMBED_TOTAL - 200:
+            label = (name if index == 0 else f"{name} (cont.)")[:256]
+            if count >= 24 or total + len(label) + len(chunk) > EMBED_TOTAL - 200:
                 if not embed.fields or embed.fields[-1].name != "…":
                     embed.add_field(name="…", value="More in /game log or your private view.", inline=False)
                 return
-            embed.add_field(name=label[:256], value=chunk, inline=inline)
+            embed.add_field(name=label, value=chunk, inline=inline)
+            total, count = total + len(label) + len(chunk), count + 1
 
 
 def narration(game: LiveGame, seat: int | None, limit: int = NARRATION_LINES) -> str:
@@ -230,9 +232,10 @@ def _add_fitting_narration(embed: discord.Embed, game: LiveGame) -> None:
     shown: list[str] = []
     for event in reversed(events):
         line = event.render(game.names)
-        if phone_lines(line, None) > room:
+        height = text_lines(line)
+        if height > room:
             break
-        room -= phone_lines(line, None)
+        room -= height
         shown.insert(0, line)
     if shown:
         add_fields(embed, [("What happened", "\n".join(shown))])
