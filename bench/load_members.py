@@ -59,6 +59,10 @@ MENTION = re.compile(r"<@(\d+)>")
 CHANNEL_MENTION = re.compile(r"<#(\d+)>")
 ACTION = re.compile(r"^cn:(a|s|m):")
 ANSWER_TIMEOUT = 10.0
+SAME_PING_AFTER = 1.0
+"""Seconds a member who acted on a ping waits, once the table shows a new move under that same
+ping, for a new one before taking it that the turn is theirs again (Catnip posts the next ping
+with the table's edit, not after it)."""
 ADD_COMPUTER = "Add computer player (host)…"
 
 
@@ -145,7 +149,7 @@ class Table:
     table: StoredMessage | None = None  # the newest table message in the thread
     game_id: int = 0
     ping: StoredMessage | None = None  # the current turn ping
-    acted_on: int = 0  # the ping already acted on
+    acted_on: tuple[int, str] = (0, "")  # the ping already acted on, and the table's footer then
     rematched: int = 0  # the finished game a rematch was asked for
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     last_move: float = 0.0
@@ -153,11 +157,36 @@ class Table:
     edit_due_since: float | None = None  # the earliest card click the table has not shown yet
     ping_due_since: float | None = None  # the latest card click not followed by a ping yet
 
+    moved_on_at: float = 0.0  # when the table last showed a new move (its footer changed), driver time
+    moved_on_world: float = 0.0  # the same, emulator time
+    last_footer: str = ""
+
     @property
     def pinged(self) -> set[int]:
-        if self.ping is None or self.ping.deleted or self.ping.id == self.acted_on:
+        """Who the current ping asks to act: none once they acted on it, unless the table has shown a
+        new move since and no new ping followed within `SAME_PING_AFTER` (Catnip keeps the ping of
+        a member who acts twice in a row)."""
+        if self.ping is None or self.ping.deleted:
+            return set()
+        if self.ping.id == self.acted_on[0] and (
+            self.footer() == self.acted_on[1] or time.perf_counter() - self.moved_on_at < SAME_PING_AFTER
+        ):
             return set()
         return {int(user) for user in MENTION.findall(self.ping.content)}
+
+    def same_ping_due(self) -> bool:
+        """The table moved on under a ping already acted on: its members may have to act again."""
+        return (
+            self.ping is not None
+            and not self.ping.deleted
+            and self.ping.id == self.acted_on[0]
+            and self.footer() != self.acted_on[1]
+        )
+
+    def footer(self) -> str:
+        """The table's footer, which counts its moves ("Game #12 · move 7")."""
+        embeds = self.table.embeds if self.table is not None else []
+        return (embeds[0].get("footer") or {}).get("text", "") if embeds else ""
 
     def over(self) -> bool:
         return self.table is not None and any(b.get("label") == "Rematch" for b in self.table.buttons())
@@ -224,6 +253,9 @@ class LoadDriver:
 
     def _table_shown(self, table: Table, message: StoredMessage, at: float) -> None:
         """The table was edited or posted again: the lag of the oldest click it had not shown yet."""
+        footer = table.footer()
+        if footer != table.last_footer:
+            table.last_footer, table.moved_on_at, table.moved_on_world = footer, time.perf_counter(), at
         if self.phase == "play":
             self.sizes.table(message)
         if table.edit_due_since is not None and self.phase == "play":
@@ -371,7 +403,8 @@ class LoadDriver:
             if left <= 0:
                 return
             try:
-                await asyncio.wait_for(table.changed.wait(), min(left, stall))
+                wait = SAME_PING_AFTER if table.same_ping_due() else stall
+                await asyncio.wait_for(table.changed.wait(), min(left, wait))
             except TimeoutError:
                 if time.perf_counter() >= stop_at:
                     return
@@ -390,7 +423,13 @@ class LoadDriver:
             return
         pinged = table.pinged
         if table.ping is not None and pinged:
-            table.acted_on = table.ping.id
+            if table.ping.id == table.acted_on[0] and table.ping_due_since is not None:
+                # The same member acts again: their ping stood when the table showed the move.
+                if self.phase == "play":
+                    lag = max(table.moved_on_world - table.ping_due_since, 0.0)
+                    self.ping_lags.append((table.ping_due_since - self.play_started, lag))
+                table.ping_due_since = None
+            table.acted_on = (table.ping.id, table.footer())
         acting = [m for m in table.members if m.id in pinged]
         if not acting and time.perf_counter() - table.last_move > stall:
             self.stalls += 1  # nobody was pinged for a while: everyone looks at their panel
