@@ -52,6 +52,7 @@ class TablePresenter:
         self._showing: set[int] = set()
         self._workers: set[asyncio.Task] = set()
         self._pings: dict[int, tuple[int, int, frozenset[int]]] = {}
+        self._warnings: dict[int, tuple[int, int, int]] = {}  # game -> (channel, message, version warned at)
         self._deletions: set[asyncio.Task] = set()
         self._deleted_by_us: set[int] = set()  # messages this presenter deletes, until Discord says so
         self.messages_since_table: Counter[int] = Counter()
@@ -72,6 +73,7 @@ class TablePresenter:
 
     async def game_closed(self, game: LiveGame, reason: str) -> None:
         await self._clear_ping(game.id)
+        self._clear_warning(game, closed=True)
         channel = await self._table_channel(game)
         if channel is None or game.record.table_message_id is None:
             return
@@ -91,14 +93,31 @@ class TablePresenter:
             return
         mentions = " ".join(f"<@{u}>" for u in users)
         try:
-            await channel.send(
+            sent = await channel.send(
                 f"⏰ {mentions} — {seconds_left} s left to decide in {game.rules.title} #{game.id}; "
                 "after that the computer chooses for you.",
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]),
-                delete_after=max(seconds_left, 5),
             )
         except (discord.Forbidden, discord.NotFound) as error:
             log.warning("%s could not post the timer warning (HTTP %s)", game.log_prefix(), error.status)
+            return
+        self._clear_warning(game, closed=True)  # an earlier one still up
+        self._warnings[game.id] = (channel.id, sent.id, game.record.version)
+
+    def _clear_warning(self, game: LiveGame, closed: bool = False) -> None:
+        """Delete the game's timer warning once its decision is made (by the member or, when time ran
+        out, by the computer): the game has moved on from the version it was posted at. Deleted here
+        rather than by a timer, a warning leaves nothing pending when the bot stops."""
+        warning = self._warnings.get(game.id)
+        if warning is None or (not closed and warning[2] == game.record.version):
+            return
+        del self._warnings[game.id]
+        self._delete_soon(warning[0], warning[1])
+
+    def _delete_soon(self, channel_id: int, message_id: int) -> None:
+        task = asyncio.create_task(self._delete(channel_id, message_id))
+        self._deletions.add(task)
+        task.add_done_callback(self._deletions.discard)
 
     def deleted_by_itself(self, message_id: int) -> bool:
         """Whether Discord's word of a deleted message is of a ping or table this presenter deleted
@@ -223,6 +242,7 @@ class TablePresenter:
         return await self._channel(game.record.channel_id)
 
     async def _present(self, game: LiveGame, channel: discord.abc.Messageable, message: Message) -> None:
+        self._clear_warning(game)
         if game.record.status != "active":
             await self._put_table(game, channel, message)
             await self._clear_ping(game.id)
@@ -291,9 +311,7 @@ class TablePresenter:
         self._pings[game.id] = (channel.id, sent.id, users)
         if previous is not None:
             # Off the refresh path: the slot is free for the next table while the old ping goes.
-            task = asyncio.create_task(self._delete(previous[0], previous[1]))
-            self._deletions.add(task)
-            task.add_done_callback(self._deletions.discard)
+            self._delete_soon(previous[0], previous[1])
 
     async def _clear_ping(self, game_id: int) -> None:
         previous = self._pings.pop(game_id, None)

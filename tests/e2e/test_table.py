@@ -66,6 +66,34 @@ async def test_catnips_own_turn_pings_never_bury_its_table(tmp_path):
         assert table_of(emu, thread).id == first.id
 
 
+def warnings(emu, thread) -> list:
+    return [m for m in emu.public_messages(thread) if m.content.startswith("⏰")]
+
+
+async def test_a_timer_warning_goes_away_once_the_decision_is_made(tmp_path):
+    """The warning is deleted when the member plays (or the computer plays for them), not after a
+    delay: nothing is left waiting to delete it when the bot stops."""
+    async with catnip(tmp_path) as (emu, bot):
+        thread, members = await open_table(emu, "catsdogs", 3)
+        game_id = next(iter(bot.service.live))
+        version = bot.service.live[game_id].record.version
+        emu.advance(bot.timers.due(game_id) - emu.world.clock.time() - 5)
+        await bot.timers.tick()
+        await emu.settle(idle=0.02)
+        (warning,) = warnings(emu, thread)
+        assert "5 s left to decide" in warning.content
+        bot.presenter.refresh(bot.service.live[game_id])  # a refresh of the same decision keeps it
+        await bot.presenter.settle()
+        await emu.settle(idle=0.02)
+        assert warnings(emu, thread) == [warning]
+        table = Table(emu, thread, members, Rng.seeded(3))
+        while bot.service.live[game_id].record.version == version:
+            await table.step()
+        await bot.presenter.settle()
+        await emu.settle(idle=0.02)
+        assert warnings(emu, thread) == [] and not bot.presenter.busy()
+
+
 async def test_turn_pings_mention_only_whoever_acts_and_go_away(tmp_path):
     async with catnip(tmp_path) as (emu, bot):
         thread, members = await open_table(emu, "catsdogs", 3)
