@@ -5,6 +5,7 @@
     python -m bench.bot_load --open-loop --games 1000,5000 [--think 5]
     python -m bench.bot_load --games 100 --compare stdlib-json,uvloop,dynamic-item,refresh-16
     python -m bench.bot_load --games 100 --profile /tmp/profile   (pyinstrument over the measured play)
+    python -m bench.bot_load --games 100 --rounds 3   (Catnip and the floor in turn, three times)
 
 For each N, a fresh bot process (so peak memory is that run's own) starts the emulator in a
 separate process (`python -m bench.load_members`, which also runs the simulated members, so
@@ -41,6 +42,9 @@ so only Catnip runs.
 `--json` ends the output with one line of JSON: the headline figures of the first N, Catnip's
 and the floor's (`cpu_ms_per_move`, `floor_cpu_ms_per_move`, `moves_per_s`, `click_p99_ms`,
 `table_lag_p50_ms`, `table_lag_p99_ms`, `deadline_misses`, …), and every run's figures under `runs`.
+With `--rounds R` Catnip and the floor run in turn R times per N (the machine's load swings a single
+pair's ratio): the headline figures are those of the pair with the median CPU ratio, with every
+pair's ratio in `cpu_vs_floor_each` and their median in `cpu_vs_floor_median`.
 
 The emulator's per-route rate limit is set to 100,000 requests/s per bucket (`--rate-limit`):
 Discord's real limits would throttle /play's thread creation in one channel during setup; the
@@ -62,7 +66,6 @@ from typing import Any
 
 from bench.floor_bot import Sizes
 from bench.load_figures import (
-    RSS_EVERY,
     Background,
     LoopLag,
     RssSeries,
@@ -72,6 +75,7 @@ from bench.load_figures import (
     rss_kb,
     traced_by_module,
 )
+from bench.load_report import HEADER, details, headline, median_pair, ratios, row
 from bench.load_subjects import Catnip, EmulatorProcess, Floor, discord_state, emulated_discord
 from bench.machine import describe_machine
 
@@ -385,97 +389,6 @@ def _time_resume() -> list[float]:
     return timed
 
 
-def row(result: dict[str, Any]) -> str:
-    latency, lag = result["latency"], result["table_lag"]
-    return (
-        f"{result['games']:>5} {result['subject']:>18} {latency['p50_ms']:>7.1f} {latency['p99_ms']:>7.1f} "
-        f"{latency['max_ms']:>8.1f} {result['over_deadline']:>5} {lag['p50_ms']:>7.0f} {lag['p99_ms']:>7.0f} "
-        f"{result['moves_per_second']:>8.1f} {result['bot_cpu_percent']:>6.0f}% "
-        f"{result['cpu_ms_per_move']:>6.2f} {result['peak_rss_kb'] / 1024:>7.1f} "
-        f"{result['kb_per_game']:>7.1f} {result['kb_per_game_after']:>7.1f}"
-    )
-
-
-HEADER = (
-    "games                bot  p50 ms  p99 ms   max ms  >3 s  lag p50 lag p99  moves/s  botCPU ms/mov  "
-    "peakMB KB/game  after\n" + "-" * 124
-)
-
-
-def details(result: dict[str, Any]) -> str:
-    """The figures behind one row of the table, a few lines of them."""
-    kinds = ", ".join(
-        f"{kind} p50 {figures['p50_ms']:.0f} / p99 {figures['p99_ms']:.0f} ms (n={figures['count']})"
-        for kind, figures in result["latency_by_kind"].items()
-    )
-    warmup, handoff, driver = result["latency_warmup"], result["handoff"], result["driver"]
-    shown, ping = result["shown"], result["ping_lag"]
-    lines = [
-        f"N={result['games']} {result['subject']}: {result['moves']} moves in {result['seconds']:.1f} s "
-        f"({result['interactions_per_second']:.0f} interactions/s, bot CPU {result['cpu_ms_per_move']:.2f} "
-        f"ms a move); setup of the tables {result['setup']['seconds']:.1f} s "
-        f"({result['setup']['opened']} opened); payload sizes {result['sizes']}",
-        f"  by kind: {kinds}",
-        f"  a card's result on its panel p50 {shown['p50_ms']:.0f} / p99 {shown['p99_ms']:.0f} ms; the "
-        f"next ping p50 {ping['p50_ms']:.0f} / p99 {ping['p99_ms']:.0f} ms after the click, "
-        f"{handoff['p50_ms']:.0f} / {handoff['p99_ms']:.0f} ms after the result; "
-        f"{result['acknowledged_first']:.0%} of the clicks acknowledged first",
-        f"  warm-up (every table's first turn at once): p99 {warmup['p99_ms']:.0f} ms, "
-        f"max {warmup['max_ms']:.0f} ms; event loop lag p99: bot {result['loop_lag']['p99_ms']:.0f} ms, "
-        f"emulator {result['emulator_loop_lag_p99_ms']:.0f} ms "
-        f"(max {result['emulator_loop_lag_max_ms']:.0f})",
-        f"  KB a game: {result['kb_per_game_marginal']:.1f} from N/2 to N games, "
-        f"{result['kb_per_game_after']:.1f} after play ({result['active_games_after']} live); "
-        f"errors logged {len(result['bot_errors'])}, driver stalls {driver['stalls']}, "
-        f"driver errors {driver['error_count']}, violations {len(result['violations'])}, "
-        f"429s {result['rate_limited']}",
-        f"  RSS during play, MB every {RSS_EVERY:g} s: "
-        + " ".join(f"{mb:.1f}" for mb in result["rss_during_play_mb"]),
-    ]
-    for when, totals in result["traced_kb_by_module"].items():
-        lines.append(
-            f"  traced KB by module, {when}: " + ", ".join(f"{m} {kb:.0f}" for m, kb in totals.items())
-        )
-    lines.append(
-        "  Discord requests a move: "
-        + ", ".join(
-            f"{route} {count:.2f}" for route, count in result["requests_per_move"].items() if count >= 0.01
-        )
-    )
-    lines.append(f"  discord.py keeps after play: {result['discord_state_after']}")
-    lines.extend(f"    {line}" for line in result["traced_top_after"])
-    return "\n".join(lines)
-
-
-def headline(catnip: dict[str, Any], floor: dict[str, Any] | None) -> dict[str, Any]:
-    """The figures the targets are about, Catnip's and the floor's, for one N."""
-    line = {
-        "games": catnip["games"],
-        "cpu_ms_per_move": catnip["cpu_ms_per_move"],
-        "floor_cpu_ms_per_move": floor["cpu_ms_per_move"] if floor else None,
-        "moves_per_s": catnip["moves_per_second"],
-        "click_p50_ms": catnip["latency"]["p50_ms"],
-        "click_p99_ms": catnip["latency"]["p99_ms"],
-        "table_lag_p50_ms": catnip["table_lag"]["p50_ms"],
-        "table_lag_p99_ms": catnip["table_lag"]["p99_ms"],
-        "ping_lag_p50_ms": catnip["ping_lag"]["p50_ms"],
-        "ping_lag_p99_ms": catnip["ping_lag"]["p99_ms"],
-        "deadline_misses": catnip["over_deadline"],
-        "kb_per_game_after": catnip["kb_per_game_after"],
-        "bot_cpu_percent": catnip["bot_cpu_percent"],
-    }
-    if floor:
-        line.update(
-            floor_moves_per_s=floor["moves_per_second"],
-            floor_click_p99_ms=floor["latency"]["p99_ms"],
-            floor_table_lag_p50_ms=floor["table_lag"]["p50_ms"],
-            floor_table_lag_p99_ms=floor["table_lag"]["p99_ms"],
-            floor_deadline_misses=floor["over_deadline"],
-            cpu_vs_floor=catnip["cpu_ms_per_move"] / max(floor["cpu_ms_per_move"], 1e-9),
-        )
-    return line
-
-
 def child(arguments: list[str]) -> dict[str, Any]:
     """Runs one measurement in a fresh process and returns its JSON result (the last stdout line)."""
     output = subprocess.run(
@@ -496,6 +409,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--open-loop", action="store_true", help="a mix of games, members who think")
     parser.add_argument("--think", type=float, default=5.0, help="open loop: mean seconds a decision takes")
     parser.add_argument("--no-floor", action="store_true", help="measure Catnip only")
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="Catnip and the floor in turn this many times per N (median)"
+    )
     parser.add_argument("--tracemalloc", action="store_true", help="the bot's memory by module (slow)")
     parser.add_argument("--profile", help="profile the measured play with pyinstrument into PREFIX-bot-N.txt")
     parser.add_argument("--resume", type=int, default=0, help="also time a restart with this many games")
@@ -543,21 +459,29 @@ def main(argv: list[str] | None = None) -> None:
     results, lines = [], []
     print(HEADER, flush=True)
     for games in [int(n) for n in args.games.split(",") if n]:
-        catnip = child(["--one", str(games), *common])
-        results.append(catnip)
-        print(row(catnip), flush=True)
-        floor = None
-        if with_floor:
-            sizes = catnip["sizes"]
-            measured = [str(sizes.get(key, 0)) for key in Sizes.MEASURED]
-            floor = child(["--one", str(games), "--subject", "floor", "--sizes", ",".join(measured), *common])
-            results.append(floor)
-            print(row(floor), flush=True)
+        pairs = []
+        for _ in range(max(args.rounds, 1) if with_floor else 1):
+            catnip = child(["--one", str(games), *common])
+            results.append(catnip)
+            print(row(catnip), flush=True)
+            floor = None
+            if with_floor:
+                sizes = catnip["sizes"]
+                measured = [str(sizes.get(key, 0)) for key in Sizes.MEASURED]
+                floor = child(
+                    ["--one", str(games), "--subject", "floor", "--sizes", ",".join(measured), *common]
+                )
+                results.append(floor)
+                print(row(floor), flush=True)
+                pairs.append((catnip, floor))
         for variant in [v for v in args.compare.split(",") if v]:
             changed = child(["--one", str(games), "--variant", variant, *common])
             results.append(changed)
             print(row(changed), flush=True)
-        lines.append({k: None if v != v else v for k, v in headline(catnip, floor).items()})  # NaN: none
+        if pairs:
+            catnip, floor = median_pair(pairs)
+        figures = headline(catnip, floor) | (ratios(pairs) if len(pairs) > 1 else {})
+        lines.append({k: None if v != v else v for k, v in figures.items()})  # NaN: none
     for result in results:
         print(details(result))
     resume = None

@@ -27,10 +27,10 @@ HEADLINE = (
 
 
 def test_a_tiny_load_run_reports_every_headline_figure_with_moves_made_by_both_bots():
+    """Two rounds of Catnip and the floor in turn: the headline is the pair with the median ratio."""
     command = [sys.executable, "-m", "bench.bot_load", "--games", "3", "--seconds", "1.5", "--warmup", "0.5"]
-    output = subprocess.run(
-        [*command, "--json"], cwd=ROOT, check=True, capture_output=True, text=True, timeout=120
-    ).stdout
+    command += ["--rounds", "2", "--json"]
+    output = subprocess.run(command, cwd=ROOT, check=True, capture_output=True, text=True, timeout=180).stdout
     figures = json.loads(output.strip().splitlines()[-1])
     missing = [key for key in HEADLINE if key not in figures]
     assert not missing, f"the JSON line lacks {missing}"
@@ -39,3 +39,6 @@ def test_a_tiny_load_run_reports_every_headline_figure_with_moves_made_by_both_b
     assert figures["floor_moves_per_s"] > 0, "the floor bot made no move"
     assert figures["cpu_ms_per_move"] > 0 and figures["floor_cpu_ms_per_move"] > 0
     assert figures["table_lag_p50_ms"] is not None, "no table showed a move"
+    each = figures["cpu_vs_floor_each"]
+    assert len(each) == 2 and figures["cpu_vs_floor"] == min(each), "the lower middle of two pairs"
+    assert figures["cpu_vs_floor_median"] == sum(each) / 2
