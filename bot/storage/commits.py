@@ -165,17 +165,34 @@ def _apply_all(db: Db, moves: list[PendingMove]) -> list[int | Exception]:
         ids,
     ).fetchall()
     plan = plan_batch(moves, rows)
-    updates, logged, snapshots = plan.updates, plan.logged, plan.snapshots
-    ended, results, outcomes = plan.ended, plan.results, plan.outcomes
-    db.executemany("UPDATE games SET version = ?, updated_at = ?, status = ? WHERE id = ?", updates)
-    db.executemany(
-        "INSERT INTO moves (game_id, seq, seat, action, events, at) VALUES (?, ?, ?, ?, ?, ?)", logged
-    )
-    db.executemany(SNAPSHOT_UPSERT, snapshots)
-    db.executemany("DELETE FROM deadlines WHERE game_id = ?", ended)
-    for move in results:
+    if plan.updates:
+        values, flat = _values(plan.updates)
+        db.execute(
+            "UPDATE games SET version = v.column1, updated_at = v.column2, status = v.column3 "
+            f"FROM (VALUES {values}) AS v WHERE games.id = v.column4",
+            flat,
+        )
+    if plan.logged:
+        values, flat = _values(plan.logged)
+        db.execute(f"INSERT INTO moves (game_id, seq, seat, action, events, at) VALUES {values}", flat)
+    if plan.snapshots:
+        values, flat = _values(plan.snapshots)
+        db.execute(SNAPSHOT_UPSERT.replace("VALUES (?, ?, ?, ?)", f"VALUES {values}"), flat)
+    db.executemany("DELETE FROM deadlines WHERE game_id = ?", plan.ended)
+    for move in plan.results:
         write_result(db, move.game_id, move.result, move.now)
-    return outcomes
+    return plan.outcomes
+
+
+def _values(rows: list[tuple]) -> tuple[str, list]:
+    """One multi-row `VALUES` list for `rows` and its flattened parameters.
+
+    One statement for the whole batch instead of `executemany`'s one step a row: the sqlite3
+    module gives up the GIL around every step, and getting it back from a busy event loop is most
+    of what the write thread spends (a thread switch each time, `tune_runtime` in bot/app.py).
+    """
+    row = "(" + ", ".join("?" * len(rows[0])) + ")"
+    return ", ".join([row] * len(rows)), [value for values in rows for value in values]
 
 
 Body = Callable[[Db], object]
