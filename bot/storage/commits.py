@@ -166,17 +166,17 @@ def _apply_all(db: Db, moves: list[PendingMove]) -> list[int | Exception]:
     ).fetchall()
     plan = plan_batch(moves, rows)
     if plan.updates:
-        values, flat = _values(plan.updates)
+        values, flat = multi_row_values(plan.updates)
         db.execute(
             "UPDATE games SET version = v.column1, updated_at = v.column2, status = v.column3 "
             f"FROM (VALUES {values}) AS v WHERE games.id = v.column4",
             flat,
         )
     if plan.logged:
-        values, flat = _values(plan.logged)
+        values, flat = multi_row_values(plan.logged)
         db.execute(f"INSERT INTO moves (game_id, seq, seat, action, events, at) VALUES {values}", flat)
     if plan.snapshots:
-        values, flat = _values(plan.snapshots)
+        values, flat = multi_row_values(plan.snapshots)
         db.execute(SNAPSHOT_UPSERT.replace("VALUES (?, ?, ?, ?)", f"VALUES {values}"), flat)
     db.executemany("DELETE FROM deadlines WHERE game_id = ?", plan.ended)
     for move in plan.results:
@@ -184,7 +184,7 @@ def _apply_all(db: Db, moves: list[PendingMove]) -> list[int | Exception]:
     return plan.outcomes
 
 
-def _values(rows: list[tuple]) -> tuple[str, list]:
+def multi_row_values(rows: list[tuple]) -> tuple[str, list]:
     """One multi-row `VALUES` list for `rows` and its flattened parameters.
 
     One statement for the whole batch instead of `executemany`'s one step a row: the sqlite3

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bot.storage.access import Db, StoreAccess, outage_as_unavailable
-from bot.storage.commits import FinalResult, PendingMove, write_result
+from bot.storage.commits import FinalResult, PendingMove, multi_row_values, write_result
 from bot.storage.models import (
     ENDED_STATUSES,
     Deadline,
@@ -319,18 +319,20 @@ class GameWrites(StoreAccess, Ownership):
         not fail for one of them.
         """
         gone = [(game_id, self.token) for game_id in cleared]
-        kept = [(d.decision, d.due, d.game_id, self.token) for d in deadlines]
+        latest = {deadline.game_id: deadline for deadline in deadlines}  # one row a game: the last asked
+        kept = [(d.decision, d.due, d.game_id) for d in latest.values()]
 
         def body(db: sqlite3.Connection) -> None:
-            db.executemany(
-                FENCED_DEADLINE_DELETE,
-                gone,
-            )
-            db.executemany(
-                "INSERT OR REPLACE INTO deadlines (game_id, decision, due) SELECT id, ?, ? FROM games "
-                f"WHERE id = ? AND status IN ('lobby', 'active') AND {FENCE}",
-                kept,
-            )
+            db.executemany(FENCED_DEADLINE_DELETE, gone)
+            for start in range(0, len(kept), 1000):  # a statement for up to 1,000 games (`multi_row_values`)
+                values, flat = multi_row_values(kept[start : start + 1000])
+                db.execute(
+                    "INSERT OR REPLACE INTO deadlines (game_id, decision, due) "
+                    f"SELECT g.id, v.column1, v.column2 FROM (VALUES {values}) AS v "
+                    "JOIN games AS g ON g.id = v.column3 WHERE g.status IN ('lobby', 'active') "
+                    f"AND {FENCE.replace('owner_token', 'g.owner_token')}",
+                    [*flat, self.token],
+                )
 
         if gone or kept:
             await self._sync_transaction(body)

@@ -204,3 +204,19 @@ async def test_writes_waiting_with_the_moves_share_their_sync_and_one_that_fails
     assert [(d.game_id, d.decision) for d in await store.deadlines()] == [(first, "v2")]
     for game in (first, second):
         assert [m.action for m in await store.moves(game)] == ["m:1"]
+
+
+@pytest.mark.sqlite_only  # the SQLite store writes a batch's deadlines with one statement per 1,000 games
+async def test_deadlines_for_more_games_than_one_statement_takes_are_all_saved_the_last_one_asked_winning(
+    store,
+):
+    games = [await active_game(store) for _ in range(1_001)]
+    ended = await active_game(store)
+    await move(store, ended, 1, 1, status="finished")
+    asked = [Deadline(game_id=game, decision="v1", due=50.0 + index) for index, game in enumerate(games)]
+    asked.append(Deadline(game_id=games[0], decision="v2", due=99.0))  # asked again: this one counts
+    asked.append(Deadline(game_id=ended, decision="v2", due=99.0))  # the game is over: skipped
+    await store.save_deadlines(asked)
+    saved = {d.game_id: (d.decision, d.due) for d in await store.deadlines()}
+    assert len(saved) == 1_001 and ended not in saved
+    assert saved[games[0]] == ("v2", 99.0) and saved[games[-1]] == ("v1", 1_050.0)
