@@ -67,6 +67,7 @@ def details(result: dict[str, Any]) -> str:
         )
     )
     lines.append(f"  discord.py keeps after play: {result['discord_state_after']}")
+    lines.extend(f"  error logged: {message[:300]}" for message in result["bot_errors"][:3])
     lines.extend(f"    {line}" for line in result["traced_top_after"])
     return "\n".join(lines)
 

@@ -112,6 +112,30 @@ async def test_an_unexpected_failure_gets_an_apology_and_a_log_line_naming_the_g
         assert card not in logged[-1].getMessage(), "the hand card clicked stays out of the log"
 
 
+async def test_a_click_answered_too_late_logs_one_warning_and_its_move_is_kept(tmp_path, caplog):
+    """Discord drops a click not answered within 3 s ("Unknown interaction"): that is the bot being
+    behind, not a fault of the click, so it is one warning line, no traceback, and the move it made
+    stays made and shown."""
+    async with catnip(tmp_path) as (emu, bot):
+        thread, members = await open_table(emu, "catsdogs", 3)
+        game = next(iter(bot.service.live.values()))
+        version, actor = game.record.version, members[game.to_act()[0]]
+        panel = await Table(emu, thread, members, Rng.seeded(1)).panel(actor)
+        card = game.state.hands[game.to_act()[0]][0]
+        emu.world.response_deadline = 0.0  # every answer from now on comes too late
+        result = await actor.click(panel, f"cn:a:{game.id}:{version}:p:{card}")
+        await bot.presenter.settle()
+        await emu.settle(idle=0.02)
+        assert result.failed and "no initial response" in result.failed
+        assert game.record.version == version + 1, "the move was made"
+        assert f"move {version}" in table_of(emu, thread).embeds[0]["footer"]["text"], "and is shown"
+        late = [r for r in caplog.records if "answered too late" in r.getMessage()]
+        assert len(late) == 1 and late[0].levelname == "WARNING" and late[0].exc_info is None
+        assert not [r for r in caplog.records if r.levelname == "ERROR" and r.name.startswith("catnip")]
+        (dropped,) = emu.take_violations()  # the emulator's record of the click Discord dropped
+        assert dropped.rule == "deadline" and result.failed in dropped.detail
+
+
 def answer_soon(monkeypatch) -> None:
     """Acknowledge clicks after 50 ms (in the cog module the running bot loaded: each bot loads its own)."""
     monkeypatch.setattr(sys.modules["cogs.play._components"], "ANSWER_WITHIN", 0.05)
