@@ -78,9 +78,23 @@ async def play_to_the_end(table: Table) -> None:
     loop = asyncio.get_running_loop()
     give_up = loop.time() + 90
     while not table.over():
-        assert loop.time() < give_up, "the solo game did not end within 90 s"
+        assert loop.time() < give_up, f"the solo game did not end within 90 s: {stuck_at(table)}"
         if await table.step() is None:
             await asyncio.sleep(0.05)
+
+
+def stuck_at(table: Table) -> str:
+    """What the member saw when the game stopped moving: the table's status and footer, its pings, and
+    the controls of their private panel (to tell a game waiting on nobody from clicks going nowhere)."""
+    shown = table.table()
+    embed = shown.embeds[0] if shown is not None and shown.embeds else {}
+    panel = table.emu.message(next(iter(table.panels.values()))) if table.panels else None
+    pings = [m.content[:80] for m in table.emu.public_messages(table.channel) if m.content.startswith("🔔")]
+    controls = [c.get("custom_id") for c in panel.interactive()] if panel is not None else None
+    return (
+        f"table {embed.get('description', '')[:200]!r}, footer {embed.get('footer')}, pings {pings}, "
+        f"panel controls {controls}, {table.interactions} interactions"
+    )
 
 
 async def test_twenty_real_kills_lose_no_acknowledged_move_and_apply_none_twice(tmp_path: Path) -> None:
