@@ -161,15 +161,12 @@ class FastRng:
         return items[self.next() % len(items)]
 
 
-_SEAT_MARKS = tuple(f"{{p{seat}}}" for seat in range(16))
-
-
 def fill_names(text: str, names: Sequence[str]) -> str:
     """`text` with each `{p0}`, `{p1}`, ... replaced by that seat's player name."""
     if "{p" not in text:
         return text
-    for mark, name in zip(_SEAT_MARKS, names, strict=False):
-        text = text.replace(mark, name)
+    for seat, name in enumerate(names):
+        text = text.replace(f"{{p{seat}}}", name)
     return text
 
 

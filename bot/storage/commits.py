@@ -42,11 +42,13 @@ T = TypeVar("T")
 MAX_BATCH = 200
 """At most this many moves in one transaction, so one batch never holds the writer for long."""
 
-SNAPSHOT_UPSERT = (
-    "INSERT INTO snapshots (game_id, seq, version, state) VALUES (?, ?, ?, ?) "
+SNAPSHOTS_UPSERT = (
+    "INSERT INTO snapshots (game_id, seq, version, state) VALUES {rows} "
     "ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, version = excluded.version, "
     "state = excluded.state"
 )
+ROWS_A_STATEMENT = 1000
+"""At most this many rows in one multi-row statement (SQLite takes up to 32,766 parameters)."""
 
 
 @dataclass(frozen=True)
@@ -177,7 +179,7 @@ def _apply_all(db: Db, moves: list[PendingMove]) -> list[int | Exception]:
         db.execute(f"INSERT INTO moves (game_id, seq, seat, action, events, at) VALUES {values}", flat)
     if plan.snapshots:
         values, flat = multi_row_values(plan.snapshots)
-        db.execute(SNAPSHOT_UPSERT.replace("VALUES (?, ?, ?, ?)", f"VALUES {values}"), flat)
+        db.execute(SNAPSHOTS_UPSERT.format(rows=values), flat)
     db.executemany("DELETE FROM deadlines WHERE game_id = ?", plan.ended)
     for move in plan.results:
         write_result(db, move.game_id, move.result, move.now)

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bot.storage.access import Db, StoreAccess, outage_as_unavailable
-from bot.storage.commits import FinalResult, PendingMove, multi_row_values, write_result
+from bot.storage.commits import ROWS_A_STATEMENT, FinalResult, PendingMove, multi_row_values, write_result
 from bot.storage.models import (
     ENDED_STATUSES,
     Deadline,
@@ -324,8 +324,8 @@ class GameWrites(StoreAccess, Ownership):
 
         def body(db: sqlite3.Connection) -> None:
             db.executemany(FENCED_DEADLINE_DELETE, gone)
-            for start in range(0, len(kept), 1000):  # a statement for up to 1,000 games (`multi_row_values`)
-                values, flat = multi_row_values(kept[start : start + 1000])
+            for start in range(0, len(kept), ROWS_A_STATEMENT):  # see `multi_row_values`
+                values, flat = multi_row_values(kept[start : start + ROWS_A_STATEMENT])
                 db.execute(
                     "INSERT OR REPLACE INTO deadlines (game_id, decision, due) "
                     f"SELECT g.id, v.column1, v.column2 FROM (VALUES {values}) AS v "

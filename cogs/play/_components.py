@@ -108,43 +108,34 @@ async def handle_click(interaction: discord.Interaction, custom_id: str) -> None
         log.warning("click by user %s in guild %s not saved: %s", interaction.user.id, interaction.guild_id,
                     repr(outage.__cause__ or outage))  # fmt: skip
         await reply(interaction, str(outage))
-    except discord.NotFound as gone:
-        if gone.code != UNKNOWN_INTERACTION:
-            _log_failure(bot, interaction, component)
-            await reply(interaction, SORRY)
+    except Exception as error:
+        kind = component.kind.value if component else None
+        if isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
+            # Not a fault of the click: the bot was too busy to answer it in time. A move it made is
+            # saved and shown; the player sees "This interaction failed" and clicks again.
+            log.warning(
+                "click of kind %r by user %s in guild %s answered too late for Discord (over 3 s): the "
+                "bot is behind its clicks",
+                kind,
+                interaction.user.id,
+                interaction.guild_id,
+            )
             return
-        # Not a fault of the click: the bot was too busy to answer it in time. A move it made is saved
-        # and the table shows it; the player sees "This interaction failed" and clicks again.
-        log.warning(
-            "click of kind %r by user %s in guild %s answered too late for Discord (over 3 s): the bot is "
-            "behind its clicks",
-            component.kind.value if component else None,
+        game = bot.service.live.get(component.game_id) if component else None
+        seat = game.seat_of(interaction.user.id) if game else None
+        guild = game.record.guild_id if game else interaction.guild_id
+        # The component's argument is left out: on a private panel it can name a hidden card.
+        log.exception(
+            "game=%s guild=%s seat=%s click of kind %r by user %s failed",
+            component.game_id if component else None,
+            guild,
+            seat,
+            kind,
             interaction.user.id,
-            interaction.guild_id,
         )
-    except Exception:
-        _log_failure(bot, interaction, component)
-        await reply(interaction, SORRY)
-
-
-SORRY = "Sorry — something went wrong on my side. The game is safe; please try again."
-
-
-def _log_failure(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId | None) -> None:
-    """The click's failure with its traceback (called while handling it), naming the game, guild, seat
-    and kind of click."""
-    game = bot.service.live.get(component.game_id) if component else None
-    seat = game.seat_of(interaction.user.id) if game else None
-    guild = game.record.guild_id if game else interaction.guild_id
-    # The component's argument is left out: on a private panel it can name a hidden card.
-    log.exception(
-        "game=%s guild=%s seat=%s click of kind %r by user %s failed",
-        component.game_id if component else None,
-        guild,
-        seat,
-        component.kind.value if component else None,
-        interaction.user.id,
-    )
+        await reply(
+            interaction, "Sorry — something went wrong on my side. The game is safe; please try again."
+        )
 
 
 async def _moved_on(

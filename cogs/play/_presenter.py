@@ -73,7 +73,7 @@ class TablePresenter:
 
     async def game_closed(self, game: LiveGame, reason: str) -> None:
         await self._clear_ping(game.id)
-        self._clear_warning(game, closed=True)
+        self._clear_warning(game, force=True)
         channel = await self._table_channel(game)
         if channel is None or game.record.table_message_id is None:
             return
@@ -101,15 +101,15 @@ class TablePresenter:
         except (discord.Forbidden, discord.NotFound) as error:
             log.warning("%s could not post the timer warning (HTTP %s)", game.log_prefix(), error.status)
             return
-        self._clear_warning(game, closed=True)  # an earlier one still up
+        self._clear_warning(game, force=True)  # an earlier one still up
         self._warnings[game.id] = (channel.id, sent.id, game.record.version)
 
-    def _clear_warning(self, game: LiveGame, closed: bool = False) -> None:
+    def _clear_warning(self, game: LiveGame, force: bool = False) -> None:
         """Delete the game's timer warning once its decision is made (by the member or, when time ran
-        out, by the computer): the game has moved on from the version it was posted at. Deleted here
-        rather than by a timer, a warning leaves nothing pending when the bot stops."""
+        out, by the computer): the game has moved on from the version it was posted at (or `force`).
+        Deleted here rather than by a timer, a warning leaves nothing pending when the bot stops."""
         warning = self._warnings.get(game.id)
-        if warning is None or (not closed and warning[2] == game.record.version):
+        if warning is None or (not force and warning[2] == game.record.version):
             return
         del self._warnings[game.id]
         self._delete_soon(warning[0], warning[1])
@@ -121,7 +121,8 @@ class TablePresenter:
 
     def deleted_by_itself(self, message_id: int) -> bool:
         """Whether Discord's word of a deleted message is of a ping or table this presenter deleted
-        (then it is forgotten: one a move, recognised without walking every live game)."""
+        (then it is forgotten). The bot asks before dispatching the event: one a move, recognised
+        without walking every live game in `surface_deleted`."""
         if message_id in self._deleted_by_us:
             self._deleted_by_us.discard(message_id)
             return True
@@ -129,8 +130,6 @@ class TablePresenter:
 
     def surface_deleted(self, *, message_id: int | None = None, channel_id: int | None = None) -> None:
         """Someone deleted a message or a thread: a live game whose table it held shows its table again."""
-        if message_id is not None and self.deleted_by_itself(message_id):
-            return
         for game in list(self.service.live.values()):
             record = game.record
             if (message_id is not None and message_id == record.table_message_id) or (
