@@ -179,6 +179,7 @@ class CatnipBot(commands.AutoShardedBot):
         """Once the guilds are known: re-render each resumed table, re-arm its timer, let computers move."""
         await self.wait_until_ready()
         await self.service.announce_resumed(resumed)
+        await self.service.show_endings()
         await self.timers.save()
 
     async def _tick_timers(self) -> None:

@@ -34,6 +34,8 @@ class LiveGame:
     last_human_at: float = 0.0
     events: list[Event] = field(default_factory=list)
     rematch_of: int | None = None
+    ending_unshown: bool = False
+    """Finished, and its final table not yet shown (the store lists it among `endings_to_show`)."""
     _names: tuple[GameRecord | None, list[str]] = field(
         default=(None, []), init=False, repr=False, compare=False
     )
@@ -110,6 +112,7 @@ class LiveGame:
             update={"version": version, "updated_at": now, "status": "finished" if finished else "active"}
         )
         self.events = [*self.events, *events][-KEPT_EVENTS:]
+        self.ending_unshown = finished
 
 
 class GameListener(Protocol):

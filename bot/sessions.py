@@ -86,17 +86,42 @@ class GameService(ComputerTurns, LeaseKeeping):
         return games
 
     async def _load(self, record: GameRecord) -> LiveGame:
+        game = self.live[record.id] = await self._read_game(record)
+        return game
+
+    async def _read_game(self, record: GameRecord) -> LiveGame:
         rules = GAMES[record.game].rules
         state, events = None, []
-        if record.status == "active":
+        if record.status in ("active", "finished"):
             state = await load_state(self.store, record, rules)
             for move in await self.store.recent_moves(record.id, RECENT_MOVES):
                 events += [Event.model_validate(data) for data in move.events]
-        game = LiveGame(
-            record=record, rules=rules, state=state, last_human_at=record.updated_at, events=events
+        return LiveGame(
+            record=record,
+            rules=rules,
+            state=state,
+            last_human_at=record.updated_at,
+            events=events,
+            ending_unshown=record.status == "finished",
         )
-        self.live[record.id] = game
-        return game
+
+    async def show_endings(self) -> None:
+        """Show the final tables of this process's games that ended while a process was stopping (the
+        move that ended the game saved, its table not shown): their result and Rematch button."""
+        records = [r for r in await self.store.endings_to_show() if self.shard_plan.owns(r.guild_id)]
+        games = [await self._read_game(record) for record in records]
+        for listener in self.listeners:
+            await listener.games_resumed(games)
+
+    async def ending_shown(self, game: LiveGame) -> None:
+        """`game`'s final table is up: no process shows it again when it starts."""
+        if not game.ending_unshown:
+            return
+        game.ending_unshown = False
+        try:
+            await self.store.ending_shown(game.id)
+        except StoreUnavailable:
+            log.warning("%s final table shown but not noted so; shown again at start", game.log_prefix())
 
     async def announce_resumed(self, games: Sequence[LiveGame]) -> None:
         """Tell the listeners the resumed `games` are back, then let their computer seats move."""

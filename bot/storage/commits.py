@@ -183,6 +183,9 @@ def _apply_all(db: Db, moves: list[PendingMove]) -> list[int | Exception]:
     db.executemany("DELETE FROM deadlines WHERE game_id = ?", plan.ended)
     for move in plan.results:
         write_result(db, move.game_id, move.result, move.now)
+    db.executemany(
+        "INSERT OR IGNORE INTO endings_to_show (game_id) VALUES (?)", [(m.game_id,) for m in plan.results]
+    )
     return plan.outcomes
 
 

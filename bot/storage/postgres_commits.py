@@ -100,6 +100,11 @@ async def _apply_all(db: asyncpg.Connection, moves: list[PendingMove]) -> list[i
         await db.executemany("DELETE FROM deadlines WHERE game_id = $1", plan.ended)
     for move in plan.results:
         await write_result(db, move.game_id, move.result, move.now)
+    if plan.results:
+        await db.execute(
+            "INSERT INTO endings_to_show (game_id) SELECT unnest($1::bigint[]) ON CONFLICT DO NOTHING",
+            [move.game_id for move in plan.results],
+        )
     return plan.outcomes
 
 

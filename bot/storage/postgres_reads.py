@@ -36,6 +36,7 @@ SELECT g.id, g.guild_id, g.channel_id, g.thread_id, g.game, g.options, g.seed, g
 GAME_SQL = GAME_SELECT + " WHERE g.id = $1"
 GAMES_BY_IDS_SQL = GAME_SELECT + " WHERE g.id = ANY($1::bigint[]) ORDER BY g.id"
 ACTIVE_GAMES_SQL = GAME_SELECT + " WHERE g.status IN ('lobby', 'active') ORDER BY g.id"
+ENDINGS_TO_SHOW_SQL = GAME_SELECT + " WHERE g.id IN (SELECT game_id FROM endings_to_show) ORDER BY g.id"
 CHANNEL_GAMES_SQL = (
     GAME_SELECT
     + " WHERE (g.channel_id = $1 OR g.thread_id = $1) AND g.status = ANY($2::text[]) ORDER BY g.id"
@@ -82,6 +83,10 @@ class PgReads(PgAccess):
     async def active_games(self) -> list[GameRecord]:
         """Every game in the lobby or active, oldest first; ended games are never read."""
         return [game_record(row) for row in await self._read(ACTIVE_GAMES_SQL)]
+
+    async def endings_to_show(self) -> list[GameRecord]:
+        """The finished games whose final table no process has shown yet, oldest first."""
+        return [game_record(row) for row in await self._read(ENDINGS_TO_SHOW_SQL)]
 
     async def games_in_channel(
         self, channel_id: int, *, statuses: Sequence[GameStatus] = ("lobby", "active")

@@ -112,8 +112,16 @@ CREATE TABLE remembered_options (
 );
 """
 
+ENDINGS = """
+-- Finished games whose final table no process has shown yet (see the SQLite migration 3).
+CREATE TABLE endings_to_show (
+    game_id BIGINT PRIMARY KEY REFERENCES games (id)
+);
+"""
+
 PG_MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games with leases, seats, action log, snapshots, deadlines, results", INITIAL_SCHEMA),
+    Migration(2, "finished games whose final table is not shown yet", ENDINGS),
 )
 
 

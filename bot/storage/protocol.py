@@ -112,6 +112,12 @@ class GameStore(Protocol):
     async def active_games(self) -> list[GameRecord]:
         """Every game in the lobby or active, never the ended ones."""
 
+    async def endings_to_show(self) -> list[GameRecord]:
+        """The finished games whose final table no process has shown yet (a bot stopped in between)."""
+
+    async def ending_shown(self, game_id: int) -> None:
+        """The game's final table is shown: it is no longer among `endings_to_show`."""
+
     async def games_in_channel(
         self, channel_id: int, *, statuses: Sequence[GameStatus] = ("lobby", "active")
     ) -> list[GameRecord]:

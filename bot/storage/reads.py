@@ -12,6 +12,7 @@ from bot.storage.queries import (
     ACTIVE_GAMES_SQL,
     CHANNEL_GAMES_SQL,
     DEADLINES_SQL,
+    ENDINGS_TO_SHOW_SQL,
     GAME_SQL,
     LEADERBOARD_SQL,
     MOVES_SQL,
@@ -62,6 +63,10 @@ class GameReads(StoreAccess):
     async def active_games(self) -> list[GameRecord]:
         """Every game in the lobby or active, oldest first; ended games are never read."""
         return [game_record(row) for row in await self._read(ACTIVE_GAMES_SQL)]
+
+    async def endings_to_show(self) -> list[GameRecord]:
+        """The finished games whose final table no process has shown yet, oldest first."""
+        return [game_record(row) for row in await self._read(ENDINGS_TO_SHOW_SQL)]
 
     async def games_in_channel(
         self, channel_id: int, *, statuses: Sequence[GameStatus] = ("lobby", "active")

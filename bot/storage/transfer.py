@@ -1,8 +1,8 @@
 """`catnip migrate-db --from <SQLite file or URL> --to <postgresql URL>`: copy a whole database.
 
-Games, seats, the action logs, snapshots, deadlines, results, outcomes and remembered options
-are copied as they are (ids included), in one transaction: the target ends up with all of it
-or, if anything fails, with nothing. The target must be empty (its schema is created if
+Games, seats, the action logs, snapshots, deadlines, results, outcomes, the final tables still to
+show and remembered options are copied as they are (ids included), in one transaction: the target
+ends up with all of it or, if anything fails, with nothing. The target must be empty (its schema is created if
 missing); a target that already holds games is refused, so running the command twice never
 copies twice. Leases are not copied: the first process to run on the target takes the games.
 The source is only read (a SQLite file is opened read-only).
@@ -34,6 +34,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "deadlines": ("game_id", "decision", "due"),
     "results": ("game_id", "seat", "user_id", "score", "won"),
     "outcomes": ("game_id", "reason", "recorded_at"),
+    "endings_to_show": ("game_id",),
     "remembered_options": ("channel_id", "game", "options"),
 }  # fmt: skip
 """Every table of a Catnip database and the columns copied, parents before children."""

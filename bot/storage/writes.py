@@ -298,6 +298,14 @@ class GameWrites(StoreAccess, Ownership):
 
         await self._transaction(body)
 
+    async def ending_shown(self, game_id: int) -> None:
+        """The game's final table is shown: no process needs to show it again."""
+
+        async def body(db: Db) -> None:
+            await db.execute("DELETE FROM endings_to_show WHERE game_id = ?", (game_id,))
+
+        await self._transaction(body)
+
     async def clear_deadline(self, game_id: int) -> None:
         """Remove the game's deadline, if any."""
 

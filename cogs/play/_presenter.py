@@ -194,6 +194,7 @@ class TablePresenter:
             log.warning("%s its channel is gone; ending the game", game.log_prefix())
             if game.id in self.service.live:
                 await self.service.abandon(game, "The game's channel is gone.")
+            await self.service.ending_shown(game)  # nowhere to show it, now or at a later start
             return
         if game.record.status == "lobby":
             message = lobby_message(game)
@@ -204,6 +205,7 @@ class TablePresenter:
             await self._present(game, channel, message)
         except (discord.Forbidden, discord.NotFound) as error:
             await self._move_or_end(game, channel, message, error)
+        await self.service.ending_shown(game)
 
     async def _add_picture(self, game: LiveGame, message: Message) -> None:
         """Attach the table's picture, drawn off the event loop (see `cogs/play/_pictures.py`)."""

@@ -70,6 +70,7 @@ async def test_a_sqlite_database_is_copied_whole_and_replays_the_same(tmp_path, 
             == [Deadline(game_id=ids[1], decision="turn", due=99.5)]
         )
         assert [g.id for g in await target.active_games()] == ids[:2]
+        assert await target.endings_to_show() == await source.endings_to_show() != []
         assert await target.remembered_options(200, "yarn") == {"most": 1}
         assert await target.stats(100, 1) == await source.stats(100, 1) != []
         assert await target.leaderboard(100, "yarn") == await source.leaderboard(100, "yarn")

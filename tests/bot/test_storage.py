@@ -337,6 +337,19 @@ async def test_the_move_that_ends_a_game_stores_its_result_with_it(store):
     ]
 
 
+async def test_a_finished_game_waits_among_the_endings_to_show_until_its_final_table_is_shown(store):
+    ended, refused, playing = [await started_game(store, users=(1, 2)) for _ in range(3)]
+    await play_to_end(store, ended.id, result=FinalResult(scores=(3, 5), winners=(1,), reason=""))
+    with pytest.raises(ValueError):
+        await play_to_end(store, refused.id, result=FinalResult(scores=(1, 2, 3), winners=(0,), reason=""))
+    await play_move(store, playing.id)
+    assert [record.id for record in await store.endings_to_show()] == [ended.id]
+    assert (await store.endings_to_show())[0] == await store.get_game(ended.id)
+    await store.ending_shown(ended.id)
+    await store.ending_shown(ended.id)  # shown twice (its picture follows the text): no error
+    assert await store.endings_to_show() == []
+
+
 async def test_a_final_move_whose_result_cannot_be_stored_is_refused_whole(store):
     game = await started_game(store, users=(1, 2))
     with pytest.raises(ValueError, match="2 seats but 3 scores"):
@@ -835,7 +848,7 @@ async def test_migrations_apply_once_and_reopening_changes_nothing(tmp_path, mon
     await store.close()
     with raw(path) as db:
         applied = db.execute("SELECT version, applied_at FROM schema_migrations").fetchall()
-        assert [version for version, _ in applied] == [1, 2]
+        assert [version for version, _ in applied] == [1, 2, 3]
         assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
     store = SqliteGameStore(path)
@@ -845,7 +858,7 @@ async def test_migrations_apply_once_and_reopening_changes_nothing(tmp_path, mon
 
     # A later release adds a migration: it is applied once, on top of the existing data.
     added = migrations.Migration(
-        3, "notes", "ALTER TABLE games ADD COLUMN note TEXT;\nCREATE INDEX n ON games (note);"
+        4, "notes", "ALTER TABLE games ADD COLUMN note TEXT;\nCREATE INDEX n ON games (note);"
     )
     monkeypatch.setattr(migrations, "MIGRATIONS", (*migrations.MIGRATIONS, added))
     for _ in range(2):
@@ -855,12 +868,12 @@ async def test_migrations_apply_once_and_reopening_changes_nothing(tmp_path, mon
         await store.close()
     with raw(path) as db:
         assert db.execute("SELECT version, applied_at FROM schema_migrations").fetchall()[0] == applied[0]
-        assert [v for (v,) in db.execute("SELECT version FROM schema_migrations")] == [1, 2, 3]
+        assert [v for (v,) in db.execute("SELECT version FROM schema_migrations")] == [1, 2, 3, 4]
 
 
 async def test_a_failed_migration_leaves_the_database_untouched(tmp_path, monkeypatch):
     path = tmp_path / "catnip.sqlite3"
-    broken = migrations.Migration(3, "broken", "CREATE TABLE fine (x);\nALTER TABLE nowhere ADD COLUMN y;")
+    broken = migrations.Migration(4, "broken", "CREATE TABLE fine (x);\nALTER TABLE nowhere ADD COLUMN y;")
     monkeypatch.setattr(migrations, "MIGRATIONS", (*migrations.MIGRATIONS, broken))
     with pytest.raises(sqlite3.OperationalError, match="nowhere"):
         await SqliteGameStore(path).open()

@@ -187,6 +187,10 @@ class Table:
         return result.message
 
 
+def start_enabled(lobby) -> bool:
+    return any(b.get("label") == "Start" and not b.get("disabled") for b in lobby.buttons())
+
+
 async def open_table(
     emu: Emulator, key: str, players: int, *, computers: int = 0, channel: str = "games", names=MEMBERS
 ):
@@ -204,6 +208,8 @@ async def open_table(
     for _ in range(computers):
         assert (await host.select(lobby, "Add computer player (host)…", ["easy"])).ok
     await emu.settle(idle=0.01)
+    # A bot in another process may not have shown the last seat taken yet: Start waits for it.
+    await emu.wait_for(lambda: start_enabled(emu.message(lobby.id)))
     assert (await host.click(lobby, "Start")).ok
     await emu.settle(idle=0.01)
     return thread, members

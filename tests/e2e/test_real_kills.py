@@ -16,7 +16,7 @@ from pathlib import Path
 from bot.storage import SqliteGameStore
 from emulator import Emulator
 from engine import Rng
-from tests.e2e.driver import Table, table_of
+from tests.e2e.driver import Table, start_enabled, table_of
 from tests.e2e.processes import (
     DISCORD_AT_SPEED,
     BotProcess,
@@ -60,6 +60,7 @@ async def open_game(emu: Emulator, key: str, names: tuple[str, ...], computers: 
     for _ in range(computers):
         assert (await members[0].select(lobby, "Add computer player (host)…", ["normal"])).ok
     await emu.settle(idle=0.02)
+    await emu.wait_for(lambda: start_enabled(emu.message(lobby.id)))
     assert (await members[0].click(lobby, "Start")).ok
     await emu.settle(idle=0.02)
     return Table(emu, thread, members, rng)

@@ -46,6 +46,46 @@ async def test_a_crashed_bot_restarts_and_the_game_goes_on_through_its_old_butto
             await again.close()
 
 
+def ends_with_its_next_move(game) -> bool:
+    rules, state = game.rules, game.state
+    return any(
+        rules.outcome(rules.apply(state, seat, action)[0]) is not None
+        for seat in rules.to_act(state)
+        for action in rules.legal_actions(state, seat)
+    )
+
+
+async def test_a_game_that_ended_as_the_bot_died_shows_its_result_when_the_bot_is_back(tmp_path):
+    """The move that ends a game is saved before its table shows it. A bot that dies in between shows
+    the final table (the result and the Rematch button) when it starts again, and only that once:
+    finished games are otherwise never loaded, so the table would show a turn forever."""
+    async with catnip(tmp_path) as (emu, bot):
+        thread, members = await open_table(emu, "catsdogs", 1)
+        table = Table(emu, thread, members, Rng.seeded(5))
+        game = next(iter(bot.service.live.values()))
+        while not ends_with_its_next_move(game):
+            await table.step()
+        bot.presenter.refresh = lambda game: None  # the bot dies before its table shows the last move
+        await table.step()
+        assert game.record.status == "finished" and not table.over()
+        shown_before = table_of(emu, thread).embeds[0]["footer"]["text"]
+        await crash(emu, bot)
+
+        again = await start_catnip(emu, tmp_path / "catnip.sqlite3", seed=2)
+        try:
+            await emu.settle(idle=0.05)
+            final = table_of(emu, thread)
+            assert table.over(), "the final table, with its Rematch button"
+            assert final.embeds[0]["footer"]["text"] != shown_before
+            assert not again.service.live, "the finished game is shown, not run"
+            assert await again.store.endings_to_show() == []
+            assert (await members[0].click(final, "Rematch")).ok
+            await emu.settle(idle=0.05)
+            assert len(again.service.live) == 1, "the rematch started"
+        finally:
+            await again.close()
+
+
 async def bad_click(member, message, custom_id):
     result = await member.click(message, custom_id, force=True)
     assert result.ok, result.failed
