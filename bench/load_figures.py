@@ -7,6 +7,7 @@ import contextlib
 import logging
 import resource
 import time
+import traceback
 import tracemalloc
 from collections import Counter
 from pathlib import Path
@@ -114,7 +115,15 @@ class ErrorCount(logging.Handler):
         self.messages: list[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(f"{record.name}: {record.getMessage()}")
+        error = record.exc_info[1] if record.exc_info else None
+        where = ""
+        if error is not None and error.__traceback__ is not None:
+            frames = traceback.extract_tb(error.__traceback__)
+            ours = [f for f in frames if any(part in f.filename for part in ("/cogs/", "/bot/"))]
+            frame = (ours or frames)[-1]
+            where = f" at {Path(frame.filename).name}:{frame.lineno} ({frame.name})"
+        caught = f" — {type(error).__name__}: {error}{where}" if error is not None else ""
+        self.messages.append(f"{record.name}: {record.getMessage()}{caught}")
 
 
 def _module_of(filename: str) -> str:

@@ -82,21 +82,47 @@ async def handle_click(interaction: discord.Interaction, custom_id: str) -> None
     """Answer one click: parsed, let through the gate, then handled by its kind's handler.
 
     Every click gets exactly one answer: a refusal is a short private sentence, an id Catnip
-    did not make gets the same "not valid any more" whatever it holds.
+    did not make gets the same "not valid any more" whatever it holds. An answer that comes too
+    late for Discord (its move, if any, made and shown all the same) is one warning line.
     """
-    bot: CatnipBot = interaction.client  # type: ignore[assignment]
     component: ids.ComponentId | None = None
     try:
-        try:
-            component = ids.parse(custom_id)
-        except BadRequest:
-            log.info(
-                "click with an unknown id (%d characters) by user %s in guild %s",
-                len(custom_id) if isinstance(custom_id, str) else 0,
-                interaction.user.id,
-                interaction.guild_id,
-            )
+        component = _parsed(interaction, custom_id)
+        await _answer(interaction, component)
+    except discord.NotFound as error:
+        if error.code != UNKNOWN_INTERACTION:
             raise
+        # Not a fault of the click: the bot was too busy to answer it in time. The player sees
+        # "This interaction failed" and clicks again.
+        log.warning(
+            "click of kind %r by user %s in guild %s answered too late for Discord (over 3 s): the "
+            "bot is behind its clicks",
+            component.kind.value if component else None,
+            interaction.user.id,
+            interaction.guild_id,
+        )
+
+
+def _parsed(interaction: discord.Interaction, custom_id: str) -> ids.ComponentId | None:
+    """The click's component id, or None (logged) for an id Catnip did not make."""
+    try:
+        return ids.parse(custom_id)
+    except BadRequest:
+        log.info(
+            "click with an unknown id (%d characters) by user %s in guild %s",
+            len(custom_id) if isinstance(custom_id, str) else 0,
+            interaction.user.id,
+            interaction.guild_id,
+        )
+        return None
+
+
+async def _answer(interaction: discord.Interaction, component: ids.ComponentId | None) -> None:
+    """Handle a parsed click (None: an id Catnip did not make) and give it its one answer."""
+    bot: CatnipBot = interaction.client  # type: ignore[assignment]
+    try:
+        if component is None:
+            raise BadRequest(ids.INVALID)
         check_component_type(interaction, component)
         await admit(bot, interaction, component)
         await HANDLERS[component.kind](bot, interaction, component)
@@ -109,18 +135,9 @@ async def handle_click(interaction: discord.Interaction, custom_id: str) -> None
                     repr(outage.__cause__ or outage))  # fmt: skip
         await reply(interaction, str(outage))
     except Exception as error:
-        kind = component.kind.value if component else None
         if isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
-            # Not a fault of the click: the bot was too busy to answer it in time. A move it made is
-            # saved and shown; the player sees "This interaction failed" and clicks again.
-            log.warning(
-                "click of kind %r by user %s in guild %s answered too late for Discord (over 3 s): the "
-                "bot is behind its clicks",
-                kind,
-                interaction.user.id,
-                interaction.guild_id,
-            )
-            return
+            raise
+        kind = component.kind.value if component else None
         game = bot.service.live.get(component.game_id) if component else None
         seat = game.seat_of(interaction.user.id) if game else None
         guild = game.record.guild_id if game else interaction.guild_id

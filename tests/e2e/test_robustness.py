@@ -176,6 +176,25 @@ async def test_a_click_answered_too_late_logs_one_warning_and_its_move_is_kept(t
         assert dropped.rule == "deadline" and result.failed in dropped.detail
 
 
+async def test_a_refusal_answered_too_late_is_the_same_one_warning(tmp_path, caplog):
+    """A click refused (out of turn) when the bot is too far behind to answer it in time: the refusal
+    cannot reach the player either, and that is the same one warning line, not an error."""
+    async with catnip(tmp_path) as (emu, bot):
+        thread, members = await open_table(emu, "catsdogs", 3)
+        game = next(iter(bot.service.live.values()))
+        version, idle = game.record.version, (game.to_act()[0] + 1) % 3
+        panel = await Table(emu, thread, members, Rng.seeded(1)).panel(members[idle])
+        emu.world.response_deadline = 0.0
+        card = game.state.hands[idle][0]
+        result = await members[idle].click(panel, f"cn:a:{game.id}:{version}:p:{card}", force=True)
+        await emu.settle(idle=0.02)
+        assert result.failed and game.record.version == version
+        late = [r for r in caplog.records if "answered too late" in r.getMessage()]
+        assert len(late) == 1 and late[0].levelname == "WARNING" and late[0].exc_info is None
+        assert not [r for r in caplog.records if r.levelname == "ERROR"]
+        emu.take_violations()
+
+
 def answer_soon(monkeypatch) -> None:
     """Acknowledge clicks after 50 ms (in the cog module the running bot loaded: each bot loads its own)."""
     monkeypatch.setattr(sys.modules["cogs.play._components"], "ANSWER_WITHIN", 0.05)
