@@ -140,6 +140,7 @@ class CatnipBot(commands.AutoShardedBot):
             self._background.append(asyncio.create_task(self._keep_leases()))
         if can_release():
             self._background.append(asyncio.create_task(self._release_memory()))
+        self._background.append(asyncio.create_task(self._note_pings()))
 
     async def _plan_shards(self) -> ShardPlan:
         """Ask Discord (`GET /gateway/bot`) for its recommended shard count, used when `SHARD_COUNT` is
@@ -198,6 +199,17 @@ class CatnipBot(commands.AutoShardedBot):
             await asyncio.sleep(RELEASE_EVERY_SECONDS)
             release_free_memory()
 
+    async def _note_pings(self) -> None:
+        """Note where the turn pings stand every minute, for the process that runs their games next
+        (`TablePresenter.note_pings`; the cog notes them again when it unloads at a clean stop)."""
+        while not self.is_closed():
+            await asyncio.sleep(NOTE_PINGS_EVERY_SECONDS)
+            try:
+                if self.presenter is not None:
+                    await self.presenter.note_pings()
+            except Exception:
+                log.exception("noting the turn pings failed")
+
     async def _keep_leases(self) -> None:
         """Renew this process's leases well within their length; show the games it took over from a
         process of its shards that is gone, as if resumed."""
@@ -226,6 +238,8 @@ class CatnipBot(commands.AutoShardedBot):
             log.exception("could not store the deadlines before closing")
         await self.store.close()
 
+
+NOTE_PINGS_EVERY_SECONDS = 60.0
 
 GC_THRESHOLDS = (10_000, 20, 10)
 

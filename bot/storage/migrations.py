@@ -127,10 +127,21 @@ CREATE TABLE endings_to_show (
 );
 """
 
+PINGS = """
+-- Each game's standing turn ping, as a process last noted it (at a clean stop and every minute), so
+-- the next process to run the game deletes it instead of leaving it beside its own.
+CREATE TABLE pings (
+    game_id INTEGER PRIMARY KEY REFERENCES games (id),
+    channel_id INTEGER NOT NULL,
+    message_id INTEGER NOT NULL
+);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games, seats, action log, snapshots, deadlines, results", INITIAL_SCHEMA),
     Migration(2, "leases: which process runs each game", LEASES),
     Migration(3, "finished games whose final table is not shown yet", ENDINGS),
+    Migration(4, "the standing turn pings", PINGS),
 )
 
 

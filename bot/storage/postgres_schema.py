@@ -119,9 +119,19 @@ CREATE TABLE endings_to_show (
 );
 """
 
+PINGS = """
+-- Each game's standing turn ping, as a process last noted it (see the SQLite migration 4).
+CREATE TABLE pings (
+    game_id BIGINT PRIMARY KEY REFERENCES games (id),
+    channel_id BIGINT NOT NULL,
+    message_id BIGINT NOT NULL
+);
+"""
+
 PG_MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games with leases, seats, action log, snapshots, deadlines, results", INITIAL_SCHEMA),
     Migration(2, "finished games whose final table is not shown yet", ENDINGS),
+    Migration(3, "the standing turn pings", PINGS),
 )
 
 

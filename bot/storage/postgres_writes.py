@@ -6,7 +6,7 @@ another process either happened before (the write is refused with NotOwner) or w
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import asyncpg
 
@@ -319,6 +319,36 @@ class PgWrites(PgAccess, Ownership):
             )
 
         await self._transaction(body)
+
+    async def save_pings(self, pings: Mapping[int, tuple[int, int]], *, cleared: Iterable[int] = ()) -> None:
+        """Note each game's standing turn ping (channel, message) and forget those of the `cleared` games."""
+        gone = list(cleared)
+        rows = [(game_id, channel, message) for game_id, (channel, message) in pings.items()]
+
+        async def body(db: Db) -> None:
+            await db.execute("DELETE FROM pings WHERE game_id = ANY($1::bigint[])", gone)
+            await db.executemany(
+                "INSERT INTO pings (game_id, channel_id, message_id) VALUES ($1, $2, $3) "
+                "ON CONFLICT (game_id) "
+                "DO UPDATE SET channel_id = excluded.channel_id, message_id = excluded.message_id",
+                rows,
+            )
+
+        if gone or rows:
+            await self._transaction(body)
+
+    async def take_pings(self, game_ids: Iterable[int]) -> dict[int, tuple[int, int]]:
+        """The turn pings noted for these games (channel, message), forgotten as they are handed over."""
+
+        async def body(db: Db) -> dict[int, tuple[int, int]]:
+            rows = await db.fetch(
+                "DELETE FROM pings WHERE game_id = ANY($1::bigint[]) "
+                "RETURNING game_id, channel_id, message_id",
+                sorted(set(game_ids)),
+            )
+            return {row[0]: (row[1], row[2]) for row in rows}
+
+        return await self._transaction(body)
 
     async def remember_options(self, channel_id: int, game: str, options: dict) -> None:
         """Remember the options last used for `game` in `channel_id`."""

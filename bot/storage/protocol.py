@@ -8,7 +8,7 @@ be reached or written right now (nothing of the call was applied; retry in a mom
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol, runtime_checkable
 
 from bot.storage.commits import FinalResult
@@ -136,6 +136,12 @@ class GameStore(Protocol):
 
     async def deadlines(self) -> list[Deadline]:
         """The pending deadlines of live games, soonest first."""
+
+    async def save_pings(self, pings: Mapping[int, tuple[int, int]], *, cleared: Iterable[int] = ()) -> None:
+        """Note each game's standing turn ping (channel, message) and forget those of the `cleared` games."""
+
+    async def take_pings(self, game_ids: Iterable[int]) -> dict[int, tuple[int, int]]:
+        """The turn pings noted for these games, forgotten as they are handed over."""
 
     async def remember_options(self, channel_id: int, game: str, options: dict) -> None:
         """Remember the options last used for `game` in `channel_id`."""

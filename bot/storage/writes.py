@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.storage.access import Db, StoreAccess, outage_as_unavailable
@@ -344,6 +344,36 @@ class GameWrites(StoreAccess, Ownership):
 
         if gone or kept:
             await self._sync_transaction(body)
+
+    # ------------------------------------------------------------------ turn pings
+
+    async def save_pings(self, pings: Mapping[int, tuple[int, int]], *, cleared: Iterable[int] = ()) -> None:
+        """Note each game's standing turn ping (channel, message) and forget those of the `cleared` games."""
+        gone = [(game_id,) for game_id in cleared]
+        rows = [(game_id, channel, message) for game_id, (channel, message) in pings.items()]
+
+        def body(db: sqlite3.Connection) -> None:
+            db.executemany("DELETE FROM pings WHERE game_id = ?", gone)
+            db.executemany(
+                "INSERT OR REPLACE INTO pings (game_id, channel_id, message_id) VALUES (?, ?, ?)", rows
+            )
+
+        if gone or rows:
+            await self._sync_transaction(body)
+
+    async def take_pings(self, game_ids: Iterable[int]) -> dict[int, tuple[int, int]]:
+        """The turn pings noted for these games (channel, message), forgotten as they are handed over."""
+        ids = to_json(sorted(set(game_ids)))
+
+        def body(db: sqlite3.Connection) -> dict[int, tuple[int, int]]:
+            rows = db.execute(
+                "DELETE FROM pings WHERE game_id IN (SELECT value FROM json_each(?)) "
+                "RETURNING game_id, channel_id, message_id",
+                (ids,),
+            ).fetchall()
+            return {game_id: (channel, message) for game_id, channel, message in rows}
+
+        return await self._sync_transaction(body)
 
     # ------------------------------------------------------------------ options
 

@@ -67,6 +67,7 @@ class PlayCog(commands.Cog, name="Play"):
             self.bot.presenter = None
         self.presenter.pictures.close()
         await self.presenter.settle()
+        await self.presenter.note_pings()
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
         await answer_command_error(interaction, error)

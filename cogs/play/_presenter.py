@@ -25,6 +25,7 @@ import discord
 
 from bot.live import LiveGame
 from bot.sessions import GameService
+from bot.storage import StoreUnavailable
 from bot.timers import Timers
 from cogs.messages import Message, lobby_message, new_view, table_message
 from cogs.play._pictures import TablePictures, show_picture
@@ -52,6 +53,7 @@ class TablePresenter:
         self._showing: set[int] = set()
         self._workers: set[asyncio.Task] = set()
         self._pings: dict[int, tuple[int, int, frozenset[int]]] = {}
+        self._pings_gone: set[int] = set()  # games whose ping was deleted since the pings were noted
         self._warnings: dict[int, tuple[int, int, int]] = {}  # game -> (channel, message, version warned at)
         self._deletions: set[asyncio.Task] = set()
         self._deleted_by_us: set[int] = set()  # messages this presenter deletes, until Discord says so
@@ -69,7 +71,27 @@ class TablePresenter:
         self.refresh(game)
 
     async def games_resumed(self, games: Sequence[LiveGame]) -> None:
+        """Show the tables again, and delete the turn pings the process that ran them last left up."""
         self.refresh_resumed(games)
+        try:
+            left = await self.service.store.take_pings(game.id for game in games)
+        except StoreUnavailable:
+            log.warning("could not read the turn pings left by the last process; they stay up")
+            return
+        for channel_id, message_id in left.values():
+            self._delete_soon(channel_id, message_id)
+
+    async def note_pings(self) -> None:
+        """Note the standing turn pings in the store, so the next process to run their games deletes
+        them instead of leaving them beside its own: every minute and at a clean stop (a ping posted
+        since the last note before a kill stays up)."""
+        gone, self._pings_gone = self._pings_gone, set()
+        standing = {game_id: (channel, message) for game_id, (channel, message, _) in self._pings.items()}
+        try:
+            await self.service.store.save_pings(standing, cleared=gone - standing.keys())
+        except StoreUnavailable:
+            self._pings_gone |= gone
+            log.warning("could not note the standing turn pings; noted at the next try")
 
     async def game_closed(self, game: LiveGame, reason: str) -> None:
         await self._clear_ping(game.id)
@@ -317,6 +339,7 @@ class TablePresenter:
     async def _clear_ping(self, game_id: int) -> None:
         previous = self._pings.pop(game_id, None)
         if previous is not None:
+            self._pings_gone.add(game_id)
             await self._delete(previous[0], previous[1])
 
     async def _delete(self, channel_id: int, message_id: int) -> None:

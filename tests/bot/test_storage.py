@@ -350,6 +350,15 @@ async def test_a_finished_game_waits_among_the_endings_to_show_until_its_final_t
     assert await store.endings_to_show() == []
 
 
+async def test_turn_pings_noted_are_handed_over_once_to_whoever_runs_their_games_next(store):
+    one, two, three = [await started_game(store) for _ in range(3)]
+    await store.save_pings({one.id: (10, 100), two.id: (20, 200)})
+    await store.save_pings({two.id: (20, 201), three.id: (30, 300)}, cleared=[one.id])
+    assert await store.take_pings([one.id, two.id]) == {two.id: (20, 201)}
+    assert await store.take_pings([two.id, three.id]) == {three.id: (30, 300)}, "each handed over once"
+    assert await store.take_pings([one.id, two.id, three.id]) == {}
+
+
 async def test_a_final_move_whose_result_cannot_be_stored_is_refused_whole(store):
     game = await started_game(store, users=(1, 2))
     with pytest.raises(ValueError, match="2 seats but 3 scores"):
@@ -848,7 +857,7 @@ async def test_migrations_apply_once_and_reopening_changes_nothing(tmp_path, mon
     await store.close()
     with raw(path) as db:
         applied = db.execute("SELECT version, applied_at FROM schema_migrations").fetchall()
-        assert [version for version, _ in applied] == [1, 2, 3]
+        assert [version for version, _ in applied] == [m.version for m in migrations.MIGRATIONS]
         assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
 
     store = SqliteGameStore(path)
@@ -857,8 +866,9 @@ async def test_migrations_apply_once_and_reopening_changes_nothing(tmp_path, mon
     await store.close()
 
     # A later release adds a migration: it is applied once, on top of the existing data.
+    newest = migrations.MIGRATIONS[-1].version
     added = migrations.Migration(
-        4, "notes", "ALTER TABLE games ADD COLUMN note TEXT;\nCREATE INDEX n ON games (note);"
+        newest + 1, "notes", "ALTER TABLE games ADD COLUMN note TEXT;\nCREATE INDEX n ON games (note);"
     )
     monkeypatch.setattr(migrations, "MIGRATIONS", (*migrations.MIGRATIONS, added))
     for _ in range(2):
@@ -868,12 +878,19 @@ async def test_migrations_apply_once_and_reopening_changes_nothing(tmp_path, mon
         await store.close()
     with raw(path) as db:
         assert db.execute("SELECT version, applied_at FROM schema_migrations").fetchall()[0] == applied[0]
-        assert [v for (v,) in db.execute("SELECT version FROM schema_migrations")] == [1, 2, 3, 4]
+        assert [v for (v,) in db.execute("SELECT version FROM schema_migrations")] == [
+            *(version for version, _ in applied),
+            newest + 1,
+        ]
 
 
 async def test_a_failed_migration_leaves_the_database_untouched(tmp_path, monkeypatch):
     path = tmp_path / "catnip.sqlite3"
-    broken = migrations.Migration(4, "broken", "CREATE TABLE fine (x);\nALTER TABLE nowhere ADD COLUMN y;")
+    broken = migrations.Migration(
+        migrations.MIGRATIONS[-1].version + 1,
+        "broken",
+        "CREATE TABLE fine (x);\nALTER TABLE nowhere ADD COLUMN y;",
+    )
     monkeypatch.setattr(migrations, "MIGRATIONS", (*migrations.MIGRATIONS, broken))
     with pytest.raises(sqlite3.OperationalError, match="nowhere"):
         await SqliteGameStore(path).open()

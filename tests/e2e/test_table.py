@@ -4,6 +4,7 @@ and a game whose thread is gone goes on in its channel (or is closed when that i
 from __future__ import annotations
 
 import re
+import sqlite3
 
 import pytest
 
@@ -170,3 +171,41 @@ async def test_the_table_shows_each_decisions_deadline_from_the_start_after_move
             assert deadline_shown(emu, thread) == int(again.timers.due(game_id))
         finally:
             await again.close()
+
+
+@pytest.mark.parametrize("stop", ["clean stop", "kill after a minute's note"])
+async def test_a_restarted_bot_deletes_the_turn_ping_the_last_one_left_up(tmp_path, monkeypatch, stop):
+    """The new process posts its own ping for the turn; the old one (noted at the clean stop, or by
+    the minute's note before a kill) is deleted, so the member is not left with two."""
+    monkeypatch.setattr("bot.app.NOTE_PINGS_EVERY_SECONDS", 0.05)
+    async with catnip(tmp_path) as (emu, bot):
+        thread, members = await open_table(emu, "catsdogs", 3)
+        table = Table(emu, thread, members, Rng.seeded(4))
+        for _ in range(3):
+            await table.step()
+        await bot.presenter.settle()
+        (left_up,) = pings(emu, thread)
+        if stop == "clean stop":
+            await emu.stop_bot(bot)
+        else:
+            await emu.wait_for(lambda: left_up.id in noted_pings(tmp_path))
+            await crash(emu, bot)
+        assert [m.id for m in pings(emu, thread)] == [left_up.id]
+
+        again = await start_catnip(emu, tmp_path / "catnip.sqlite3", seed=5)
+        try:
+            await emu.settle(idle=0.05)
+            await again.presenter.settle()
+            (standing,) = pings(emu, thread)
+            assert standing.id != left_up.id and standing.content == left_up.content
+            await table.step()  # play goes on, and its pings stay one
+            await again.presenter.settle()
+            await emu.settle(idle=0.02)
+            assert len(pings(emu, thread)) == 1
+        finally:
+            await again.close()
+
+
+def noted_pings(tmp_path) -> set[int]:
+    with sqlite3.connect(tmp_path / "catnip.sqlite3") as db:
+        return {message for (message,) in db.execute("SELECT message_id FROM pings")}
