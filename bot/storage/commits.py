@@ -180,12 +180,14 @@ def _apply_all(db: Db, moves: list[PendingMove]) -> list[int | Exception]:
     if plan.snapshots:
         values, flat = multi_row_values(plan.snapshots)
         db.execute(SNAPSHOTS_UPSERT.format(rows=values), flat)
-    db.executemany("DELETE FROM deadlines WHERE game_id = ?", plan.ended)
+    if plan.ended:  # each statement, even with no rows, gives up the GIL and takes it back
+        db.executemany("DELETE FROM deadlines WHERE game_id = ?", plan.ended)
     for move in plan.results:
         write_result(db, move.game_id, move.result, move.now)
-    db.executemany(
-        "INSERT OR IGNORE INTO endings_to_show (game_id) VALUES (?)", [(m.game_id,) for m in plan.results]
-    )
+    if plan.results:
+        db.executemany(
+            "INSERT OR IGNORE INTO endings_to_show (game_id) VALUES (?)", [(m.game_id,) for m in plan.results]
+        )
     return plan.outcomes
 
 
