@@ -35,7 +35,7 @@ class LiveGame:
     events: list[Event] = field(default_factory=list)
     rematch_of: int | None = None
     ending_unshown: bool = False
-    """Finished, and its final table not yet shown (the store lists it among `endings_to_show`)."""
+    """Ended, and its last table not yet shown (the store lists it among `endings_to_show`)."""
     _names: tuple[GameRecord | None, list[str]] = field(
         default=(None, []), init=False, repr=False, compare=False
     )

@@ -89,7 +89,7 @@ class GameService(ComputerTurns, LeaseKeeping):
         game = self.live[record.id] = await self._read_game(record)
         return game
 
-    async def _read_game(self, record: GameRecord) -> LiveGame:
+    async def _read_game(self, record: GameRecord, *, ending: bool = False) -> LiveGame:
         rules = GAMES[record.game].rules
         state, events = None, []
         if record.status in ("active", "finished"):
@@ -102,26 +102,32 @@ class GameService(ComputerTurns, LeaseKeeping):
             state=state,
             last_human_at=record.updated_at,
             events=events,
-            ending_unshown=record.status == "finished",
+            ending_unshown=ending,
         )
 
     async def show_endings(self) -> None:
-        """Show the final tables of this process's games that ended while a process was stopping (the
-        move that ended the game saved, its table not shown): their result and Rematch button."""
-        records = [r for r in await self.store.endings_to_show() if self.shard_plan.owns(r.guild_id)]
-        games = [await self._read_game(record) for record in records]
+        """Show the last tables of this process's games that ended while a process was stopping (the
+        end saved, its table not shown): a finished game's result and Rematch button, a closed
+        game's reason. The listeners hear of them as resumed (so their old pings go), the closed ones
+        then as closed."""
+        endings = [e for e in await self.store.endings_to_show() if self.shard_plan.owns(e.record.guild_id)]
+        games = [await self._read_game(ending.record, ending=True) for ending in endings]
         for listener in self.listeners:
             await listener.games_resumed(games)
+        for game, ending in zip(games, endings, strict=True):
+            if ending.reason is not None:
+                for listener in self.listeners:
+                    await listener.game_closed(game, ending.reason)
 
     async def ending_shown(self, game: LiveGame) -> None:
-        """`game`'s final table is up: no process shows it again when it starts."""
+        """`game`'s last table is up: no process shows it again when it starts."""
         if not game.ending_unshown:
             return
         game.ending_unshown = False
         try:
             await self.store.ending_shown(game.id)
         except StoreUnavailable:
-            log.warning("%s final table shown but not noted so; shown again at start", game.log_prefix())
+            log.warning("%s last table shown but not noted so; shown again at start", game.log_prefix())
 
     async def announce_resumed(self, games: Sequence[LiveGame]) -> None:
         """Tell the listeners the resumed `games` are back, then let their computer seats move."""
@@ -479,7 +485,8 @@ class GameService(ComputerTurns, LeaseKeeping):
         await self._close(game, "abandoned", reason)
 
     async def _close(self, game: LiveGame, status: str, reason: str) -> None:
-        game.record = await self.store.set_status(game.id, status, now=self.clock.now())
+        game.record = await self.store.set_status(game.id, status, now=self.clock.now(), reason=reason)
+        game.ending_unshown = True
         await self.store.clear_deadline(game.id)
         self.live.pop(game.id, None)
         task = self._computer_tasks.pop(game.id, None)

@@ -119,11 +119,13 @@ ALTER TABLE games ADD COLUMN lease_until REAL;
 """
 
 ENDINGS = """
--- Finished games whose final table (result and Rematch button) no process has shown yet: written with
--- the move that ends the game, removed once the table shows it, so a bot stopped in between shows it
--- when it starts again (finished games are otherwise never loaded).
+-- Ended games whose last table no process has shown yet: written with the move that ends the game
+-- (its result and Rematch button) or with the status that closes it (`reason`, what the closed table
+-- says), removed once the table shows it, so a bot stopped in between shows it when it starts again
+-- (ended games are otherwise never loaded).
 CREATE TABLE endings_to_show (
-    game_id INTEGER PRIMARY KEY REFERENCES games (id)
+    game_id INTEGER PRIMARY KEY REFERENCES games (id),
+    reason TEXT
 );
 """
 
@@ -140,7 +142,7 @@ CREATE TABLE pings (
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games, seats, action log, snapshots, deadlines, results", INITIAL_SCHEMA),
     Migration(2, "leases: which process runs each game", LEASES),
-    Migration(3, "finished games whose final table is not shown yet", ENDINGS),
+    Migration(3, "ended games whose last table is not shown yet", ENDINGS),
     Migration(4, "the standing turn pings", PINGS),
 )
 

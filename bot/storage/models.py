@@ -51,6 +51,13 @@ class GameRecord(_Record):
         return next((seat.seat for seat in self.seats if seat.user_id == user_id), None)
 
 
+class Ending(_Record):
+    """An ended game whose last table is not shown yet, and why it closed (None: it was played to the end)."""
+
+    record: GameRecord
+    reason: str | None = None
+
+
 class MoveRecord(_Record):
     """One entry of a game's append-only action log; `seq` runs 1, 2, 3... without gaps."""
 

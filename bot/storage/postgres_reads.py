@@ -10,10 +10,11 @@ import logging
 from collections.abc import Sequence
 
 from bot.storage import queries
-from bot.storage.models import Deadline, GameNotFound, GameRecord, GameStatus, MoveRecord
+from bot.storage.models import Deadline, Ending, GameNotFound, GameRecord, GameStatus, MoveRecord
 from bot.storage.postgres_access import PgAccess
 from bot.storage.queries import (
     DEADLINES_SQL,
+    ENDING_REASONS_SQL,
     LEADERBOARD_SQL,
     STATS_SQL,
     check_status,
@@ -84,9 +85,11 @@ class PgReads(PgAccess):
         """Every game in the lobby or active, oldest first; ended games are never read."""
         return [game_record(row) for row in await self._read(ACTIVE_GAMES_SQL)]
 
-    async def endings_to_show(self) -> list[GameRecord]:
-        """The finished games whose final table no process has shown yet, oldest first."""
-        return [game_record(row) for row in await self._read(ENDINGS_TO_SHOW_SQL)]
+    async def endings_to_show(self) -> list[Ending]:
+        """The ended games whose last table no process has shown yet, oldest first."""
+        reasons = dict(await self._read(ENDING_REASONS_SQL))
+        records = [game_record(row) for row in await self._read(ENDINGS_TO_SHOW_SQL)]
+        return [Ending(record=record, reason=reasons.get(record.id)) for record in records]
 
     async def games_in_channel(
         self, channel_id: int, *, statuses: Sequence[GameStatus] = ("lobby", "active")

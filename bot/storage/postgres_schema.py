@@ -113,9 +113,10 @@ CREATE TABLE remembered_options (
 """
 
 ENDINGS = """
--- Finished games whose final table no process has shown yet (see the SQLite migration 3).
+-- Ended games whose last table no process has shown yet (see the SQLite migration 3).
 CREATE TABLE endings_to_show (
-    game_id BIGINT PRIMARY KEY REFERENCES games (id)
+    game_id BIGINT PRIMARY KEY REFERENCES games (id),
+    reason TEXT
 );
 """
 
@@ -130,7 +131,7 @@ CREATE TABLE pings (
 
 PG_MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games with leases, seats, action log, snapshots, deadlines, results", INITIAL_SCHEMA),
-    Migration(2, "finished games whose final table is not shown yet", ENDINGS),
+    Migration(2, "ended games whose last table is not shown yet", ENDINGS),
     Migration(3, "the standing turn pings", PINGS),
 )
 

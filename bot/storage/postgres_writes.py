@@ -217,8 +217,11 @@ class PgWrites(PgAccess, Ownership):
 
         return await self._transaction(body)
 
-    async def set_status(self, game_id: int, status: GameStatus, *, now: float) -> GameRecord:
-        """The game with its status changed; an ended game loses its deadline."""
+    async def set_status(
+        self, game_id: int, status: GameStatus, *, now: float, reason: str | None = None
+    ) -> GameRecord:
+        """The game with its status changed; an ended game loses its deadline. A game closed with a
+        `reason` is among `endings_to_show` until its table says so."""
         check_status(status)
 
         async def body(db: Db) -> GameRecord:
@@ -228,6 +231,13 @@ class PgWrites(PgAccess, Ownership):
             )
             if status in ENDED_STATUSES:
                 await db.execute("DELETE FROM deadlines WHERE game_id = $1", game_id)
+            if status in ENDED_STATUSES and reason is not None:
+                await db.execute(
+                    "INSERT INTO endings_to_show (game_id, reason) VALUES ($1, $2) "
+                    "ON CONFLICT (game_id) DO UPDATE SET reason = excluded.reason",
+                    game_id,
+                    reason,
+                )
             return await self._game_in(db, game_id)
 
         return await self._transaction(body)

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol, runtime_checkable
 
 from bot.storage.commits import FinalResult
-from bot.storage.models import Deadline, GameRecord, GameStatus, MoveRecord, SeatRecord
+from bot.storage.models import Deadline, Ending, GameRecord, GameStatus, MoveRecord, SeatRecord
 
 
 @runtime_checkable
@@ -96,8 +96,11 @@ class GameStore(Protocol):
         """The game with seat `seat.seat` given to someone else (e.g. a computer takes over), and
         `host_id` the new host if given."""
 
-    async def set_status(self, game_id: int, status: GameStatus, *, now: float) -> GameRecord:
-        """The game with its status changed; an ended game loses its deadline."""
+    async def set_status(
+        self, game_id: int, status: GameStatus, *, now: float, reason: str | None = None
+    ) -> GameRecord:
+        """The game with its status changed; an ended game loses its deadline. A game closed with a
+        `reason` (what its table says) is among `endings_to_show` until its table says so."""
 
     async def set_table_message(
         self, game_id: int, *, channel_id: int, message_id: int | None, now: float
@@ -112,11 +115,11 @@ class GameStore(Protocol):
     async def active_games(self) -> list[GameRecord]:
         """Every game in the lobby or active, never the ended ones."""
 
-    async def endings_to_show(self) -> list[GameRecord]:
-        """The finished games whose final table no process has shown yet (a bot stopped in between)."""
+    async def endings_to_show(self) -> list[Ending]:
+        """The ended games whose last table no process has shown yet (a bot stopped in between)."""
 
     async def ending_shown(self, game_id: int) -> None:
-        """The game's final table is shown: it is no longer among `endings_to_show`."""
+        """The game's last table is shown: it is no longer among `endings_to_show`."""
 
     async def games_in_channel(
         self, channel_id: int, *, statuses: Sequence[GameStatus] = ("lobby", "active")

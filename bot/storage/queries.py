@@ -19,6 +19,7 @@ SELECT g.id, g.guild_id, g.channel_id, g.thread_id, g.game, g.options, g.seed, g
 ACTIVE_GAMES_SQL = _GAME_SELECT + " WHERE g.status IN ('lobby', 'active') ORDER BY g.id"
 GAME_SQL = _GAME_SELECT + " WHERE g.id = ?"
 ENDINGS_TO_SHOW_SQL = _GAME_SELECT + " WHERE g.id IN (SELECT game_id FROM endings_to_show) ORDER BY g.id"
+ENDING_REASONS_SQL = "SELECT game_id, reason FROM endings_to_show WHERE reason IS NOT NULL"
 GAMES_BY_IDS_SQL = _GAME_SELECT + " WHERE g.id IN (SELECT value FROM json_each(?)) ORDER BY g.id"
 CHANNEL_GAMES_SQL = (
     _GAME_SELECT

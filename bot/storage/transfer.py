@@ -34,7 +34,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "deadlines": ("game_id", "decision", "due"),
     "results": ("game_id", "seat", "user_id", "score", "won"),
     "outcomes": ("game_id", "reason", "recorded_at"),
-    "endings_to_show": ("game_id",),
+    "endings_to_show": ("game_id", "reason"),
     "remembered_options": ("channel_id", "game", "options"),
 }  # fmt: skip
 """Every table of a Catnip database and the columns copied, parents before children."""

@@ -97,8 +97,11 @@ class TablePresenter:
         await self._clear_ping(game.id)
         self._clear_warning(game, force=True)
         channel = await self._table_channel(game)
-        if channel is None or game.record.table_message_id is None:
-            return
+        if channel is not None and game.record.table_message_id is not None:
+            await self._mark_closed(game, channel, reason)
+        await self.service.ending_shown(game)  # or nowhere to show it, now or at a later start
+
+    async def _mark_closed(self, game: LiveGame, channel: discord.abc.Messageable, reason: str) -> None:
         embed = discord.Embed(title=f"{game.rules.title} — table #{game.id} closed", description=reason)
         self.pictures.forget(game.id)
         try:

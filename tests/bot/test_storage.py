@@ -20,6 +20,7 @@ import pytest
 
 import bot.storage.migrations as migrations
 from bot.storage import (
+    Ending,
     FinalResult,
     GameNotFound,
     GameRecord,
@@ -337,16 +338,21 @@ async def test_the_move_that_ends_a_game_stores_its_result_with_it(store):
     ]
 
 
-async def test_a_finished_game_waits_among_the_endings_to_show_until_its_final_table_is_shown(store):
-    ended, refused, playing = [await started_game(store, users=(1, 2)) for _ in range(3)]
+async def test_an_ended_game_waits_among_the_endings_to_show_until_its_last_table_is_shown(store):
+    ended, refused, playing, closed, quiet = [await started_game(store, users=(1, 2)) for _ in range(5)]
     await play_to_end(store, ended.id, result=FinalResult(scores=(3, 5), winners=(1,), reason=""))
     with pytest.raises(ValueError):
         await play_to_end(store, refused.id, result=FinalResult(scores=(1, 2, 3), winners=(0,), reason=""))
     await play_move(store, playing.id)
-    assert [record.id for record in await store.endings_to_show()] == [ended.id]
-    assert (await store.endings_to_show())[0] == await store.get_game(ended.id)
+    await store.set_status(closed.id, "abandoned", now=9.0, reason="Nobody moved for a day.")
+    await store.set_status(quiet.id, "abandoned", now=9.0)  # no reason: nothing to show
+    assert await store.endings_to_show() == [
+        Ending(record=await store.get_game(ended.id)),
+        Ending(record=await store.get_game(closed.id), reason="Nobody moved for a day."),
+    ]
     await store.ending_shown(ended.id)
     await store.ending_shown(ended.id)  # shown twice (its picture follows the text): no error
+    await store.ending_shown(closed.id)
     assert await store.endings_to_show() == []
 
 

@@ -86,6 +86,32 @@ async def test_a_game_that_ended_as_the_bot_died_shows_its_result_when_the_bot_i
             await again.close()
 
 
+async def test_a_game_closed_as_the_bot_died_says_so_when_the_bot_is_back(tmp_path):
+    """A game closed (here abandoned) is saved as closed before its table says so: a bot that dies in
+    between marks the table closed, with the reason, when it starts again."""
+    async with catnip(tmp_path) as (emu, bot):
+        thread, _ = await open_table(emu, "catsdogs", 3)
+        game = next(iter(bot.service.live.values()))
+
+        async def dies_first(game, reason):
+            pass
+
+        bot.presenter.game_closed = dies_first
+        await bot.service.abandon(game, "Nobody moved for a day.")
+        assert "closed" not in table_of(emu, thread).embeds[0]["title"]
+        await crash(emu, bot)
+
+        again = await start_catnip(emu, tmp_path / "catnip.sqlite3", seed=2)
+        try:
+            await emu.settle(idle=0.05)
+            closed = table_of(emu, thread).embeds[0]
+            assert closed["title"].endswith("closed") and closed["description"] == "Nobody moved for a day."
+            assert not table_of(emu, thread).buttons()
+            assert await again.store.endings_to_show() == []
+        finally:
+            await again.close()
+
+
 async def bad_click(member, message, custom_id):
     result = await member.click(message, custom_id, force=True)
     assert result.ok, result.failed
