@@ -62,6 +62,7 @@ import subprocess
 import sys
 import time
 import tracemalloc
+from collections import Counter
 from typing import Any
 
 from bench.floor_bot import Sizes
@@ -69,6 +70,7 @@ from bench.load_figures import (
     Background,
     LoopLag,
     RssSeries,
+    cpu_by_thread,
     cpu_seconds,
     latency_summary,
     peak_rss_kb,
@@ -189,9 +191,9 @@ async def open_tables(emulator: EmulatorProcess, subject, kinds: list[list], cou
 
 async def after_warmup(
     seconds: float, samplers: list[Background], subject, profile: list | None = None
-) -> tuple[float, float, int]:
+) -> tuple[float, Counter[str], float, int]:
     """Once the warm-up is over: start the samplers (and the profiler if `profile` is a list to put it in);
-    the CPU, clock and moves the figures start from."""
+    the CPU (in all and by thread), clock and moves the figures start from."""
     await asyncio.sleep(seconds)
     for sampler in samplers:
         sampler.start()
@@ -201,7 +203,7 @@ async def after_warmup(
         profiler = pyinstrument.Profiler(interval=0.0005, async_mode="disabled")
         profiler.start()
         profile.append(profiler)
-    return cpu_seconds(), time.perf_counter(), await subject.moves()
+    return cpu_seconds(), cpu_by_thread(), time.perf_counter(), await subject.moves()
 
 
 def after(records: list, warmup: float) -> dict[str, float]:
@@ -242,13 +244,14 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
             if args.open_loop:
                 play.update(think=args.think, stall=OPEN_LOOP_STALL)
             played = await emulator.call("/_bench/play", play)
-            cpu, wall, moves = await mark
+            cpu, threads, wall, moves = await mark
             if profiler:
                 profiler[0].stop()
                 with open(f"{args.profile}-{subject.name}-{games}.txt", "w") as out:
                     out.write(profiler[0].output_text(show_all=False, color=False, unicode=False))
             play_end = wall + args.seconds
             cpu, wall, moves = cpu_seconds() - cpu, time.perf_counter() - wall, await subject.moves() - moves
+            threads = cpu_by_thread() - threads
             loop_lag, rss_during_play = await lag.summary(), await rss.stop_at(play_end)
             await subject.settle()
             # The last sample of play: the run's results, passed back to this process once it is
@@ -303,6 +306,7 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
         "bot_cpu_seconds": cpu,
         "bot_cpu_percent": 100 * cpu / wall,
         "cpu_ms_per_move": 1000 * cpu / max(moves, 1),
+        "cpu_ms_per_move_by_thread": {kind: 1000 * s / max(moves, 1) for kind, s in threads.most_common()},
         "emulator_cpu_percent": 100 * played["emulator_cpu_seconds"] / played["seconds"],
         "emulator_loop_lag_p99_ms": played["emulator_loop_lag_ms"],
         "emulator_loop_lag_max_ms": played["emulator_loop_lag_max_ms"],

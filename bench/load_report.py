@@ -67,6 +67,10 @@ def details(result: dict[str, Any]) -> str:
         )
     )
     lines.append(f"  discord.py keeps after play: {result['discord_state_after']}")
+    lines.append(
+        "  CPU ms a move by thread: "
+        + ", ".join(f"{kind} {ms:.2f}" for kind, ms in result["cpu_ms_per_move_by_thread"].items())
+    )
     lines.extend(f"  error logged: {message[:300]}" for message in result["bot_errors"][:3])
     lines.extend(f"    {line}" for line in result["traced_top_after"])
     return "\n".join(lines)
@@ -77,6 +81,7 @@ def headline(catnip: dict[str, Any], floor: dict[str, Any] | None) -> dict[str, 
     line = {
         "games": catnip["games"],
         "cpu_ms_per_move": catnip["cpu_ms_per_move"],
+        "cpu_ms_per_move_by_thread": catnip["cpu_ms_per_move_by_thread"],
         "floor_cpu_ms_per_move": floor["cpu_ms_per_move"] if floor else None,
         "moves_per_s": catnip["moves_per_second"],
         "click_p50_ms": catnip["latency"]["p50_ms"],

@@ -42,3 +42,7 @@ def test_a_tiny_load_run_reports_every_headline_figure_with_moves_made_by_both_b
     each = figures["cpu_vs_floor_each"]
     assert len(each) == 2 and figures["cpu_vs_floor"] == min(each), "the lower middle of two pairs"
     assert figures["cpu_vs_floor_median"] == sum(each) / 2
+    threads = figures["cpu_ms_per_move_by_thread"]  # Catnip's CPU a move, split by what its threads do
+    assert threads["event loop"] > 0 and "store writes" in threads, threads
+    # /proc counts each thread in ticks of 10 ms: over a run this short the parts sum only roughly.
+    assert 0.5 < sum(threads.values()) / figures["cpu_ms_per_move"] < 1.5
