@@ -78,8 +78,15 @@ class TablePresenter:
         except StoreUnavailable:
             log.warning("could not read the turn pings left by the last process; they stay up")
             return
-        for channel_id, message_id in left.values():
-            self._delete_soon(channel_id, message_id)
+        if left:
+            self._in_background(self._delete_in_turn(list(left.values())))
+
+    async def _delete_in_turn(self, messages: list[tuple[int, int]]) -> None:
+        """Delete (channel, message) pairs one after the other: after a restart with many games, the
+        old pings wait behind the tables being shown again instead of sharing Discord's rate limit
+        with them all at once."""
+        for channel_id, message_id in messages:
+            await self._delete(channel_id, message_id)
 
     async def note_pings(self) -> None:
         """Note the standing turn pings in the store, so the next process to run their games deletes
@@ -140,7 +147,10 @@ class TablePresenter:
         self._delete_soon(warning[0], warning[1])
 
     def _delete_soon(self, channel_id: int, message_id: int) -> None:
-        task = asyncio.create_task(self._delete(channel_id, message_id))
+        self._in_background(self._delete(channel_id, message_id))
+
+    def _in_background(self, deleting) -> None:
+        task = asyncio.create_task(deleting)
         self._deletions.add(task)
         task.add_done_callback(self._deletions.discard)
 
