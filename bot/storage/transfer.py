@@ -1,11 +1,11 @@
 """`catnip migrate-db --from <SQLite file or URL> --to <postgresql URL>`: copy a whole database.
 
-Games, seats, the action logs, snapshots, deadlines, results, outcomes, the final tables still to
-show and remembered options are copied as they are (ids included), in one transaction: the target
-ends up with all of it or, if anything fails, with nothing. The target must be empty (its schema is created if
-missing); a target that already holds games is refused, so running the command twice never
-copies twice. Leases are not copied: the first process to run on the target takes the games.
-The source is only read (a SQLite file is opened read-only).
+Games, seats, the action logs, snapshots, deadlines, results, outcomes, the last tables still to
+show, the standing turn pings and remembered options are copied as they are (ids included), in one
+transaction: the target ends up with all of it or, if anything fails, with nothing. The target must
+be empty (its schema is created if missing); a target that already holds games is refused, so
+running the command twice never copies twice. Leases are not copied: the first process to run on
+the target takes the games. The source is only read (a SQLite file is opened read-only).
 """
 
 from __future__ import annotations
@@ -35,9 +35,11 @@ TABLES: dict[str, tuple[str, ...]] = {
     "results": ("game_id", "seat", "user_id", "score", "won"),
     "outcomes": ("game_id", "reason", "recorded_at"),
     "endings_to_show": ("game_id", "reason"),
+    "pings": ("game_id", "channel_id", "message_id"),
     "remembered_options": ("channel_id", "game", "options"),
 }  # fmt: skip
-"""Every table of a Catnip database and the columns copied, parents before children."""
+"""Every table of a Catnip database and the columns copied, parents before children. A source made
+by an older Catnip may lack the newer tables: those have nothing to copy."""
 
 TIMES = frozenset({"created_at", "updated_at", "at", "due", "recorded_at"})
 CHUNK = 5_000
@@ -64,6 +66,9 @@ def _converter(columns: Sequence[str]) -> Callable[[Sequence[Any]], tuple]:
 async def _sqlite_rows(path: Path, table: str, columns: Sequence[str]) -> AsyncIterator[list[tuple]]:
     db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     try:
+        found = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,))
+        if found.fetchone() is None:
+            return
         cursor = db.execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY 1")
         while rows := cursor.fetchmany(CHUNK):
             yield rows
@@ -74,6 +79,8 @@ async def _sqlite_rows(path: Path, table: str, columns: Sequence[str]) -> AsyncI
 async def _postgres_rows(url: str, table: str, columns: Sequence[str]) -> AsyncIterator[list[tuple]]:
     db = await asyncpg.connect(url)
     try:
+        if await db.fetchval("SELECT to_regclass($1) IS NULL", table):
+            return
         async with db.transaction(readonly=True, isolation="repeatable_read"):
             chunk: list[tuple] = []
             async for row in db.cursor(f"SELECT {', '.join(columns)} FROM {table} ORDER BY 1"):

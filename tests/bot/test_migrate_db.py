@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -41,6 +42,7 @@ async def a_busy_database(path: Path) -> list[int]:
         abandoned = await started_game(store, seed=5)
         await store.set_status(abandoned.id, "abandoned", now=8.0)
         await store.remember_options(200, "yarn", {"most": 1})
+        await store.save_pings({playing.id: (200, 4343)})
         return [lobby.id, playing.id, finished.id, abandoned.id]
     finally:
         await store.close()
@@ -71,6 +73,7 @@ async def test_a_sqlite_database_is_copied_whole_and_replays_the_same(tmp_path, 
         )
         assert [g.id for g in await target.active_games()] == ids[:2]
         assert await target.endings_to_show() == await source.endings_to_show() != []
+        assert await target.take_pings(ids) == {ids[1]: (200, 4343)}
         assert await target.remembered_options(200, "yarn") == {"most": 1}
         assert await target.stats(100, 1) == await source.stats(100, 1) != []
         assert await target.leaderboard(100, "yarn") == await source.leaderboard(100, "yarn")
@@ -99,5 +102,24 @@ async def test_a_target_that_already_holds_games_is_refused_and_left_as_it_was(t
     await target.open()
     try:
         assert len(await target.moves(2)) == 3, "nothing copied twice"
+    finally:
+        await target.close()
+
+
+async def test_a_database_of_an_older_catnip_without_the_newer_tables_is_copied(tmp_path, postgres_server):
+    """A file last opened by a Catnip before the last tables still to show and the noted pings: its
+    other tables are copied, those two are empty."""
+    path = tmp_path / "catnip.sqlite3"
+    ids = await a_busy_database(path)
+    with sqlite3.connect(path) as db:
+        db.execute("DROP TABLE endings_to_show")
+        db.execute("DROP TABLE pings")
+    url = await fresh_schema_url(postgres_server.get_uri())
+    assert await migrate(path, url) == 0
+    target = PostgresGameStore(url)
+    await target.open()
+    try:
+        assert [g.id for g in await target.active_games()] == ids[:2]
+        assert await target.endings_to_show() == [] and await target.take_pings(ids) == {}
     finally:
         await target.close()
