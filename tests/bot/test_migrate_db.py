@@ -123,3 +123,23 @@ async def test_a_database_of_an_older_catnip_without_the_newer_tables_is_copied(
         assert await target.endings_to_show() == [] and await target.take_pings(ids) == {}
     finally:
         await target.close()
+
+
+async def test_a_postgresql_database_is_copied_into_another(postgres_server):
+    source = PostgresGameStore(await fresh_schema_url(postgres_server.get_uri()))
+    await source.open()
+    try:
+        game = await started_game(source, seed=3, users=(1, 2, 3))
+        await play_move(source, game.id)
+        await source.save_pings({game.id: (200, 4343)})
+    finally:
+        await source.close()
+    url = await fresh_schema_url(postgres_server.get_uri())
+    assert await asyncio.to_thread(migrate_main, ["--from", source.url, "--to", url]) == 0
+    target = PostgresGameStore(url)
+    await target.open()
+    try:
+        assert len(await target.moves(game.id)) == 1
+        assert await target.take_pings([game.id]) == {game.id: (200, 4343)}
+    finally:
+        await target.close()
