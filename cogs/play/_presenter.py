@@ -19,7 +19,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
+from typing import Any
 
 import discord
 
@@ -77,6 +78,9 @@ class TablePresenter:
             left = await self.service.store.take_pings(game.id for game in games)
         except StoreUnavailable:
             log.warning("could not read the turn pings left by the last process; they stay up")
+            return
+        except Exception:  # never in the way of the games coming back (their computers move next)
+            log.exception("could not read the turn pings left by the last process; they stay up")
             return
         if left:
             self._in_background(self._delete_in_turn(list(left.values())))
@@ -149,7 +153,8 @@ class TablePresenter:
     def _delete_soon(self, channel_id: int, message_id: int) -> None:
         self._in_background(self._delete(channel_id, message_id))
 
-    def _in_background(self, deleting) -> None:
+    def _in_background(self, deleting: Coroutine[Any, Any, None]) -> None:
+        """Run a deletion in a task of its own, which `settle` waits for."""
         task = asyncio.create_task(deleting)
         self._deletions.add(task)
         task.add_done_callback(self._deletions.discard)
