@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sqlite3
 import sys
 
 from bot.errors import Refusal
@@ -73,9 +75,10 @@ async def test_a_game_that_ended_as_the_bot_died_shows_its_result_when_the_bot_i
 
         again = await start_catnip(emu, tmp_path / "catnip.sqlite3", seed=2)
         try:
-            await emu.settle(idle=0.05)
+            # Once ready, the new process shows the last table: the result, with its Rematch button.
+            await emu.wait_for(table.over)
+            await again.presenter.settle()
             final = table_of(emu, thread)
-            assert table.over(), "the final table, with its Rematch button"
             assert final.embeds[0]["footer"]["text"] != shown_before
             assert not again.service.live, "the finished game is shown, not run"
             assert await again.store.endings_to_show() == []
@@ -103,13 +106,19 @@ async def test_a_game_closed_as_the_bot_died_says_so_when_the_bot_is_back(tmp_pa
 
         again = await start_catnip(emu, tmp_path / "catnip.sqlite3", seed=2)
         try:
-            await emu.settle(idle=0.05)
+            await emu.wait_for(lambda: table_of(emu, thread).embeds[0]["title"].endswith("closed"))
             closed = table_of(emu, thread).embeds[0]
-            assert closed["title"].endswith("closed") and closed["description"] == "Nobody moved for a day."
+            assert closed["description"] == "Nobody moved for a day."
             assert not table_of(emu, thread).buttons()
-            assert await again.store.endings_to_show() == []
+            await emu.wait_for(lambda: not rows(tmp_path, "SELECT game_id FROM endings_to_show"))
         finally:
             await again.close()
+
+
+def rows(tmp_path, sql: str) -> list[tuple]:
+    """What `sql` reads from the bot's SQLite file right now (as another process would)."""
+    with contextlib.closing(sqlite3.connect(tmp_path / "catnip.sqlite3")) as db:
+        return db.execute(sql).fetchall()
 
 
 async def bad_click(member, message, custom_id):
