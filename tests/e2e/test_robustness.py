@@ -222,6 +222,7 @@ async def test_a_refusal_answered_too_late_is_the_same_one_warning(tmp_path, cap
         emu.world.response_deadline = 0.0
         card = game.state.hands[idle][0]
         result = await members[idle].click(panel, f"cn:a:{game.id}:{version}:p:{card}", force=True)
+        await emu.wait_for(lambda: [r for r in caplog.records if "answered too late" in r.getMessage()])
         await emu.settle(idle=0.02)
         assert result.failed and game.record.version == version
         late = [r for r in caplog.records if "answered too late" in r.getMessage()]
