@@ -204,11 +204,8 @@ class CatnipBot(commands.AutoShardedBot):
         (`TablePresenter.note_pings`; the cog notes them again when it unloads at a clean stop)."""
         while not self.is_closed():
             await asyncio.sleep(NOTE_PINGS_EVERY_SECONDS)
-            try:
-                if self.presenter is not None:
-                    await self.presenter.note_pings()
-            except Exception:
-                log.exception("noting the turn pings failed")
+            if self.presenter is not None:
+                await self.presenter.note_pings()
 
     async def _keep_leases(self) -> None:
         """Renew this process's leases well within their length; show the games it took over from a

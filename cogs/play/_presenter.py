@@ -103,6 +103,9 @@ class TablePresenter:
         except StoreUnavailable:
             self._pings_gone |= gone
             log.warning("could not note the standing turn pings; noted at the next try")
+        except Exception:  # never in the way of a clean stop
+            self._pings_gone |= gone
+            log.exception("could not note the standing turn pings; noted at the next try")
 
     async def game_closed(self, game: LiveGame, reason: str) -> None:
         await self._clear_ping(game.id)
