@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from bot.storage import StoreUnavailable
 from cogs.play._presenter import REPOST_AFTER_MESSAGES
 from engine import Rng
 from tests.e2e.driver import Table, catnip, open_table, start_catnip, table_of
@@ -207,3 +208,22 @@ async def test_a_restarted_bot_deletes_the_turn_ping_the_last_one_left_up(tmp_pa
 
 def noted_pings(tmp_path) -> set[int]:
     return {message for (message,) in rows(tmp_path, "SELECT message_id FROM pings")}
+
+
+async def test_turn_pings_not_noted_while_the_store_is_down_are_noted_at_the_next_try(tmp_path, caplog):
+    async with catnip(tmp_path) as (emu, bot):
+        thread, members = await open_table(emu, "catsdogs", 3)
+        table = Table(emu, thread, members, Rng.seeded(4))
+        await table.step()
+        await bot.presenter.settle()
+        save_pings = bot.store.save_pings
+
+        async def store_down(*args, **kwargs):
+            raise StoreUnavailable()
+
+        bot.store.save_pings = store_down
+        await bot.presenter.note_pings()  # neither raises nor loses what it had to note
+        assert noted_pings(tmp_path) == set() and "could not note" in caplog.text
+        bot.store.save_pings = save_pings
+        await bot.presenter.note_pings()
+        assert noted_pings(tmp_path) == {m.id for m in pings(emu, thread)} != set()
