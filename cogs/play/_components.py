@@ -90,7 +90,7 @@ async def handle_click(interaction: discord.Interaction, custom_id: str) -> None
         component = _parsed(interaction, custom_id)
         await _answer(interaction, component)
     except discord.NotFound as error:
-        if error.code != UNKNOWN_INTERACTION:
+        if not too_late(error):
             raise
         # Not a fault of the click: the bot was too busy to answer it in time. The player sees
         # "This interaction failed" and clicks again.
@@ -101,6 +101,11 @@ async def handle_click(interaction: discord.Interaction, custom_id: str) -> None
             interaction.user.id,
             interaction.guild_id,
         )
+
+
+def too_late(error: BaseException) -> bool:
+    """Whether `error` is Discord refusing an answer because the click's 3 s had passed."""
+    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
 
 
 def _parsed(interaction: discord.Interaction, custom_id: str) -> ids.ComponentId | None:
@@ -135,8 +140,8 @@ async def _answer(interaction: discord.Interaction, component: ids.ComponentId |
                     repr(outage.__cause__ or outage))  # fmt: skip
         await reply(interaction, str(outage))
     except Exception as error:
-        if isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION:
-            raise
+        if too_late(error):
+            raise  # `handle_click` says so in one line
         kind = component.kind.value if component else None
         game = bot.service.live.get(component.game_id) if component else None
         seat = game.seat_of(interaction.user.id) if game else None
