@@ -26,12 +26,14 @@ SECRET_FIELDS = ("Your hand", "Your pick", "Your life stack", "Your recall", "Yo
 ACTION = re.compile(r"^cn:(a|s|m|pg):")
 
 
-def settings_for(db: Path, pictures: bool = False) -> Settings:
+def settings_for(db: Path, pictures: bool = False, database_url: str | None = None) -> Settings:
     """The bot's settings in tests; tables show no pictures unless a test asks for them (drawing them
-    costs CPU that tests of the table's text do not need)."""
+    costs CPU that tests of the table's text do not need). With `database_url` the games are kept in
+    that PostgreSQL database instead of the SQLite file `db`."""
     return Settings(
         discord_token="emulator-token",
         database_path=db,
+        database_url=database_url,
         computer_delay_seconds=0,
         pictures=pictures,
         _env_file=None,
@@ -51,10 +53,12 @@ class EmulatorClock:
         await asyncio.sleep(seconds)
 
 
-async def start_catnip(emu: Emulator, db: Path, seed: int = 1, pictures: bool = False) -> CatnipBot:
+async def start_catnip(
+    emu: Emulator, db: Path, seed: int = 1, pictures: bool = False, database_url: str | None = None
+) -> CatnipBot:
     counter = iter(range(seed * 1000, seed * 1000 + 1000))
     bot = create_bot(
-        settings_for(db, pictures),
+        settings_for(db, pictures, database_url),
         guild_ready_timeout=0.05,
         seed_source=lambda: next(counter),
         clock=EmulatorClock(emu),
@@ -66,12 +70,18 @@ async def start_catnip(emu: Emulator, db: Path, seed: int = 1, pictures: bool = 
 
 @contextlib.asynccontextmanager
 async def catnip(
-    tmp_path: Path, members=MEMBERS, pictures: bool = False, **emulator_options
+    tmp_path: Path,
+    members=MEMBERS,
+    pictures: bool = False,
+    database_url: str | None = None,
+    **emulator_options,
 ) -> AsyncIterator[tuple[Emulator, CatnipBot]]:
     emulator_options.setdefault("rate_limits", FAST_DISCORD)
     async with Emulator.start(members=members, **emulator_options) as emu:
         with emu.point_discord_py():
-            bot = await start_catnip(emu, tmp_path / "catnip.sqlite3", pictures=pictures)
+            bot = await start_catnip(
+                emu, tmp_path / "catnip.sqlite3", pictures=pictures, database_url=database_url
+            )
             try:
                 yield emu, bot
             finally:

@@ -7,11 +7,11 @@ import re
 
 import pytest
 
-from bot.storage import StoreUnavailable
 from cogs.play._presenter import REPOST_AFTER_MESSAGES
 from engine import Rng
 from tests.e2e.driver import Table, catnip, open_table, start_catnip, table_of
 from tests.e2e.test_robustness import crash, rows
+from tests.postgres_server import fresh_schema_url, start_postgres, start_server, stop_postgres, stop_server
 
 
 def pings(emu, thread) -> list:
@@ -210,20 +210,29 @@ def noted_pings(tmp_path) -> set[int]:
     return {message for (message,) in rows(tmp_path, "SELECT message_id FROM pings")}
 
 
-async def test_turn_pings_not_noted_while_the_store_is_down_are_noted_at_the_next_try(tmp_path, caplog):
-    async with catnip(tmp_path) as (emu, bot):
+@pytest.fixture(scope="module")
+def stoppable_postgres():
+    """A PostgreSQL server of this module's own, which a test may stop (and must start again)."""
+    server, folder = start_postgres()
+    yield server
+    stop_postgres(server, folder)
+
+
+async def test_turn_pings_not_noted_while_the_database_is_down_are_noted_at_the_next_try(
+    tmp_path, stoppable_postgres, caplog
+):
+    url = await fresh_schema_url(stoppable_postgres.get_uri())
+    async with catnip(tmp_path, database_url=url) as (emu, bot):
         thread, members = await open_table(emu, "catsdogs", 3)
-        table = Table(emu, thread, members, Rng.seeded(4))
-        await table.step()
+        await Table(emu, thread, members, Rng.seeded(4)).step()
         await bot.presenter.settle()
-        save_pings = bot.store.save_pings
-
-        async def store_down(*args, **kwargs):
-            raise StoreUnavailable()
-
-        bot.store.save_pings = store_down
-        await bot.presenter.note_pings()  # neither raises nor loses what it had to note
-        assert noted_pings(tmp_path) == set() and "could not note" in caplog.text
-        bot.store.save_pings = save_pings
+        (standing,) = pings(emu, thread)
+        game_id = next(iter(bot.service.live))
+        stop_server(stoppable_postgres)
+        try:
+            await bot.presenter.note_pings()  # neither raises nor forgets what it had to note
+            assert "could not note the standing turn pings" in caplog.text
+        finally:
+            start_server(stoppable_postgres)
         await bot.presenter.note_pings()
-        assert noted_pings(tmp_path) == {m.id for m in pings(emu, thread)} != set()
+        assert await bot.store.take_pings([game_id]) == {game_id: (thread.id, standing.id)}
