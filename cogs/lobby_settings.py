@@ -16,6 +16,7 @@ import discord
 from bot.errors import Refusal
 from bot.live import TIMER_CHOICES, TIMER_OPTION, LiveGame, seat_option_names
 from cogs import custom_ids as ids
+from cogs.components import Button, Item, Select
 
 BUTTON_ROW = 2
 SELECT_ROWS = (3, 4)
@@ -82,8 +83,8 @@ def _title(name: str) -> str:
     return "Decision timer" if name == TIMER_OPTION else option_title(name)
 
 
-def _select(game: LiveGame, name: str, row: int) -> discord.ui.Select:
-    return discord.ui.Select(
+def _select(game: LiveGame, name: str, row: int) -> Select:
+    return Select(
         custom_id=ids.lobby_id(game.id, "opt", name),
         options=[
             discord.SelectOption(label=f"{_title(name)}: {label}"[:100], value=value, default=chosen)
@@ -94,22 +95,22 @@ def _select(game: LiveGame, name: str, row: int) -> discord.ui.Select:
     )
 
 
-def _switch(game: LiveGame, name: str) -> discord.ui.Button:
+def _switch(game: LiveGame, name: str) -> Button:
     label = f"{option_title(name)}: {'on' if game.record.options[name] else 'off'}"
-    return discord.ui.Button(label=label[:80], custom_id=ids.lobby_id(game.id, "opt", name), row=BUTTON_ROW)
+    return Button(label=label[:80], custom_id=ids.lobby_id(game.id, "opt", name), row=BUTTON_ROW)
 
 
-def settings_items(game: LiveGame) -> list[discord.ui.Item]:
+def settings_items(game: LiveGame) -> list[Item]:
     """Remove computer, Shuffle seats and a control for every option, in rows 2 to 4."""
     count = len(game.record.seats)
-    items: list[discord.ui.Item] = [
-        discord.ui.Button(
+    items: list[Item] = [
+        Button(
             label="Remove computer",
             custom_id=ids.lobby_id(game.id, "rmc"),
             disabled=not any(s.computer for s in game.record.seats),
             row=BUTTON_ROW,
         ),
-        discord.ui.Button(
+        Button(
             label="Shuffle seats",
             emoji="🔀",
             custom_id=ids.lobby_id(game.id, "shuffle"),
@@ -127,7 +128,7 @@ def settings_items(game: LiveGame) -> list[discord.ui.Item]:
     return items + settings_selects(game, [*switches, *chosen[:-1], TIMER_OPTION])
 
 
-def settings_selects(game: LiveGame, names: Sequence[str]) -> list[discord.ui.Select]:
+def settings_selects(game: LiveGame, names: Sequence[str]) -> list[Select]:
     """Every value of every option in `names` as an entry of a "⚙️ Settings" select, 25 to a select,
     one select a row; the values set now are marked."""
     entries = [
@@ -143,7 +144,7 @@ def settings_selects(game: LiveGame, names: Sequence[str]) -> list[discord.ui.Se
     if len(pages) > len(SELECT_ROWS):
         raise ValueError(f"{len(entries)} option values do not fit {len(SELECT_ROWS)} settings selects")
     return [
-        discord.ui.Select(
+        Select(
             custom_id=ids.lobby_id(game.id, "set", str(page)),
             options=page_entries,
             row=row,

@@ -10,6 +10,7 @@ import discord
 
 from bot.live import LiveGame, describe_players
 from cogs import custom_ids as ids
+from cogs.components import Button, Controls, Item, Select
 from cogs.lobby_settings import option_title, option_value, settings_items
 from cogs.phone import TABLE_BUDGET, phone_lines, text_lines
 from cogs.seat_controls import away_line, hand_button, refresh_button, table_buttons
@@ -32,11 +33,11 @@ COLOUR = discord.Colour.from_rgb(236, 153, 76)
 
 @dataclass
 class Message:
-    """What to send or edit: content, one embed and a stopped (never stored) view."""
+    """What to send or edit: content, one embed and its controls (never stored as a view)."""
 
     content: str | None = None
     embed: discord.Embed | None = None
-    view: discord.ui.View | None = None
+    view: Controls | None = None
     mentions: Sequence[int] = field(default_factory=tuple)
     picture: Any = None
     """The table's picture to attach (`cogs.play._pictures.Picture`), if it shows one."""
@@ -46,15 +47,6 @@ class Message:
             users=[discord.Object(u) for u in self.mentions], roles=False, everyone=False
         )
         return {"content": self.content, "embed": self.embed, "view": self.view, "allowed_mentions": allowed}
-
-
-def new_view(items: Sequence[discord.ui.Item]) -> discord.ui.View:
-    """A view to send. It is stopped at once: clicks are routed by custom_id, never by stored views."""
-    view = discord.ui.View(timeout=None)
-    for item in items:
-        view.add_item(item)
-    view.stop()
-    return view
 
 
 def split_value(text: str, limit: int = FIELD_LIMIT) -> list[str]:
@@ -106,9 +98,9 @@ def seat_list(game: LiveGame) -> str:
     return "\n".join(lines) or "—"
 
 
-def guide_button(game: LiveGame) -> discord.ui.Button:
+def guide_button(game: LiveGame) -> Button:
     """The "📖 How to play" button: the game's guide, shown privately to whoever clicks it."""
-    return discord.ui.Button(label="How to play", emoji="📖", custom_id=ids.guide_id(game.record.game), row=0)
+    return Button(label="How to play", emoji="📖", custom_id=ids.guide_id(game.record.game), row=0)
 
 
 def lobby_message(game: LiveGame) -> Message:
@@ -130,29 +122,29 @@ def lobby_message(game: LiveGame) -> Message:
         add_fields(embed, [("Options", "\n".join(option_lines))])
     gid = game.id
     full = count >= rules.max_players
-    items: list[discord.ui.Item] = [
-        discord.ui.Button(
+    items: list[Item] = [
+        Button(
             label="Join",
             style=discord.ButtonStyle.success,
             custom_id=ids.lobby_id(gid, "join"),
             disabled=full,
             row=0,
         ),
-        discord.ui.Button(label="Leave", custom_id=ids.lobby_id(gid, "leave"), row=0),
-        discord.ui.Button(
+        Button(label="Leave", custom_id=ids.lobby_id(gid, "leave"), row=0),
+        Button(
             label="Start",
             style=discord.ButtonStyle.primary,
             custom_id=ids.lobby_id(gid, "start"),
             disabled=not rules.min_players <= count <= rules.max_players,
             row=0,
         ),
-        discord.ui.Button(
+        Button(
             label="Cancel", style=discord.ButtonStyle.danger, custom_id=ids.lobby_id(gid, "cancel"), row=0
         ),
         guide_button(game),
     ]
     items.append(
-        discord.ui.Select(
+        Select(
             custom_id=ids.lobby_id(gid, "addc"),
             placeholder="Add computer player (host)…",
             options=[
@@ -164,7 +156,7 @@ def lobby_message(game: LiveGame) -> Message:
         )
     )
     items += settings_items(game)
-    return Message(embed=embed, view=new_view(items))
+    return Message(embed=embed, view=Controls(items))
 
 
 def _status_line(game: LiveGame, due: float | None) -> tuple[str, list[int]]:
@@ -207,11 +199,11 @@ def table_message(game: LiveGame, due: float | None = None) -> Message:
     add_fields(embed, fields)
     embed.set_footer(text=f"Game #{game.id} · move {game.record.version - 1}")
     _add_fitting_narration(embed, game)
-    details = discord.ui.Button(label="Details", emoji="🔎", custom_id=ids.details_id(game.id), row=0)
-    items: list[discord.ui.Item] = []
+    details = Button(label="Details", emoji="🔎", custom_id=ids.details_id(game.id), row=0)
+    items: list[Item] = []
     if outcome is not None:
         items.append(
-            discord.ui.Button(
+            Button(
                 label="Rematch", style=discord.ButtonStyle.success, custom_id=ids.rematch_id(game.id), row=0
             )
         )
@@ -222,7 +214,7 @@ def table_message(game: LiveGame, due: float | None = None) -> Message:
         if len(to_act) == 1 and rules.actions_are_public(state, to_act[0]):
             seat = to_act[0]
             items += action_items(game, seat, rules.legal_actions(state, seat), page=0, first_row=1)
-    return Message(embed=embed, view=new_view(items))
+    return Message(embed=embed, view=Controls(items))
 
 
 def _add_fitting_narration(embed: discord.Embed, game: LiveGame) -> None:
@@ -305,11 +297,11 @@ def arranged_items(game: LiveGame, seat: int, actions: Sequence[Action], first_r
     controls = GAMES[game.record.game].texts.controls(game.view(seat), choices)
     if not controls or first_row + len(controls) > 5:
         return None
-    items: list[discord.ui.Item] = []
+    items: list[Item] = []
     for row, control in enumerate(controls, start=first_row):
         if control.kind == "buttons":
             items += [
-                discord.ui.Button(
+                Button(
                     label=fill_names(choice.label, game.names)[:80],
                     style=STYLES[control.style],
                     row=row,
@@ -320,7 +312,7 @@ def arranged_items(game: LiveGame, seat: int, actions: Sequence[Action], first_r
             continue
         multi = control.kind == "multi"
         items.append(
-            discord.ui.Select(
+            Select(
                 custom_id=ids.multi_id(game.id, version, control.key)
                 if multi
                 else ids.select_id(game.id, version, row),
@@ -343,7 +335,7 @@ def arranged_items(game: LiveGame, seat: int, actions: Sequence[Action], first_r
 
 def action_items(
     game: LiveGame, seat: int, actions: Sequence[Action], page: int, first_row: int = 0
-) -> list[discord.ui.Item]:
+) -> list[Item]:
     """The game's own controls, else buttons for a few actions or a paged select for many."""
     arranged = arranged_items(game, seat, actions, first_row)
     if arranged is not None:
@@ -353,7 +345,7 @@ def action_items(
     per_page_buttons = min(BUTTONS_PER_PAGE, 5 * (rows_left - 1)) if rows_left > 1 else 5
     if len(actions) <= per_page_buttons:
         return [
-            discord.ui.Button(
+            Button(
                 label=label_of(game, seat, action)[:80],
                 custom_id=ids.action_id(game.id, version, action.encode()),
                 style=discord.ButtonStyle.secondary,
@@ -364,8 +356,8 @@ def action_items(
     pages = max(1, -(-len(actions) // SELECT_OPTIONS))
     page = min(max(page, 0), pages - 1)
     chunk = actions[page * SELECT_OPTIONS : (page + 1) * SELECT_OPTIONS]
-    items: list[discord.ui.Item] = [
-        discord.ui.Select(
+    items: list[Item] = [
+        Select(
             custom_id=ids.select_id(game.id, version, page),
             placeholder=f"Choose… ({page + 1}/{pages})" if pages > 1 else "Choose…",
             options=[
@@ -377,7 +369,7 @@ def action_items(
     ]
     if pages > 1:
         items.append(
-            discord.ui.Button(
+            Button(
                 label="◀ Previous",
                 custom_id=ids.page_id(game.id, version, page - 1),
                 disabled=page == 0,
@@ -385,7 +377,7 @@ def action_items(
             )
         )
         items.append(
-            discord.ui.Button(
+            Button(
                 label="Next ▶",
                 custom_id=ids.page_id(game.id, version, page + 1),
                 disabled=page >= pages - 1,
@@ -436,4 +428,4 @@ def private_panel(
         items = action_items(game, seat, actions, page)
     else:
         items = [] if rules.outcome(state) is not None else [refresh_button(game)]
-    return Message(embed=embed, view=new_view(items))
+    return Message(embed=embed, view=Controls(items))

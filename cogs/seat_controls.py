@@ -10,6 +10,7 @@ import discord
 
 from bot.live import LiveGame, describe_players
 from cogs import custom_ids as ids
+from cogs.components import Button, Item, Select
 from engine import GAMES
 
 BACK_LABEL = "I'm back"
@@ -18,9 +19,9 @@ REFRESH_LABEL = "Refresh"
 PICK_SEAT = "Hand a seat to a computer player…"
 
 
-def hand_button(game: LiveGame, row: int = 0) -> discord.ui.Button:
+def hand_button(game: LiveGame, row: int = 0) -> Button:
     """My hand / My view: opens the clicker's own private view, whoever clicks (if they play)."""
-    return discord.ui.Button(
+    return Button(
         label=GAMES[game.record.game].texts.hand_label,
         emoji="🃏",
         style=discord.ButtonStyle.primary,
@@ -29,12 +30,12 @@ def hand_button(game: LiveGame, row: int = 0) -> discord.ui.Button:
     )
 
 
-def table_buttons(game: LiveGame, row: int = 0) -> list[discord.ui.Item]:
+def table_buttons(game: LiveGame, row: int = 0) -> list[Item]:
     """I'm back (while a computer plays for someone) and Replace a player (the host's)."""
-    items: list[discord.ui.Item] = []
+    items: list[Item] = []
     if game.away_seats():
         items.append(
-            discord.ui.Button(
+            Button(
                 label=BACK_LABEL,
                 emoji="👋",
                 style=discord.ButtonStyle.success,
@@ -43,7 +44,7 @@ def table_buttons(game: LiveGame, row: int = 0) -> list[discord.ui.Item]:
             )
         )
     items.append(
-        discord.ui.Button(label=REPLACE_LABEL, emoji="🤖", custom_id=ids.replace_id(game.id), row=row)
+        Button(label=REPLACE_LABEL, emoji="🤖", custom_id=ids.replace_id(game.id), row=row)
     )
     return items
 
@@ -61,11 +62,11 @@ def away_line(game: LiveGame) -> str | None:
     return line
 
 
-def refresh_button(game: LiveGame) -> discord.ui.Button:
-    return discord.ui.Button(label=REFRESH_LABEL, emoji="🔄", custom_id=ids.refresh_id(game.id), row=0)
+def refresh_button(game: LiveGame) -> Button:
+    return Button(label=REFRESH_LABEL, emoji="🔄", custom_id=ids.refresh_id(game.id), row=0)
 
 
-def seat_picker(game: LiveGame) -> list[discord.ui.Item]:
+def seat_picker(game: LiveGame) -> list[Item]:
     """A select of the seats a member is playing, for the host to hand one to a computer player."""
     playing = [seat for seat in game.record.seats if seat.user_id is not None and not seat.computer]
     if not playing:
@@ -74,4 +75,4 @@ def seat_picker(game: LiveGame) -> list[discord.ui.Item]:
         discord.SelectOption(label=f"Seat {seat.seat + 1}: {seat.name}"[:100], value=str(seat.seat))
         for seat in playing
     ]
-    return [discord.ui.Select(custom_id=ids.replace_id(game.id), placeholder=PICK_SEAT, options=options)]
+    return [Select(custom_id=ids.replace_id(game.id), placeholder=PICK_SEAT, options=options)]

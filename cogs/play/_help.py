@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 import discord
 
 from cogs import custom_ids as ids
-from cogs.messages import COLOUR, Message, new_view
+from cogs.components import Button, Controls, Item
+from cogs.messages import COLOUR, Message
 from cogs.play._gate import on_private_panel
 from engine import GAMES
 from engine.game import Game
@@ -24,20 +25,20 @@ def guide_message(game: Game, page: int = 0) -> Message:
     embed = discord.Embed(
         title=f"📖 How to play {game.title} — {shown.title}", description=shown.text, colour=COLOUR
     )
-    items: list[discord.ui.Item] = []
+    items: list[Item] = []
     if len(pages) > 1:
         embed.set_footer(text=f"Page {page + 1} of {len(pages)}")
         items = [
-            discord.ui.Button(
+            Button(
                 label="◀ Previous", custom_id=ids.guide_id(game.key, max(page - 1, 0)), disabled=page == 0
             ),
-            discord.ui.Button(
+            Button(
                 label="Next ▶",
                 custom_id=ids.guide_id(game.key, min(page + 1, len(pages) - 1)),
                 disabled=page == len(pages) - 1,
             ),
         ]
-    return Message(embed=embed, view=new_view(items))
+    return Message(embed=embed, view=Controls(items))
 
 
 async def on_guide(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:

@@ -28,7 +28,8 @@ from bot.live import LiveGame
 from bot.sessions import GameService
 from bot.storage import StoreUnavailable
 from bot.timers import Timers
-from cogs.messages import Message, lobby_message, new_view, table_message
+from cogs.components import Controls
+from cogs.messages import Message, lobby_message, table_message
 from cogs.play._pictures import TablePictures, show_picture
 from cogs.seat_controls import hand_button
 from engine import GAMES, Event
@@ -350,7 +351,7 @@ class TablePresenter:
             f"🔔 {mentions} — your move in {game.rules.title} #{game.id}. "
             f"Use the buttons on the table or **{GAMES[game.record.game].texts.hand_label}**.",
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]),
-            view=new_view([hand_button(game)]),
+            view=Controls([hand_button(game)]),
         )
         self._pings[game.id] = (channel.id, sent.id, users)
         if previous is not None:

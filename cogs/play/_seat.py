@@ -10,7 +10,8 @@ import discord
 from bot.errors import BadRequest, Refusal
 from bot.live import LiveGame
 from cogs import custom_ids as ids
-from cogs.messages import new_view, private_panel
+from cogs.components import Controls
+from cogs.messages import private_panel
 from cogs.play._answers import reply, show
 from cogs.play._gate import can_manage, on_private_panel
 from cogs.seat_controls import seat_picker
@@ -71,7 +72,7 @@ async def on_replace(bot: CatnipBot, interaction: discord.Interaction, component
         picker = seat_picker(game)
         if not picker:
             raise Refusal(NOBODY_TO_REPLACE)
-        await interaction.response.send_message(WHOSE_SEAT, view=new_view(picker), ephemeral=True)
+        await interaction.response.send_message(WHOSE_SEAT, view=Controls(picker), ephemeral=True)
         return
     if len(values) != 1 or not (values[0].isascii() and values[0].isdigit()):
         raise BadRequest(ids.INVALID)

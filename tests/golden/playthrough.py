@@ -19,10 +19,9 @@ from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 
-import discord
-
 from bot.live import LiveGame
 from bot.storage.models import GameRecord, SeatRecord
+from cogs.components import Button, Item, Select
 from cogs.messages import Message, label_of, private_panel, table_message
 from engine import GAMES, EngineError
 
@@ -131,14 +130,14 @@ def computer_move(game: LiveGame) -> Move:
 # ----------------------------------------------------------------- flattening messages
 
 
-def item_line(item: discord.ui.Item) -> list[str]:
+def item_line(item: Item) -> list[str]:
     row = f"row {item.row}" if item.row is not None else "row -"
     disabled = " (disabled)" if getattr(item, "disabled", False) else ""
-    if isinstance(item, discord.ui.Button):
+    if isinstance(item, Button):
         emoji = f"{item.emoji} " if item.emoji else ""
         style = item.style.name
         return [f"  {row} · button {style}{disabled}: {emoji}{item.label} → {item.custom_id}"]
-    if isinstance(item, discord.ui.Select):
+    if isinstance(item, Select):
         span = f" pick {item.min_values}–{item.max_values}" if item.max_values != 1 else ""
         lines = [f"  {row} · select{span}{disabled}: {item.placeholder} → {item.custom_id}"]
         for option in item.options:
