@@ -421,9 +421,8 @@ def private_panel(
         for index, event in enumerate(recent)
     ]
     recently = [("Recently", "\n".join(lines))] if lines else []
-    add_fields(embed, recently if fresh else [])
-    add_fields(embed, renderer.private_fields(view, public, game.names))
-    add_fields(embed, [] if fresh else recently)
+    own = renderer.private_fields(view, public, game.names)
+    add_fields(embed, [*recently, *own] if fresh else [*own, *recently])
     if actions:
         items = action_items(game, seat, actions, page)
     else:

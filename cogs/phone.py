@@ -71,7 +71,13 @@ def wrapped_lines(line: str, width: int = PHONE_COLUMNS) -> int:
 
 
 def text_lines(text: str | None, width: int = PHONE_COLUMNS) -> int:
-    return 0 if not text else sum(wrapped_lines(line, width) for line in text.split("\n"))
+    return 0 if not text else _text_lines(text, width)
+
+
+@lru_cache(maxsize=1024)
+def _text_lines(text: str, width: int) -> int:
+    """Cached like `wrapped_lines`: most of a table's fields read the same as at its last move."""
+    return sum(wrapped_lines(line, width) for line in text.split("\n"))
 
 
 def phone_lines(content: str | None, embed: discord.Embed | None, width: int = PHONE_COLUMNS) -> int:
