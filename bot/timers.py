@@ -94,7 +94,7 @@ class Timers:
         """Set the deadline for the game's current decision (or clear it) now; the store gets it shortly."""
         self._decide(game)
         if self._unsaved and (self._saver is None or self._saver.done()):
-            self._saver = asyncio.create_task(self._save_all(), name="catnip-deadlines")
+            self._saver = asyncio.create_task(self._save_all(lazy=True), name="catnip-deadlines")
             self._saver.add_done_callback(_log_failure)
 
     async def save(self) -> None:
@@ -125,14 +125,16 @@ class Timers:
             game_id=game.id, decision=decision, due=due
         )
 
-    async def _save_all(self) -> None:
-        """Store the noted changes, one transaction for all the games that changed meanwhile."""
+    async def _save_all(self, lazy: bool = False) -> None:
+        """Store the noted changes, one transaction for all the games that changed meanwhile; `lazy`
+        (after a move) lets the store commit them with the next move."""
         while self._unsaved:
             batch, self._unsaved = self._unsaved, {}
             try:
                 await self.service.store.save_deadlines(
                     [d for d in batch.values() if d is not None],
                     cleared=[game_id for game_id, d in batch.items() if d is None],
+                    lazy=lazy,
                 )
             except BaseException:
                 self._unsaved = {**batch, **self._unsaved}  # keep them for the next try

@@ -82,13 +82,14 @@ class StoreAccess:
         """
         return await self._sync_transaction(lambda db: _finish_now(body(_Immediate(db))))
 
-    async def _sync_transaction(self, body: Callable[[sqlite3.Connection], T]) -> T:
+    async def _sync_transaction(self, body: Callable[[sqlite3.Connection], T], *, lazy: bool = False) -> T:
         """Run the synchronous `body` in one write transaction on the write thread (one round trip).
 
         Committed if `body` returns, rolled back if it raises, and run to its end even if the
-        caller is cancelled meanwhile.
+        caller is cancelled meanwhile. A `lazy` body may wait a moment for other writes to share
+        its transaction (see write_thread.py).
         """
         if self._write_thread is None:
             raise RuntimeError("the game store is not open")
         with outage_as_unavailable():
-            return await self._write_thread.run(body)
+            return await self._write_thread.run(body, lazy=lazy)

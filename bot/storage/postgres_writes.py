@@ -300,10 +300,11 @@ class PgWrites(PgAccess, Ownership):
         await self._transaction(body)
 
     async def save_deadlines(
-        self, deadlines: Sequence[Deadline] = (), *, cleared: Iterable[int] = ()
+        self, deadlines: Sequence[Deadline] = (), *, cleared: Iterable[int] = (), lazy: bool = False
     ) -> None:
         """Set `deadlines` and clear those of the `cleared` games in one transaction; a deadline of a game
-        that has ended, never existed or that another process holds is skipped, not refused."""
+        that has ended, never existed or that another process holds is skipped, not refused. Saved at
+        once even when `lazy`: the server's commits do not queue behind one writer here."""
         gone = list(cleared)
         kept = list({d.game_id: (d.game_id, d.decision, float(d.due)) for d in deadlines}.values())
         if not gone and not kept:

@@ -133,9 +133,11 @@ class GameStore(Protocol):
         """Remove the game's deadline, if any."""
 
     async def save_deadlines(
-        self, deadlines: Sequence[Deadline] = (), *, cleared: Iterable[int] = ()
+        self, deadlines: Sequence[Deadline] = (), *, cleared: Iterable[int] = (), lazy: bool = False
     ) -> None:
-        """Set `deadlines` and clear those of the `cleared` games in one transaction (ended games skipped)."""
+        """Set `deadlines` and clear those of the `cleared` games in one transaction (ended games skipped).
+
+        Nobody waits on a `lazy` save: the store may hold it a moment to share another write's commit."""
 
     async def deadlines(self) -> list[Deadline]:
         """The pending deadlines of live games, soonest first."""

@@ -326,9 +326,10 @@ class GameWrites(StoreAccess, Ownership):
         await self._transaction(body)
 
     async def save_deadlines(
-        self, deadlines: Sequence[Deadline] = (), *, cleared: Iterable[int] = ()
+        self, deadlines: Sequence[Deadline] = (), *, cleared: Iterable[int] = (), lazy: bool = False
     ) -> None:
-        """Set `deadlines` and clear the deadlines of the `cleared` games, all in one transaction.
+        """Set `deadlines` and clear the deadlines of the `cleared` games, all in one transaction; a
+        `lazy` save may wait a moment for other writes to share it.
 
         Unlike `set_deadline`, a deadline for a game that has ended (or never existed, or that
         another process now holds) is skipped rather than refused: a batch from many games must
@@ -351,7 +352,7 @@ class GameWrites(StoreAccess, Ownership):
                 )
 
         if gone or kept:
-            await self._sync_transaction(body)
+            await self._sync_transaction(body, lazy=lazy)
 
     # ------------------------------------------------------------------ turn pings
 

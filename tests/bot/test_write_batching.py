@@ -220,3 +220,57 @@ async def test_deadlines_for_more_games_than_one_statement_takes_are_all_saved_t
     saved = {d.game_id: (d.decision, d.due) for d in await store.deadlines()}
     assert len(saved) == 1_001 and ended not in saved
     assert saved[games[0]] == ("v2", 99.0) and saved[games[-1]] == ("v1", 1_050.0)
+
+
+def lazy_deadline(store: SqliteGameStore, game_id: int, decision: str):
+    return store.save_deadlines([Deadline(game_id=game_id, decision=decision, due=9.0)], lazy=True)
+
+
+async def taken(store: SqliteGameStore) -> None:
+    """Once the write thread has taken what was handed to it."""
+    await asyncio.sleep(0)
+    while store._write_thread.queued:
+        await asyncio.sleep(0.001)
+
+
+async def traced(store: SqliteGameStore) -> list[str]:
+    commits: list[str] = []
+    await store._write_thread.run(
+        lambda db: db.set_trace_callback(lambda sql: commits.append(sql) if sql == "COMMIT" else None)
+    )
+    commits.clear()
+    return commits
+
+
+@pytest.mark.sqlite_only  # the write thread's group commit
+async def test_a_deadline_saved_after_a_move_waits_to_share_the_next_moves_commit(store, monkeypatch):
+    """Under load a third of all commits (each with its sync) were the turn deadlines of the move
+    just committed; saved lazily, they wait for the next move instead."""
+    monkeypatch.setattr("bot.storage.write_thread.LINGER_SECONDS", 30.0)
+    first, second = await active_game(store), await active_game(store)
+    commits = await traced(store)
+    saving = asyncio.create_task(lazy_deadline(store, first, "v2"))
+    await taken(store)  # the thread holds the deadline and waits for company
+    assert await move(store, second, 1, 1) == 2
+    await saving
+    assert commits == ["COMMIT"], "the deadline and the move: one transaction"
+    assert [(d.game_id, d.decision) for d in await store.deadlines()] == [(first, "v2")]
+
+
+@pytest.mark.sqlite_only
+async def test_a_lazy_deadline_with_no_move_to_join_is_saved_alone_and_none_is_lost_when_the_store_closes(
+    store, monkeypatch
+):
+    game = await active_game(store)
+    monkeypatch.setattr("bot.storage.write_thread.LINGER_SECONDS", 0.01)
+    await lazy_deadline(store, game, "v2")
+    assert [d.decision for d in await store.deadlines()] == ["v2"]
+    monkeypatch.setattr("bot.storage.write_thread.LINGER_SECONDS", 30.0)
+    saving = asyncio.create_task(lazy_deadline(store, game, "v3"))
+    await taken(store)
+    await asyncio.wait_for(store.close(), 10)  # closing does not wait out the linger
+    await saving
+    reopened = SqliteGameStore(store.path)
+    await reopened.open()
+    assert [d.decision for d in await reopened.deadlines()] == ["v3"]
+    await reopened.close()
