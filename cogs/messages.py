@@ -51,6 +51,8 @@ class Message:
 
 def split_value(text: str, limit: int = FIELD_LIMIT) -> list[str]:
     """Split `text` into chunks of at most `limit` characters at line breaks, never inside a line."""
+    if 0 < len(text) <= limit and text[0] != "\n":
+        return [text]  # the usual case; the loop below would give the same
     chunks: list[str] = []
     current = ""
     for line in text.split("\n"):
