@@ -38,6 +38,10 @@ def cog_extensions() -> list[str]:
     )
 
 
+UNHEARD = frozenset({"socket_event_type", "raw_message_edit"})
+"""Events discord.py dispatches that no part of Catnip listens to."""
+
+
 class CatnipBot(commands.AutoShardedBot):
     """The bot: a game service over the store, timers, and the Discord front in cogs/.
 
@@ -106,9 +110,15 @@ class CatnipBot(commands.AutoShardedBot):
         return self._seed_source()
 
     def dispatch(self, event_name: str, /, *args, **kwargs) -> None:
-        """Every event but the two Catnip causes itself with each move: its own new messages (turn
+        """Every event but those Catnip causes itself with each move: its own new messages (turn
         pings, which nothing listens to) and the deletions of its own old pings (its presenter knows
-        them). Each dispatched event costs a task per listener, three a move."""
+        them). Each dispatched event costs a task per listener, three a move. Nor the events nothing
+        listens to that discord.py dispatches with every gateway event and every table edit (six a
+        move), unless something waits for one."""
+        if event_name in UNHEARD and event_name not in self._listeners and not self.extra_events.get(
+            "on_" + event_name
+        ):
+            return
         if event_name == "message" and self.user is not None and args[0].author.id == self.user.id:
             return
         if (
