@@ -157,6 +157,8 @@ class LoadDriver:
         if table.edit_due_since is not None and self.phase == "play":
             self.table_lags.append((table.edit_due_since - self.play_started, at - table.edit_due_since))
         table.edit_due_since = None
+        if table.over():  # a game's last move pings nobody: its next ping is a rematch's
+            table.ping_due_since = table.moved_at = None
 
     # interactions ---------------------------------------------------------------------------------
 
