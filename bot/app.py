@@ -115,8 +115,12 @@ class CatnipBot(commands.AutoShardedBot):
         them). Each dispatched event costs a task per listener, three a move. Nor the events nothing
         listens to that discord.py dispatches with every gateway event and every table edit (six a
         move), unless something waits for one."""
-        if event_name in UNHEARD and event_name not in self._listeners and not self.extra_events.get(
-            "on_" + event_name
+        waiting = getattr(self, "_listeners", None)  # discord.py's `wait_for`s; unknown: dispatch all
+        if (
+            event_name in UNHEARD
+            and waiting is not None
+            and event_name not in waiting
+            and not self.extra_events.get("on_" + event_name)
         ):
             return
         if event_name == "message" and self.user is not None and args[0].author.id == self.user.id:
