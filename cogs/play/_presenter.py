@@ -55,7 +55,7 @@ class TablePresenter:
         self._showing: set[int] = set()
         self._workers: set[asyncio.Task] = set()
         self._pings: dict[int, tuple[int, int, frozenset[int]]] = {}
-        self._pings_gone: set[int] = set()  # games whose ping was deleted since the pings were noted
+        self._noted: dict[int, tuple[int, int]] = {}  # the pings as last noted in the store
         self._warnings: dict[int, tuple[int, int, int]] = {}  # game -> (channel, message, version warned at)
         self._deletions: set[asyncio.Task] = set()
         self._deleted_by_us: set[int] = set()  # messages this presenter deletes, until Discord says so
@@ -96,17 +96,17 @@ class TablePresenter:
     async def note_pings(self) -> None:
         """Note the standing turn pings in the store, so the next process to run their games deletes
         them instead of leaving them beside its own: every minute and at a clean stop (a ping posted
-        since the last note before a kill stays up)."""
-        gone, self._pings_gone = self._pings_gone, set()
+        since the last note before a kill stays up). Only what changed since the last note is written."""
         standing = {game_id: (channel, message) for game_id, (channel, message, _) in self._pings.items()}
+        changed = {game_id: ping for game_id, ping in standing.items() if self._noted.get(game_id) != ping}
         try:
-            await self.service.store.save_pings(standing, cleared=gone - standing.keys())
+            await self.service.store.save_pings(changed, cleared=self._noted.keys() - standing.keys())
         except StoreUnavailable:
-            self._pings_gone |= gone
             log.warning("could not note the standing turn pings; noted at the next try")
         except Exception:  # never in the way of a clean stop
-            self._pings_gone |= gone
             log.exception("could not note the standing turn pings; noted at the next try")
+        else:
+            self._noted = standing
 
     async def game_closed(self, game: LiveGame, reason: str) -> None:
         await self._clear_ping(game.id)
@@ -361,7 +361,6 @@ class TablePresenter:
     async def _clear_ping(self, game_id: int) -> None:
         previous = self._pings.pop(game_id, None)
         if previous is not None:
-            self._pings_gone.add(game_id)
             await self._delete(previous[0], previous[1])
 
     async def _delete(self, channel_id: int, message_id: int) -> None:

@@ -210,6 +210,21 @@ def noted_pings(tmp_path) -> set[int]:
     return {message for (message,) in rows(tmp_path, "SELECT message_id FROM pings")}
 
 
+async def test_a_ping_gone_since_the_last_note_is_forgotten_at_the_next(tmp_path):
+    async with catnip(tmp_path) as (emu, bot):
+        thread, members = await open_table(emu, "catsdogs", 3)
+        await Table(emu, thread, members, Rng.seeded(4)).step()
+        await bot.presenter.settle()
+        await bot.presenter.note_pings()
+        assert noted_pings(tmp_path) == {m.id for m in pings(emu, thread)} != set()
+        await bot.service.abandon(next(iter(bot.service.live.values())), "Nobody moved for a day.")
+        await bot.presenter.settle()
+        await emu.settle(idle=0.02)
+        assert pings(emu, thread) == []
+        await bot.presenter.note_pings()
+        assert noted_pings(tmp_path) == set(), "a restarted bot would delete a message already gone"
+
+
 @pytest.fixture(scope="module")
 def stoppable_postgres():
     """A PostgreSQL server of this module's own, which a test may stop (and must start again)."""
