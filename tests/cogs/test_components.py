@@ -80,8 +80,5 @@ async def test_controls_lay_out_and_send_what_discord_ui_would_or_refuse_what_it
     assert discord_schemas().problems(*SEND, {"content": "x", "components": expected}) == []
 
 
-def test_discord_py_takes_controls_as_a_view_it_never_stores() -> None:
-    controls = Controls([Button(label="My hand", custom_id="cn:v:1", emoji="🃏", row=0)])
-    assert hasattr(controls, "__discord_ui_view__")
-    assert controls.is_finished() and not controls.is_dispatchable() and not controls.has_components_v2()
+def test_a_message_without_controls_sends_no_rows() -> None:
     assert Controls().to_components() == []

@@ -39,3 +39,15 @@ async def test_moves_leave_no_interaction_or_view_of_catnips_for_the_garbage_col
             gc.enable()
     assert moves >= 8
     assert left == Counter(), "discord.py objects of Catnip's clicks waited for the garbage collector"
+
+
+async def test_discord_py_keeps_no_view_of_the_tables_lobbies_and_panels_catnip_sends(tmp_path):
+    """Clicks are routed by custom_id: a view kept by discord.py would only ever grow."""
+    async with catnip(tmp_path) as (emu, bot):
+        thread, members = await open_table(emu, "catsdogs", 3)
+        table = Table(emu, thread, members, Rng.seeded(3))
+        for _ in range(6):
+            await table.step()
+        await bot.presenter.settle()
+        kept = bot._connection._view_store
+        assert (len(kept._views), len(kept._synced_message_views)) == (0, 0)
