@@ -12,6 +12,12 @@ together, in their order (group commit, see commits.py); a transaction asked to 
 in its place in the queue. A lazy write (nobody waits on it: the turn deadlines saved after each
 move) found with no move waits up to `LINGER_SECONDS` for one to share its transaction and its
 sync: under load a third of all commits were deadlines committed alone, just after their move's.
+
+On a busy bot a move also waits a moment for company: when the last transaction with moves held
+more than one, less than `BUSY_SECONDS` ago, the next gathers the moves handed over within
+`GATHER_SECONDS` (as PostgreSQL's `commit_delay` does when other transactions are active). Fewer,
+larger transactions mean fewer syncs, and fewer wakes of the event loop, which hears about a whole
+batch at once. A move on a quiet bot is committed at once.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import contextlib
 import queue
 import sqlite3
 import threading
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,6 +39,8 @@ T = TypeVar("T")
 Db = sqlite3.Connection
 
 LINGER_SECONDS = 0.05
+GATHER_SECONDS = 0.005
+BUSY_SECONDS = 1.0
 
 
 @dataclass(frozen=True)
@@ -125,12 +134,17 @@ class WriteThread:
             return
         self._settle([(opened, None)])
         waiting: deque[Any] = deque()
+        busy_until = 0.0
         try:
             while (job := waiting.popleft() if waiting else self._jobs.get()) is not _STOP:
                 if job.alone:
                     self._settle([(job.future, self._transaction(db, job.body))])
                     continue
+                if job.move is not None and not waiting and time.monotonic() < busy_until:
+                    time.sleep(GATHER_SECONDS)
                 batch = self._batch_from(job, waiting)
+                if moves := sum(job.move is not None for job in batch):
+                    busy_until = time.monotonic() + BUSY_SECONDS if moves > 1 else 0.0
                 if all(job.lazy for job in batch) and not waiting:
                     batch += self._company(waiting)
                 batch = [job for job in batch if not job.future.cancelled()]

@@ -17,7 +17,9 @@ Discord allows a bot outside interaction responses.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
+import secrets
 from collections import Counter
 from collections.abc import Coroutine, Sequence
 from typing import Any
@@ -42,6 +44,9 @@ REFRESH_SLOTS = 4
 RESUME_SLOTS = 16
 CLOSED = ("cancelled", "abandoned")
 CANNOT_POST = "I can no longer post in this channel, so the game was ended."
+PING_NONCES = itertools.count(secrets.randbits(56))
+"""Each ping's nonce, counted on from a random start: discord.py would draw every one from the
+system's random source, a system call a move."""
 
 
 class TablePresenter:
@@ -352,6 +357,7 @@ class TablePresenter:
             f"Use the buttons on the table or **{GAMES[game.record.game].texts.hand_label}**.",
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]),
             view=Controls([hand_button(game)]),
+            nonce=next(PING_NONCES),
         )
         self._pings[game.id] = (channel.id, sent.id, users)
         if previous is not None:

@@ -274,3 +274,44 @@ async def test_a_lazy_deadline_with_no_move_to_join_is_saved_alone_and_none_is_l
     await reopened.open()
     assert [d.decision for d in await reopened.deadlines()] == ["v3"]
     await reopened.close()
+
+
+async def two_moves_in_one_commit(store: SqliteGameStore, first: int, second: int) -> None:
+    """Hold the write thread while two games' moves queue, so that they share a transaction."""
+    release = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    holding = asyncio.create_task(
+        store._write_thread.run(
+            lambda db: asyncio.run_coroutine_threadsafe(release.wait(), loop).result(5), alone=True
+        )
+    )
+    await taken(store)
+    both = asyncio.gather(move(store, first, 1, 1), move(store, second, 1, 1))
+    while store._write_thread.queued < 2:
+        await asyncio.sleep(0.001)
+    release.set()
+    await holding
+    assert await both == [2, 2]
+
+
+@pytest.mark.sqlite_only  # the write thread's group commit
+async def test_on_a_busy_bot_a_move_waits_a_moment_to_share_its_commit_with_the_next(store, monkeypatch):
+    """Moves committed together are the sign of a busy bot: the next move waits for company, so that
+    one sync and one wake of the event loop serve several moves."""
+    monkeypatch.setattr("bot.storage.write_thread.GATHER_SECONDS", 0.5)
+    games = [await active_game(store) for _ in range(4)]
+    await two_moves_in_one_commit(store, *games[:2])
+    commits = await traced(store)  # a write of no move: the bot is still busy
+    gathering = asyncio.create_task(move(store, games[2], 1, 1))
+    await taken(store)  # the thread holds the move and waits for company
+    assert await move(store, games[3], 1, 1) == 2
+    assert await gathering == 2
+    assert commits == ["COMMIT"], "the two moves: one transaction"
+
+
+@pytest.mark.sqlite_only
+async def test_on_a_quiet_bot_a_move_is_committed_at_once(store, monkeypatch):
+    monkeypatch.setattr("bot.storage.write_thread.GATHER_SECONDS", 30.0)
+    game = await active_game(store)
+    for version in (1, 2, 3):  # each alone in its transaction: none waits for company
+        assert await asyncio.wait_for(move(store, game, version, version), 5) == version + 1
