@@ -105,25 +105,28 @@ class CatnipBot(commands.AutoShardedBot):
         self.shard_plan: ShardPlan | None = None
         # Whatever shows the tables: set by the cog that made it, while that cog is loaded.
         self.presenter = None
+        self._parse_only_what_is_heard()
 
     def new_seed(self) -> int:
         return self._seed_source()
 
+    def heard(self, event_name: str) -> bool:
+        """Whether anything would hear `event_name`: a listener, a `wait_for`, an `on_` method."""
+        waiting = getattr(self, "_listeners", None)  # discord.py's `wait_for`s; unknown: all heard
+        return (
+            waiting is None
+            or event_name in waiting
+            or bool(self.extra_events.get("on_" + event_name))
+            or hasattr(self, "on_" + event_name)
+        )
+
     def dispatch(self, event_name: str, /, *args, **kwargs) -> None:
-        """Every event but those Catnip causes itself with each move: its own new messages (turn
-        pings, which nothing listens to) and the deletions of its own old pings (its presenter knows
-        them). Each dispatched event costs a task per listener, three a move. Nor the events nothing
-        listens to that discord.py dispatches with every gateway event and every table edit (six a
-        move), unless something waits for one."""
-        waiting = getattr(self, "_listeners", None)  # discord.py's `wait_for`s; unknown: dispatch all
-        if (
-            event_name in UNHEARD
-            and waiting is not None
-            and event_name not in waiting
-            and not self.extra_events.get("on_" + event_name)
-        ):
-            return
-        if event_name == "message" and self.user is not None and args[0].author.id == self.user.id:
+        """Every event but those Catnip causes itself with each move: the deletions of its own old
+        pings (its presenter knows them; its own new messages are not even read, see
+        `_parse_only_what_is_heard`). Each dispatched event costs a task per listener. Nor the events
+        nothing listens to that discord.py dispatches with every gateway event and every table edit
+        (six a move), unless something waits for one."""
+        if event_name in UNHEARD and not self.heard(event_name):
             return
         if (
             event_name == "raw_message_delete"
@@ -132,6 +135,24 @@ class CatnipBot(commands.AutoShardedBot):
         ):
             return
         super().dispatch(event_name, *args, **kwargs)
+
+    def _parse_only_what_is_heard(self) -> None:
+        """Skip reading two gateway events a move into discord.py's objects when nothing would hear
+        them: an edit of a message (each table edit comes back as one; with no message cache discord.py
+        only dispatches it raw) and Catnip's own new messages (each turn ping), which no part of Catnip
+        wants: a table is buried by other people's messages, not by its own pings."""
+        parsers = self._connection.parsers
+        parse_edit, parse_new = parsers["MESSAGE_UPDATE"], parsers["MESSAGE_CREATE"]
+
+        def message_update(data: dict) -> None:
+            if self.heard("raw_message_edit") or self.heard("message_edit") or self.persistent_views:
+                parse_edit(data)
+
+        def message_create(data: dict) -> None:
+            if self.user is None or data.get("author", {}).get("id") != str(self.user.id):
+                parse_new(data)
+
+        parsers["MESSAGE_UPDATE"], parsers["MESSAGE_CREATE"] = message_update, message_create
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogueTranslator())

@@ -51,8 +51,19 @@ tables (a finished table keeps its picture in the channel; a live one's is soon 
 when more games end than the budget draws, the oldest waiting keep the picture they show: each
 waiting table holds its whole game in memory."""
 
-Scene = tuple[str, tuple]
-"""A game's key and the scene of its table picture."""
+SCENES_KEPT = 1024
+"""Tables whose latest scene is kept: a move's scene is read when the game changes (to start drawing)
+and again when its table is shown, and reading it (with its key, a hash of all it shows) costs about
+as much as the rest of the picture's work on the event loop."""
+
+
+@dataclass(frozen=True)
+class Scene:
+    """What a table's picture shows: the game's key, the scene, and the scene's key."""
+
+    game: str
+    content: tuple
+    key: str
 
 
 class DrawingBudget:
@@ -124,6 +135,7 @@ class TablePictures:
         self.follow_up = follow_up
         self.drawn = 0
         self._cache: OrderedDict[str, bytes] = OrderedDict()
+        self._scenes: OrderedDict[int, tuple[object, list[str], Scene]] = OrderedDict()  # by game id
         self._shown: dict[int, tuple[int, str]] = {}  # game id -> (message id, picture key)
         self._drawing: dict[int, tuple[str, asyncio.Future]] = {}  # game id -> its drawing under way
         self._behind: dict[int, LiveGame] = {}  # tables that went out without their newest picture
@@ -142,10 +154,18 @@ class TablePictures:
         when the table shows no picture."""
         if not self.wanted(game):
             return None
-        view = game.view(None)
-        return game.record.game, pictures.scene_of(
-            game.record.game, view, game.names, game.rules.outcome(game.state)
+        kept = self._scenes.get(game.id)
+        if kept is not None and kept[0] is game.state and kept[1] == game.names:
+            return kept[2]
+        content = pictures.scene_of(
+            game.record.game, game.view(None), game.names, game.rules.outcome(game.state)
         )
+        scene = Scene(game.record.game, content, pictures.scene_key(content))
+        self._scenes[game.id] = (game.state, list(game.names), scene)
+        self._scenes.move_to_end(game.id)
+        while len(self._scenes) > SCENES_KEPT:
+            self._scenes.popitem(last=False)
+        return scene
 
     def prepare(self, game: LiveGame) -> None:
         """Start drawing the table's new picture as soon as the game changes, so that it is ready by
@@ -157,10 +177,8 @@ class TablePictures:
         except Exception:
             log.exception("%s could not read the table's picture", game.log_prefix())
             return
-        if scene is not None:
-            key = pictures.scene_key(scene[1])
-            if key not in self._cache:
-                self._start(game, key, scene)
+        if scene is not None and scene.key not in self._cache:
+            self._start(game, scene)
 
     def drawings(self) -> list[asyncio.Future]:
         """The drawings under way."""
@@ -172,12 +190,12 @@ class TablePictures:
         `WAIT_SECONDS`, else the one the table shows already (the new one follows)."""
         if scene is None:
             return None
-        key = pictures.scene_key(scene[1])
+        key = scene.key
         self._behind.pop(game.id, None)  # this refresh takes care of the table's newest picture
         png = self._cached(key)
         if png is not None:
             return Picture(key, png)
-        drawn_key, drawing = self._drawing.get(game.id) or (key, self._start(game, key, scene))
+        drawn_key, drawing = self._drawing.get(game.id) or (key, self._start(game, scene))
         if drawing is not None:
             with contextlib.suppress(Exception):  # still drawing, or it failed (logged as it ended)
                 await asyncio.wait_for(asyncio.shield(drawing), WAIT_SECONDS)
@@ -185,7 +203,7 @@ class TablePictures:
         if png is not None:
             return Picture(key, png)
         if drawn_key != key and game.id not in self._drawing:
-            self._start(game, key, scene)  # the drawing waited for was of an earlier move
+            self._start(game, scene)  # the drawing waited for was of an earlier move
         if not self._waiting_for_budget(game.id):
             self._behind[game.id] = game
         shown = self._shown.get(game.id)
@@ -198,7 +216,7 @@ class TablePictures:
             self._cache.move_to_end(key)
         return png
 
-    def _start(self, game: LiveGame, key: str, scene: Scene) -> asyncio.Future | None:
+    def _start(self, game: LiveGame, scene: Scene) -> asyncio.Future | None:
         """Start drawing `scene` in the worker thread, or put the table off until the budget allows."""
         if self._closed:
             return None
@@ -209,9 +227,11 @@ class TablePictures:
         self._finals.pop(game.id, None)
         if self._executor is None:
             self._executor = ThreadPoolExecutor(DRAWING_THREADS, thread_name_prefix="catnip-picture")
-        drawing = asyncio.get_running_loop().run_in_executor(self._executor, timed_draw, *scene)
-        self._drawing[game.id] = (key, drawing)
-        drawing.add_done_callback(lambda done: self._drawn(game, key, done))
+        drawing = asyncio.get_running_loop().run_in_executor(
+            self._executor, timed_draw, scene.game, scene.content
+        )
+        self._drawing[game.id] = (scene.key, drawing)
+        drawing.add_done_callback(lambda done: self._drawn(game, scene.key, done))
         return drawing
 
     def _waiting_for_budget(self, game_id: int) -> bool:
@@ -291,6 +311,7 @@ class TablePictures:
 
     def forget(self, game_id: int) -> None:
         self._shown.pop(game_id, None)
+        self._scenes.pop(game_id, None)
         self._behind.pop(game_id, None)
         self._deferred.pop(game_id, None)
         self._finals.pop(game_id, None)

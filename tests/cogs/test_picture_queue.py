@@ -83,3 +83,22 @@ async def test_nothing_is_kept_of_finished_tables_showing_their_last_picture():
         "a live table still knows its message holds the picture (no second upload)"
     )
     pictures.close()
+
+
+def test_a_tables_scene_follows_its_moves_and_its_players_names():
+    """A scene is read once per state (when the game changes, and again when its table is shown), but
+    a new state or a seat's new name gives a new picture."""
+    pictures = TablePictures(True, lambda game: None)
+    game = table(1, "active")
+    first = pictures.scene(game)
+    assert pictures.scene(game) == first
+    seats = list(game.record.seats)
+    seats[1] = seats[1].model_copy(update={"name": "Bo 🤖"})
+    game.record = game.record.model_copy(update={"seats": tuple(seats)})
+    renamed = pictures.scene(game)
+    assert renamed.key != first.key and "Bo 🤖" in repr(renamed.content)
+    seat = RULES.to_act(game.state)[0]
+    game.state, _ = RULES.apply(game.state, seat, RULES.legal_actions(game.state, seat)[0])
+    moved = pictures.scene(game)
+    assert moved.key not in (first.key, renamed.key)
+    assert moved == TablePictures(True, lambda game: None).scene(game), "as read afresh"
