@@ -87,7 +87,7 @@ def add_fields(embed: discord.Embed, fields: Sequence[tuple[str, str]], inline: 
 
 
 def narration(game: LiveGame, seat: int | None, limit: int = NARRATION_LINES) -> str:
-    return "\n".join(event.render(game.names) for event in events_for(game.events, seat)[-limit:])
+    return "\n".join(event.render(game.names) for event in events_for(game.events, seat, last=limit))
 
 
 def seat_list(game: LiveGame) -> str:
@@ -221,7 +221,7 @@ def table_message(game: LiveGame, due: float | None = None) -> Message:
 
 def _add_fitting_narration(embed: discord.Embed, game: LiveGame) -> None:
     """The most recent events that keep the table within the phone budget, placed before the footer."""
-    events = events_for(game.events, None)[-NARRATION_LINES:]
+    events = events_for(game.events, None, last=NARRATION_LINES)
     room = TABLE_BUDGET - phone_lines(None, embed) - 1
     shown: list[str] = []
     for event in reversed(events):
@@ -417,7 +417,7 @@ def private_panel(
         )
     if note:
         embed.description = f"{note}\n{embed.description}"
-    recent = events_for(game.events, seat)[-RECENT_LINES:]
+    recent = events_for(game.events, seat, last=RECENT_LINES)
     lines = [
         f"✅ {event.render(game.names)}" if index >= len(recent) - fresh else event.render(game.names)
         for index, event in enumerate(recent)

@@ -193,9 +193,19 @@ class Event(Frozen):
         return fill_names(self.text, names)
 
 
-def events_for(events: Sequence[Event], seat: int | None) -> list[Event]:
-    """The events a seat (or the public, for `None`) may see."""
-    return [event for event in events if event.visible(seat)]
+def events_for(events: Sequence[Event], seat: int | None, last: int | None = None) -> list[Event]:
+    """The events a seat (or the public, for `None`) may see; with `last`, only the latest `last` of
+    them (read from the end: a table shows its last few of a game's events each time it is shown)."""
+    if last is None:
+        return [event for event in events if event.visible(seat)]
+    latest: list[Event] = []
+    for event in reversed(events):
+        if len(latest) >= last:
+            break
+        if event.visible(seat):
+            latest.append(event)
+    latest.reverse()
+    return latest
 
 
 class ScoreLine(Frozen):
