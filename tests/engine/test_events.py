@@ -1,4 +1,5 @@
-"""What a seat may see of a game's events, and the latest few of them that a table or panel shows."""
+"""What a seat may see of a game's events, the latest few of them that a table or panel shows, and
+how they name the players."""
 
 from __future__ import annotations
 
@@ -25,3 +26,10 @@ def test_the_latest_events_a_seat_may_see_are_the_end_of_all_it_may_see(log, sea
     hidden = [e for e in log if e.visible_to is not None and (seat is None or seat not in e.visible_to)]
     assert len(every) + len(hidden) == len(log) and not any(event in hidden for event in every)
     assert events_for(log, seat, last=last) == every[-last:]
+
+
+def test_an_event_names_the_players_as_they_are_named_now():
+    event = Event(kind="move", text="{p1} passes to {p0}.")
+    assert event.render(["Ann", "Bo"]) == "Bo passes to Ann."
+    assert event.render(["Ann", "Bo 🤖"]) == "Bo 🤖 passes to Ann.", "a seat taken over is named anew"
+    assert Event(kind="move", text="A new trick.").render(["Ann", "Bo"]) == "A new trick."
