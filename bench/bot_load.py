@@ -88,12 +88,12 @@ OPEN_LOOP_STALL = 120.0  # seconds without a ping before every member looks at t
 OPEN_LOOP_COMPUTER_DELAY = 1.5  # the pause before a computer player's move is shown (the bot's default)
 
 
-VARIANTS = ("stdlib-json", "uvloop", "dynamic-item", "refresh-16", "no-release")
+VARIANTS = ("stdlib-json", "uvloop", "dynamic-item", "refresh-16", "refresh-4", "no-release")
 """What a Catnip run may be changed by, to measure a speed-up before and after in the same run:
 discord.py's JSON through the standard library instead of orjson, the event loop from uvloop, or
 clicks routed by a discord.py DynamicItem as they were before the play cog's listener routed them,
-16 tables refreshed at once instead of 4, or no freed memory handed back to the system
-(bot/memory.py)."""
+at least 16 tables refreshed at once, or always 4 (as before the workers grew with the tables
+waiting), or no freed memory handed back to the system (bot/memory.py)."""
 
 
 def use_stdlib_json() -> None:
@@ -155,6 +155,10 @@ def run_child(coroutine, variant: str) -> Any:
         from cogs.play import _presenter
 
         _presenter.REFRESH_SLOTS = 16
+    if variant == "refresh-4":
+        from cogs.play import _presenter
+
+        _presenter.REFRESH_SLOTS = _presenter.BACKLOG_SLOTS = 4
     if variant == "uvloop":
         import uvloop
 

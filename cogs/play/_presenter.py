@@ -1,17 +1,19 @@
 """Keeps each game's public table message and turn pings in step with the game.
 
 Updates are coalesced per game and made by background workers, so answering a
-click never waits for the table edit, and a burst of moves costs one edit. At
-most `REFRESH_SLOTS` workers show tables at once: when many games move together,
-the others wait their turn instead of crowding the event loop, so clicks —
-which Discord wants answered within 3 s — are not queued behind table edits.
+click never waits for the table edit, and a burst of moves costs one edit. A
+few workers show tables at once: when many games move together, the others wait
+their turn instead of crowding the event loop, so clicks — which Discord wants
+answered within 3 s — are not queued behind table edits.
 
-The number is a trade measured with `python -m bench.bot_load`: with 100 games
-moving as fast as they can, clicks were answered at p99 168 ms with 16 slots,
-74–104 ms with 6 and 60–73 ms with 4, for pings about 0.15 s later. It does not
-hold back a bot on real Discord, whose round trips of ~100 ms let 4 slots make
-~40 table edits a second, each with a ping and a deletion: past the 50 requests/s
-Discord allows a bot outside interaction responses.
+How many is a trade between the clicks' answers and the tables, measured with
+`python -m bench.bot_load` (docs/benchmarks.md §8): with 100 games moving as fast
+as they can, 4 workers answered clicks at p99 31 ms and showed tables 183 ms after
+the click (p50), 20 workers 70–82 ms and 95–102 ms, 32 workers 105 ms and 82 ms.
+So `REFRESH_SLOTS` workers, or one for every `TABLES_A_SLOT` tables waiting when
+that is more, up to `BACKLOG_SLOTS`: at 500 games, 40 workers showed tables within
+0.9 s (p99) where 20 took 1.07 s, with clicks answered at p99 149 ms. After a
+restart, when nobody waits for a click's answer yet, `BACKLOG_SLOTS` at once.
 """
 
 from __future__ import annotations
@@ -41,8 +43,9 @@ log = logging.getLogger("catnip.table")
 
 REPOST_AFTER_SECONDS = 45 * 60
 REPOST_AFTER_MESSAGES = 15
-REFRESH_SLOTS = 4
-RESUME_SLOTS = 16
+REFRESH_SLOTS = 20
+TABLES_A_SLOT = 10
+BACKLOG_SLOTS = 40
 CLOSED = ("cancelled", "abandoned")
 CANNOT_POST = "I can no longer post in this channel, so the game was ended."
 PING_NONCES = itertools.count(secrets.randbits(56))
@@ -193,7 +196,7 @@ class TablePresenter:
         """Schedule a table update; several changes in a row become one edit."""
         self.pictures.prepare(game)
         self._waiting[game.id] = game
-        self._start_workers(REFRESH_SLOTS)
+        self._start_workers(min(BACKLOG_SLOTS, max(REFRESH_SLOTS, len(self._waiting) // TABLES_A_SLOT)))
 
     def refresh_resumed(self, games: Sequence[LiveGame]) -> None:
         """Show every table again after a restart, with more workers while they catch up.
@@ -201,7 +204,7 @@ class TablePresenter:
         Nobody is waiting for a click's answer yet, so showing the tables sooner wins.
         """
         self._waiting.update((game.id, game) for game in games)
-        self._start_workers(RESUME_SLOTS)
+        self._start_workers(BACKLOG_SLOTS)
 
     def _start_workers(self, limit: int) -> None:
         for _ in range(min(limit - len(self._workers), len(self._waiting))):
