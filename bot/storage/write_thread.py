@@ -41,7 +41,7 @@ Db = sqlite3.Connection
 LINGER_SECONDS = 0.05
 GATHER_SECONDS = 0.010
 """Measured at 100 saturated games (docs/benchmarks.md §8): 5 ms saved a third of the store thread's
-CPU a move, 10 ms a third more and some of the event loop's; 20 ms only added to the clicks' wait."""
+CPU a move, 10 ms a quarter more and some of the event loop's; 20 ms only added to the clicks' wait."""
 BUSY_SECONDS = 1.0
 
 
