@@ -55,9 +55,13 @@ async def route_click(interaction: discord.Interaction) -> None:
     (0.2–0.5 ms for a panel of ten buttons), only to find the one that was clicked.
     """
     if interaction.type is discord.InteractionType.component:
+        presenter = getattr(interaction.client, "presenter", None)
+        click = presenter.click_arrived() if presenter is not None else None
         try:
             await handle_click(interaction, str(interaction.data.get("custom_id", "")))
         finally:
+            if click is not None:
+                presenter.click_answered(click)
             release(interaction)
 
 

@@ -174,3 +174,30 @@ async def test_a_table_edited_in_place_and_its_ping_go_out_together(tables):
     fake.open.set()
     await presenter.settle()
     assert sorted(what for _, what, _ in fake.calls) == ["delete", "edit", "send"], "the old ping goes"
+
+
+async def test_tables_wait_while_a_click_has_waited_too_long_for_its_answer(tables, monkeypatch):
+    """A bot with more tables than it keeps up with answers its clicks first: Discord gives a click 3 s."""
+    fake, presenter, games = tables
+    monkeypatch.setattr(_presenter, "CLICKS_FIRST_AFTER", 0.01)
+    fake.open.set()
+    click = presenter.click_arrived()
+    await asyncio.sleep(0.02)
+    presenter.refresh(games[0])
+    await asyncio.sleep(0.05)
+    assert fake.calls == [], "the click waiting too long comes first"
+    presenter.click_answered(click)
+    await asyncio.wait_for(presenter.settle(), 5)
+    assert [what for _, what, _ in fake.calls] == ["send", "send"], "then the table and its ping"
+
+
+async def test_a_click_past_discords_deadline_holds_the_tables_back_no_more(tables, monkeypatch):
+    fake, presenter, games = tables
+    monkeypatch.setattr(_presenter, "CLICKS_FIRST_AFTER", 0.01)
+    monkeypatch.setattr(_presenter, "CLICK_DEADLINE", 0.1)
+    fake.open.set()
+    presenter.click_arrived()  # never answered: its handler hangs
+    await asyncio.sleep(0.02)
+    presenter.refresh(games[0])
+    await asyncio.wait_for(presenter.settle(), 5)
+    assert [what for _, what, _ in fake.calls] == ["send", "send"]

@@ -251,3 +251,30 @@ async def test_turn_pings_not_noted_while_the_database_is_down_are_noted_at_the_
             start_server(stoppable_postgres)
         await bot.presenter.note_pings()
         assert await bot.store.take_pings([game_id]) == {game_id: (thread.id, standing.id)}
+
+
+async def test_the_tables_know_of_every_click_until_it_is_answered(tmp_path, monkeypatch):
+    """Tables wait while a click has waited too long (`CLICKS_FIRST_AFTER`): every click a member
+    makes is noted as it comes and forgotten once answered."""
+    async with catnip(tmp_path) as (emu, bot):
+        thread, members = await open_table(emu, "catsdogs", 3)
+        noted: list[int] = []
+        waiting_at_answer: list[int] = []
+        arrived, answered = bot.presenter.click_arrived, bot.presenter.click_answered
+
+        def click_arrived() -> int:
+            noted.append(arrived())
+            return noted[-1]
+
+        def click_answered(token: int) -> None:
+            waiting_at_answer.append(len(bot.presenter._clicks))
+            answered(token)
+
+        monkeypatch.setattr(bot.presenter, "click_arrived", click_arrived)
+        monkeypatch.setattr(bot.presenter, "click_answered", click_answered)
+        table = Table(emu, thread, members, Rng.seeded(3))
+        for _ in range(3):
+            await table.step()
+        await bot.presenter.settle()
+        assert len(noted) >= 3 and len(waiting_at_answer) == len(noted)
+        assert min(waiting_at_answer) >= 1 and bot.presenter._clicks == {}
