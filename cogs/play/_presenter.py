@@ -31,7 +31,7 @@ import logging
 import secrets
 import time
 from collections import Counter
-from collections.abc import Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any
 
 import discord
@@ -410,17 +410,18 @@ class TablePresenter:
     async def _edit(self, channel_id: int, message_id: int, **fields: Any) -> None:
         """`PartialMessage.edit`, without reading Discord's answer into a `Message` nobody uses: with its
         embed and buttons, that was a tenth of discord.py's work for each table edit."""
-        mentions = self.bot.allowed_mentions
-        with handle_message_parameters(**fields, previous_allowed_mentions=mentions) as params:
-            await self.bot.http.edit_message(channel_id, message_id, params=params)
+        await self._request(self.bot.http.edit_message, channel_id, message_id, **fields)
 
     async def _send(self, channel_id: int, **fields: Any) -> int:
         """`Messageable.send` for a message of no files, reading only the new message's id from Discord's
         answer (see `_edit`)."""
+        return int((await self._request(self.bot.http.send_message, channel_id, **fields))["id"])
+
+    async def _request(self, call: Callable[..., Awaitable[Any]], *ids: int, **fields: Any) -> Any:
+        """`call`, a method of discord.py's HTTP client, with `fields` as discord.py sends a message."""
         mentions = self.bot.allowed_mentions
         with handle_message_parameters(**fields, previous_allowed_mentions=mentions) as params:
-            sent = await self.bot.http.send_message(channel_id, params=params)
-        return int(sent["id"])
+            return await call(*ids, params=params)
 
     async def _clear_ping(self, game_id: int) -> None:
         previous = self._pings.pop(game_id, None)
