@@ -8,8 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from engine.catsanity.cards import KIND, is_moon
-from engine.catsanity.model import View
+from engine.catsanity.view import KIND, View, is_moon
 from engine.core import Outcome
 from pictures import kit
 from pictures.results import draw_results

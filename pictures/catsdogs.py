@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.catsdogs.cards import RIBBONS, STRENGTH, TABLE
-from engine.catsdogs.model import View
+from engine.catsdogs.view import RIBBONS, STRENGTH, TABLE, View
 from engine.core import Outcome
 from pictures import kit
 from pictures.results import draw_results, results_scene

@@ -10,9 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.core import Outcome
-from engine.madcat.cards import CATPOT, card
-from engine.madcat.dice import COMBOS
-from engine.madcat.model import View
+from engine.madcat.view import CATPOT, COMBOS, View, card
 from pictures import kit
 from pictures.results import draw_results, results_scene
 

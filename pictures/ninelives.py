@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.core import Outcome
-from engine.ninelives.cards import CATS, LIMIT, life_name
-from engine.ninelives.model import View
+from engine.ninelives.view import CATS, LIMIT, View, life_name
 from pictures import kit
 from pictures.results import draw_results
 

@@ -3,7 +3,7 @@
 - easy: seeded random, but it rarely throws away its last sanity token or bids wildly;
 - normal: values each cat by what it adds to the home (sets under way included), weighs it against
   the sanity it costs, and bids in auctions up to what the Sun Cats are worth to it;
-- hard: information-set Monte Carlo tree search over sampled decks (`search.ismcts`).
+- hard: information-set Monte Carlo tree search over sampled decks (`_search.ismcts`).
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
-from engine.catsanity.cards import MOON
-from engine.catsanity.heuristics import choose_normal
+from engine.catsanity._cards import MOON
+from engine.catsanity._heuristics import choose_normal
+from engine.catsanity._search import ismcts, mix
 from engine.catsanity.model import Adopt, CallAuction, PlaceBid
-from engine.catsanity.search import ismcts, mix
 from engine.core import Action, Frozen, Rng, Rules
 
 
@@ -41,7 +41,7 @@ class EasyPlayer:
 
 
 class NormalPlayer:
-    """The heuristic of `heuristics.choose_normal`: deterministic, a few milliseconds a decision."""
+    """The heuristic of `_heuristics.choose_normal`: deterministic, a few milliseconds a decision."""
 
     level = "normal"
 

@@ -1,7 +1,7 @@
 """The CatSanity guide players read from "📖 How to play" and /rules."""
 
-from engine.catsanity.cards import KIND_EMOJI, TOKENS_BY_PLAYERS
-from engine.catsanity.scoring import (
+from engine.catsanity._cards import KIND_EMOJI, TOKENS_BY_PLAYERS
+from engine.catsanity._scoring import (
     CHORUS_MIN,
     CHORUS_POINTS,
     FIBONACCI,

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.catsanity.cards import ALL_CARDS, COPY, KIND, SUN_KINDS
+from engine.catsanity._cards import ALL_CARDS, COPY, KIND, SUN_KINDS
 from engine.catsanity.model import State
 from engine.core import Rng
 

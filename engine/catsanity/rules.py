@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from engine.catsanity import flow, hints
-from engine.catsanity.cards import ALL_CARDS, KIND, KIND_NAMES, SUN, SUN_KINDS, TOKENS_BY_PLAYERS, name
+from engine.catsanity import _flow as flow
+from engine.catsanity import hints
+from engine.catsanity._cards import ALL_CARDS, KIND, KIND_NAMES, SUN, SUN_KINDS, TOKENS_BY_PLAYERS, name
+from engine.catsanity._scoring import score_lines
 from engine.catsanity.model import (
     Adopt,
     CallAuction,
@@ -18,7 +20,6 @@ from engine.catsanity.model import (
     State,
     View,
 )
-from engine.catsanity.scoring import score_lines
 from engine.catsanity.view import build_view, to_act
 from engine.core import Event, Frozen, IllegalAction, InvalidInput, Outcome, Rng, Rules
 

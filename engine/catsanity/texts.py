@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from engine.catsanity.cards import (
+from engine.catsanity._cards import (
     COPY,
     KIND,
     KIND_EMOJI,
@@ -19,7 +19,16 @@ from engine.catsanity.cards import (
     TOKENS_BY_PLAYERS,
     TWIN_LETTERS,
 )
-from engine.catsanity.flow import name_of_kind
+from engine.catsanity._flow import name_of_kind
+from engine.catsanity._scoring import (
+    CHORUS_MIN,
+    CHORUS_POINTS,
+    FIBONACCI,
+    HOUSE_POINTS,
+    PRECIOUS_POINTS,
+    TWIN_SET,
+    quick_score,
+)
 from engine.catsanity.model import (
     Adopt,
     CallAuction,
@@ -33,15 +42,6 @@ from engine.catsanity.model import (
     View,
 )
 from engine.catsanity.rules import decode
-from engine.catsanity.scoring import (
-    CHORUS_MIN,
-    CHORUS_POINTS,
-    FIBONACCI,
-    HOUSE_POINTS,
-    PRECIOUS_POINTS,
-    TWIN_SET,
-    quick_score,
-)
 from engine.core import IllegalAction, InvalidInput, NotYourTurn, OutOfDate, Rules
 from engine.texts import Choice, Control, Texts
 

@@ -1,9 +1,15 @@
-"""The allowlist view of CatSanity: built field by field; the deck is only ever a size."""
+"""The allowlist view of CatSanity: built field by field; the deck is only ever a size.
+
+`KIND` and `is_moon` read the cards a view shows, for whoever draws it.
+"""
 
 from __future__ import annotations
 
+from engine.catsanity._scoring import quick_score
+
+__all__ = ["KIND", "View", "build_view", "is_moon", "prompt", "to_act"]
+from engine.catsanity._cards import KIND, is_moon
 from engine.catsanity.model import Phase, PossibleChoice, State, View, build
-from engine.catsanity.scoring import quick_score
 
 
 def to_act(state: State) -> tuple[int, ...]:

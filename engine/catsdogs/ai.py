@@ -17,9 +17,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 
-from engine.catsdogs.cards import CARDS, TABLE, TARGET, sort_cards
-from engine.catsdogs.model import SOLO_ROUNDS, Play, RoundRecord, State, View
-from engine.catsdogs.search import (
+from engine.catsdogs._cards import CARDS, TABLE, TARGET, sort_cards
+from engine.catsdogs._search import (
     INDEX,
     SOLO_ROUND_GAIN,
     Round,
@@ -28,6 +27,7 @@ from engine.catsdogs.search import (
     solo_values,
     success_utility,
 )
+from engine.catsdogs.model import SOLO_ROUNDS, Play, RoundRecord, State, View
 from engine.core import FastRng, Rng, Rules
 
 _SALT = 0xC47D06

@@ -9,7 +9,7 @@ card not placed anywhere is out of play, so the 18 cards are always accounted fo
 
 from __future__ import annotations
 
-from engine.catsdogs.cards import CARDS, sort_cards
+from engine.catsdogs._cards import CARDS, sort_cards
 from engine.catsdogs.model import HAND_SIZE, State
 from engine.core import Rng
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.catsdogs import hints
-from engine.catsdogs.cards import (
+from engine.catsdogs._cards import (
     CARDS,
     RIBBONS,
     TABLE,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.catsdogs.cards import RIBBONS, TABLE, card_name, ribbons
+from engine.catsdogs._cards import RIBBONS, TABLE, card_name, ribbons
 from engine.catsdogs.model import DUO, SOLO, Play, State, View
 from engine.core import Rules
 from engine.texts import Texts

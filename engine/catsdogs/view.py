@@ -4,12 +4,16 @@ Shown: your own hand, the cards on the current trick, the face-up table cards,
 everyone's collected cards and ribbons this round, hand sizes, scores. Never:
 another hand, the cards out of play, a solo card before it is turned, and no
 card id of an earlier round (those cards may be out of play or in a hand now).
+
+`RIBBONS`, `STRENGTH` and `TABLE` read the cards and seats a view shows, for whoever draws it.
 """
 
 from __future__ import annotations
 
-from engine.catsdogs.cards import RIBBONS, TARGET, card_name
+from engine.catsdogs._cards import RIBBONS, STRENGTH, TABLE, TARGET, card_name
 from engine.catsdogs.model import HAND_SIZE, SOLO_ROUNDS, State, View, mode_of
+
+__all__ = ["RIBBONS", "STRENGTH", "TABLE", "View", "build_view", "prompt"]
 
 
 def prompt(state: State) -> str:

@@ -2,10 +2,10 @@
 
 - easy: seeded random, but never sets aside dice that fail the turn on the spot when something
   else is possible, stops on big trays, and always lays down a real mooch card.
-- normal: the exact odds of the *next* roll (`odds.next_roll`, `odds.transitions`): it rolls on
+- normal: the exact odds of the *next* roll (`_odds.next_roll`, `_odds.transitions`): it rolls on
   while one more roll is worth more than the best card it could take now, sets aside what gives
   the best one-roll outlook, and mooches the card with the best chance × VPs of paying soon.
-- hard: an exact expectimax over every dice outcome (`odds.Policy`): the best expected VPs of the
+- hard: an exact expectimax over every dice outcome (`_odds.Policy`): the best expected VPs of the
   whole turn, for every set-aside and every stop/roll decision. As a moocher it asks the same
   policy how likely each mooch card is to pay (assuming the roller plays it), then weighs the VPs
   it would get after splitting with the other moochers.
@@ -24,10 +24,9 @@ from functools import lru_cache
 from math import comb, exp
 
 from engine.core import Action, Rng, Rules
-from engine.madcat.cards import CATPOT, card
-from engine.madcat.dice import COMBOS, DICE, WILD, kind_of, sort_faces
-from engine.madcat.model import MOOCH_CARDS, PICKS, Roll, State, Stop, View
-from engine.madcat.odds import (
+from engine.madcat._cards import CATPOT, card
+from engine.madcat._dice import COMBOS, DICE, WILD, kind_of, sort_faces
+from engine.madcat._odds import (
     Node,
     Policy,
     Values,
@@ -37,6 +36,7 @@ from engine.madcat.odds import (
     transitions,
     values_from_cards,
 )
+from engine.madcat.model import MOOCH_CARDS, PICKS, Roll, State, Stop, View
 
 _SALT = 0x3AD_CA7
 

@@ -1,7 +1,7 @@
 """The Mad Cat Sad Cat guide players read from "📖 How to play" and /rules."""
 
 from engine.guide import GuidePage
-from engine.madcat.dice import FACE_LABELS, KIND_LABELS
+from engine.madcat._dice import FACE_LABELS, KIND_LABELS
 
 _MAD = " ".join(FACE_LABELS[face] for face in ("m1", "m2", "m3"))
 _SAD = " ".join(FACE_LABELS[face] for face in ("s1", "s2"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.madcat.dice import FACE_LABELS
+from engine.madcat._dice import FACE_LABELS
 from engine.madcat.model import State
 
 HINTS = {

@@ -6,7 +6,7 @@ import re
 from typing import Literal
 
 from engine.core import Action, Frozen, GameOptions, InvalidInput, Rng
-from engine.madcat.dice import COMBOS, Combo, Face, Kind, sort_faces
+from engine.madcat._dice import COMBOS, Combo, Face, Kind, sort_faces
 
 Pick = Literal["2p", "fh", "4k", "5k", "fail", "none"]
 Phase = Literal["roll", "aside", "mooch", "decide", "over"]

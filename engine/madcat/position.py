@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from engine.core import Rng
-from engine.madcat.cards import TOTAL_VPS
-from engine.madcat.dice import DICE, FACES, kind_of, sort_faces
+from engine.madcat._cards import TOTAL_VPS
+from engine.madcat._dice import DICE, FACES, kind_of, sort_faces
 from engine.madcat.model import State
 
 _PICK_CODES = {".": None, "-": "none", "2p": "2p", "fh": "fh", "4k": "4k", "5k": "5k", "fail": "fail"}

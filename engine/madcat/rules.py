@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from engine.core import Frozen, IllegalAction, Outcome, Rng, Rules, ScoreLine
+from engine.madcat import _turn as play
 from engine.madcat import hints
-from engine.madcat import turn as play
-from engine.madcat.cards import TOTAL_VPS, card, card_name, setup_cards
-from engine.madcat.dice import COMBO_NAMES, DICE, FACE_KIND, kind_of, legal_asides, readings, show
+from engine.madcat._cards import TOTAL_VPS, card, card_name, setup_cards
+from engine.madcat._dice import COMBO_NAMES, DICE, FACE_KIND, kind_of, legal_asides, readings, show
 from engine.madcat.model import PICKS, MadcatAction, Mooch, Options, Roll, SetAside, State, Stop, View, decode
+from engine.madcat.view import seat_view, table_view, to_act
 
 _ROLL = Roll()
 _MOOCHES = tuple(Mooch(card=pick) for pick in PICKS)
@@ -71,12 +72,7 @@ class MadCatRules(Rules[State, MadcatAction, View]):
         )
 
     def to_act(self, state: State) -> list[int]:
-        phase = state.phase
-        if phase == "over":
-            return []
-        if phase == "mooch":
-            return [seat for seat, pick in enumerate(state.picks) if pick is None and seat != state.turn]
-        return [state.turn]
+        return to_act(state)
 
     def legal_actions(self, state: State, seat: int) -> list[MadcatAction]:
         phase = state.phase
@@ -162,50 +158,17 @@ class MadCatRules(Rules[State, MadcatAction, View]):
         return play.mooch(state, seat, action.card)
 
     def view(self, state: State, seat: int | None) -> View:
-        mine = state.picks[seat] if seat is not None and 0 <= seat < state.players else None
         # The table's part is the same for every seat: build it once per state, then only the
         # seat and its own pick differ (the bot and the tests ask for every seat's view in turn).
         memo = self._table
         if memo is not None and memo[0] is state:
             table = memo[1]
         else:
-            table = self._table_view(state)
+            table = table_view(state)
             self._table = (state, table)
-        return table if seat is None else table.model_copy(update={"seat": seat, "my_pick": mine})
+        return seat_view(table, state, seat)
 
     _table: tuple[State, View] | None = None
-
-    def _table_view(self, state: State) -> View:
-        """The public table's view of `state`: built field by field from public parts only."""
-        picks = state.picks
-        players = state.players
-        to_act = self.to_act(state)
-        if True in state.paid:
-            revealed = tuple(pick if paid else None for pick, paid in zip(picks, state.paid, strict=True))
-        else:
-            revealed = (None,) * players
-        return View(
-            seat=None,
-            players=players,
-            to_act=tuple(to_act),
-            prompt=_prompt(state, to_act),
-            over=state.phase == "over",
-            first=state.first,
-            turn=state.turn,
-            phase=state.phase,
-            supply=state.supply,
-            cards=state.cards,
-            scores=state.scores,
-            rolled=state.rolled,
-            aside=state.aside,
-            kind=state.kind,
-            readings=readings(state.aside, state.kind) if state.aside else (),
-            picked=tuple(pick is not None for pick in picks),
-            revealed=revealed,
-            my_pick=None,
-            final_round=state.supply == 0 and state.phase != "over",
-            turns=state.turns,
-        )
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != "over":
@@ -237,20 +200,3 @@ class MadCatRules(Rules[State, MadcatAction, View]):
         if state.phase == "mooch" and seat != state.turn:
             return Mooch(card="none")
         return None
-
-
-def _prompt(state: State, to_act: list[int]) -> str:
-    roller = f"{{p{state.turn}}}"
-    phase = state.phase
-    if phase == "over":
-        return "The game is over"
-    if phase == "roll":
-        return f"{roller} rolls the dice"
-    if phase == "aside":
-        return f"{roller} sets aside dice from the roll"
-    if phase == "mooch":
-        names = ", ".join(f"{{p{seat}}}" for seat in to_act)
-        return f"{names} {'picks' if len(to_act) == 1 else 'pick'} a mooch card in secret"
-    if len(state.aside) == DICE:
-        return f"{roller} chooses a combination to stop with"
-    return f"{roller} rolls again or stops"

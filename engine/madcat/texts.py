@@ -12,8 +12,8 @@ import re
 from collections.abc import Sequence
 
 from engine.core import IllegalAction, InvalidInput, OutOfDate, Rules, fill_names
-from engine.madcat.cards import CATPOT, card
-from engine.madcat.dice import (
+from engine.madcat._cards import CATPOT, card
+from engine.madcat._dice import (
     COMBO_NAMES,
     COMBOS,
     DICE,
@@ -24,6 +24,7 @@ from engine.madcat.dice import (
     show,
     sort_faces,
 )
+from engine.madcat._turn import ends_with_the_emptying_turn
 from engine.madcat.model import (
     MOOCH_CARDS,
     PICKS,
@@ -37,7 +38,6 @@ from engine.madcat.model import (
     decode,
 )
 from engine.madcat.rules import aside_refusal
-from engine.madcat.turn import ends_with_the_emptying_turn
 from engine.texts import Choice, Control, Texts
 
 ASIDE_KEY = "aside"

@@ -11,9 +11,9 @@ import time
 from collections.abc import Callable, Sequence
 
 from engine.core import Action, Frozen, Rng, Rules
-from engine.ninelives import heuristics
+from engine.ninelives import _heuristics as heuristics
+from engine.ninelives._search import ismcts
 from engine.ninelives.model import GiveUp, Move, Phase, Step, View, Wager
-from engine.ninelives.search import ismcts
 
 BAD_WHEN_AVOIDABLE = (GiveUp,)
 

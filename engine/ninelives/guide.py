@@ -1,7 +1,7 @@
 """The Nine Lives guide players read from "📖 How to play" and /rules."""
 
 from engine.guide import GuidePage
-from engine.ninelives.cards import EMOJI
+from engine.ninelives._cards import EMOJI
 
 _CATS = " ".join(EMOJI)
 

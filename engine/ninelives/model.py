@@ -9,7 +9,7 @@ from functools import cache
 from typing import Any, ClassVar, Self
 
 from engine.core import Action, Frozen, GameOptions, InvalidInput, Rng
-from engine.ninelives.cards import Counts, LifeCard, PowerKey, card_id, life_id
+from engine.ninelives._cards import Counts, LifeCard, PowerKey, card_id, life_id
 
 
 class Phase(StrEnum):
@@ -367,7 +367,7 @@ def decode(text: str) -> NineLivesAction:
 
 
 class CardView(Frozen):
-    """A visible cat card: its id and its printed icons per cat (`cards.icons_text` writes them)."""
+    """A visible cat card: its id and its printed icons per cat (`_cards.icons_text` writes them)."""
 
     id: str
     icons: Counts
@@ -384,7 +384,7 @@ class PlacedView(Frozen):
 class LifeView(Frozen):
     """A visible life card ("" for a power in force that is no card of yours, e.g. a copied one).
 
-    `cards.life_name`, `cards.life_text` and `cards.POWERS` describe it.
+    `_cards.life_name`, `_cards.life_text` and `_cards.POWERS` describe it.
     """
 
     id: str

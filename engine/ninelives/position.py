@@ -12,7 +12,7 @@ import re
 
 from engine.core import Rng, events_for
 from engine.ninelives import RULES
-from engine.ninelives.cards import CATS, LifeCard, card_id, life_id
+from engine.ninelives._cards import CATS, LifeCard, card_id, life_id
 from engine.ninelives.model import Placed, State
 
 LETTERS = "ostx"

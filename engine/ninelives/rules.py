@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from engine.core import Event, Frozen, IllegalAction, Outcome, Rng, Rules, ScoreLine
 from engine.ninelives import hints
-from engine.ninelives.cards import HAND_SIZE, LIVES, build_cat_deck, build_life_pool
-from engine.ninelives.legal import legal, reason, to_act
+from engine.ninelives._cards import HAND_SIZE, LIVES, build_cat_deck, build_life_pool
+from engine.ninelives._legal import legal, reason, to_act
+from engine.ninelives._resolve import resolve
 from engine.ninelives.model import Keep, Move, Options, Phase, State, Step, View, decode
-from engine.ninelives.resolve import resolve
 from engine.ninelives.view import build_view
 
 PUBLIC_STEPS = frozenset({Step.COPY, Step.FROM, Step.TAKE, Step.DIR, Step.STACK})

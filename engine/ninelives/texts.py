@@ -13,10 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.core import Action, Frozen, Rules
-from engine.ninelives.cards import EMOJI, LIMIT
-from engine.ninelives.controls import action_label, arrange
-from engine.ninelives.model import Phase, Step, View, WagerRule
-from engine.ninelives.words import (
+from engine.ninelives._cards import EMOJI, LIMIT
+from engine.ninelives._controls import action_label, arrange
+from engine.ninelives._words import (
     arranging_lines,
     arranging_own,
     card_status,
@@ -35,6 +34,7 @@ from engine.ninelives.words import (
     plural,
     stack_lines,
 )
+from engine.ninelives.model import Phase, Step, View, WagerRule
 from engine.texts import Choice, Control, Texts
 
 PILES_PER_LINE = 6

@@ -1,19 +1,26 @@
-"""What each seat may see, built field by field (an allowlist), and the prompt."""
+"""What each seat may see, built field by field (an allowlist), and the prompt.
+
+`CATS`, `LIMIT` and `life_name` read the cats and life cards a view shows, for whoever draws it.
+"""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from engine.ninelives.cards import (
+from engine.ninelives._cards import (
+    CATS,
+    LIMIT,
     Counts,
     LifeCard,
     PowerKey,
     card_id,
     catalog_text,
     life_id,
+    life_name,
 )
-from engine.ninelives.counting import raw_counts
-from engine.ninelives.legal import STEP_WORDS, to_act
+from engine.ninelives._counting import raw_counts
+from engine.ninelives._legal import STEP_WORDS, to_act
+from engine.ninelives._plays import hand_plays
 from engine.ninelives.model import (
     CardView,
     LifeView,
@@ -25,7 +32,8 @@ from engine.ninelives.model import (
     Step,
     View,
 )
-from engine.ninelives.plays import hand_plays
+
+__all__ = ["CATS", "LIMIT", "View", "build_view", "card_view", "life_name", "life_view", "prompt"]
 
 
 @lru_cache(maxsize=4096)

@@ -19,7 +19,7 @@ SecretTexts = Callable[[object, int], set[str]]
 
 
 def catsdogs_secrets(state, seat: int) -> set[str]:
-    from engine.catsdogs.cards import card_name
+    from engine.catsdogs._cards import card_name
     from engine.catsdogs.texts import card_label, short
 
     hidden = set(state.hands[seat])
@@ -58,8 +58,8 @@ def ninelives_secrets(state, seat: int) -> set[str]:
     """A hand's cards (their ids never in another seat's custom_ids), the hand, life stack and Carousel
     pick as the owner's panel prints them, each line naming its owner P0, P1, … (NL-1, NL-10)."""
     from engine.ninelives import RULES
-    from engine.ninelives.cards import card_id
-    from engine.ninelives.words import secret_lines
+    from engine.ninelives._cards import card_id
+    from engine.ninelives._words import secret_lines
 
     texts = secret_lines(RULES.view(state, seat), f"P{seat}")
     return texts | {f":{card_id(card)}" for card in state.hands[seat]}

@@ -6,9 +6,9 @@ import pytest
 
 from engine import GAMES
 from engine.catsanity import RULES
+from engine.catsanity._search import determinize, ismcts
 from engine.catsanity.ai import PLAYERS, HardPlayer
 from engine.catsanity.position import position
-from engine.catsanity.search import determinize, ismcts
 from engine.core import Rng
 from engine.testing import RandomPlayer
 
@@ -170,7 +170,7 @@ def test_the_search_stops_at_its_deadline_when_given_a_clock():
 
 
 def test_the_search_stops_after_its_budget_of_simulated_moves(monkeypatch):
-    from engine.catsanity import search
+    from engine.catsanity import _search as search
 
     samples = []
 

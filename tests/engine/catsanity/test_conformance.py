@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from engine.catsanity import RULES
-from engine.catsanity.cards import ALL_CARDS, COPY
+from engine.catsanity._cards import ALL_CARDS, COPY
 from engine.catsanity.model import Options
 from engine.core import Rng
 from engine.testing import check_conformance

@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 
 from engine.catsanity import RULES
-from engine.catsanity.cards import ALL_CARDS, MOON
-from engine.catsanity.flow import start_turn
+from engine.catsanity._cards import ALL_CARDS, MOON
+from engine.catsanity._flow import start_turn
 from engine.catsanity.model import Options
 from engine.catsanity.position import position
 from engine.catsanity.texts import TEXTS

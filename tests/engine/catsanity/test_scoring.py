@@ -7,9 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.catsanity import RULES
-from engine.catsanity.cards import ALL_CARDS, CHORUS, FIB, HOUSE, SUN_KINDS, TWINS
+from engine.catsanity._cards import ALL_CARDS, CHORUS, FIB, HOUSE, SUN_KINDS, TWINS
+from engine.catsanity._scoring import quick_score, score, score_lines
 from engine.catsanity.position import position
-from engine.catsanity.scoring import quick_score, score, score_lines
 
 EVERY_TYPE = "house1 twinA1 chorus1 fib1 copycat ninja1 recall1 cthulhu precious moonking moonqueen"
 

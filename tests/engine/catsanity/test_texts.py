@@ -12,10 +12,10 @@ from bot.storage.models import GameRecord, SeatRecord
 from cogs.messages import private_panel, table_message
 from engine import InvalidInput
 from engine.catsanity import RULES
-from engine.catsanity.cards import ALL_CARDS, SUN_KINDS
+from engine.catsanity._cards import ALL_CARDS, SUN_KINDS
+from engine.catsanity._scoring import score
 from engine.catsanity.model import AuctionState, Bid, RecallState
 from engine.catsanity.position import position
-from engine.catsanity.scoring import score
 from engine.catsanity.texts import TEXTS, home_groups, recall_pick_line, sanity_bar
 from engine.texts import Choice
 

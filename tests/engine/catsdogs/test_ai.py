@@ -7,10 +7,10 @@ import pytest
 from engine import GAMES
 from engine.ai import LEVELS
 from engine.catsdogs import RULES, Play
+from engine.catsdogs._cards import CARDS
+from engine.catsdogs._search import INDEX, SOLO_ROUND_GAIN, solo_values, success_utility
 from engine.catsdogs.ai import PLAYERS, EasyPlayer, HardPlayer, NormalPlayer, determinise, unknown_cards
-from engine.catsdogs.cards import CARDS
 from engine.catsdogs.position import position
-from engine.catsdogs.search import INDEX, SOLO_ROUND_GAIN, solo_values, success_utility
 from engine.testing import RandomPlayer
 
 FAST = {"easy": EasyPlayer(), "normal": NormalPlayer(samples=12), "hard": HardPlayer(iterations=24)}

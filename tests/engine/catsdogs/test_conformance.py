@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.catsdogs import RULES, Options, State
-from engine.catsdogs.cards import CARDS, ribbons
+from engine.catsdogs._cards import CARDS, ribbons
 from engine.testing import RandomPlayer, _check_round_trips, _check_step_contract, check_conformance
 
 

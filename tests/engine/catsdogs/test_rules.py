@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from engine.catsdogs import RULES, Options, Play
-from engine.catsdogs.cards import ribbons
+from engine.catsdogs._cards import ribbons
 from engine.catsdogs.position import cards, position
 from engine.catsdogs.texts import TEXTS
 from engine.core import IllegalAction, InvalidInput

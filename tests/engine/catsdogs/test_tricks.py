@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.catsdogs import RULES, Play
-from engine.catsdogs.cards import CARDS, STRENGTH, TABLE, resolve_trick
+from engine.catsdogs._cards import CARDS, STRENGTH, TABLE, resolve_trick
 from engine.catsdogs.position import cards, position
 
 T = TABLE

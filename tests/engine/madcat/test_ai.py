@@ -7,9 +7,9 @@ import pytest
 from engine import GAMES
 from engine.ai import LEVELS
 from engine.madcat import RULES
+from engine.madcat._odds import policy_for, values_from_cards
 from engine.madcat.ai import PLAYERS, HardPlayer, NormalPlayer, determinise, expected_share
 from engine.madcat.model import Mooch, Roll, SetAside, Stop
-from engine.madcat.odds import policy_for, values_from_cards
 from engine.madcat.position import position
 from engine.testing import RandomPlayer
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from engine.core import IllegalAction, Rng, events_for
 from engine.madcat import RULES
-from engine.madcat.cards import TOTAL_VPS
-from engine.madcat.dice import DICE, kind_of
+from engine.madcat._cards import TOTAL_VPS
+from engine.madcat._dice import DICE, kind_of
 from engine.madcat.model import PICKS, Options
 from engine.madcat.rules import MadCatRules
 from engine.testing import RandomPlayer, check_conformance
@@ -123,7 +123,7 @@ def every_action():
     """Every action the encoding can express: roll, each multiset of 1-5 faces, each stop and pick."""
     from itertools import combinations_with_replacement
 
-    from engine.madcat.dice import FACES
+    from engine.madcat._dice import FACES
 
     texts = ["roll", *(f"mooch:{pick}" for pick in PICKS)]
     texts += [f"stop:{kind}:{combo}" for kind in ("mad", "sad") for combo in ("2p", "fh", "4k", "5k")]

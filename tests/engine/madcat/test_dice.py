@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.madcat.dice import FACES, KIND_FACES, legal_asides, readings, sort_faces, sub_multisets
+from engine.madcat._dice import FACES, KIND_FACES, legal_asides, readings, sort_faces, sub_multisets
 
 PATTERNS = {(2, 2): "2p", (2, 3): "fh", (4,): "4k", (5,): "5k"}
 

@@ -7,8 +7,8 @@ from itertools import combinations, product
 
 import pytest
 
-from engine.madcat.dice import COMBOS, FACES, kind_of, readings, sort_faces
-from engine.madcat.odds import (
+from engine.madcat._dice import COMBOS, FACES, kind_of, readings, sort_faces
+from engine.madcat._odds import (
     Policy,
     Values,
     best_chances,

@@ -6,7 +6,7 @@ import pytest
 
 from engine.core import IllegalAction, InvalidInput, NotYourTurn, events_for
 from engine.madcat import RULES
-from engine.madcat.cards import CATPOT, TOTAL_VPS, card
+from engine.madcat._cards import CATPOT, TOTAL_VPS, card
 from engine.madcat.model import Mooch, Options, Roll, SetAside, Stop
 from engine.madcat.position import position, rigged
 

@@ -9,7 +9,7 @@ import pytest
 
 from engine import EngineError, IllegalAction, InvalidInput, OutOfDate
 from engine.madcat import RULES
-from engine.madcat.dice import FACES, sort_faces
+from engine.madcat._dice import FACES, sort_faces
 from engine.madcat.model import Roll, SetAside, Stop
 from engine.madcat.position import position
 from engine.madcat.texts import TEXTS, hidden_pick_line, player_line, revealed_pick_line

@@ -6,9 +6,9 @@ import pytest
 
 from engine import GAMES
 from engine.ninelives import RULES
+from engine.ninelives._determinise import sample_state
+from engine.ninelives._heuristics import choose as normal_choice
 from engine.ninelives.ai import PLAYERS, EasyPlayer, HardPlayer, NormalPlayer
-from engine.ninelives.determinise import sample_state
-from engine.ninelives.heuristics import choose as normal_choice
 from engine.ninelives.model import Options, View
 from engine.ninelives.position import card_in, position
 from engine.testing import random_playout

@@ -8,7 +8,7 @@ import pytest
 
 from engine.core import InvalidInput, Rng
 from engine.ninelives import RULES
-from engine.ninelives.cards import LIVES, POWERS, build_cat_deck, build_life_pool, card_types, powers_in_play
+from engine.ninelives._cards import LIVES, POWERS, build_cat_deck, build_life_pool, card_types, powers_in_play
 from engine.ninelives.model import Options
 
 

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from engine.ninelives import RULES
-from engine.ninelives.cards import card_id, life_id
+from engine.ninelives._cards import card_id, life_id
 from engine.ninelives.model import Options, State
 from engine.testing import check_conformance
 

@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.core import IllegalAction
-from engine.ninelives.cards import LifeCard
-from engine.ninelives.counting import cat_counts, effective, fits, raw_counts
+from engine.ninelives._cards import LifeCard
+from engine.ninelives._counting import cat_counts, effective, fits, raw_counts
 from engine.ninelives.model import Placed
 from engine.ninelives.position import act, card_in, play, playable, position, texts
 

@@ -6,7 +6,7 @@ import pytest
 
 from engine.core import IllegalAction
 from engine.ninelives import RULES
-from engine.ninelives.cards import POWERS, life_id
+from engine.ninelives._cards import POWERS, life_id
 from engine.ninelives.position import (
     act,
     card_in,

@@ -7,7 +7,7 @@ import pytest
 from engine import GAMES
 from engine.core import IllegalAction, InvalidInput, NotYourTurn
 from engine.ninelives import RULES
-from engine.ninelives.cards import HAND_SIZE, LIVES, life_id
+from engine.ninelives._cards import HAND_SIZE, LIVES, life_id
 from engine.ninelives.model import Options
 from engine.ninelives.position import act, codes, hand, play, position, stack_powers, texts
 

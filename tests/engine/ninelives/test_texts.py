@@ -7,11 +7,11 @@ import pytest
 
 from engine.core import Rng
 from engine.ninelives import RULES
-from engine.ninelives.cards import card_id, life_id
+from engine.ninelives._cards import card_id, life_id
+from engine.ninelives._words import card_status, counts_short, life_short, secret_lines
 from engine.ninelives.model import Options
 from engine.ninelives.position import act, card_in, on_table, position
 from engine.ninelives.texts import TEXTS
-from engine.ninelives.words import card_status, counts_short, life_short, secret_lines
 from engine.texts import Choice
 from tests.engine.ninelives.test_powers import two_turn_visit, wager_on_both_turns
 

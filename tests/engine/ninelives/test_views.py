@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.core import events_for, evolve
 from engine.ninelives import RULES
-from engine.ninelives.cards import card_id, life_id, parse_catalog
+from engine.ninelives._cards import card_id, life_id, parse_catalog
 from engine.ninelives.model import Options
 from engine.ninelives.position import act, card_in, icons, position, texts
 from engine.ninelives.texts import TEXTS

@@ -6,9 +6,9 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.core import evolve
-from engine.ninelives.cards import PowerKey, icons_text
-from engine.ninelives.counting import Option, options
-from engine.ninelives.flow import (
+from engine.ninelives._cards import PowerKey, icons_text
+from engine.ninelives._counting import Option, options
+from engine.ninelives._flow import (
     Events,
     arrange,
     choose_queen,
@@ -26,7 +26,7 @@ from engine.ninelives.flow import (
     wager,
     without,
 )
-from engine.ninelives.legal import pile_of
+from engine.ninelives._legal import pile_of
 from engine.ninelives.model import (
     CarouselDirection,
     CopyPower,

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engine.ninelives.cards import EMOJI, LIMIT, PowerKey
-from engine.ninelives.counting import Option, blocking, fits, forbidden_by_power, options, raw_counts
-from engine.ninelives.flow import copy_targets, shuffle_targets, steal_sources
+from engine.ninelives._cards import EMOJI, LIMIT, PowerKey
+from engine.ninelives._counting import Option, blocking, fits, forbidden_by_power, options, raw_counts
+from engine.ninelives._flow import copy_targets, shuffle_targets, steal_sources
 from engine.ninelives.model import (
     CardMove,
     CarouselDirection,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from engine.ninelives.cards import EMOJI, LIMIT, NO_COUNTS, Counts, LifeCard, PowerKey
+from engine.ninelives._cards import EMOJI, LIMIT, NO_COUNTS, Counts, LifeCard, PowerKey
 from engine.ninelives.model import Placed, State
 
 WILD = frozenset({PowerKey.WILDCARD, PowerKey.WILDCARD_PAID})

@@ -12,13 +12,13 @@ import math
 from collections.abc import Callable
 
 from engine.core import FastRng
-from engine.ninelives.cards import LIMIT
-from engine.ninelives.counting import effective, raw_counts
-from engine.ninelives.determinise import Sampler
-from engine.ninelives.heuristics import WAGER_HAND
-from engine.ninelives.legal import legal, to_act
+from engine.ninelives._cards import LIMIT
+from engine.ninelives._counting import effective, raw_counts
+from engine.ninelives._determinise import Sampler
+from engine.ninelives._heuristics import WAGER_HAND
+from engine.ninelives._legal import legal, to_act
+from engine.ninelives._resolve import resolve
 from engine.ninelives.model import EndTurn, Move, Phase, Play, SkipTurn, State, Step, View, Wager
-from engine.ninelives.resolve import resolve
 
 EXPLORE = 0.35
 ROLLOUT_STEPS = 250

@@ -8,7 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.ninelives.cards import EMOJI, card_id, life_id, life_name, life_text
+from engine.ninelives._cards import EMOJI, card_id, life_id, life_name, life_text
+from engine.ninelives._words import (
+    after_text,
+    card_status,
+    card_text,
+    effect_text,
+    life_short,
+    lives_text,
+    ordinal,
+    play_of,
+    plural,
+)
 from engine.ninelives.model import (
     CardView,
     CarouselDirection,
@@ -36,17 +47,6 @@ from engine.ninelives.model import (
     View,
     Wager,
     decode,
-)
-from engine.ninelives.words import (
-    after_text,
-    card_status,
-    card_text,
-    effect_text,
-    life_short,
-    lives_text,
-    ordinal,
-    play_of,
-    plural,
 )
 from engine.texts import Choice, Control
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from engine.ninelives.cards import EMOJI, LIMIT, POWERS, icons_text, life_name, life_text
+from engine.ninelives._cards import EMOJI, LIMIT, POWERS, icons_text, life_name, life_text
 from engine.ninelives.model import (
     CardView,
     HandPlay,

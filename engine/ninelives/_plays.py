@@ -1,15 +1,15 @@
 """What each of a seat's hand cards would do if played now, for its view: the legal ways to play it
 with the counts each reaches, or why it can't be played.
 
-The ways come from the engine's one enumeration of where a card may go (`counting.placements`, which
-the legal moves use too), the refusals from the same checks as `legal.reason`: a card that is not
+The ways come from the engine's one enumeration of where a card may go (`_counting.placements`, which
+the legal moves use too), the refusals from the same checks as `_legal.reason`: a card that is not
 one of those just received, Forbid, the nine-limit.
 """
 
 from __future__ import annotations
 
-from engine.ninelives.cards import Counts, LifeCard, PowerKey, card_id
-from engine.ninelives.counting import Placement, effective, perfect, placements, plus, raw_counts, too_many
+from engine.ninelives._cards import Counts, LifeCard, PowerKey, card_id
+from engine.ninelives._counting import Placement, effective, perfect, placements, plus, raw_counts, too_many
 from engine.ninelives.model import HandPlay, Phase, PlayWay, State, Unplayable
 
 

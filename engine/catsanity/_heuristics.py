@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.catsanity.cards import (
+from engine.catsanity._cards import (
     ALL_CARDS,
     COPY,
     CTHULHU,
@@ -21,6 +21,7 @@ from engine.catsanity.cards import (
     SUN,
     SUN_KINDS,
 )
+from engine.catsanity._scoring import FIBONACCI, quick_score
 from engine.catsanity.model import (
     Adopt,
     CallAuction,
@@ -28,7 +29,6 @@ from engine.catsanity.model import (
     PlaceBid,
     ReturnCat,
 )
-from engine.catsanity.scoring import FIBONACCI, quick_score
 
 TWIN_PAIR_HOPE = 6.0
 MAX_BID = 4

@@ -5,7 +5,7 @@ Each function takes the state and a list it appends narration events to, and ret
 
 from __future__ import annotations
 
-from engine.catsanity.cards import ALLEY_SIZE, COPY, CTHULHU, KIND, MOON, PRECIOUS, SUN, name
+from engine.catsanity._cards import ALLEY_SIZE, COPY, CTHULHU, KIND, MOON, PRECIOUS, SUN, name
 from engine.catsanity.model import AuctionState, Bid, Phase, RecallState, State
 from engine.core import Event, evolve
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from engine.core import FastRng, Rng, evolve
-from engine.ninelives.cards import LIVES, LifeCard, PowerKey, card_types, parse_catalog
+from engine.ninelives._cards import LIVES, LifeCard, PowerKey, card_types, parse_catalog
 from engine.ninelives.model import Phase, Placed, State, Step, View
 
 _FILLER = LifeCard(power=PowerKey.SKIP)

@@ -13,11 +13,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from engine.catsanity.cards import ALL_CARDS
-from engine.catsanity.flow import MUTE
-from engine.catsanity.heuristics import quick_choice
+from engine.catsanity._cards import ALL_CARDS
+from engine.catsanity._flow import MUTE
+from engine.catsanity._heuristics import quick_choice
+from engine.catsanity._scoring import quick_score
 from engine.catsanity.model import CatSanityAction, RecallState, State, View
-from engine.catsanity.scoring import quick_score
 from engine.catsanity.view import to_act
 from engine.core import Rng, Rules
 

@@ -17,7 +17,7 @@ from functools import lru_cache
 from math import factorial
 from typing import NamedTuple
 
-from engine.madcat.dice import COMBOS, DICE, FACES, KINDS, WILD, kind_of, legal_asides, readings, sort_faces
+from engine.madcat._dice import COMBOS, DICE, FACES, KINDS, WILD, kind_of, legal_asides, readings, sort_faces
 
 Tray = tuple[str, ...]
 Node = tuple[Tray, "str | None"]

@@ -7,8 +7,8 @@ and events; none mutates its input.
 from __future__ import annotations
 
 from engine.core import Event
-from engine.madcat.cards import CATPOT, add_lock_in_vps, card, card_name
-from engine.madcat.dice import (
+from engine.madcat._cards import CATPOT, add_lock_in_vps, card, card_name
+from engine.madcat._dice import (
     COMBO_NAMES,
     DICE,
     FACES,

@@ -8,7 +8,7 @@ is last.
 
 from __future__ import annotations
 
-from engine.madcat.dice import COMBO_NAMES, COMBOS, KINDS
+from engine.madcat._dice import COMBO_NAMES, COMBOS, KINDS
 
 TOTAL_VPS = 160
 CATPOT = 16

@@ -6,8 +6,8 @@ Every function takes a state and returns a new one (never mutating), plus the ev
 from __future__ import annotations
 
 from engine.core import Event, evolve
-from engine.ninelives.cards import EMOJI, POWERS, LifeCard, PowerKey, icons_text, life_name
-from engine.ninelives.counting import Option, all_full, effective, perfect, raw_counts
+from engine.ninelives._cards import EMOJI, POWERS, LifeCard, PowerKey, icons_text, life_name
+from engine.ninelives._counting import Option, all_full, effective, perfect, raw_counts
 from engine.ninelives.model import Phase, Placed, State, Step, WagerRule
 
 Events = list[Event]

@@ -1,6 +1,6 @@
 """Fast search for the Cats & Dogs computer players: a round simulator on small ints, ISMCTS, solo DP.
 
-Cards are ints here: 0–8 are cats 1–9, 9–17 dogs 1–9 (the order of `cards.CARDS`).
+Cards are ints here: 0–8 are cats 1–9, 9–17 dogs 1–9 (the order of `_cards.CARDS`).
 Nothing here sees a State: the players build the root from a view and sample the
 hidden cards themselves (`ai.py`).
 """
@@ -11,7 +11,7 @@ import math
 import operator
 from collections.abc import Callable, Sequence
 
-from engine.catsdogs.cards import CARDS, RIBBONS, TARGET
+from engine.catsdogs._cards import CARDS, RIBBONS, TARGET
 from engine.core import FastRng
 
 STR = tuple(i % 9 + 1 for i in range(18))

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
 
-from engine.catsanity.cards import COPY, KIND, KIND_NAMES, KING, MOON, PRECIOUS, QUEEN, TWIN_LETTERS
+from engine.catsanity._cards import COPY, KIND, KIND_NAMES, KING, MOON, PRECIOUS, QUEEN, TWIN_LETTERS
 from engine.core import ScoreLine
 
 FIBONACCI = (0, 1, 4, 9, 20, 40, 48)

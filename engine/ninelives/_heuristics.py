@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.ninelives.cards import LIMIT, Counts, LifeCard, PowerKey, card_id, life_id
-from engine.ninelives.counting import WILD, effective, fits, minus, perfect, plus
+from engine.ninelives._cards import LIMIT, Counts, LifeCard, PowerKey, card_id, life_id
+from engine.ninelives._counting import WILD, effective, fits, minus, perfect, plus
 from engine.ninelives.model import (
     CardMove,
     CountAs,
