@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from bot.clock import Clock
 from bot.live import LiveGame
 from bot.storage import GameStore
-from engine import GAMES, Event, Frozen
+from engine import Event, Frozen
 
 log = logging.getLogger("catnip.sessions")
 
@@ -84,7 +84,7 @@ class ComputerTurns:
         view = rules.view(state, seat)
         legal = rules.legal_actions(state, seat)
         seed = (game.record.seed or 0) * 7919 + game.record.version * 31 + seat
-        player = GAMES[game.record.game].computer(level)
+        player = game.game.computer(level)
         if level == "hard":
             return await asyncio.to_thread(player.choose, rules, view, seat, legal, seed)
         return player.choose(rules, view, seat, legal, seed)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from bot.storage import GameRecord, SeatRecord
-from engine import Event, Frozen, Rules
+from engine import GAMES, Event, Frozen, Game, Rules
 
 TIMER_OPTION = "turn_timer"
 TIMER_CHOICES = (30, 60, 120, 300, 900)
@@ -43,6 +43,11 @@ class LiveGame:
     @property
     def id(self) -> int:
         return self.record.id
+
+    @property
+    def game(self) -> Game:
+        """The game this is a table of: its rules, texts, guide, hints and computer players."""
+        return GAMES[self.record.game]
 
     @property
     def names(self) -> list[str]:

@@ -14,7 +14,7 @@ from cogs.components import Button, Controls, Item, Select
 from cogs.lobby_settings import option_title, option_value, settings_items
 from cogs.phone import TABLE_BUDGET, phone_lines, text_lines
 from cogs.seat_controls import away_line, hand_button, refresh_button, table_buttons
-from engine import GAMES, Action, Outcome, events_for, fill_names
+from engine import Action, Outcome, events_for, fill_names
 from engine.decisions import your_decision
 from engine.texts import Choice
 
@@ -107,7 +107,7 @@ def guide_button(game: LiveGame) -> Button:
 
 def lobby_message(game: LiveGame) -> Message:
     rules = game.rules
-    renderer = GAMES[game.record.game].texts
+    renderer = game.game.texts
     count = len(game.record.seats)
     embed = discord.Embed(
         title=f"{renderer.emoji} {rules.title} — table #{game.id}",
@@ -163,7 +163,7 @@ def lobby_message(game: LiveGame) -> Message:
 
 def _status_line(game: LiveGame, due: float | None) -> tuple[str, list[int]]:
     to_act = game.to_act()
-    renderer = GAMES[game.record.game].texts
+    renderer = game.game.texts
     view = game.view(None)
     waiting = describe_players([game.names[s] for s in to_act])
     line = renderer.prompt(view, game.names) or f"Waiting for {waiting}"
@@ -184,7 +184,7 @@ def table_message(game: LiveGame, due: float | None = None) -> Message:
     within `TABLE_BUDGET` phone lines so its buttons show on the first screen (docs/table-budget.md).
     """
     rules, state = game.rules, game.state
-    renderer = GAMES[game.record.game].texts
+    renderer = game.game.texts
     outcome = rules.outcome(state)
     view = game.view(None)
     embed = discord.Embed(title=f"{renderer.emoji} {rules.title} — table #{game.id}", colour=COLOUR)
@@ -239,7 +239,7 @@ def details_message(game: LiveGame) -> Message:
     """Everything the public table has room for only in part: every player's details, the final
     scores' breakdown and more of what happened. Shown privately to whoever asks."""
     rules, state = game.rules, game.state
-    renderer = GAMES[game.record.game].texts
+    renderer = game.game.texts
     outcome = rules.outcome(state)
     embed = discord.Embed(title=f"{renderer.emoji} {rules.title} — details (table #{game.id})", colour=COLOUR)
     if outcome is not None:
@@ -280,7 +280,7 @@ def final_text(game: LiveGame, outcome: Outcome, limit: int = 4000, with_breakdo
 
 def label_of(game: LiveGame, seat: int, action: Action) -> str:
     """The game's label for `action` (its texts' words), with player names filled in."""
-    texts = GAMES[game.record.game].texts
+    texts = game.game.texts
     return fill_names(texts.label(game.rules, game.state, seat, action), game.names)
 
 
@@ -296,7 +296,7 @@ def arranged_items(game: LiveGame, seat: int, actions: Sequence[Action], first_r
     """The game renderer's own controls for these actions, if it arranges them and they fit."""
     version = game.record.version
     choices = [Choice(action.encode(), label_of(game, seat, action)) for action in actions]
-    controls = GAMES[game.record.game].texts.controls(game.view(seat), choices)
+    controls = game.game.texts.controls(game.view(seat), choices)
     if not controls or first_row + len(controls) > 5:
         return None
     items: list[Item] = []
@@ -398,7 +398,7 @@ def private_panel(
     first, those lines marked ✅, so the decision's result shows above the next one.
     """
     rules, state = game.rules, game.state
-    renderer = GAMES[game.record.game].texts
+    renderer = game.game.texts
     view = game.view(seat)
     public = game.view(None)
     embed = discord.Embed(
@@ -409,7 +409,7 @@ def private_panel(
     if rules.outcome(state) is not None:
         embed.description = "The game is over."
     elif actions:
-        decision = your_decision(GAMES[game.record.game], state, view, seat, game.names)
+        decision = your_decision(game.game, state, view, seat, game.names)
         embed.description = f"**Your decision:** {decision}"
     else:
         embed.description = (

@@ -11,7 +11,6 @@ import discord
 from bot.live import LiveGame, describe_players
 from cogs import custom_ids as ids
 from cogs.components import Button, Item, Select
-from engine import GAMES
 
 BACK_LABEL = "I'm back"
 REPLACE_LABEL = "Replace a player"
@@ -22,7 +21,7 @@ PICK_SEAT = "Hand a seat to a computer player…"
 def hand_button(game: LiveGame, row: int = 0) -> Button:
     """My hand / My view: opens the clicker's own private view, whoever clicks (if they play)."""
     return Button(
-        label=GAMES[game.record.game].texts.hand_label,
+        label=game.game.texts.hand_label,
         emoji="🃏",
         style=discord.ButtonStyle.primary,
         custom_id=ids.view_id(game.id),
@@ -55,7 +54,7 @@ def away_line(game: LiveGame) -> str | None:
     if not away:
         return None
     names = describe_players([game.names[seat] for seat in away])
-    hand = GAMES[game.record.game].texts.hand_label
+    hand = game.game.texts.hand_label
     line = f"💤 A computer plays for {names} until they're back: 🃏 **{hand}** or 👋 **{BACK_LABEL}**."
     if game.nobody_playing():
         line += " Everyone is away, so the game waits a few minutes and then ends."

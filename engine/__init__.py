@@ -1,7 +1,7 @@
 """Pure game rules: one package per game, no Discord and no I/O.
 
-`GAMES` maps each game's key to its `Game` (rules, texts, guide, computer players); the bot
-reaches a game through nothing else.
+`GAMES` maps each game's key to its `Game` (rules, texts, guide, computer players, the module that
+draws it); the bot reaches a game through nothing else, and a new game is one more line here.
 """
 
 from engine.catsanity import GAME as CATSANITY

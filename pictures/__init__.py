@@ -3,16 +3,20 @@
 Each game's module turns the public view (and, once the game is over, its public outcome) into a
 `scene`: plain, hashable data holding exactly what the picture shows. The picture is drawn from the
 scene alone, so no hidden card can reach it, and the scene's hash tells whether it changed.
+
+Which module draws a game is the game's own word: its `Game.picture` names it (engine/game.py says why
+by name), and `PAINTERS` imports each one here, with this package, so a misnamed drawing fails at start-up
+and no table waits for Pillow to load.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine import Frozen, Outcome
-from pictures import catsanity, catsdogs, madcat, ninelives
+from engine import GAMES, Frozen, Outcome
 
 FILENAME = "table.png"
 MAX_BYTES = 150_000
@@ -24,10 +28,13 @@ class Painter:
     draw: Callable[[tuple], bytes]
 
 
-PAINTERS: dict[str, Painter] = {
-    module.__name__.rsplit(".", 1)[-1]: Painter(module.scene, module.draw)
-    for module in (catsanity, catsdogs, madcat, ninelives)
-}
+def _painter(module_name: str) -> Painter:
+    module = importlib.import_module(module_name)
+    return Painter(module.scene, module.draw)
+
+
+PAINTERS: dict[str, Painter] = {key: _painter(game.picture) for key, game in GAMES.items()}
+"""What draws each game, by its key in `GAMES`."""
 
 
 def scene_of(game: str, view: Frozen, names: Sequence[str], outcome: Outcome | None) -> tuple:

@@ -8,6 +8,7 @@ Imports are read from the source (ast), at the top of a module and inside functi
 from __future__ import annotations
 
 import ast
+import importlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -243,3 +244,71 @@ def test_the_check_sees_imports_inside_functions_and_resolves_relative_ones():
 def test_the_check_finds_a_circle_and_names_it():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c", "a"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+# ---------------------------------------------------------------------------------------- the games
+
+GAME_FILES = {"__init__", "model", "rules", "view", "texts", "ai", "guide", "hints", "position"}
+"""The public modules of every game package; anything more a game needs is a private `_*.py` helper."""
+SHARED_ENGINE_PACKAGES = {"ai"}
+SHARED_PICTURES = {"pictures", "pictures.kit", "pictures.results"}
+"""The pictures modules every game shares; each of the others draws one game."""
+GAME_PACKAGES = sorted(
+    path.parent.name
+    for path in (ROOT / "engine").glob("*/__init__.py")
+    if path.parent.name not in SHARED_ENGINE_PACKAGES
+)
+
+
+def test_every_game_package_is_registered_under_its_name():
+    from engine import GAMES
+
+    assert sorted(GAMES) == GAME_PACKAGES, "every engine/<game>/ has one line in engine.GAMES, and only those"
+    for key, game in GAMES.items():
+        assert game is importlib.import_module(f"engine.{key}").GAME
+        assert type(game.rules).__module__ == f"engine.{key}.rules"
+
+
+@pytest.mark.parametrize("game", GAME_PACKAGES)
+def test_every_game_has_the_same_public_modules(game):
+    modules = {path.stem for path in (ROOT / "engine" / game).glob("*.py")}
+    public = {name for name in modules if name == "__init__" or not name.startswith("_")}
+    assert public == GAME_FILES, (
+        f"engine/{game}/ has {', '.join(sorted(public ^ GAME_FILES))} where every game has the same public "
+        f"modules ({', '.join(sorted(GAME_FILES))}); move the rest into private _*.py helpers"
+    )
+
+
+def test_a_games_private_helpers_are_imported_only_by_the_game_and_its_tests():
+    def private_to(target: str) -> str | None:
+        parts = target.split(".")
+        if len(parts) > 2 and parts[0] == "engine" and parts[1] in GAME_PACKAGES and parts[2].startswith("_"):
+            return f"engine.{parts[1]}"
+        return None
+
+    wrong = named(
+        i
+        for i in ALL_IMPORTS
+        if (owner := private_to(i.target)) and i.package != "tests" and not i.module.startswith(owner + ".")
+    )
+    assert not wrong, f"a game's _*.py helpers are its own; read it through its public modules:\n{wrong}"
+
+
+def test_every_game_names_the_module_that_draws_it_and_every_drawing_belongs_to_a_game():
+    from engine import GAMES
+
+    named_pictures = {game.picture for game in GAMES.values()}
+    drawings = {name for name in MODULES if name.startswith("pictures") and name not in SHARED_PICTURES}
+    assert named_pictures == drawings, "each pictures/<game>.py is named by exactly one Game.picture"
+    for game in GAMES.values():
+        module = importlib.import_module(game.picture)
+        assert callable(module.scene) and callable(module.draw), f"{game.picture} draws no scene"
+
+
+def test_pictures_draw_each_game_with_the_module_its_game_names():
+    import pictures
+    from engine import GAMES
+
+    for key, game in GAMES.items():
+        module = importlib.import_module(game.picture)
+        assert pictures.PAINTERS[key] == pictures.Painter(module.scene, module.draw)

@@ -26,7 +26,7 @@ from cogs.play._gate import admit, can_manage, check_component_type, on_private_
 from cogs.play._help import on_guide
 from cogs.play._seat import fresh_events, on_back, on_refresh, on_replace, welcome_back
 from cogs.play._settings import choose_setting
-from engine import GAMES, EngineError, InvalidInput, OutOfDate
+from engine import EngineError, InvalidInput, OutOfDate
 
 if TYPE_CHECKING:
     from bot.app import CatnipBot
@@ -233,7 +233,7 @@ async def _compose(
         raise Refusal("The game hasn't started yet.")
     view = game.view(seat)
     try:
-        return GAMES[game.record.game].texts.compose(view, component.arg, values)
+        return game.game.texts.compose(view, component.arg, values)
     except OutOfDate as error:
         raise TableMovedOn(str(error)) from error
 

@@ -45,7 +45,7 @@ from cogs.components import Controls
 from cogs.messages import Message, lobby_message, table_message
 from cogs.play._pictures import TablePictures, show_picture
 from cogs.seat_controls import hand_button
-from engine import GAMES, Event
+from engine import Event
 
 log = logging.getLogger("catnip.table")
 
@@ -397,7 +397,7 @@ class TablePresenter:
         sent_id = await self._send(
             channel.id,
             content=f"🔔 {mentions} — your move in {game.rules.title} #{game.id}. "
-            f"Use the buttons on the table or **{GAMES[game.record.game].texts.hand_label}**.",
+            f"Use the buttons on the table or **{game.game.texts.hand_label}**.",
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]),
             view=Controls([hand_button(game)]),
             nonce=next(PING_NONCES),

@@ -8,6 +8,6 @@ from engine.catsanity.texts import TEXTS
 from engine.game import Game
 
 RULES = CatSanityRules()
-GAME = Game(rules=RULES, texts=TEXTS, guide=PAGES, hints=HINTS, players=PLAYERS)
+GAME = Game(rules=RULES, texts=TEXTS, guide=PAGES, hints=HINTS, players=PLAYERS, picture="pictures.catsanity")
 
 __all__ = ["GAME", "RULES", "CatSanityRules"]

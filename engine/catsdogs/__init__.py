@@ -9,6 +9,6 @@ from engine.catsdogs.texts import TEXTS
 from engine.game import Game
 
 RULES = CatsDogsRules()
-GAME = Game(rules=RULES, texts=TEXTS, guide=PAGES, hints=HINTS, players=PLAYERS)
+GAME = Game(rules=RULES, texts=TEXTS, guide=PAGES, hints=HINTS, players=PLAYERS, picture="pictures.catsdogs")
 
 __all__ = ["GAME", "RULES", "CatsDogsRules", "Options", "Play", "State", "View"]

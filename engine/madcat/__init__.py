@@ -8,6 +8,6 @@ from engine.madcat.rules import MadCatRules
 from engine.madcat.texts import TEXTS
 
 RULES = MadCatRules()
-GAME = Game(rules=RULES, texts=TEXTS, guide=PAGES, hints=HINTS, players=PLAYERS)
+GAME = Game(rules=RULES, texts=TEXTS, guide=PAGES, hints=HINTS, players=PLAYERS, picture="pictures.madcat")
 
 __all__ = ["GAME", "RULES", "MadCatRules"]

@@ -8,6 +8,6 @@ from engine.ninelives.rules import NineLivesRules
 from engine.ninelives.texts import TEXTS
 
 RULES = NineLivesRules()
-GAME = Game(rules=RULES, texts=TEXTS, guide=PAGES, hints=HINTS, players=PLAYERS)
+GAME = Game(rules=RULES, texts=TEXTS, guide=PAGES, hints=HINTS, players=PLAYERS, picture="pictures.ninelives")
 
 __all__ = ["GAME", "RULES", "NineLivesRules"]

@@ -169,7 +169,7 @@ async def test_a_whole_game_renders_within_discords_limits_and_keeps_secrets(ser
         assert await drive(service, key, players, seed) > 0
 
 
-def test_labels_name_players_instead_of_placeholders(monkeypatch):
+def test_labels_name_players_instead_of_placeholders():
     """A game's texts label an action (by default with the rules' label); seats become player names."""
     from types import SimpleNamespace
 
@@ -180,10 +180,8 @@ def test_labels_name_players_instead_of_placeholders(monkeypatch):
         def label(self, state, seat, action):
             return "Target {p1}"
 
-    monkeypatch.setitem(GAMES, "plain", SimpleNamespace(texts=Texts()))
-    game = SimpleNamespace(
-        record=SimpleNamespace(game="plain"), rules=Rules(), state=None, names=["Ann", "Bo"]
-    )
+    plain = SimpleNamespace(texts=Texts())
+    game = SimpleNamespace(game=plain, rules=Rules(), state=None, names=["Ann", "Bo"])
     assert label_of(game, 0, None) == "Target Bo"
 
 

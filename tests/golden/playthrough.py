@@ -122,7 +122,7 @@ def computer_move(game: LiveGame) -> Move:
     rules, state = game.rules, game.state
     seat = rules.to_act(state)[0]
     seed = game.record.seed * 7919 + game.record.version * 31 + seat
-    player = GAMES[game.record.game].computer(LEVEL)
+    player = game.game.computer(LEVEL)
     action = player.choose(rules, rules.view(state, seat), seat, rules.legal_actions(state, seat), seed)
     return Move(seat, action.encode())
 
