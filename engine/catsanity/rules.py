@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from engine.catsanity import _flow as flow
 from engine.catsanity import hints
 from engine.catsanity._cards import ALL_CARDS, KIND, KIND_NAMES, SUN, SUN_KINDS, TOKENS_BY_PLAYERS, name
@@ -30,6 +32,8 @@ _BIDS = tuple(PlaceBid(amount=n) for n in range(max(TOKENS_BY_PLAYERS.values()) 
 _ADOPT = {card: Adopt(card=card) for card in ALL_CARDS}
 _NINJA = tuple(NinjaTarget(target=seat) for seat in range(max(TOKENS_BY_PLAYERS)))
 _RETURN = {kind: ReturnCat(kind=kind) for kind in KIND_NAMES}
+_NUMBER = re.compile("[0-9]{1,2}")
+"""A bid or a seat: ASCII digits only (`str.isdigit` and `int` take "٣" and "²" for digits too)."""
 
 
 def _home_kinds(state: State, seat: int, leave_out: tuple[str, ...] = ()) -> list[str]:
@@ -40,16 +44,16 @@ def _home_kinds(state: State, seat: int, leave_out: tuple[str, ...] = ()) -> lis
 
 def decode(text: str) -> CatSanityAction:
     """The action encoded as `text`; `InvalidInput` if it is not a CatSanity move."""
-    verb, _, arg = text.partition(":")
-    if verb == "auction" and not arg:
+    if text == "auction":
         return _AUCTION
+    verb, _, arg = text.partition(":")
     if verb == "adopt" and arg in KIND:
         return Adopt(card=arg)
     if verb == "copy" and arg in SUN_KINDS:
         return Declare(kind=arg)
     if verb == "return" and arg in KIND_NAMES:
         return ReturnCat(kind=arg)
-    if verb in ("bid", "ninja") and arg.isdigit() and len(arg) <= 2:
+    if verb in ("bid", "ninja") and _NUMBER.fullmatch(arg):
         return PlaceBid(amount=int(arg)) if verb == "bid" else NinjaTarget(target=int(arg))
     raise InvalidInput(f"{text!r} is not a CatSanity move.")
 

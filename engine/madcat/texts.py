@@ -51,7 +51,7 @@ MOOCH_LABELS = {
 }
 SHORT_COMBOS = {"2p": "Two pairs", "fh": "Full house", "4k": "4 of a kind", "5k": "5 of a kind"}
 FACE_WORDS = {"mad": "mad cat", "sad": "sad cat", None: "wild"}
-_DIE_VALUE = re.compile(r"^(\d)(m[123]|s[12]|w)$")
+_DIE_VALUE = re.compile("([0-9])(m[123]|s[12]|w)")
 
 
 def vps(amount: int) -> str:
@@ -311,7 +311,7 @@ class MadCatTexts(Texts):
             raise OutOfDate("The table has moved on — here is the current position.")
         faces, seen = [], set()
         for value in values:
-            match = _DIE_VALUE.match(value)
+            match = _DIE_VALUE.fullmatch(value)
             if match is None or value in seen:
                 raise InvalidInput("That choice can't be made here.")
             seen.add(value)

@@ -325,7 +325,7 @@ NineLivesAction = (
     | CarouselDirection
 )
 
-_NUMBER = r"\d\d"
+_NUMBER = "[0-9][0-9]"  # not \d, which also matches other scripts' digits ("٣"), and int() reads them
 _SEAT = r"[0-5]"
 DECODERS: dict[str, tuple[str, Callable[[str], Move]]] = {
     Keep.verb: ("", lambda _: Keep.of()),

@@ -291,6 +291,13 @@ def test_compose_says_why_a_subset_is_refused_mc2_mc3():
         compose(locked, ["1s1", "2s2", "3w"])
 
 
+def test_compose_refuses_die_values_no_select_offers():
+    free = position(phase="aside", rolled="m1 m3 s2 w w")
+    for value in ("٣w", "３w", "0m1\n", " 0m1", "10m1", "-0m1", "0M1", ""):
+        with pytest.raises(InvalidInput):
+            compose(free, [value])
+
+
 def test_the_select_refuses_a_set_aside_with_the_words_the_engine_refuses_it_with_mc2_mc3():
     free = position(phase="aside", rolled="m1 m3 s2 w w")
     locked = position(phase="aside", tray="m2", rolled="m1 s1 s2 w")
