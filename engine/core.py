@@ -196,8 +196,7 @@ class Event(Frozen):
 
 @lru_cache(maxsize=1024)
 def _named(text: str, names: tuple[str, ...]) -> str:
-    """`fill_names`, cached (about 0.4 MB when full): a table and its panels narrate the same few events
-    again at every move."""
+    """`fill_names`, cached: a table and its panels narrate the same few events again at every move."""
     return fill_names(text, names)
 
 

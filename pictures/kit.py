@@ -89,10 +89,10 @@ def fit(words: str, size: int, width: float) -> str:
 
 
 LETTERINGS_KEPT = 1024
-"""Masks kept by `lettering`. A mask's pixels (about 4 KB) live outside Python's allocator, where
-tracemalloc does not see them: 8,192 kept could hold over 30 MB, filled over hours of play with every
-table number, score and name met. Every word of the four games' random playouts of
-`bench.pictures` fits in 1,024 (952 are used), so the words every picture has stay cached."""
+"""Masks kept by `lettering`. A mask's pixels live outside Python's allocator, where tracemalloc does
+not see them, and a larger cache fills over hours of play with every table number, score and name met.
+This many hold every word of the four games' random playouts of `bench.pictures`, so the words every
+picture has stay cached (the sizes are in docs/benchmarks.md, section 8)."""
 
 
 @lru_cache(maxsize=LETTERINGS_KEPT)

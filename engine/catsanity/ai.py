@@ -41,7 +41,7 @@ class EasyPlayer:
 
 
 class NormalPlayer:
-    """The heuristic of `_heuristics.choose_normal`: deterministic, a few milliseconds a decision."""
+    """The heuristic of `_heuristics.choose_normal`: deterministic, with no search."""
 
     level = "normal"
 
@@ -52,9 +52,9 @@ class NormalPlayer:
 class HardPlayer:
     """ISMCTS over sampled decks: at most `iterations` samples or `moves` simulated moves a decision.
 
-    Both budgets are counts, so decisions are reproducible. They are sized so a decision takes about
-    0.1 s on the project's machine: the search shares the bot's process, so every other table waits
-    while it thinks. A `clock` (e.g. `time.perf_counter`, passed in by the
+    Both budgets are counts, so decisions are reproducible. They are sized to keep a decision short
+    (docs/benchmarks.md, computer players): the search shares the bot's process, so every other table
+    waits while it thinks. A `clock` (e.g. `time.perf_counter`, passed in by the
     caller: the engine itself never reads the time) adds a hard limit of `seconds`.
     """
 

@@ -11,8 +11,8 @@
   it would get after splitting with the other moochers.
 
 The hard player's work is bounded by the game itself: the expectimax visits at most a few hundred
-positions (a few milliseconds, tens on the very first call while the dice tables fill), so it
-needs no iteration count or deadline and stays deterministic. `determinise` samples a full State
+positions, so it needs no iteration count or deadline and stays deterministic (its decision times are
+in docs/benchmarks.md). `determinise` samples a full State
 consistent with a view (the other seats' unrevealed picks and the dice to come), for tests and
 any search that wants one.
 """
