@@ -1,6 +1,6 @@
 """The game store: games, seats, the action log, state snapshots, deadlines and results.
 
-The bot talks to storage only through the `GameStore` protocol; `SqliteGameStore` (the default,
+The bot talks to storage only through `GameStore`; `SqliteGameStore` (the default,
 one file) and `PostgresGameStore` (a server shared by a fleet of processes) implement it, and
 `store_for_settings` picks one from the settings. Both run the same operations (store.py) in their
 own dialect (dialects.py) over one schema (migrations.py); only connecting, group commit and the
@@ -18,7 +18,6 @@ from bot.storage.models import (
     GameNotFound,
     GameRecord,
     GameStatus,
-    GameStore,
     MoveRecord,
     NotOwner,
     SchemaTooNew,
@@ -29,6 +28,7 @@ from bot.storage.models import (
 )
 from bot.storage.postgres import PostgresGameStore
 from bot.storage.sqlite import SqliteGameStore
+from bot.storage.store import GameStore
 
 __all__ = [
     "ENDED_STATUSES",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.storage.models import GameStore
 from bot.storage.postgres import PostgresGameStore, is_postgresql_url, without_password
 from bot.storage.sqlite import SqliteGameStore
+from bot.storage.store import GameStore
 
 __all__ = ["is_postgresql_url", "store_at", "store_for_settings", "without_password"]
 

@@ -13,6 +13,7 @@ the migration to `HISTORY`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from bot.storage.dialects import Connection, Dialect
 from bot.storage.models import SchemaTooNew
@@ -68,8 +69,15 @@ class Table:
         return [f"CREATE TABLE {self.name} (\n    {body}\n){suffix}", *self.indexes, *triggers]
 
 
-def _game_id(**options) -> Column:
+def _game_id(**options: Any) -> Column:
     return Column("game_id", "id", required=True, references="games (id)", **options)
+
+
+def _one_a_game(name: str, *columns: Column, **options: Any) -> Table:
+    """A table of at most one row a game."""
+    return Table(
+        name, (Column("game_id", "id", references="games (id)"), *columns), key=("game_id",), **options
+    )
 
 
 TABLES: tuple[Table, ...] = (
@@ -84,10 +92,7 @@ TABLES: tuple[Table, ...] = (
             Column("options", "text", required=True),
             Column("seed", "id"),
             Column(
-                "status",
-                "text",
-                required=True,
-                check="status IN ('lobby', 'active', 'finished', 'abandoned', 'cancelled')",
+                "status", "text", True, "status IN ('lobby', 'active', 'finished', 'abandoned', 'cancelled')"
             ),
             Column("version", "int", required=True),
             Column("host_id", "id", required=True),
@@ -113,7 +118,7 @@ TABLES: tuple[Table, ...] = (
         "seats",
         (
             _game_id(),
-            Column("seat", "int", required=True, check="seat >= 0"),
+            Column("seat", "int", True, "seat >= 0"),
             Column("user_id", "id"),
             Column("name", "text", required=True),
             Column("computer", "text"),
@@ -125,7 +130,7 @@ TABLES: tuple[Table, ...] = (
         "moves",
         (
             _game_id(),
-            Column("seq", "int", required=True, check="seq >= 1"),
+            Column("seq", "int", True, "seq >= 1"),
             Column("seat", "int", required=True),
             Column("action", "text", required=True),
             Column("events", "text", required=True),
@@ -135,24 +140,16 @@ TABLES: tuple[Table, ...] = (
         append_only=True,
     ),
     # The latest state of each started game: `seq` is the last move it includes, `version` the game's.
-    Table(
+    _one_a_game(
         "snapshots",
-        (
-            Column("game_id", "id", references="games (id)"),
-            Column("seq", "int", required=True),
-            Column("version", "int", required=True),
-            Column("state", "text", required=True),
-        ),
-        key=("game_id",),
+        Column("seq", "int", required=True),
+        Column("version", "int", required=True),
+        Column("state", "text", required=True),
     ),
-    Table(
+    _one_a_game(
         "deadlines",
-        (
-            Column("game_id", "id", references="games (id)"),
-            Column("decision", "text", required=True),
-            Column("due", "time", required=True),
-        ),
-        key=("game_id",),
+        Column("decision", "text", required=True),
+        Column("due", "time", required=True),
         indexes=("CREATE INDEX deadlines_due ON deadlines (due)",),
     ),
     Table(
@@ -162,41 +159,23 @@ TABLES: tuple[Table, ...] = (
             Column("seat", "int", required=True),
             Column("user_id", "id"),
             Column("score", "int", required=True),
-            Column("won", "int", required=True, check="won IN (0, 1)"),
+            Column("won", "int", True, "won IN (0, 1)"),
         ),
         key=("game_id", "seat"),
         indexes=("CREATE INDEX results_user ON results (user_id) WHERE user_id IS NOT NULL",),
     ),
-    Table(
-        "outcomes",
-        (
-            Column("game_id", "id", references="games (id)"),
-            Column("reason", "text", required=True),
-            Column("recorded_at", "time", required=True),
-        ),
-        key=("game_id",),
+    _one_a_game(
+        "outcomes", Column("reason", "text", required=True), Column("recorded_at", "time", required=True)
     ),
     # Ended games whose last table no process has shown yet: written with the move that ends the game
     # (its result and Rematch button) or with the status that closes it (`reason`, what the closed
     # table says), removed once the table shows it, so a bot stopped in between shows it when it
     # starts again (ended games are otherwise never loaded).
-    Table(
-        "endings_to_show",
-        (Column("game_id", "id", references="games (id)"), Column("reason", "text")),
-        key=("game_id",),
-        since=3,
-    ),
+    _one_a_game("endings_to_show", Column("reason", "text"), since=3),
     # Each game's standing turn ping, as a process last noted it (at a clean stop and every minute), so
     # the next process to run the game deletes it instead of leaving it beside its own.
-    Table(
-        "pings",
-        (
-            Column("game_id", "id", references="games (id)"),
-            Column("channel_id", "id", required=True),
-            Column("message_id", "id", required=True),
-        ),
-        key=("game_id",),
-        since=4,
+    _one_a_game(
+        "pings", Column("channel_id", "id", required=True), Column("message_id", "id", required=True), since=4
     ),
     Table(
         "remembered_options",

@@ -37,7 +37,7 @@ from bot.storage.commits import MAX_BATCH, PendingMove, write_moves
 from bot.storage.dialects import POSTGRES, Connection
 from bot.storage.migrations import apply_migrations, newest_version
 from bot.storage.models import DatabaseUnusable, StoreUnavailable
-from bot.storage.store import StoreOperations
+from bot.storage.store import GameStore
 
 log = logging.getLogger(__name__)
 
@@ -120,7 +120,7 @@ class PgConnection(Connection):
         return await self._db.fetchval(POSTGRES.sql(sql), *args)
 
 
-class PostgresGameStore(StoreOperations):
+class PostgresGameStore(GameStore):
     """The `GameStore` on the PostgreSQL database at `url` (its schema created or brought up to date).
 
     `owner` is the role of the process in a fleet (see ownership.py); a lone process needs none.

@@ -34,7 +34,7 @@ from bot.storage.commits import PendingMove
 from bot.storage.dialects import SQLITE, Connection
 from bot.storage.migrations import apply_migrations, newest_version
 from bot.storage.models import DatabaseUnusable, StoreUnavailable
-from bot.storage.store import StoreOperations
+from bot.storage.store import GameStore
 from bot.storage.write_thread import SqliteConnection, WriteThread, finish_now, is_outage
 
 log = logging.getLogger(__name__)
@@ -53,7 +53,7 @@ def outage_as_unavailable() -> Iterator[None]:
         raise
 
 
-class SqliteGameStore(StoreOperations):
+class SqliteGameStore(GameStore):
     """The `GameStore` on the SQLite database at `path` (created if missing, readable by its owner only).
 
     `owner` is the role of the process in a fleet (see ownership.py); a lone process needs none.

@@ -1,6 +1,6 @@
-"""Every operation of the game store, written once for every database.
+"""`GameStore`: every operation of the game store, written once for every database.
 
-`StoreOperations` holds the bodies; a backend (sqlite.py, postgres.py) supplies the `dialect` its
+`GameStore` holds the bodies; a backend (sqlite.py, postgres.py) supplies the `dialect` its
 SQL is rendered in and three ways to reach the database: `_read` (one statement that sees only
 committed data), `_transaction` (a body run in one transaction, committed if it returns, rolled
 back if it raises, run to its end even if the caller is cancelled) and `_commit` (a move handed to
@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.storage.commits import SNAPSHOT_UPSERT, PendingMove, write_result
 from bot.storage.dialects import Connection, Dialect
@@ -27,8 +27,6 @@ from bot.storage.models import (
     FinalResult,
     GameNotFound,
     GameRecord,
-    GameStatus,
-    MoveRecord,
     SeatRecord,
     StaleMove,
     check_distinct,
@@ -42,6 +40,9 @@ from bot.storage.models import (
     to_json,
 )
 from bot.storage.ownership import GameLocks, Ownership, check_shard_plan
+
+if TYPE_CHECKING:
+    from bot.storage.models import GameStatus, MoveRecord
 
 log = logging.getLogger(__name__)
 
@@ -111,10 +112,21 @@ RETURNING id
 REMEMBER_OPTIONS = "ON CONFLICT (channel_id, game) DO UPDATE SET options = excluded.options"
 
 
-class StoreOperations(Ownership, GameLocks):
-    """The `GameStore` protocol over whatever database the backend reaches."""
+class GameStore(Ownership, GameLocks):
+    """The only way the bot reads and writes games; times are passed in by the caller.
+
+    `owner` is this instance's role in a fleet and `token` its own identity (see ownership.py).
+    """
 
     dialect: Dialect
+
+    async def open(self) -> None:
+        """Connect and bring the schema up to date; calling it again does nothing."""
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        """Finish the writes under way and close the database; calling it again does nothing."""
+        raise NotImplementedError
 
     async def _read(self, sql: str, *args: Any) -> list[Any]:
         raise NotImplementedError
@@ -541,7 +553,9 @@ class StoreOperations(Ownership, GameLocks):
     async def claim_games(
         self, *, shard_ids: Sequence[int], shard_count: int, lease_seconds: float, now: float
     ) -> list[GameRecord]:
-        """Take or renew the leases of the live games on `shard_ids`; the games now held, oldest first."""
+        """Take or renew the leases of the live games whose guild is on `shard_ids` and whose lease is
+        free, expired or held by the same `owner` role; the games this instance now holds, oldest first.
+        From then on, games it creates are leased to it too."""
         shards = check_shard_plan(shard_ids, shard_count)
         self.lease_seconds = lease_seconds
         params = (
