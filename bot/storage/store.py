@@ -115,7 +115,9 @@ REMEMBER_OPTIONS = "ON CONFLICT (channel_id, game) DO UPDATE SET options = exclu
 class GameStore(Ownership, GameLocks):
     """The only way the bot reads and writes games; times are passed in by the caller.
 
-    `owner` is this instance's role in a fleet and `token` its own identity (see ownership.py).
+    `owner` is this instance's role in a fleet and `token` its own identity (see ownership.py);
+    `lock(game_id)` the lock to hold around load → apply → commit of one game. What each operation
+    raises when it refuses (GameNotFound, StaleMove, NotOwner, StoreUnavailable): see models.py.
     """
 
     dialect: Dialect
