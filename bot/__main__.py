@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 
 from bot.config import Settings, SettingsError, load_settings
-from bot.storage.preflight import DatabaseUnusable, check_database
+from bot.storage.models import DatabaseUnusable
+from bot.storage.sqlite import check_database
 
 
 def configure_logging(level: str) -> None:
@@ -71,7 +72,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     try:
         if settings.database_url is not None:
-            from bot.storage.preflight_postgres import check_database_url
+            from bot.storage.postgres import check_database_url
 
             check_database_url(settings.database_url.get_secret_value())
         else:

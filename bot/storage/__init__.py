@@ -1,11 +1,12 @@
 """The game store: games, seats, the action log, state snapshots, deadlines and results.
 
-The bot talks to storage only through the `GameStore` protocol; `SqliteGameStore` (the default,
+The bot talks to storage only through `GameStore`; `SqliteGameStore` (the default,
 one file) and `PostgresGameStore` (a server shared by a fleet of processes) implement it, and
-`store_for_settings` picks one from the settings.
+`store_for_settings` picks one from the settings. Both run the same operations (store.py) in their
+own dialect (dialects.py) over one schema (migrations.py); only connecting, group commit and the
+start-up checks are their own.
 """
 
-from bot.storage.commits import FinalResult
 from bot.storage.factory import store_for_settings
 from bot.storage.models import (
     ENDED_STATUSES,
@@ -13,6 +14,7 @@ from bot.storage.models import (
     STATUSES,
     Deadline,
     Ending,
+    FinalResult,
     GameNotFound,
     GameRecord,
     GameStatus,
@@ -22,11 +24,11 @@ from bot.storage.models import (
     SeatRecord,
     StaleMove,
     StoreUnavailable,
+    load_state,
 )
 from bot.storage.postgres import PostgresGameStore
-from bot.storage.protocol import GameStore
-from bot.storage.replay import load_state
 from bot.storage.sqlite import SqliteGameStore
+from bot.storage.store import GameStore
 
 __all__ = [
     "ENDED_STATUSES",

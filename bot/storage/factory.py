@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
-from bot.storage.postgres import PostgresGameStore
-from bot.storage.protocol import GameStore
+from bot.storage.postgres import PostgresGameStore, is_postgresql_url, without_password
 from bot.storage.sqlite import SqliteGameStore
+from bot.storage.store import GameStore
 
-POSTGRESQL_SCHEMES = ("postgresql", "postgres")
-
-
-def is_postgresql_url(location: str) -> bool:
-    return location.split("://", 1)[0] in POSTGRESQL_SCHEMES and "://" in location
+__all__ = ["is_postgresql_url", "store_at", "store_for_settings", "without_password"]
 
 
 def store_for_settings(settings, *, owner: str | None = None) -> GameStore:
@@ -28,17 +23,3 @@ def store_at(location: str) -> GameStore:
     if is_postgresql_url(location):
         return PostgresGameStore(location)
     return SqliteGameStore(Path(location))
-
-
-def without_password(location: str) -> str:
-    """`location` as it may be shown or logged: a URL's password replaced by ***."""
-    if not is_postgresql_url(location):
-        return location
-    try:
-        parts = urlsplit(location)
-    except ValueError:
-        return f"{location.split('://', 1)[0]}://…"
-    if parts.password is None:
-        return location
-    user, host = parts.netloc.rsplit("@", 1)
-    return urlunsplit(parts._replace(netloc=f"{user.split(':', 1)[0]}:***@{host}"))

@@ -1,10 +1,24 @@
-"""What the game store hands out: frozen records of games, seats, moves and deadlines, and its errors."""
+"""What the game store hands out and takes: its records, its errors, and how rows become records.
+
+Errors: `GameNotFound`; `StaleMove` for a move on an out-of-date version, and its kind `NotOwner`
+for any write to a game another process now holds; `StoreUnavailable` when the database cannot
+be reached or written right now (nothing of the call was applied; retry in a moment).
+"""
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+if TYPE_CHECKING:
+    from bot.storage.store import GameStore
+
+log = logging.getLogger(__name__)
 
 GameStatus = Literal["lobby", "active", "finished", "abandoned", "cancelled"]
 STATUSES: tuple[str, ...] = get_args(GameStatus)
@@ -116,3 +130,128 @@ class StoreUnavailable(Exception):
 
     def __init__(self, message: str = "I can't save right now — try again in a moment.") -> None:
         super().__init__(message)
+
+
+class DatabaseUnusable(Exception):
+    """The database cannot be used; `str(error)` is one line saying why and what to do."""
+
+
+@dataclass(frozen=True)
+class FinalResult:
+    """How a game ended, stored with the move that ended it: every seat's score and the winners."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    reason: str
+
+
+# ------------------------------------------------------------------ rows into records and checks
+
+
+def stats_rows(rows: Sequence[Sequence[Any]]) -> list[dict]:
+    return [
+        {"game": game, "played": played, "won": won, "best": best, "by_computer": by_computer}
+        for game, played, won, best, by_computer in rows
+    ]
+
+
+def leaderboard_rows(rows: Sequence[Sequence[Any]]) -> list[dict]:
+    return [{"user_id": user_id, "played": played, "won": won} for user_id, played, won in rows]
+
+
+def to_json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def seat_records(seats_json: str) -> tuple[SeatRecord, ...]:
+    seats = [
+        SeatRecord(seat=seat, user_id=user_id, name=name, computer=computer)
+        for seat, user_id, name, computer in json.loads(seats_json)
+    ]
+    return tuple(sorted(seats, key=lambda s: s.seat))
+
+
+def game_record(row: Sequence[Any]) -> GameRecord:
+    return GameRecord(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        thread_id=row[3],
+        game=row[4],
+        options=json.loads(row[5]),
+        seed=row[6],
+        status=row[7],
+        version=row[8],
+        host_id=row[9],
+        table_message_id=row[10],
+        table_channel_id=row[11],
+        created_at=row[12],
+        updated_at=row[13],
+        seats=seat_records(row[14]),
+    )
+
+
+def move_record(row: Sequence[Any]) -> MoveRecord:
+    return MoveRecord(seq=row[0], seat=row[1], action=row[2], events=json.loads(row[3]), at=row[4])
+
+
+def lobby_seats(host: SeatRecord, seats: Sequence[SeatRecord] | None) -> list[SeatRecord]:
+    """The seats of a new lobby: the host alone, or `seats` (a rematch's) with the host among them."""
+    if host.user_id is None:
+        raise ValueError("a lobby's host must be a member, not a computer player")
+    seated = list(seats) if seats is not None else [host]
+    if host.user_id not in {seat.user_id for seat in seated}:
+        raise ValueError("the host must have a seat")
+    return seated
+
+
+def check_numbered(seats: Sequence[SeatRecord]) -> None:
+    """A started game's seats are numbered 0, 1, 2, ..."""
+    if sorted(seat.seat for seat in seats) != list(range(len(seats))):
+        raise ValueError(f"seats must be numbered 0..{len(seats) - 1}, got {[s.seat for s in seats]}")
+
+
+def check_distinct(seats: Sequence[SeatRecord]) -> None:
+    numbers = [seat.seat for seat in seats]
+    if len(set(numbers)) != len(numbers):
+        raise ValueError(f"two seats share a number: {numbers}")
+
+
+def check_status(status: str) -> None:
+    if status not in STATUSES:
+        raise ValueError(f"{status!r} is not a game status ({', '.join(STATUSES)})")
+
+
+async def load_state(store: GameStore, game: GameRecord, rules: Any) -> Any:
+    """The current State of the started game `game` (`rules` is its engine.core.Rules).
+
+    Reads the snapshot; if it is missing, behind the log or does not validate,
+    replays the log from the seed, logs a warning and writes the rebuilt snapshot back.
+    """
+    state_json, version = await store.load_state_json(game.id)
+    if state_json is not None:
+        try:
+            return rules.State.model_validate_json(state_json)
+        except ValidationError as error:
+            problem = f"does not validate ({error.error_count()} errors)"
+    else:
+        problem = "is missing or out of date"
+    if game.seed is None:
+        raise ValueError(f"game {game.id} has not started: there is no state to load")
+    moves = await store.moves(game.id)
+    log.warning(
+        "game=%d guild=%d: snapshot %s; rebuilding it from %d logged moves",
+        game.id,
+        game.guild_id,
+        problem,
+        len(moves),
+    )
+    state = rules.replay(
+        len(game.seats),
+        game.seed,
+        rules.make_options(game.options),
+        [(move.seat, move.action) for move in moves],
+    )
+    seq = moves[-1].seq if moves else 0
+    await store.repair_snapshot(game.id, state_json=state.model_dump_json(), version=version, seq=seq)
+    return state

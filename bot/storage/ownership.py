@@ -16,11 +16,15 @@ holds the role and token of the process running it and until when (`lease_until`
   one has replaced may still write, and whoever claims the game later loads what it wrote.
 
 Games created by an instance that has claimed are leased to it from their start.
+
+Within one process, `GameLocks` hands out the lock held around load → apply → commit of a game.
 """
 
 from __future__ import annotations
 
+import asyncio
 import secrets
+import weakref
 from collections.abc import Sequence
 
 from bot.storage.models import NotOwner
@@ -66,3 +70,19 @@ class Ownership:
         """Raise NotOwner if the game's lease is another instance's."""
         if token is not None and token != self.token:
             raise NotOwner(game_id)
+
+
+class GameLocks:
+    """One asyncio.Lock per game id, created on first use, kept while anyone holds on to it."""
+
+    _game_locks: weakref.WeakValueDictionary[int, asyncio.Lock]
+
+    def _init_locks(self) -> None:
+        self._game_locks = weakref.WeakValueDictionary()
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        """The per-game lock, created on first use; the same object while anyone holds on to it."""
+        lock = self._game_locks.get(game_id)
+        if lock is None:
+            lock = self._game_locks[game_id] = asyncio.Lock()
+        return lock

@@ -1,26 +1,20 @@
-"""`SqliteGameStore`: the game store on one SQLite file, through aiosqlite.
+"""`SqliteGameStore`: the game store on one SQLite file, through aiosqlite and its write thread.
 
-Every write runs on one connection, on a thread of its own (`BEGIN IMMEDIATE`, one
-transaction at a time, in the order asked for); a read-only reader's
-single-statement queries see only committed data, so a reader never observes a
-half-done move. A third connection applies migrations when the store opens, then closes.
+Every write runs on one connection, on a thread of its own (`BEGIN IMMEDIATE`, one transaction at
+a time, in the order asked for, see write_thread.py); a read-only reader's single-statement queries
+see only committed data, so a reader never observes a half-done move. The migrations run on the
+write thread when the store opens.
 
-Durability: WAL with `synchronous=FULL`. With NORMAL, WAL never corrupts the
-database, but a power cut or OS crash can lose the last commits after they were
-reported done — a move the table already showed. FULL syncs the WAL on every
-commit, so a move the store has acknowledged survives. The fsync is what limits
-commits per second, so moves of different games that wait at the same moment
-share one transaction (group commit, see commits.py); `python -m bench.store`
-measures the result.
+Durability: WAL with `synchronous=FULL`. With NORMAL, WAL never corrupts the database, but a
+power cut or OS crash can lose the last commits after they were reported done — a move the table
+already showed. FULL syncs the WAL on every commit, so a move the store has acknowledged survives.
+The fsync is what limits commits per second, so moves of different games that wait at the same
+moment share one transaction (group commit, see commits.py); `python -m bench.store` measures it.
 
-Each transaction is one synchronous function run on the write thread, so it
-costs one round trip from the event loop instead of one per statement. On a
-busy bot a round trip waits for a turn of the loop, and those turns, not SQLite,
-would otherwise set how long a click waits for its move to be stored — and a
-transaction spread over many turns would hold SQLite's write lock all along.
-
-This module opens and closes the store; reads.py and writes.py hold what it reads and writes,
-access.py how both reach the database, queries.py the SQL of the reads and how rows become records.
+`check_database` is the start-up check of the file, before the bot connects to Discord: a file
+that is not a database, is damaged, or is held by another process would otherwise stop the bot
+from deep inside start-up with a traceback. Here each becomes one sentence naming the file, what
+is wrong with it and what to do, which start-up prints like a bad setting.
 """
 
 from __future__ import annotations
@@ -29,27 +23,43 @@ import contextlib
 import logging
 import os
 import sqlite3
+from collections.abc import Awaitable, Callable, Iterator
 from os import PathLike
-from typing import Literal
+from pathlib import Path
+from typing import Any, Literal, TypeVar
 
 import aiosqlite
 
-from bot.storage.access import Db
-from bot.storage.leases import SqliteLeases
-from bot.storage.locks import GameLocks
-from bot.storage.migrations import apply_migrations
-from bot.storage.reads import GameReads
-from bot.storage.write_thread import WriteThread
-from bot.storage.writes import GameWrites
+from bot.storage.commits import PendingMove
+from bot.storage.dialects import SQLITE, Connection
+from bot.storage.migrations import apply_migrations, newest_version
+from bot.storage.models import DatabaseUnusable, StoreUnavailable
+from bot.storage.store import GameStore
+from bot.storage.write_thread import SqliteConnection, WriteThread, finish_now, is_outage
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
 
-class SqliteGameStore(GameWrites, GameReads, SqliteLeases, GameLocks):
+
+@contextlib.contextmanager
+def outage_as_unavailable() -> Iterator[None]:
+    """Turn SQLite's "locked" / "disk I/O error" and kin into StoreUnavailable (nothing was written)."""
+    try:
+        yield
+    except sqlite3.OperationalError as error:
+        if is_outage(error):
+            raise StoreUnavailable() from error
+        raise
+
+
+class SqliteGameStore(GameStore):
     """The `GameStore` on the SQLite database at `path` (created if missing, readable by its owner only).
 
     `owner` is the role of the process in a fleet (see ownership.py); a lone process needs none.
     """
+
+    dialect = SQLITE
 
     def __init__(
         self,
@@ -63,7 +73,7 @@ class SqliteGameStore(GameWrites, GameReads, SqliteLeases, GameLocks):
         self._init_ownership(owner)
         self.path = str(path)
         self.synchronous = synchronous
-        self._reader: Db | None = None
+        self._reader: aiosqlite.Connection | None = None
         self._init_locks()
         self._write_thread: WriteThread | None = None
 
@@ -72,32 +82,30 @@ class SqliteGameStore(GameWrites, GameReads, SqliteLeases, GameLocks):
         if self._write_thread is not None:
             return
         _create_private(self.path)
-        writer = await aiosqlite.connect(self.path, isolation_level=None, timeout=10.0)
+        write_thread = WriteThread(self._connect_for_writes)
+        await write_thread.start()
         reader = None
         try:
-            (mode,) = (await writer.execute_fetchall("PRAGMA journal_mode = WAL"))[0]
-            if mode.lower() != "wal":
-                log.warning("database %s is not in WAL mode (journal_mode=%s)", self.path, mode)
-            await writer.execute(f"PRAGMA synchronous = {self.synchronous}")
-            await writer.execute("PRAGMA foreign_keys = ON")
-            applied = await apply_migrations(writer)
+            applied = await write_thread.run(
+                lambda db: finish_now(apply_migrations(SqliteConnection(db))), alone=True
+            )
             if applied:
                 log.info("database %s: applied migrations %s", self.path, applied)
             reader = await aiosqlite.connect(self.path, isolation_level=None, timeout=10.0)
             await reader.execute("PRAGMA query_only = ON")
-            write_thread = WriteThread(self._connect_for_writes)
-            await write_thread.start()
         except BaseException:
             if reader is not None:
                 await reader.close()
+            await write_thread.stop()
             raise
-        finally:
-            await writer.close()  # it only applies the migrations
         self._reader, self._write_thread = reader, write_thread
 
     def _connect_for_writes(self) -> sqlite3.Connection:
         """The connection every transaction runs on, opened on (and only ever used from) the write thread."""
         db = sqlite3.connect(self.path, isolation_level=None, timeout=10.0)
+        (mode,) = db.execute("PRAGMA journal_mode = WAL").fetchone()
+        if mode.lower() != "wal":
+            log.warning("database %s is not in WAL mode (journal_mode=%s)", self.path, mode)
         db.execute(f"PRAGMA synchronous = {self.synchronous}")
         db.execute("PRAGMA foreign_keys = ON")
         return db
@@ -113,6 +121,36 @@ class SqliteGameStore(GameWrites, GameReads, SqliteLeases, GameLocks):
         if reader is not None:
             await reader.close()
 
+    async def _read(self, sql: str, *args: Any) -> list[Any]:
+        """Rows of one read-only statement, which sees only committed data."""
+        if self._reader is None:
+            raise RuntimeError("the game store is not open")
+        with outage_as_unavailable():
+            return list(await self._reader.execute_fetchall(SQLITE.sql(sql), args))
+
+    async def _transaction(self, body: Callable[[Connection], Awaitable[T]], *, lazy: bool = False) -> T:
+        """Run `body` in one write transaction on the write thread, in one round trip (see
+        `SqliteConnection`); it may share the transaction of other writes waiting with it."""
+        return await self._sync_transaction(lambda db: finish_now(body(SqliteConnection(db))), lazy=lazy)
+
+    async def _sync_transaction(self, body: Callable[[sqlite3.Connection], T], *, lazy: bool = False) -> T:
+        """Run the synchronous `body` in one write transaction on the write thread (one round trip).
+
+        Committed if `body` returns, rolled back if it raises, and run to its end even if the
+        caller is cancelled meanwhile. A `lazy` body may wait a moment for other writes to share
+        its transaction (see write_thread.py).
+        """
+        if self._write_thread is None:
+            raise RuntimeError("the game store is not open")
+        with outage_as_unavailable():
+            return await self._write_thread.run(body, lazy=lazy)
+
+    async def _commit(self, move: PendingMove) -> int:
+        if self._write_thread is None:
+            raise RuntimeError("the game store is not open")
+        with outage_as_unavailable():
+            return await self._write_thread.commit(move)
+
 
 def _create_private(path: str) -> None:
     """Create a missing database file readable and writable by its owner only (mode 0600).
@@ -123,3 +161,103 @@ def _create_private(path: str) -> None:
         return
     with contextlib.suppress(FileExistsError):
         os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+
+
+# ------------------------------------------------------------------ the start-up check
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+LOCK_WAIT_SECONDS = 3.0
+"""How long a write lock held by someone else may last before the file counts as locked.
+
+The bot's own transactions hold it for milliseconds; a lock held this long at start-up belongs
+to another program (or another Catnip) working on the same file.
+"""
+
+AFTERWARDS = "move it aside (Catnip then starts with an empty database) or restore it from a backup"
+
+
+def check_database(path: str | PathLike[str], *, lock_wait: float = LOCK_WAIT_SECONDS) -> None:
+    """Raise `DatabaseUnusable` if the store could not open `path`; a missing file is fine (it is created).
+
+    Reads the whole file once (`PRAGMA quick_check`), so damage anywhere in it is found now rather
+    than in the middle of a game; about a second per few hundred megabytes.
+    """
+    path = Path(path)
+    folder = path.parent
+    if path.is_dir():
+        raise DatabaseUnusable(
+            f"{path} is a folder, not a database file: set DATABASE_PATH to a file, "
+            f"for example {path / 'catnip.sqlite3'}."
+        )
+    if not folder.is_dir():
+        raise DatabaseUnusable(
+            f"the folder {folder} for the database {path.name} does not exist: create it, "
+            "or set DATABASE_PATH to a file in an existing folder."
+        )
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise DatabaseUnusable(
+            f"the folder {folder} of the database {path.name} is not writable by this user, and SQLite "
+            "keeps its journal beside the database: make the folder writable, or set DATABASE_PATH elsewhere."
+        )
+    if not path.exists():
+        return
+    if not os.access(path, os.R_OK | os.W_OK):
+        raise DatabaseUnusable(
+            f"the database {path} cannot be read and written by this user: fix its permissions."
+        )
+    with path.open("rb") as file:
+        header = file.read(len(SQLITE_HEADER))
+    if header and header != SQLITE_HEADER:
+        raise DatabaseUnusable(
+            f"{path} is not a SQLite database: set DATABASE_PATH to Catnip's database, or {AFTERWARDS}."
+        )
+    _check_contents(path, lock_wait)
+
+
+def _check_contents(path: Path, lock_wait: float) -> None:
+    try:
+        db = sqlite3.connect(path, timeout=lock_wait, isolation_level=None)
+    except sqlite3.Error as error:
+        raise DatabaseUnusable(f"the database {path} cannot be opened ({error}).") from None
+    try:
+        problems = [row[0] for row in db.execute("PRAGMA quick_check(1)").fetchall()]
+        if problems != ["ok"]:
+            damage = _one_line(problems[0])
+            raise DatabaseUnusable(f"the database {path} is damaged ({damage}): {AFTERWARDS}.")
+        _check_schema(db, path)
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("ROLLBACK")
+    except sqlite3.OperationalError as error:
+        if "locked" in str(error) or "busy" in str(error):
+            raise DatabaseUnusable(
+                f"the database {path} is locked by another process (is another Catnip running on it?): "
+                "stop that process, or set DATABASE_PATH to another file."
+            ) from None
+        raise DatabaseUnusable(f"the database {path} cannot be used ({error}): {AFTERWARDS}.") from None
+    except sqlite3.DatabaseError as error:
+        raise DatabaseUnusable(f"the database {path} is damaged ({error}): {AFTERWARDS}.") from None
+    finally:
+        with contextlib.suppress(sqlite3.Error):
+            db.close()
+
+
+def _one_line(report: str) -> str:
+    """SQLite's first complaint, on one short line (quick_check's report spans lines)."""
+    text = " ".join(report.replace("*** in database main ***", "").split())
+    return text if len(text) <= 80 else text[:79] + "…"
+
+
+def _check_schema(db: sqlite3.Connection, path: Path) -> None:
+    """Refuse a database written by a newer Catnip, whose tables this one does not know."""
+    known = newest_version(SQLITE)
+    exists = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'schema_migrations'").fetchall()
+    if not exists:
+        return
+    (newest,) = db.execute("SELECT MAX(version) FROM schema_migrations").fetchone()
+    if newest is not None and newest > known:
+        raise DatabaseUnusable(
+            f"the database {path} was written by a newer Catnip (schema {newest}, this one knows {known}): "
+            "upgrade Catnip."
+        )

@@ -20,28 +20,19 @@ from typing import Any
 
 import asyncpg
 
-from bot.storage.factory import is_postgresql_url, without_password
-from bot.storage.postgres import PostgresGameStore
+from bot.storage.dialects import POSTGRES, SQLITE
+from bot.storage.migrations import TABLES
+from bot.storage.postgres import PostgresGameStore, is_postgresql_url, without_password
 
-TABLES: dict[str, tuple[str, ...]] = {
-    "games": (
-        "id", "guild_id", "channel_id", "thread_id", "game", "options", "seed", "status", "version",
-        "host_id", "table_channel_id", "table_message_id", "created_at", "updated_at",
-    ),
-    "seats": ("game_id", "seat", "user_id", "name", "computer"),
-    "moves": ("game_id", "seq", "seat", "action", "events", "at"),
-    "snapshots": ("game_id", "seq", "version", "state"),
-    "deadlines": ("game_id", "decision", "due"),
-    "results": ("game_id", "seat", "user_id", "score", "won"),
-    "outcomes": ("game_id", "reason", "recorded_at"),
-    "endings_to_show": ("game_id", "reason"),
-    "pings": ("game_id", "channel_id", "message_id"),
-    "remembered_options": ("channel_id", "game", "options"),
-}  # fmt: skip
-"""Every table of a Catnip database and the columns copied, parents before children. A source made
-by an older Catnip may lack the newer tables: those have nothing to copy."""
-
-TIMES = frozenset({"created_at", "updated_at", "at", "due", "recorded_at"})
+NOT_COPIED = frozenset({"owner", "owner_token", "lease_until"})
+"""The leases: the first process to run on the target takes the games."""
+COPIED: dict[str, tuple[str, ...]] = {
+    table.name: tuple(column.name for column in table.columns if column.name not in NOT_COPIED)
+    for table in TABLES
+}
+"""Every table of a Catnip database (the schema's, parents before children) and the columns copied.
+A source made by an older Catnip may lack the newer tables: those have nothing to copy."""
+TIMES = frozenset(column.name for table in TABLES for column in table.columns if column.kind == "time")
 CHUNK = 5_000
 
 
@@ -66,7 +57,7 @@ def _converter(columns: Sequence[str]) -> Callable[[Sequence[Any]], tuple]:
 async def _sqlite_rows(path: Path, table: str, columns: Sequence[str]) -> AsyncIterator[list[tuple]]:
     db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     try:
-        found = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,))
+        found = db.execute(SQLITE.table_exists, (table,))
         if found.fetchone() is None:
             return
         cursor = db.execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY 1")
@@ -79,7 +70,7 @@ async def _sqlite_rows(path: Path, table: str, columns: Sequence[str]) -> AsyncI
 async def _postgres_rows(url: str, table: str, columns: Sequence[str]) -> AsyncIterator[list[tuple]]:
     db = await asyncpg.connect(url)
     try:
-        if await db.fetchval("SELECT to_regclass($1) IS NULL", table):
+        if await db.fetchval(POSTGRES.sql(POSTGRES.table_exists), table) is None:
             return
         async with db.transaction(readonly=True, isolation="repeatable_read"):
             chunk: list[tuple] = []
@@ -120,7 +111,7 @@ async def migrate_database(source: str, target: str) -> dict[str, int]:
                     f"the target database {without_password(target)} already holds {held} games: "
                     "migrate-db copies into an empty database only (use a new database, or empty this one)."
                 )
-            for table, columns in TABLES.items():
+            for table, columns in COPIED.items():
                 convert = _converter(columns)
                 copied[table] = 0
                 async for rows in _source_rows(source, table, columns):

@@ -8,8 +8,10 @@ path takes two (the results are set, then the callers wake), where an executor f
 behind a flushing task took five.
 
 The writes waiting when the thread comes round — moves and small transactions — are committed
-together, in their order (group commit, see commits.py); a transaction asked to run alone does so,
-in its place in the queue. A lazy write (nobody waits on it: the turn deadlines saved after each
+together, in their order, in one transaction (group commit, see commits.py): each run of moves is
+written by `write_moves`, each small transaction in a savepoint of its own, so a body that fails is
+rolled back alone and its caller hears why while the rest commits. A transaction asked to run alone
+does so, in its place in the queue. A lazy write (nobody waits on it: the turn deadlines saved after each
 move) found with no move waits up to `LINGER_SECONDS` for one to share its transaction and its
 sync: under load a third of all commits were deadlines committed alone, just after their move's.
 
@@ -24,16 +26,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
+import logging
 import queue
 import sqlite3
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from bot.storage.commits import MAX_BATCH, PendingMove, commit_batch, in_transaction
+from bot.storage.commits import MAX_BATCH, PendingMove, write_moves
+from bot.storage.dialects import SQLITE, Connection
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 Db = sqlite3.Connection
@@ -208,3 +215,115 @@ def _set_outcomes(outcomes: list[tuple[asyncio.Future[Any] | None, Any]]) -> Non
             future.set_exception(outcome)
         else:
             future.set_result(outcome)
+
+
+# ------------------------------------------------------------------ transactions on the thread's connection
+
+
+class SqliteConnection(Connection):
+    """The store's statement API over a plain sqlite3 connection, as coroutines that never wait.
+
+    Each runs its statement at once on the calling thread (the write thread), so a transaction body
+    written once for every database, with `await db.execute(...)`, runs to its end synchronously in
+    one round trip from the event loop (`finish_now`): a transaction spread over several event-loop
+    turns would hold SQLite's write lock all along, and every move waiting to commit behind it.
+    """
+
+    dialect = SQLITE
+
+    def __init__(self, db: Db) -> None:
+        self._db = db
+
+    async def execute(self, sql: str, *args: Any) -> None:
+        self._db.execute(SQLITE.sql(sql), args)
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        self._db.executemany(SQLITE.sql(sql), rows)
+
+    async def fetch(self, sql: str, *args: Any) -> list[Any]:
+        return self._db.execute(SQLITE.sql(sql), args).fetchall()
+
+    async def fetchrow(self, sql: str, *args: Any) -> Any:
+        return self._db.execute(SQLITE.sql(sql), args).fetchone()
+
+    async def fetchval(self, sql: str, *args: Any) -> Any:
+        row = self._db.execute(SQLITE.sql(sql), args).fetchone()
+        return None if row is None else row[0]
+
+
+def finish_now(coroutine: Coroutine[Any, Any, T]) -> T:
+    """The result of a coroutine that never suspends (one that only awaits `SqliteConnection`)."""
+    try:
+        coroutine.send(None)
+    except StopIteration as finished:
+        return finished.value
+    coroutine.close()
+    raise RuntimeError("a transaction body waited for something other than the database")
+
+
+Body = Callable[[Db], object]
+"""A small write transaction's body, run inside the batch's transaction."""
+
+
+def commit_batch(db: Db, writes: Sequence[PendingMove | Body]) -> list[object]:
+    """Commit `writes` (moves and bodies), in their order, in one transaction; if it fails for a
+    reason other than a stale move or a body's own error, one by one.
+
+    The outcome of each move is its game's new version or the exception that refused it, of each
+    body what it returned or raised, in the order of `writes`.
+    """
+    try:
+        return in_transaction(db, lambda db: _apply_in_order(db, writes))
+    except Exception as error:
+        if len(writes) == 1 or is_outage(error):
+            return [error for _ in writes]
+        # Something other than a stale move failed and took the batch with it:
+        # commit the writes one by one so that only the faulty one is refused.
+        log.exception("a batch of %d writes failed; committing them one at a time", len(writes))
+        return [commit_batch(db, [write])[0] for write in writes]
+
+
+def _apply_in_order(db: Db, writes: Sequence[PendingMove | Body]) -> list[object]:
+    """Each run of consecutive moves with `write_moves`, each body in a savepoint, in order."""
+    outcomes: list[object] = []
+    for is_move, run in itertools.groupby(writes, key=lambda write: isinstance(write, PendingMove)):
+        if is_move:
+            outcomes.extend(finish_now(write_moves(SqliteConnection(db), list(run))))  # type: ignore[arg-type]
+        else:
+            outcomes.extend(_in_savepoint(db, body) for body in run)  # type: ignore[arg-type]
+    return outcomes
+
+
+def _in_savepoint(db: Db, body: Body) -> object:
+    """What `body` returned, or the exception it raised after its writes were rolled back."""
+    db.execute("SAVEPOINT shared_write")
+    try:
+        result = body(db)
+    except Exception as error:
+        db.execute("ROLLBACK TO shared_write")
+        db.execute("RELEASE shared_write")
+        return error
+    db.execute("RELEASE shared_write")
+    return result
+
+
+OUTAGES = ("locked", "busy", "disk i/o", "unable to open", "readonly", "database or disk is full")
+"""What SQLite says when the file, not the request, is the problem: worth trying again in a moment."""
+
+
+def is_outage(error: BaseException) -> bool:
+    """The database, not the request, failed: trying the moves one by one would not help."""
+    return isinstance(error, sqlite3.OperationalError) and any(w in str(error).lower() for w in OUTAGES)
+
+
+def in_transaction(db: Db, body: Callable[[Db], T]) -> T:
+    """`body(db)` inside BEGIN IMMEDIATE … COMMIT, rolled back if it raises."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        result = body(db)
+        db.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
+        raise
+    return result

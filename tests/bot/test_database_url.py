@@ -16,9 +16,8 @@ import pytest
 from bot.config import SettingsError, load_settings
 from bot.storage import SqliteGameStore
 from bot.storage.factory import store_for_settings, without_password
-from bot.storage.postgres import PostgresGameStore
-from bot.storage.preflight import DatabaseUnusable
-from bot.storage.preflight_postgres import check_database_url
+from bot.storage.models import DatabaseUnusable
+from bot.storage.postgres import PostgresGameStore, check_database_url
 from tests.postgres_server import fresh_schema_url
 
 REPO = Path(__file__).resolve().parents[2]

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from bot.storage import SeatRecord, SqliteGameStore
-from bot.storage.preflight import DatabaseUnusable, check_database
+from bot.storage.models import DatabaseUnusable
+from bot.storage.sqlite import check_database
 
 REPO = Path(__file__).resolve().parents[2]
 

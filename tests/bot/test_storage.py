@@ -31,7 +31,8 @@ from bot.storage import (
     StaleMove,
     load_state,
 )
-from bot.storage.queries import ACTIVE_GAMES_SQL, DEADLINES_SQL, MOVES_SQL
+from bot.storage.dialects import SQLITE
+from bot.storage.store import ACTIVE_GAMES_SQL, DEADLINES_SQL, MOVES_SQL
 from engine.core import Action, Event, Frozen, IllegalAction, InvalidInput, Outcome, Rng, Rules
 
 REPO = Path(__file__).resolve().parents[2]
@@ -442,7 +443,7 @@ async def test_a_write_that_waits_for_anything_but_the_database_is_refused_and_r
     game = await started_game(store, users=(1, 2))
 
     async def body(db):
-        await db.execute("UPDATE games SET updated_at = 99 WHERE id = ?", (game.id,))
+        await db.execute("UPDATE games SET updated_at = 99 WHERE id = ?", game.id)
         await asyncio.sleep(0)
 
     with pytest.raises(RuntimeError, match="waited for something other than the database"):
@@ -793,7 +794,7 @@ async def test_lookups_use_indexes_not_scans_of_all_games(store, tmp_path):
     with raw(tmp_path / "catnip.sqlite3") as db:
 
         def plan(sql: str, *params) -> str:
-            return " | ".join(row[3] for row in db.execute("EXPLAIN QUERY PLAN " + sql, params))
+            return " | ".join(row[3] for row in db.execute("EXPLAIN QUERY PLAN " + SQLITE.sql(sql), params))
 
         assert "USING INDEX games_live" in plan(ACTIVE_GAMES_SQL)
         assert "SEARCH moves USING PRIMARY KEY (game_id=? AND seq>?)" in plan(MOVES_SQL, 1, 0, -1)
@@ -916,7 +917,9 @@ async def test_a_database_from_a_newer_catnip_is_refused(tmp_path):
 
 
 def test_migration_scripts_split_into_whole_statements():
-    parts = migrations.statements(migrations.INITIAL_SCHEMA)
+    written = migrations.MIGRATIONS[0].statements(SQLITE)
+    script = "\n".join(s if s.endswith(";") else f"{s};" for s in written)
+    parts = SQLITE.split(script)
     assert all(sqlite3.complete_statement(part) for part in parts)
     triggers = [part for part in parts if part.startswith("CREATE TRIGGER")]
     assert len(triggers) == 2 and all(t.endswith("END;") for t in triggers)
