@@ -133,7 +133,7 @@ async def test_a_few_tables_are_shown_at_a_time_and_every_one_once(tables):
 
 async def test_after_a_restart_more_tables_are_shown_at_once(tables):
     fake, presenter, games = tables
-    presenter.refresh_resumed(games)
+    presenter.schedule.add_resumed(games)
     await asyncio.sleep(0.01)
     assert fake.most_busy == min(BACKLOG_SLOTS, TABLES) > REFRESH_SLOTS
     fake.open.set()
