@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.absence import Absence
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
-from bot.discord_internals import bot_gateway, heard, parse_only_when
+from bot.discord_internals import bot_gateway
 from bot.memory import RELEASE_EVERY_SECONDS, can_release, release_free_memory
 from bot.presenter import Presenter
 from bot.sessions import GameService
@@ -101,7 +101,6 @@ class CatnipBot(commands.AutoShardedBot):
         self.identify_gate: IdentifyGate | None = None
         # Known once the shard count is: in `setup_hook`, before any game is resumed.
         self.shard_plan: ShardPlan | None = None
-        self._parse_only_what_is_heard()
 
     def new_seed(self) -> int:
         return self._seed_source()
@@ -111,24 +110,6 @@ class CatnipBot(commands.AutoShardedBot):
         """What shows the tables: the one the play cog gives the service when it loads."""
         (presenter,) = self.service.presenters
         return presenter
-
-    def heard(self, event_name: str) -> bool:
-        """Whether anything would hear `event_name`: a listener, a `wait_for`, an `on_` method."""
-        return heard(self, event_name)
-
-    def _parse_only_what_is_heard(self) -> None:
-        """Skip reading two gateway events a move into discord.py's objects when nothing would hear
-        them: an edit of a message (each table edit comes back as one; with no message cache discord.py
-        only dispatches it raw) and Catnip's own new messages (each turn ping), which no part of Catnip
-        wants: a table is buried by other people's messages, not by its own pings."""
-        parse_only_when(self, "MESSAGE_UPDATE", lambda data: self._edits_heard())
-        parse_only_when(self, "MESSAGE_CREATE", self._not_its_own)
-
-    def _edits_heard(self) -> bool:
-        return self.heard("raw_message_edit") or self.heard("message_edit") or bool(self.persistent_views)
-
-    def _not_its_own(self, message: dict) -> bool:
-        return self.user is None or message.get("author", {}).get("id") != str(self.user.id)
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogueTranslator())

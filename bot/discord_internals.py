@@ -12,63 +12,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
 from typing import Any, ClassVar, TypedDict
 
 import discord
-from discord.ext import commands
-from discord.http import HTTPClient, handle_message_parameters
+from discord.http import HTTPClient
 
 __all__ = [
     "SessionStartLimits",
     "UnstoredView",
     "bot_gateway",
-    "edit_message",
-    "heard",
-    "parse_only_when",
     "recommended_shard_count",
     "release_response",
-    "send_message",
     "stored_views",
 ]
 
 
 # ------------------------------------------------------------------ the gateway
-
-
-def parse_only_when(client: discord.Client, event: str, wanted: Callable[[dict], bool]) -> None:
-    """Let discord.py read gateway event `event` (e.g. "MESSAGE_UPDATE") into its objects only when
-    `wanted(data)`.
-
-    Private: `Client._connection.parsers`, the connection state's parser of each gateway event by name.
-    No public API skips an event: `Intents` are coarser (the bot needs guild messages from other
-    members). It saves reading two events a move that nothing hears into a `Message` each: the echo
-    of each table edit and each of Catnip's own turn pings.
-    """
-    parsers = client._connection.parsers
-    parse = parsers[event]
-
-    def parse_if_wanted(data: dict) -> None:
-        if wanted(data):
-            parse(data)
-
-    parsers[event] = parse_if_wanted
-
-
-def heard(bot: commands.Bot, event_name: str) -> bool:
-    """Whether anything would hear `event_name` if it were dispatched: a `wait_for`, a listener added
-    to the bot or a cog, an `on_` method of the bot.
-
-    Private: `Client._listeners` (the pending `wait_for`s by event); undocumented: `Bot.extra_events`
-    (the listeners by `on_` name). A bot whose `_listeners` is missing counts every event as heard.
-    """
-    waiting = getattr(bot, "_listeners", None)
-    return (
-        waiting is None
-        or event_name in waiting
-        or bool(bot.extra_events.get("on_" + event_name))
-        or hasattr(bot, "on_" + event_name)
-    )
 
 
 class SessionStartLimits(TypedDict):
@@ -108,28 +67,6 @@ async def recommended_shard_count(token: str) -> int:
 
 
 # ------------------------------------------------------------------ messages
-
-
-async def edit_message(client: discord.Client, channel_id: int, message_id: int, **fields: Any) -> None:
-    """`PartialMessage.edit(**fields)`, without reading Discord's answer into a `Message` nobody uses.
-
-    Undocumented: `discord.http.handle_message_parameters` and `HTTPClient.edit_message`. A table edit
-    carries an embed and buttons, and reading them back into a `Message` is most of what discord.py
-    does for it.
-    """
-    await _request(client, client.http.edit_message, channel_id, message_id, **fields)
-
-
-async def send_message(client: discord.Client, channel_id: int, **fields: Any) -> int:
-    """`Messageable.send(**fields)` for a message of no files; only the new message's id is read from
-    Discord's answer (see `edit_message`). Undocumented: `HTTPClient.send_message`."""
-    return int((await _request(client, client.http.send_message, channel_id, **fields))["id"])
-
-
-async def _request(client: discord.Client, call: Callable[..., Any], *ids: int, **fields: Any) -> Any:
-    """`call`, a method of discord.py's HTTP client, with `fields` made into a message as discord.py does."""
-    with handle_message_parameters(**fields, previous_allowed_mentions=client.allowed_mentions) as params:
-        return await call(*ids, params=params)
 
 
 class UnstoredView:

@@ -77,10 +77,10 @@ class PlayCog(commands.Cog, name="Play"):
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
-        # Catnip's own messages never bury a table (the bot does not even read them): its turn
-        # pings and timer warnings are deleted once replaced or due, so only other people's
-        # messages count towards a repost.
-        self.presenter.message_posted(message.channel.id)
+        # Catnip's own messages never bury a table: its turn pings and timer warnings are deleted
+        # once replaced or due, so only other people's messages count towards a repost.
+        if self.bot.user is None or message.author.id != self.bot.user.id:
+            self.presenter.message_posted(message.channel.id)
 
     @commands.Cog.listener()
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:

@@ -16,7 +16,6 @@ from typing import Any
 
 import discord
 
-from bot.discord_internals import send_message
 from bot.live import LiveGame
 from bot.sessions import GameService
 from bot.storage import StoreUnavailable
@@ -100,16 +99,14 @@ class TurnPings:
             await self.clear(game.id)
             return
         mentions = " ".join(f"<@{u}>" for u in sorted(users))
-        sent_id = await send_message(
-            self.bot,
-            channel.id,
+        sent = await channel.send(
             content=f"🔔 {mentions} — your move in {game.rules.title} #{game.id}. "
             f"Use the buttons on the table or **{GAMES[game.record.game].texts.hand_label}**.",
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]),
             view=Controls([hand_button(game)]),
             nonce=next(PING_NONCES),
         )
-        self._pings[game.id] = (channel.id, sent_id, users)
+        self._pings[game.id] = (channel.id, sent.id, users)
         if previous is not None:
             # Off the refresh path: the slot is free for the next table while the old ping goes.
             self.deletions.delete_soon(previous[0], previous[1])

@@ -13,7 +13,6 @@ from collections import Counter
 
 import discord
 
-from bot.discord_internals import edit_message
 from bot.live import LiveGame
 from bot.sessions import GameService
 from bot.timers import Timers
@@ -145,7 +144,7 @@ class TableWriter:
         if not self._reposting(game, channel.id):
             try:
                 files = self.pictures.edit_kwargs(game, old_id, message.picture)
-                await edit_message(self.bot, channel.id, old_id, **message.kwargs(), **files)
+                await channel.get_partial_message(old_id).edit(**message.kwargs(), **files)
                 self.pictures.shown(game, old_id, message.picture)
                 return
             except discord.NotFound:
