@@ -51,6 +51,8 @@ class Lobby:
         host_id: int,
         host_name: str,
     ) -> LiveGame:
+        """Open a table of `game_key` in `channel_id` (in `thread_id` when one was made for it), hosted
+        by `host_id`, with the options last chosen for that game in the channel if they still hold."""
         if game_key not in GAMES:
             raise Refusal(f"There is no game called {game_key!r}.")
         self.games.check_owner(guild_id)

@@ -9,6 +9,7 @@ entry points say in which order they act: a move is committed and told before co
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from bot.clock import Clock
 from bot.computer_seats import ComputerSeats
@@ -37,29 +38,18 @@ class GameService:
         pictures: bool = True,
         shards: ShardPlan | None = None,
     ) -> None:
+        self.store = store
+        self.clock = clock
+        self.pictures = pictures
+        """Whether new tables show pictures unless their host switches them off (the PICTURES setting)."""
         self.games = RunningGames(store, clock, shards or ShardPlan.everything())
+        self.live = self.games.live
+        """The games this process runs, by id (`RunningGames.live`)."""
         self.moves = Moves(self.games)
         self.computers = ComputerSeats(self.games, self.moves, delay=computer_delay)
         self.endings = Endings(self.games, self.computers)
         self.lobby = Lobby(self.games, self.endings, pictures=pictures)
         self.leases = Leases(self.games, self.computers, leasing=shards is not None)
-
-    @property
-    def store(self) -> GameStore:
-        return self.games.store
-
-    @property
-    def clock(self) -> Clock:
-        return self.games.clock
-
-    @property
-    def live(self) -> dict[int, LiveGame]:
-        return self.games.live
-
-    @property
-    def pictures(self) -> bool:
-        """Whether new tables show pictures unless their host switches them off (the PICTURES setting)."""
-        return self.lobby.pictures
 
     @property
     def shard_plan(self) -> ShardPlan:
@@ -139,24 +129,9 @@ class GameService:
 
     # ----------------------------------------------------------------- the lobby
 
-    async def open_lobby(
-        self,
-        *,
-        game_key: str,
-        guild_id: int,
-        channel_id: int,
-        thread_id: int | None,
-        host_id: int,
-        host_name: str,
-    ) -> LiveGame:
-        return await self.lobby.open_lobby(
-            game_key=game_key,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            thread_id=thread_id,
-            host_id=host_id,
-            host_name=host_name,
-        )
+    async def open_lobby(self, **table: Any) -> LiveGame:
+        """Open a table: the game, its guild, channel and thread, and its host (see `Lobby.open_lobby`)."""
+        return await self.lobby.open_lobby(**table)
 
     async def join(self, game_id: int, user_id: int, name: str) -> LiveGame:
         return await self.lobby.join(game_id, user_id, name)
