@@ -16,6 +16,7 @@ from typing import Any
 
 from bench.floor_bot import FloorBot, Sizes
 from bench.load_figures import ErrorCount
+from bot.discord_internals import stored_views
 
 
 class EmulatorProcess:
@@ -74,14 +75,13 @@ async def stop_catnip(bot, task) -> None:
 def discord_state(client) -> dict[str, int]:
     """What discord.py keeps of a running bot: cached messages, views it stores to route clicks to,
     and the guild members and channels it knows."""
-    connection = client._connection
-    store = connection._view_store
+    views, views_by_message = stored_views(client)
     return {
         "cached_messages": len(client.cached_messages),
-        "stored_views": len(store._views),
-        "views_by_message": len(store._synced_message_views),
-        "members": sum(len(guild._members) for guild in client.guilds),
-        "channels_and_threads": sum(len(guild._channels) + len(guild._threads) for guild in client.guilds),
+        "stored_views": views,
+        "views_by_message": views_by_message,
+        "members": sum(len(guild.members) for guild in client.guilds),
+        "channels_and_threads": sum(len(guild.channels) + len(guild.threads) for guild in client.guilds),
     }
 
 

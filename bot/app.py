@@ -16,7 +16,9 @@ from discord.ext import commands
 from bot.absence import Absence
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
+from bot.discord_internals import bot_gateway
 from bot.memory import RELEASE_EVERY_SECONDS, can_release, release_free_memory
+from bot.presenter import Presenter
 from bot.sessions import GameService
 from bot.sharding import IDENTIFY_WINDOW, IdentifyGate, ShardPlan
 from bot.storage import GameStore
@@ -36,10 +38,6 @@ def cog_extensions() -> list[str]:
         for path in COGS_DIR.glob("*/__init__.py")
         if "async def setup(" in path.read_text()
     )
-
-
-UNHEARD = frozenset({"socket_event_type", "raw_message_edit"})
-"""Events discord.py dispatches that no part of Catnip listens to."""
 
 
 class CatnipBot(commands.AutoShardedBot):
@@ -88,13 +86,13 @@ class CatnipBot(commands.AutoShardedBot):
                 abandon_after_seconds=settings.abandon_after_hours * 3600,
             ),
         )
-        self.service.listeners.append(self.timers)  # first: a table shown after a change has its deadline
+        self.service.keep(self.timers)
         self.absence = Absence(
             self.service,
             after_timeouts=settings.absent_after_timeouts,
             grace_seconds=settings.abandon_taken_over_minutes * 60,
         )
-        self.service.listeners.append(self.absence)
+        self.service.keep(self.absence)
         self.sync_commands = sync_commands
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self._background: list[asyncio.Task] = []
@@ -103,65 +101,25 @@ class CatnipBot(commands.AutoShardedBot):
         self.identify_gate: IdentifyGate | None = None
         # Known once the shard count is: in `setup_hook`, before any game is resumed.
         self.shard_plan: ShardPlan | None = None
-        # Whatever shows the tables: set by the cog that made it, while that cog is loaded.
-        self.presenter = None
-        self._parse_only_what_is_heard()
 
     def new_seed(self) -> int:
         return self._seed_source()
 
-    def heard(self, event_name: str) -> bool:
-        """Whether anything would hear `event_name`: a listener, a `wait_for`, an `on_` method."""
-        waiting = getattr(self, "_listeners", None)  # discord.py's `wait_for`s; unknown: all heard
-        return (
-            waiting is None
-            or event_name in waiting
-            or bool(self.extra_events.get("on_" + event_name))
-            or hasattr(self, "on_" + event_name)
-        )
-
-    def dispatch(self, event_name: str, /, *args, **kwargs) -> None:
-        """Every event but those Catnip causes itself with each move: the deletions of its own old
-        pings (its presenter knows them; its own new messages are not even read, see
-        `_parse_only_what_is_heard`). Each dispatched event costs a task per listener. Nor the events
-        nothing listens to that discord.py dispatches with every gateway event and every table edit
-        (six a move), unless something waits for one."""
-        if event_name in UNHEARD and not self.heard(event_name):
-            return
-        if (
-            event_name == "raw_message_delete"
-            and self.presenter is not None
-            and self.presenter.deleted_by_itself(args[0].message_id)
-        ):
-            return
-        super().dispatch(event_name, *args, **kwargs)
-
-    def _parse_only_what_is_heard(self) -> None:
-        """Skip reading two gateway events a move into discord.py's objects when nothing would hear
-        them: an edit of a message (each table edit comes back as one; with no message cache discord.py
-        only dispatches it raw) and Catnip's own new messages (each turn ping), which no part of Catnip
-        wants: a table is buried by other people's messages, not by its own pings."""
-        parsers = self._connection.parsers
-        parse_edit, parse_new = parsers["MESSAGE_UPDATE"], parsers["MESSAGE_CREATE"]
-
-        def message_update(data: dict) -> None:
-            if self.heard("raw_message_edit") or self.heard("message_edit") or self.persistent_views:
-                parse_edit(data)
-
-        def message_create(data: dict) -> None:
-            if self.user is None or data.get("author", {}).get("id") != str(self.user.id):
-                parse_new(data)
-
-        parsers["MESSAGE_UPDATE"], parsers["MESSAGE_CREATE"] = message_update, message_create
+    @property
+    def presenter(self) -> Presenter:
+        """What shows the tables: the one the play cog gives the service when it loads."""
+        (presenter,) = self.service.presenters
+        return presenter
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogueTranslator())
         await self.store.open()
-        self.shard_plan = self.service.shard_plan = await self._plan_shards()
-        if self.settings.shard_ids is not None or self.settings.database_url is not None:
-            # Part of a fleet (or able to be): the database decides which process runs a game.
+        self.shard_plan = await self._plan_shards()
+        # Part of a fleet (or able to be): the database decides which process runs a game.
+        fleet = self.settings.shard_ids is not None or self.settings.database_url is not None
+        if fleet:
             self.store.owner = str(self.shard_plan)
-            self.service.leasing = True
+        self.service.run_shards(self.shard_plan, leasing=fleet)
         for extension in cog_extensions():
             await self.load_extension(extension)
         resumed = await self.service.resume()
@@ -171,7 +129,7 @@ class CatnipBot(commands.AutoShardedBot):
             await self._sync()
         self._background.append(asyncio.create_task(self._after_ready(resumed)))
         self._background.append(asyncio.create_task(self._tick_timers()))
-        if self.service.leasing:
+        if self.service.leases.leasing:
             self._background.append(asyncio.create_task(self._keep_leases()))
         if can_release():
             self._background.append(asyncio.create_task(self._release_memory()))
@@ -180,7 +138,7 @@ class CatnipBot(commands.AutoShardedBot):
     async def _plan_shards(self) -> ShardPlan:
         """Ask Discord (`GET /gateway/bot`) for its recommended shard count, used when `SHARD_COUNT` is
         unset, and for how many shards may identify at once."""
-        recommended, _, limits = await self.http.get_bot_gateway()
+        recommended, limits = await bot_gateway(self)
         if self.shard_count is None:
             self.shard_count = recommended
         self.identify_gate = IdentifyGate(
@@ -236,11 +194,11 @@ class CatnipBot(commands.AutoShardedBot):
 
     async def _note_pings(self) -> None:
         """Note where the turn pings stand every minute, for the process that runs their games next
-        (`TablePresenter.note_pings`; the cog notes them again when it unloads at a clean stop)."""
+        (the presenter notes them again when its cog unloads at a clean stop)."""
         while not self.is_closed():
             await asyncio.sleep(NOTE_PINGS_EVERY_SECONDS)
-            if self.presenter is not None:
-                await self.presenter.note_pings()
+            for presenter in self.service.presenters:
+                await presenter.note_pings()
 
     async def _keep_leases(self) -> None:
         """Renew this process's leases well within their length; show the games it took over from a
@@ -285,15 +243,13 @@ def tune_runtime() -> None:
     The objects alive after start-up (modules, discord.py's caches) are frozen out of every
     later collection, and the young generation is collected after 10,000 net allocations
     instead of 700. Each click allocates many short-lived objects, nearly all freed by
-    reference counting; with the default threshold the collector ran several times per move
-    and took about a quarter of the bot's CPU under load (`python -m bench.bot_load`).
+    reference counting; with the default threshold the collector ran several times per move.
 
     The store writes each batch of moves on its own thread, and SQLite gives up the GIL around
     every row it writes. With the event loop busy, getting it back waited up to the default 5 ms
-    switch interval each time, so a batch of forty moves took up to a quarter of a second. With
-    0.2 ms, 100 games under load made 291 instead of 192 moves/s, and the store's commit p50 fell
-    from 125 to 43 ms. A computer player thinking on a worker thread also hands the GIL back to
-    the event loop sooner.
+    switch interval each time, which held up every batch of moves. A computer player thinking on
+    a worker thread also hands the GIL back to the event loop sooner. What both save is measured in
+    docs/benchmarks.md (`python -m bench.bot_load`).
     """
     gc.collect()
     gc.freeze()

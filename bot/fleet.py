@@ -21,6 +21,7 @@ import tempfile
 from dataclasses import dataclass
 
 from bot.config import Settings
+from bot.discord_internals import recommended_shard_count
 from bot.sharding import describe_ids, split_shards
 
 log = logging.getLogger("catnip.fleet")
@@ -155,19 +156,6 @@ def parse(argv: list[str]) -> argparse.Namespace:
     if args.shard_count is not None and args.shard_count < args.processes:
         parser.error(f"--shard-count {args.shard_count} is fewer than the {args.processes} processes")
     return args
-
-
-async def recommended_shard_count(token: str) -> int:
-    """Discord's recommended shard count for the bot (`GET /gateway/bot`)."""
-    from discord.http import HTTPClient
-
-    http = HTTPClient(asyncio.get_running_loop())
-    try:
-        await http.static_login(token)
-        shards, _, _ = await http.get_bot_gateway()
-        return shards
-    finally:
-        await http.close()
 
 
 def fleet_shard_count(chosen: int | None, processes: int, recommended: int | None) -> int:

@@ -18,7 +18,6 @@ import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 from bot.live import LiveGame
 from bot.sessions import GameService
@@ -36,17 +35,12 @@ class TimerSettings:
     abandon_after_seconds: float = 24 * 3600
 
 
-class TimerPresenter(Protocol):
-    async def timer_warning(self, game: LiveGame, seats: list[int], seconds_left: int) -> None: ...
-
-
 class Timers:
     """Keeps one deadline per game in the store and acts on it when it falls due."""
 
     def __init__(self, service: GameService, settings: TimerSettings) -> None:
         self.service = service
         self.settings = settings
-        self.presenters: list[TimerPresenter] = []
         self._deadlines: dict[int, Deadline] = {}
         self._warned: set[tuple[int, str]] = set()
         self._unsaved: dict[int, Deadline | None] = {}  # game -> deadline to store (None: clear it)
@@ -158,7 +152,7 @@ class Timers:
                 self.service.schedule_computers(game)
             elif left <= self.settings.warning_seconds and (game_id, deadline.decision) not in self._warned:
                 self._warned.add((game_id, deadline.decision))
-                for presenter in self.presenters:
+                for presenter in self.service.presenters:
                     await presenter.timer_warning(game, humans, round(left))
         await self._abandon_idle(now)
 

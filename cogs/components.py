@@ -2,11 +2,10 @@
 
 Catnip never stores a view: every message's view is sent once and clicks are routed by custom_id
 (`cogs/custom_ids.py`). discord.ui builds, for each button, an item, its underlying component and a
-parsed emoji, all tied to their View (with its own future) in reference cycles that only the
-garbage collector frees: about 80 objects a move, for a view nobody ever dispatches to. These are
-small frozen records instead, laid out in rows as discord.ui lays them out, and `Controls` is what
-discord.py's send and edit calls accept as a view (`to_components`, and a view that is finished, so
-it is never stored).
+parsed emoji, all tied to their View in reference cycles that only the garbage collector frees, for
+a view nobody ever dispatches to. These are small frozen records instead, laid out in rows as
+discord.ui lays them out, and `Controls` is what discord.py's send and edit calls accept as a view
+(an `UnstoredView`, bot/discord_internals.py).
 """
 
 from __future__ import annotations
@@ -16,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import discord
+
+from bot.discord_internals import UnstoredView
 
 ROWS = 5
 ROW_WIDTH = 5
@@ -79,14 +80,11 @@ class Select:
 Item = Button | Select
 
 
-class Controls:
-    """A message's buttons and selects, in the shape discord.py sends as a view.
+class Controls(UnstoredView):
+    """A message's buttons and selects, in the shape discord.py sends as a view (never stored).
 
     Raises ValueError, as discord.ui does, when an item does not fit its row or no row has room.
     """
-
-    __discord_ui_view__: ClassVar[bool] = True
-    timeout = None
 
     def __init__(self, items: Sequence[Item] = ()) -> None:
         self.children: list[Item] = list(items)
@@ -96,16 +94,6 @@ class Controls:
         return [
             {"type": 1, "components": [item.to_dict() for item in row]} for row in self._rows if row
         ]
-
-    # What discord.py asks of a view it sends: this one is never stored, so never dispatched to.
-    def is_finished(self) -> bool:
-        return True
-
-    def is_dispatchable(self) -> bool:
-        return False
-
-    def has_components_v2(self) -> bool:
-        return False
 
 
 def _laid_out(items: Sequence[Item]) -> list[list[Item]]:
@@ -125,3 +113,4 @@ def _laid_out(items: Sequence[Item]) -> list[list[Item]]:
         used[index] += item.width
         rows[index].append(item)
     return rows
+

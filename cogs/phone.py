@@ -55,8 +55,8 @@ def shown(text: str) -> str:
 def wrapped_lines(line: str, width: int = PHONE_COLUMNS) -> int:
     """How many phone lines one line of text fills, wrapped at word breaks (an empty line is one).
 
-    Cached (about 0.5 MB when full): a table's lines mostly repeat from one move to the next, and
-    every table is measured each time it is shown."""
+    Cached: a table's lines mostly repeat from one move to the next, and every table is measured each
+    time it is shown (the cache's size when full is in docs/benchmarks.md)."""
     count, used = 1, 0
     for word in shown(line).split(" "):
         size = columns(word)
@@ -76,8 +76,8 @@ def text_lines(text: str | None, width: int = PHONE_COLUMNS) -> int:
 
 @lru_cache(maxsize=1024)
 def _text_lines(text: str, width: int) -> int:
-    """Cached like `wrapped_lines` (about 0.3 MB more when full): most of a table's and a panel's
-    fields read the same as at their last showing (83% of them over the four games' playouts)."""
+    """Cached like `wrapped_lines`: most of a table's and a panel's fields read the same as at their
+    last showing."""
     return sum(wrapped_lines(line, width) for line in text.split("\n"))
 
 

@@ -53,46 +53,44 @@ class PlayCog(commands.Cog, name="Play"):
         self.presenter = TablePresenter(bot, bot.service, bot.timers)
 
     async def cog_load(self) -> None:
-        """Answer every Catnip click, and show the tables as the games change."""
-        self.bot.service.listeners.append(self.presenter)
-        self.bot.timers.presenters.append(self.presenter)
-        self.bot.presenter = self.presenter
+        """Show the tables as the games change (told after the timers)."""
+        self.bot.service.show_with(self.presenter)
 
     async def cog_unload(self) -> None:
         """Stop hearing of changes, then finish the table updates already under way (their text; no
-        new picture is drawn once stopping)."""
-        self.bot.service.listeners.remove(self.presenter)
-        self.bot.timers.presenters.remove(self.presenter)
-        if self.bot.presenter is self.presenter:
-            self.bot.presenter = None
+        new picture is drawn once stopping), and note the pings left standing."""
+        self.bot.service.stop_showing_with(self.presenter)
         self.presenter.pictures.close()
         await self.presenter.settle()
         await self.presenter.note_pings()
+
+    def _showing(self) -> bool:
+        """Whether this cog's presenter shows the tables (not once the cog unloads)."""
+        return self.presenter in self.bot.service.presenters
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
         await answer_command_error(interaction, error)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        await route_click(interaction)
+        await route_click(interaction, self.presenter)
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
-        # Catnip's own messages never bury a table (the bot does not even dispatch them): its turn
-        # pings and timer warnings are deleted once replaced or due, so only other people's
-        # messages count towards a repost.
-        self.presenter.messages_since_table[message.channel.id] += 1
+        # Catnip's own messages never bury a table: its turn pings and timer warnings are deleted
+        # once replaced or due, so only other people's messages count towards a repost.
+        if self.bot.user is None or message.author.id != self.bot.user.id:
+            self.presenter.message_posted(message.channel.id)
 
     @commands.Cog.listener()
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
-        # A deletion already on its way while the cog unloads finds no presenter: nothing to show then.
-        if self.bot.presenter is not None:
-            self.bot.presenter.surface_deleted(message_id=payload.message_id)
+        if self._showing():  # a deletion already on its way while the cog unloads: nothing to show then
+            self.presenter.message_deleted(payload.message_id)
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
-        if self.bot.presenter is not None:
-            self.bot.presenter.surface_deleted(channel_id=payload.thread_id)
+        if self._showing():
+            self.presenter.thread_deleted(payload.thread_id)
 
     # ------------------------------------------------------------------ /play
 

@@ -7,13 +7,13 @@ old buttons after a restart and ids Catnip never made — gets an answer.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TypeVar
 
 import discord
 
+from bot.discord_internals import release_response
 from bot.errors import BadRequest, Refusal, TableMovedOn
 from bot.live import LiveGame
 from bot.storage import StoreUnavailable
@@ -30,6 +30,7 @@ from engine import EngineError, InvalidInput, OutOfDate
 
 if TYPE_CHECKING:
     from bot.app import CatnipBot
+    from cogs.play._presenter import TablePresenter
 
 log = logging.getLogger("catnip.components")
 
@@ -46,36 +47,22 @@ within this time (a store or a machine under heavy load) is acknowledged first, 
 """
 
 
-async def route_click(interaction: discord.Interaction) -> None:
+async def route_click(interaction: discord.Interaction, presenter: TablePresenter) -> None:
     """Hands every button or select click to `handle_click`, by its custom_id, whether or not the
-    clicked message shows it (a forged or stale client's click is answered too).
+    clicked message shows it (a forged or stale client's click is answered too); `presenter` holds its
+    tables back while the click waits too long for its answer.
 
     The play cog's interaction listener rather than a discord.py `DynamicItem`: to call a dynamic
-    item, discord.py rebuilds a whole view from the clicked message's components on every click
-    (0.2–0.5 ms for a panel of ten buttons), only to find the one that was clicked.
+    item, discord.py rebuilds a whole view from the clicked message's components on every click,
+    only to find the one that was clicked.
     """
     if interaction.type is discord.InteractionType.component:
-        presenter = getattr(interaction.client, "presenter", None)
-        click = presenter.click_arrived() if presenter is not None else None
+        click = presenter.click_arrived()
         try:
             await handle_click(interaction, str(interaction.data.get("custom_id", "")))
         finally:
-            if click is not None:
-                presenter.click_answered(click)
-            release(interaction)
-
-
-def release(interaction: discord.Interaction) -> None:
-    """Break the reference cycle between a handled click and its response.
-
-    discord.py's `Interaction` and the `InteractionResponse` it caches refer to each other, so every
-    click's parsed message, member, embed and components (about 30 objects) were left for the
-    garbage collector, which then ran every few dozen moves under load. Once the click has had its
-    answer nothing asks for its response again, and dropping the cached one lets reference counting
-    free the lot at once.
-    """
-    with contextlib.suppress(AttributeError):
-        del interaction._cs_response
+            presenter.click_answered(click)
+            release_response(interaction)
 
 
 async def acknowledged_if_slow(interaction: discord.Interaction, work: Awaitable[T]) -> T:

@@ -38,9 +38,8 @@ async def world(store):
     clock = ManualClock()
     service = GameService(store, clock)
     recorder = Recorder()
-    service.listeners.append(recorder)
+    service.show_with(recorder)
     timers = Timers(service, TimerSettings(turn_seconds=120, secret_seconds=60, warning_seconds=30))
-    timers.presenters.append(recorder)
     yield store, clock, service, recorder, timers
     await service.shutdown()
 

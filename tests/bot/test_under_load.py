@@ -34,7 +34,7 @@ async def test_a_table_shown_while_its_game_starts_never_finds_it_started_withou
         async def game_closed(self, game, reason):
             pass
 
-    service.listeners.append(Presenter())
+    service.show_with(Presenter())
     live = await service.open_lobby(
         game_key="catsdogs", guild_id=1, channel_id=10, thread_id=None, host_id=ANN, host_name="Ann"
     )

@@ -40,21 +40,10 @@ class Channel:
             async def delete(self):
                 await channel._discord.call(channel.id, "delete", message_id)
 
+            async def edit(self, **fields):
+                await channel._discord.call(channel.id, "edit", fields.get("embed"))
+
         return Partial()
-
-
-class Http:
-    """discord.py's HTTP client, for the calls the presenter makes on it directly (pings, table edits)."""
-
-    def __init__(self, discord_: Discord) -> None:
-        self._discord = discord_
-
-    async def send_message(self, channel_id: int, *, params):
-        await self._discord.call(channel_id, "send", params.payload.get("content"))
-        return {"id": str(self._discord.new_id())}
-
-    async def edit_message(self, channel_id: int, message_id: int, *, params):
-        await self._discord.call(channel_id, "edit", params.payload.get("embeds"))
 
 
 class Discord:
@@ -62,8 +51,6 @@ class Discord:
 
     def __init__(self, clock: ManualClock) -> None:
         self.clock = clock
-        self.http = Http(self)
-        self.allowed_mentions = None
         self.open = asyncio.Event()
         self.busy: Counter[int] = Counter()
         self.most_busy = 0
@@ -133,7 +120,7 @@ async def test_a_few_tables_are_shown_at_a_time_and_every_one_once(tables):
 
 async def test_after_a_restart_more_tables_are_shown_at_once(tables):
     fake, presenter, games = tables
-    presenter.refresh_resumed(games)
+    presenter.schedule.add_resumed(games)
     await asyncio.sleep(0.01)
     assert fake.most_busy == min(BACKLOG_SLOTS, TABLES) > REFRESH_SLOTS
     fake.open.set()

@@ -64,7 +64,7 @@ async def start_catnip(
         clock=EmulatorClock(emu),
     )
     await emu.run_bot(bot)
-    emu.busy.append(lambda: bot.presenter is not None and bot.presenter.busy())
+    emu.busy.append(lambda: any(presenter.busy() for presenter in bot.service.presenters))
     return bot
 
 

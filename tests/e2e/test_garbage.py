@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 from collections import Counter
 
+from bot.discord_internals import stored_views
 from engine import Rng
 from tests.e2e.driver import Table, catnip, open_table
 
@@ -49,5 +50,4 @@ async def test_discord_py_keeps_no_view_of_the_tables_lobbies_and_panels_catnip_
         for _ in range(6):
             await table.step()
         await bot.presenter.settle()
-        kept = bot._connection._view_store
-        assert (len(kept._views), len(kept._synced_message_views)) == (0, 0)
+        assert stored_views(bot) == (0, 0)

@@ -130,7 +130,7 @@ async def test_a_stopping_bot_shows_the_text_and_draws_no_picture_left_waiting_f
             before = table_of(emu, thread).embeds[0]["footer"]["text"]
             await table.step(wait=False)
             await emu.wait_for(lambda: table_of(emu, thread).embeds[0]["footer"]["text"] != before)
-            await emu.wait_for(lambda: bot.presenter.busy() and not bot.presenter._workers)
+            await emu.wait_for(lambda: bot.presenter.busy() and not bot.presenter.schedule._workers)
             return before, table_of(emu, thread).embeds[0]["footer"]["text"]
 
     before, after = await asyncio.wait_for(play_one_move_then_stop(), 30)

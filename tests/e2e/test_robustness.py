@@ -15,7 +15,7 @@ from tests.e2e.driver import Table, catnip, open_table, start_catnip, table_of
 
 async def crash(emu, bot) -> None:
     """Kill the bot as a dead process would stop: no clean shutdown, nothing flushed or closed."""
-    tasks = [*bot._background, *bot.presenter._workers, *bot.service._computer_tasks.values()]
+    tasks = [*bot._background, *bot.presenter.schedule._workers, *bot.service.computers.tasks.values()]
     await emu.stop_bot(bot, clean=False)
     for task in tasks:
         task.cancel()

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from cogs.play._presenter import REPOST_AFTER_MESSAGES
+from cogs.play._table_writer import REPOST_AFTER_MESSAGES
 from engine import Rng
 from tests.e2e.driver import Table, catnip, open_table, start_catnip, table_of
 from tests.e2e.test_robustness import crash, rows
@@ -267,7 +267,7 @@ async def test_the_tables_know_of_every_click_until_it_is_answered(tmp_path, mon
             return noted[-1]
 
         def click_answered(token: int) -> None:
-            waiting_at_answer.append(len(bot.presenter._clicks))
+            waiting_at_answer.append(len(bot.presenter.schedule._clicks))
             answered(token)
 
         monkeypatch.setattr(bot.presenter, "click_arrived", click_arrived)
@@ -277,4 +277,4 @@ async def test_the_tables_know_of_every_click_until_it_is_answered(tmp_path, mon
             await table.step()
         await bot.presenter.settle()
         assert len(noted) >= 3 and len(waiting_at_answer) == len(noted)
-        assert min(waiting_at_answer) >= 1 and bot.presenter._clicks == {}
+        assert min(waiting_at_answer) >= 1 and bot.presenter.schedule._clicks == {}

@@ -1,5 +1,5 @@
-"""How the game service lets computers decide: computer seats in turn at a readable pace, and members
-whose timer ran out (the table's default or the computer's choice)."""
+"""Computer seats: they move in turn at a readable pace, and decide for members whose timer ran out
+(the table's default or the computer's choice)."""
 
 from __future__ import annotations
 
@@ -7,49 +7,62 @@ import asyncio
 import logging
 from collections.abc import Sequence
 
-from bot.clock import Clock
 from bot.live import LiveGame
-from bot.storage import GameStore
+from bot.moves import Moves
+from bot.running_games import RunningGames
 from engine import Event, Frozen
 
 log = logging.getLogger("catnip.sessions")
 
 
-class ComputerTurns:
-    store: GameStore
-    clock: Clock
-    computer_delay: float
-    live: dict[int, LiveGame]
-    _computer_tasks: dict[int, asyncio.Task]
+class ComputerSeats:
+    """Lets the computer decide: one task per game moves its computer seats one at a time."""
 
-    async def _commit(
-        self, game: LiveGame, seat: int, action: Frozen, *, human: bool, told: Sequence[Event] = ()
-    ) -> list[Event]: ...
+    def __init__(self, games: RunningGames, moves: Moves, *, delay: float = 0.0) -> None:
+        self.games = games
+        self.moves = moves
+        self.delay = delay
+        """Seconds a computer seat waits before it moves, so people can follow the table."""
+        self.tasks: dict[int, asyncio.Task] = {}
 
-    def computer_seats(self, game: LiveGame) -> list[int]:
+    def to_act(self, game: LiveGame) -> list[int]:
         """The computer seats to act; none while every member is away, so the game waits for them (G-X9)."""
         if game.nobody_playing():
             return []
         return [s for s in game.to_act() if game.record.seats[s].computer]
 
-    def schedule_computers(self, game: LiveGame) -> None:
+    def schedule(self, game: LiveGame) -> None:
         """Let computer seats that are to act move, one at a time, at a readable pace."""
-        if not self.computer_seats(game):
+        if not self.to_act(game):
             return
-        running = self._computer_tasks.get(game.id)
+        running = self.tasks.get(game.id)
         if running is not None and not running.done():
             return
-        self._computer_tasks[game.id] = asyncio.create_task(self._run_computers(game.id))
+        self.tasks[game.id] = asyncio.create_task(self._run(game.id))
 
-    async def _run_computers(self, game_id: int) -> None:
+    def stop(self, game_id: int) -> None:
+        """Stop `game_id`'s computer seats between moves (unless it is their own task asking)."""
+        task = self.tasks.pop(game_id, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    async def stop_all(self) -> None:
+        """Stop every computer seat between moves and wait until they have."""
+        tasks = [task for task in self.tasks.values() if not task.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self.tasks.clear()
+
+    async def _run(self, game_id: int) -> None:
         while True:
-            game = self.live.get(game_id)
-            if game is None or game.state is None or not self.computer_seats(game):
+            game = self.games.live.get(game_id)
+            if game is None or game.state is None or not self.to_act(game):
                 return
-            if self.computer_delay:
-                await self.clock.sleep(self.computer_delay)
+            if self.delay:
+                await self.games.clock.sleep(self.delay)
             try:
-                await self.decide_for(game, self.computer_seats(game)[:1], reason=None)
+                await self.decide_for(game, self.to_act(game)[:1], reason=None)
             except Exception:
                 log.exception("game=%d computer move failed", game_id)
                 return
@@ -62,7 +75,7 @@ class ComputerTurns:
         With `version`, only if the game is still there: a timer that ran out while a move was being
         made does not decide the next decision (which may be the same seat's) in its place.
         """
-        async with self.store.lock(game.id):
+        async with self.games.store.lock(game.id):
             if version is not None and game.record.version != version:
                 return
             for seat in seats:
@@ -77,7 +90,7 @@ class ComputerTurns:
                     action = await self._choose(game, seat, level)
                     chooser = "the computer chose for them"
                 told = [Event(kind="timeout", text=f"⏰ {{p{seat}}} {reason}; {chooser}.")] if reason else []
-                await self._commit(game, seat, action, human=False, told=told)
+                await self.moves.commit(game, seat, action, human=False, told=told)
 
     async def _choose(self, game: LiveGame, seat: int, level: str) -> Frozen:
         rules, state = game.rules, game.state
@@ -88,4 +101,3 @@ class ComputerTurns:
         if level == "hard":
             return await asyncio.to_thread(player.choose, rules, view, seat, legal, seed)
         return player.choose(rules, view, seat, legal, seed)
-

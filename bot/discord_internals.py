@@ -1,0 +1,122 @@
+"""The one door to discord.py's private and undocumented names: Catnip uses them here and nowhere else.
+
+discord.py keeps the right to change what it does not document, even between minor releases. Each use
+below says why it is there and what it saves; the savings were measured with `python -m bench.bot_load`
+(docs/benchmarks.md, "One door to discord.py's internals"), and a use whose saving was within the
+noise was dropped for the public API. tests/test_discord_internals.py checks every name and shape used
+here against the installed discord.py, and that no other module of Catnip uses one; pyproject.toml pins
+discord.py to the minor releases that test passes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any, ClassVar, TypedDict
+
+import discord
+from discord.http import HTTPClient
+
+__all__ = [
+    "SessionStartLimits",
+    "UnstoredView",
+    "bot_gateway",
+    "recommended_shard_count",
+    "release_response",
+    "stored_views",
+]
+
+
+# ------------------------------------------------------------------ the gateway
+
+
+class SessionStartLimits(TypedDict):
+    """Discord's `session_start_limit` of `GET /gateway/bot`."""
+
+    total: int
+    remaining: int
+    reset_after: int
+    max_concurrency: int
+
+
+async def bot_gateway(client: discord.Client) -> tuple[int, SessionStartLimits]:
+    """Discord's recommended shard count for the logged-in `client` and its session start limits
+    (`GET /gateway/bot`).
+
+    Undocumented: `HTTPClient.get_bot_gateway`. discord.py asks for the count itself only when it
+    launches the shards, and never says how many may identify at once (`max_concurrency`); Catnip
+    needs both before then, to know its games and pace its IDENTIFYs across processes.
+    """
+    shards, _url, limits = await client.http.get_bot_gateway()
+    return shards, limits
+
+
+async def recommended_shard_count(token: str) -> int:
+    """Discord's recommended shard count for the bot of `token`, asked without connecting a client.
+
+    Undocumented: `discord.http.HTTPClient` and its `static_login` and `get_bot_gateway`; a whole
+    `Client` would be the public way, with its gateway, for a single request.
+    """
+    http = HTTPClient(asyncio.get_running_loop())
+    try:
+        await http.static_login(token)
+        shards, _url, _limits = await http.get_bot_gateway()
+        return shards
+    finally:
+        await http.close()
+
+
+# ------------------------------------------------------------------ messages
+
+
+class UnstoredView:
+    """What discord.py asks of a view it sends (`view=` of send, edit and interaction responses): a
+    subclass gives `to_components`, the message's components as Discord's JSON.
+
+    Undocumented: the `__discord_ui_view__` mark discord.py checks a view by, and `is_finished`,
+    `is_dispatchable` and `has_components_v2`, which it calls on it. Catnip routes every click by its
+    custom_id and never stores a view; a `discord.ui.View` builds an item, its component and a parsed
+    emoji for each button, in reference cycles only the garbage collector frees, for every table,
+    ping and panel. This view is finished from the start, so discord.py never stores it.
+    """
+
+    __discord_ui_view__: ClassVar[bool] = True
+    timeout = None
+
+    def to_components(self) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+    def is_finished(self) -> bool:
+        return True
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+    def has_components_v2(self) -> bool:
+        return False
+
+
+# ------------------------------------------------------------------ interactions
+
+
+def release_response(interaction: discord.Interaction) -> None:
+    """Break the reference cycle between a handled click and its cached response.
+
+    Private: `Interaction._cs_response`, where discord.py caches the click's `InteractionResponse`,
+    which refers back to the interaction. Left alone, every click's parsed message, member, embed and
+    components wait for the garbage collector; dropped once the click has its answer, reference
+    counting frees them at once (tests/e2e/test_garbage.py checks a click leaves nothing behind).
+    """
+    with contextlib.suppress(AttributeError):
+        del interaction._cs_response
+
+
+def stored_views(client: discord.Client) -> tuple[int, int]:
+    """How many views discord.py keeps to route clicks to, in all and by message: none while every view
+    Catnip sends is an `UnstoredView` (the benchmarks and a test check it stays so).
+
+    Private: the connection state's `_view_store` and its `_views` and `_synced_message_views`; only
+    the persistent views are public.
+    """
+    store = client._connection._view_store
+    return len(store._views), len(store._synced_message_views)

@@ -1,0 +1,57 @@
+"""Which games this process runs: every game of its shards, or, in a fleet, those whose lease it holds
+(see storage/ownership.py).
+
+With leases, starting claims the games instead of loading every live one, `renew` keeps them (and
+takes over those of a process of the same shards that is gone), and `release` lets them go at a stop.
+"""
+
+from __future__ import annotations
+
+from bot.computer_seats import ComputerSeats
+from bot.live import LiveGame
+from bot.running_games import RunningGames
+from bot.storage import GameRecord
+
+
+class Leases:
+    """Claims, keeps and releases the games this process runs."""
+
+    def __init__(self, games: RunningGames, computers: ComputerSeats, *, leasing: bool) -> None:
+        self.games = games
+        self.computers = computers
+        self.leasing = leasing
+        """Whether it runs only the games whose lease it holds (a fleet)."""
+
+    async def load_all(self) -> list[LiveGame]:
+        """Load every lobby and active game (never finished ones) this process runs into memory."""
+        return [await self.games.load(record) for record in await self._games_to_run()]
+
+    async def renew(self) -> list[LiveGame]:
+        """With leases: renew this process's leases (call it well within `lease_seconds`), let go
+        of the games another process has taken, and load the ones this process took over (a process
+        of its shards that died or left); those newly taken games, to announce like resumed ones."""
+        if not self.leasing:
+            return []
+        records = await self._games_to_run()
+        held = {record.id for record in records}
+        for game_id in [game_id for game_id in self.games.live if game_id not in held]:
+            self.games.live.pop(game_id)
+            self.computers.stop(game_id)
+        return [await self.games.load(record) for record in records if record.id not in self.games.live]
+
+    async def release(self) -> None:
+        """With leases: let another process take this one's games at once (a clean stop)."""
+        if self.leasing:
+            await self.games.store.release_games()
+
+    async def _games_to_run(self) -> list[GameRecord]:
+        """The lobbies and active games of this process's shards: with leases, those whose lease it holds."""
+        plan, store = self.games.shard_plan, self.games.store
+        if not self.leasing:
+            return [record for record in await store.active_games() if plan.owns(record.guild_id)]
+        return await store.claim_games(
+            shard_ids=plan.shard_ids,
+            shard_count=plan.shard_count,
+            lease_seconds=plan.lease_seconds,
+            now=self.games.clock.now(),
+        )

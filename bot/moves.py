@@ -1,0 +1,136 @@
+"""Moves: a member's click applied, stored and told, and a seat given to someone else mid-game."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from bot.errors import NotInGame, Refusal, TableMovedOn
+from bot.live import LiveGame, describe_players
+from bot.running_games import RunningGames
+from bot.storage import FinalResult, NotOwner, SeatRecord, StaleMove, load_state
+from engine import Event, Frozen
+
+log = logging.getLogger("catnip.sessions")
+
+
+class Moves:
+    """Applies moves to running games: each one committed before anyone hears of it."""
+
+    def __init__(self, games: RunningGames) -> None:
+        self.games = games
+
+    def check_player(self, game: LiveGame, user_id: int) -> int:
+        """The seat of `user_id` in `game`, or a refusal naming the players."""
+        seat = game.seat_of(user_id)
+        if seat is None:
+            raise NotInGame(f"This game is between {describe_players(game.names)}.")
+        return seat
+
+    async def play(self, game: LiveGame, user_id: int, version: int, encoded: str) -> None:
+        """Apply the move `encoded` clicked by `user_id` on a component made at `version`."""
+        seat = self.check_player(game, user_id)
+        async with self.games.store.lock(game.id):
+            await self._check_fresh(game, seat, version)
+            to_act = game.to_act()
+            if seat not in to_act:
+                waiting = describe_players([game.names[s] for s in to_act])
+                raise Refusal(
+                    f"It's not your turn — waiting for {waiting}." if waiting else "Nothing to do now."
+                )
+            action = game.rules.decode_action(encoded)
+            await self.commit(game, seat, action, human=True)
+
+    async def _check_fresh(self, game: LiveGame, seat: int, version: int) -> None:
+        """Refuse clicks made on an out-of-date table (G-X1).
+
+        A panel shown before other seats' moves still works as long as this
+        seat has not moved since: that keeps simultaneous secret choices
+        smooth, and in turn-by-turn play a seat's own move is the only thing
+        that can happen while it is to act. The engine still checks the move.
+        """
+        current = game.record.version
+        if version == current:
+            return
+        if version > current or version < 1:
+            raise TableMovedOn()
+        since = await self.games.store.moves(game.id, after_seq=version - 1)
+        if any(move.seat == seat for move in since):
+            raise TableMovedOn()
+
+    async def commit(
+        self, game: LiveGame, seat: int, action: Frozen, *, human: bool, told: Sequence[Event] = ()
+    ) -> list[Event]:
+        """Apply and store `action`; `told` (a timeout's notice) goes into the log before its events."""
+        # A private choice (a hand card, a mooch or recall pick) never goes into the log.
+        logged = action.encode() if game.rules.actions_are_public(game.state, seat) else "a private choice"
+        state, events = game.rules.apply(game.state, seat, action)
+        events = [*told, *events]
+        outcome = game.rules.outcome(state)
+        store, now = self.games.store, self.games.clock.now()
+        try:
+            version = await store.commit_move(
+                game.id,
+                expected_version=game.record.version,
+                seat=seat,
+                action=action.encode(),
+                events=[event.model_dump(mode="json") for event in events],
+                state_json=state.model_dump_json(),
+                now=now,
+                status="finished" if outcome is not None else None,
+                result=None
+                if outcome is None
+                else FinalResult(outcome.scores, outcome.winners, outcome.reason),
+            )
+        except NotOwner as error:  # another process took the game over: it is no longer this one's
+            self.games.live.pop(game.id, None)
+            raise Refusal(str(error)) from error
+        except StaleMove as error:
+            game.record = await store.get_game(game.id)
+            game.state = await load_state(store, game.record, game.rules)
+            raise TableMovedOn() from error
+        game.advance(state, events, version=version, now=now)
+        if human:
+            game.last_human_at = now
+        log.debug("%s seat=%d played %s", game.log_prefix(), seat, logged)
+        if outcome is not None:
+            log.info("%s finished: winners %s", game.log_prefix(), outcome.winners)
+        await self.games.tell_game(game, events)
+        if outcome is not None:
+            self.games.live.pop(game.id, None)
+        return events
+
+    async def take_over(self, game: LiveGame, user_id: int) -> None:
+        """`user_id` leaves the running `game`; a computer player takes the seat."""
+        seat = self.check_player(game, user_id)
+        old = game.record.seats[seat]
+        replacement = SeatRecord(seat=seat, user_id=None, name=f"{old.name} 🤖", computer="normal")
+        text = f"{old.name} left; a computer player took over the seat."
+        await self.reseat(game, replacement, Event(kind="leave", text=text), pass_host=True)
+
+    async def reseat(self, game: LiveGame, replacement: SeatRecord, event: Event, *, pass_host: bool) -> None:
+        """Give seat `replacement.seat` to `replacement` and tell the table `event`; with `pass_host`, a
+        host losing the seat hands the host's rights on (G-X7) and the table is told who has them."""
+        successor = None
+        if pass_host and game.record.seats[replacement.seat].user_id == game.record.host_id:
+            successor = next_host(game.record.seats, replacement.seat)
+        game.record = await self.games.store.replace_seat(
+            game.id, replacement, host_id=successor, now=self.games.clock.now()
+        )
+        if successor is not None:
+            event = event.model_copy(
+                update={"text": f"{event.text} {{p{game.seat_of(successor)}}} is the host now."}
+            )
+        game.events = [*game.events, event]
+        await self.games.tell_game(game, [event])
+
+
+def next_host(seats: Sequence[SeatRecord], leaving: int | None) -> int | None:
+    """The member playing next after seat `leaving` (in seat order, going round; nobody away), who becomes
+    host (G-X7)."""
+    count = len(seats)
+    start = 0 if leaving is None else leaving + 1
+    following = sorted(seats, key=lambda seat: (seat.seat - start) % count) if count else []
+    return next(
+        (s.user_id for s in following if s.user_id is not None and not s.computer and s.seat != leaving), None
+    )

@@ -1,0 +1,194 @@
+"""Writing a game's public table to Discord: edited in place, posted again when old or buried, moved
+from a thread that is gone to its channel, marked closed at the end.
+
+Where a table stands is the game service's to record (`GameService.table_posted`); this module only
+talks to Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import Counter
+
+import discord
+
+from bot.live import LiveGame
+from bot.sessions import GameService
+from bot.timers import Timers
+from cogs.messages import Message, lobby_message, table_message
+from cogs.play._pictures import TablePictures, show_picture
+from cogs.play._pings import OwnDeletions, TurnPings
+
+log = logging.getLogger("catnip.table")
+
+REPOST_AFTER_SECONDS = 45 * 60
+REPOST_AFTER_MESSAGES = 15
+CLOSED = ("cancelled", "abandoned")
+CANNOT_POST = "I can no longer post in this channel, so the game was ended."
+
+
+class TableWriter:
+    """Puts each game's table (and, with it, its turn ping) on Discord as the game stands."""
+
+    def __init__(
+        self,
+        bot: discord.Client,
+        service: GameService,
+        timers: Timers,
+        pictures: TablePictures,
+        pings: TurnPings,
+        deletions: OwnDeletions,
+    ) -> None:
+        self.bot = bot
+        self.service = service
+        self.timers = timers
+        self.pictures = pictures
+        self.pings = pings
+        self.deletions = deletions
+        self.messages_since_table: Counter[int] = Counter()
+        """Messages of other people in each channel since its table was posted: many bury it."""
+
+    async def show(self, game: LiveGame) -> None:
+        """Show `game`'s lobby or table as it stands now; end the game if it can be shown nowhere."""
+        if game.record.status in CLOSED:
+            return  # closed meanwhile: `show_closed` shows that
+        channel = await self.table_channel(game)
+        if channel is None:
+            log.warning("%s its channel is gone; ending the game", game.log_prefix())
+            if game.id in self.service.live:
+                await self.service.abandon(game, "The game's channel is gone.")
+            await self.service.ending_shown(game)  # nowhere to show it, now or at a later start
+            return
+        if game.record.status == "lobby":
+            message = lobby_message(game)
+        else:
+            message = table_message(game, self.timers.due(game.id))
+            await self._add_picture(game, message)
+        try:
+            await self._present(game, channel, message)
+        except (discord.Forbidden, discord.NotFound) as error:
+            await self._move_or_end(game, channel, message, error)
+        await self.service.ending_shown(game)
+
+    async def show_closed(self, game: LiveGame, reason: str) -> None:
+        """Mark `game`'s table closed with `reason`, and take its ping and timer warning down."""
+        await self.pings.clear(game.id)
+        self.pings.clear_warning(game, force=True)
+        channel = await self.table_channel(game)
+        if channel is not None and game.record.table_message_id is not None:
+            await self._mark_closed(game, channel, reason)
+        await self.service.ending_shown(game)  # or nowhere to show it, now or at a later start
+
+    async def _mark_closed(self, game: LiveGame, channel: discord.abc.Messageable, reason: str) -> None:
+        embed = discord.Embed(title=f"{game.rules.title} — table #{game.id} closed", description=reason)
+        self.pictures.forget(game.id)
+        try:
+            await channel.get_partial_message(game.record.table_message_id).edit(
+                content=None, embed=embed, view=None, attachments=[]
+            )
+        except discord.HTTPException:
+            log.warning("%s could not mark the table closed", game.log_prefix())
+
+    async def _add_picture(self, game: LiveGame, message: Message) -> None:
+        """Attach the table's picture, drawn off the event loop (see `cogs/play/_pictures.py`)."""
+        message.picture = await self.pictures.picture(game, self.pictures.scene(game))
+        show_picture(message.embed, message.picture)
+
+    async def _move_or_end(
+        self, game: LiveGame, channel: discord.abc.Messageable, message: Message, error: discord.HTTPException
+    ) -> None:
+        """The table cannot be shown where it is: move it from its thread to the channel, or end the game."""
+        parent = await self._parent_of(game, channel)
+        if parent is not None:
+            try:
+                await self._present(game, parent, message)
+            except (discord.Forbidden, discord.NotFound) as again:
+                error = again
+            else:
+                log.warning(
+                    "%s cannot post in thread %s (HTTP %s); the table moved to channel %s",
+                    game.log_prefix(),
+                    channel.id,
+                    error.status,
+                    parent.id,
+                )
+                return
+        prefix = game.log_prefix()
+        log.warning("%s cannot post the table anywhere (HTTP %s); ending the game", prefix, error.status)
+        if game.id in self.service.live:
+            await self.service.abandon(game, CANNOT_POST)
+
+    async def _parent_of(self, game: LiveGame, channel: discord.abc.Messageable):
+        """The game's own channel when `channel` is its thread; None when it already is the channel."""
+        if getattr(channel, "id", None) == game.record.channel_id:
+            return None
+        return await self._channel(game.record.channel_id)
+
+    async def _present(self, game: LiveGame, channel: discord.abc.Messageable, message: Message) -> None:
+        self.pings.clear_warning(game)
+        if game.record.status != "active":
+            await self._put_table(game, channel, message)
+            await self.pings.clear(game.id)
+        elif self._reposting(game, channel.id):
+            await self._put_table(game, channel, message)
+            await self.pings.ping(game, channel)  # below the new table
+        else:
+            # An edit in place and the ping are separate messages: both go out at once, so a
+            # refresh holds its slot for one round trip to Discord instead of two.
+            await asyncio.gather(self._put_table(game, channel, message), self.pings.ping(game, channel))
+
+    async def _put_table(self, game: LiveGame, channel: discord.abc.Messageable, message: Message) -> None:
+        record = game.record
+        old_id = record.table_message_id
+        if not self._reposting(game, channel.id):
+            try:
+                files = self.pictures.edit_kwargs(game, old_id, message.picture)
+                await channel.get_partial_message(old_id).edit(**message.kwargs(), **files)
+                self.pictures.shown(game, old_id, message.picture)
+                return
+            except discord.NotFound:
+                log.warning("%s table message %s was deleted; posting it again", game.log_prefix(), old_id)
+                old_id = None
+            except discord.Forbidden:
+                raise
+            except discord.HTTPException as error:
+                log.info("%s table edit refused (%s); posting a fresh table", game.log_prefix(), error.status)
+        sent = await channel.send(**message.kwargs(), **self.pictures.send_kwargs(message.picture))
+        self.pictures.shown(game, sent.id, message.picture)
+        self.messages_since_table[channel.id] = 0
+        await self.service.table_posted(game, channel_id=channel.id, message_id=sent.id)
+        if old_id is not None:
+            await self.deletions.delete(record.table_channel_id or channel.id, old_id)
+
+    def _reposting(self, game: LiveGame, channel_id: int) -> bool:
+        """Whether the table goes up as a new message: there is none yet, or it is old or buried."""
+        message_id = game.record.table_message_id
+        if message_id is None or game.record.table_channel_id not in (None, channel_id):
+            return True
+        age = self.service.clock.now() - discord.utils.snowflake_time(message_id).timestamp()
+        return age > REPOST_AFTER_SECONDS or self.messages_since_table[channel_id] > REPOST_AFTER_MESSAGES
+
+    async def table_channel(self, game: LiveGame):
+        """Where the table is; the game's channel once its thread is gone; None if that is gone too."""
+        channel_id = game.record.table_channel_id or game.record.thread_id or game.record.channel_id
+        channel = await self._channel(channel_id)
+        if channel is None and channel_id != game.record.channel_id:
+            channel = await self._channel(game.record.channel_id)
+            if channel is not None:
+                log.warning(
+                    "%s its thread %s is gone; the table moves to channel %s",
+                    game.log_prefix(),
+                    channel_id,
+                    channel.id,
+                )
+        return channel
+
+    async def _channel(self, channel_id: int):
+        channel = self.bot.get_channel(channel_id)
+        if channel is not None:
+            return channel
+        try:
+            return await self.bot.fetch_channel(channel_id)
+        except (discord.NotFound, discord.Forbidden):
+            return None

@@ -1,0 +1,233 @@
+"""The contract Catnip keeps with discord.py's private and undocumented names (bot/discord_internals.py).
+
+Each test holds one name or shape that bot/discord_internals.py (or the emulator's harness, which
+points discord.py at the emulator) relies on, so a discord.py release that changes it fails here, by
+name, rather than as a slow bot or a table that no longer shows. pyproject.toml pins discord.py to the
+minor releases these tests pass on.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import inspect
+import re
+from pathlib import Path
+
+import discord
+import yarl
+from discord.gateway import DiscordWebSocket
+from discord.http import HTTPClient, Route, handle_message_parameters
+
+from bot import discord_internals
+from bot.discord_internals import UnstoredView, release_response
+from cogs.components import Button, Controls
+from emulator import Emulator
+from emulator import harness as emulator_harness
+
+DISCORD_SOURCE = Path(discord.__file__).parent
+
+
+def parameters(function) -> set[str]:
+    return set(inspect.signature(function).parameters)
+
+
+def a_client() -> discord.Client:
+    return discord.Client(intents=discord.Intents.none())
+
+
+# ------------------------------------------------------------------ the gateway
+
+
+def test_an_http_client_of_its_own_logs_in_with_the_token_alone():
+    assert {"loop"} <= parameters(HTTPClient.__init__)
+    assert {"token"} <= parameters(HTTPClient.static_login)
+
+
+async def test_the_recommended_shard_count_and_identify_limits_come_from_discord():
+    async with Emulator.start(max_concurrency=4) as emu:
+        with emu.point_discord_py():
+            assert await discord_internals.recommended_shard_count(emu.token) == 1
+            client = a_client()
+            await client.login(emu.token)
+            try:
+                shards, limits = await discord_internals.bot_gateway(client)
+            finally:
+                await client.close()
+    assert shards == 1
+    assert limits["max_concurrency"] == 4
+    assert {"remaining", "reset_after", "total"} <= limits.keys()
+
+
+# ------------------------------------------------------------------ messages
+
+
+def test_discord_py_sends_an_unstored_view_as_its_components():
+    controls = Controls([Button("My hand", "v:1:hand")])
+    with handle_message_parameters(content="🔔", view=controls) as params:
+        assert params.payload["components"] == controls.to_components()
+        assert "flags" not in params.payload  # not a components-v2 message
+
+
+def test_every_method_discord_py_calls_on_a_view_it_sends_is_one_an_unstored_view_answers():
+    called = set()
+    for module in ("abc.py", "message.py", "interactions.py", "http.py", "channel.py", "webhook/async_.py"):
+        called |= set(re.findall(r"\bview\.(\w+)\(", (DISCORD_SOURCE / module).read_text()))
+    # What discord.py does only with a view that is not finished (stores it, times it out), and
+    # its own helpers on View: never reached with a finished one.
+    only_unfinished = {"_refresh", "_start_listening_from_session", "stop"}
+    answered = {"to_components", "is_finished", "is_dispatchable", "has_components_v2"}
+    assert called - only_unfinished <= answered, f"discord.py now calls {sorted(called - answered)} on a view"
+    for name in ("is_finished", "is_dispatchable", "has_components_v2", "to_components"):
+        assert callable(getattr(discord.ui.View, name))
+    assert hasattr(discord.ui.View, "__discord_ui_view__")
+    assert "'__discord_ui_view__'" in (DISCORD_SOURCE / "abc.py").read_text()
+
+
+def test_an_unstored_view_is_finished_so_discord_py_never_stores_it():
+    view = Controls([Button("Join", "l:1:join")])
+    assert isinstance(view, UnstoredView)
+    assert view.is_finished() and not view.is_dispatchable() and not view.has_components_v2()
+
+
+# ------------------------------------------------------------------ interactions
+
+
+def test_an_interaction_caches_its_response_where_release_response_drops_it():
+    response = discord.Interaction.__dict__["response"]
+    assert isinstance(response, discord.utils.CachedSlotProperty)
+    assert response.name == "_cs_response"
+    assert "_cs_response" in discord.Interaction.__slots__
+
+    class Holder:
+        _cs_response = None
+
+    holder = Holder()
+    holder._cs_response = object()
+    release_response(holder)  # type: ignore[arg-type]
+    assert "_cs_response" not in vars(holder)
+    release_response(holder)  # type: ignore[arg-type]  # nothing cached: nothing to do
+
+
+# ------------------------------------------------------------------ the emulator's harness
+
+
+def test_discord_py_builds_its_urls_from_the_base_and_gateway_the_harness_points():
+    with emulator_harness.point_discord_py("http://127.0.0.1:1/api/v10", "ws://127.0.0.1:1/"):
+        assert Route("GET", "/gateway/bot").url == "http://127.0.0.1:1/api/v10/gateway/bot"
+        assert yarl.URL("ws://127.0.0.1:1/") == DiscordWebSocket.DEFAULT_GATEWAY
+    assert "cls.DEFAULT_GATEWAY" in inspect.getsource(DiscordWebSocket.from_client)
+
+
+def test_the_harness_finds_each_shards_heartbeat_where_discord_py_keeps_it():
+    assert "self._keep_alive" in inspect.getsource(DiscordWebSocket)
+    assert "_parent" in discord.ShardInfo.__slots__
+
+
+# ------------------------------------------------------------------ one door
+
+
+ROOT = Path(__file__).resolve().parents[1]
+SCANNED = ("engine", "pictures", "bot", "cogs", "emulator", "bench")
+DOORS = {
+    "bot/discord_internals.py": "Catnip's one door",
+    "emulator/harness.py": "points discord.py at the emulator, which imports nothing of Catnip",
+    "bench/bot_load.py": "its stdlib-json variant runs discord.py as it is without orjson",
+}
+"""The modules allowed to use discord.py's private names, and why."""
+PRIVATE_MODULES = {"discord.http", "discord.gateway", "discord.state"}
+UNDOCUMENTED = {
+    "__discord_ui_view__",
+    "extra_events",
+    "get_bot_gateway",
+    "handle_message_parameters",
+    "has_components_v2",
+    "is_dispatchable",
+    "parsers",
+    "static_login",
+    "DEFAULT_GATEWAY",
+    "Route",
+}
+"""Names discord.py gives no underscore but does not document, that Catnip has used."""
+VIEW_PROTOCOL = {"is_dispatchable", "has_components_v2"}
+"""Methods discord.py calls on a view it sends; a class defining them imitates `discord.ui.View`."""
+
+
+@functools.cache
+def discord_private_names() -> frozenset[str]:
+    """The underscored names discord.py's own code gives its objects' attributes (and names in its slots
+    and cached properties)."""
+    names: set[str] = set()
+    for path in DISCORD_SOURCE.rglob("*.py"):
+        source = path.read_text()
+        names |= set(re.findall(r"\bself\.(_[a-z]\w*)", source))
+        names |= set(re.findall(r"""['"](_[a-z]\w*)['"]""", source))
+    return frozenset(names)
+
+
+def private_uses(path: Path, private: set[str]) -> list[str]:
+    """Where the module at `path` uses one of discord.py's private or undocumented names (an attribute
+    the module defines or assigns itself is its own, whatever its name)."""
+    found = []
+    tree = ast.parse(path.read_text())
+    own = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            own.add(node.attr)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            own.add(node.name)
+    for node in ast.walk(tree):
+        name = None
+        if isinstance(node, ast.ImportFrom) and node.module in PRIVATE_MODULES:
+            name = node.module
+        elif isinstance(node, ast.Import):
+            name = next((a.name for a in node.names if a.name in PRIVATE_MODULES), None)
+        elif isinstance(node, ast.Attribute) and node.attr in (UNDOCUMENTED | private) - own:
+            name = node.attr
+        elif isinstance(node, ast.FunctionDef) and node.name in VIEW_PROTOCOL:
+            name = node.name
+        elif isinstance(node, ast.Name) and node.id in UNDOCUMENTED - own:
+            name = node.id
+        elif _names_an_attribute(node) and node.args[1].value in private:
+            name = node.args[1].value
+        if name is not None:
+            found.append(f"{path.relative_to(path.parents[1])}:{node.lineno} uses {name}")
+    return found
+
+
+def _names_an_attribute(node: ast.AST) -> bool:
+    """`getattr(x, "name")`, `hasattr`, `setattr` or `delattr`."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("getattr", "hasattr", "setattr", "delattr")
+        and len(node.args) >= 2
+        and isinstance(node.args[1], ast.Constant)
+    )
+
+
+def test_no_module_but_the_doors_uses_a_private_name_of_discord_py():
+    private = discord_private_names()
+    assert {"_connection", "_listeners", "_cs_response", "_keep_alive", "_view_store"} <= private
+    uses = [
+        use
+        for package in SCANNED
+        for path in sorted((ROOT / package).rglob("*.py"))
+        if str(path.relative_to(ROOT)) not in DOORS
+        for use in private_uses(path, private)
+    ]
+    assert not uses, "discord.py's private names are for bot/discord_internals.py alone:\n" + "\n".join(uses)
+
+
+def test_the_door_check_finds_each_kind_of_use(tmp_path):
+    (tmp_path / "bot").mkdir()
+    module = tmp_path / "bot" / "sample.py"
+    module.write_text(
+        "from discord.http import Route\n"
+        "def f(bot, interaction):\n"
+        "    bot._connection.parsers\n"
+        "    getattr(bot, '_listeners', None)\n"
+        "    del interaction._cs_response\n"
+    )
+    found = {use.split(" uses ")[1] for use in private_uses(module, discord_private_names())}
+    assert found == {"discord.http", "_connection", "parsers", "_listeners", "_cs_response"}
