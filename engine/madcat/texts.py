@@ -151,18 +151,18 @@ class MadCatTexts(Texts):
 
     def _cards(self, view: View, names: Sequence[str]) -> str:
         """The 16 combination cards as a grid (outer | inner per kind), then the catpot and the supply."""
-        rows = [f"{'':12}{'mad out/in':<12}sad out/in"]
+        rows = [f"{'':12}{'mad outer/inner':<17}sad outer/inner"]
         for combo in COMBOS:
             cells = [
                 f"{view.cards[card(kind, combo, False)]:>3} /{view.cards[card(kind, combo, True)]:>3}"
                 for kind in ("mad", "sad")
             ]
-            rows.append(f"{SHORT_COMBOS[combo]:<12}{cells[0]:<12}{cells[1]}".rstrip())
+            rows.append(f"{SHORT_COMBOS[combo]:<12}{cells[0]:<17}{cells[1]}".rstrip())
         lines = [
             "```",
             *rows,
             "```",
-            "🤫 out: moochers split · 🏆 in: roller's",
+            "🤫 outer: the moochers split it · 🏆 inner: the roller's",
             f"🍯 Catpot **{view.cards[CATPOT]}** · 💰 Supply **{view.supply}** VPs",
         ]
         if view.final_round:
