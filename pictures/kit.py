@@ -75,7 +75,8 @@ def characters(bold: bool = False) -> frozenset[int]:
 @lru_cache(maxsize=4096)
 def drawable(words: str) -> str:
     """`words` as the font can draw them: composed (NFC), a letter the font lacks as its base letter
-    when it has one, else `DROPPED`; emoji, symbols, joiners and marks it lacks are left out."""
+    when it has one, else `DROPPED`; emoji, symbols, joiners and marks it lacks are left out (with the
+    space that stood before them)."""
     known = characters(False) & characters(True)
     out = []
     for char in unicodedata.normalize("NFC", words):
@@ -87,7 +88,7 @@ def drawable(words: str) -> str:
             out.append(base)
         elif unicodedata.category(char)[0] in "LN":
             out.append(DROPPED)
-    return "".join(out).strip()
+    return " ".join("".join(out).split(" ")).replace("  ", " ").strip()
 
 
 @dataclass(frozen=True)
@@ -424,12 +425,20 @@ def seat_rows(
             crown(canvas, left + 12, top + 20, 11)
             left += 28
         name_shown = canvas.text((left, top + 6), name, SMALL, INK, width=x + width - left - 8)
-        left = x + 10
-        if icon is not None:
-            icon(canvas, left + 11, top + 54)
-            left += 28
-        room = x + width - left - 8
-        size = TEXT if font(TEXT, True).getlength(drawable(value)) <= room else SMALL
-        value_shown = canvas.text((left, top + 38), value, size, INK, bold=True, width=room)
+        left, size = _value_room(value, x + 10, x + width - 8, icon is not None)
+        if left > x + 10:
+            icon(canvas, x + 21, top + 54)
+        value_shown = canvas.text((left, top + 38), value, size, INK, bold=True, width=x + width - 8 - left)
         shown.append((name_shown, value_shown, mark))
     canvas.record("seats", tuple(shown))
+
+
+def _value_room(value: str, left: float, right: float, icon: bool) -> tuple[float, int]:
+    """Where a seat's value starts and its size: large with its icon if it fits, else small, else
+    small without the icon (the icon only repeats what the picture's other seats show)."""
+    length = font(SMALL, True).getlength(drawable(value))
+    if icon and font(TEXT, True).getlength(drawable(value)) <= right - left - 28:
+        return left + 28, TEXT
+    if icon and length <= right - left - 28:
+        return left + 28, SMALL
+    return left, TEXT if font(TEXT, True).getlength(drawable(value)) <= right - left else SMALL
