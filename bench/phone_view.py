@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import base64
 import html
-import io
 import re
 import shutil
 import subprocess

@@ -150,7 +150,8 @@ class MadCatTexts(Texts):
         )
 
     def _cards(self, view: View, names: Sequence[str]) -> str:
-        """The 16 combination cards as a grid (outer / inner per kind, as the picture and the guide name them), then the catpot and the supply."""
+        """The 16 combination cards as a grid (outer / inner per kind, as the picture and the guide name
+        them), then the catpot and the supply."""
         rows = [f"{'outer/inner':<12}{'mad':<10}sad"]
         for combo in COMBOS:
             cells = [
