@@ -135,16 +135,16 @@ def _homes(canvas: kit.Canvas, names, to_act, homes, scores, sanity) -> None:
             (28, middle - 13), f"{names[seat]} · {points}", kit.SMALL, kit.INK, anchor="lm", width=250
         )
         canvas.text((28, middle + 14), sanity[seat], kit.SMALL, kit.YELLOW, anchor="lm", width=250)
-        x, drawn = 290, 0
+        x, drawn, more = 290, 0, ""
         for kind, moon, count in home:
             if x + chip_width(kind, count) > 720:
-                canvas.text((x, middle), f"+{len(home) - drawn}", kit.TEXT, kit.INK, anchor="lm")
+                more = canvas.text((x, middle), f"+{len(home) - drawn}", kit.TEXT, kit.INK, anchor="lm")
                 break
             x = chip(canvas, x, middle - 19, kind, moon, count) + 6
             drawn += 1
         if not home:
             canvas.text((290, middle), "no cats yet", kit.SMALL, kit.MUTED, anchor="lm")
-        shown.append((scores[seat], sanity[seat], drawn, len(home), mine))
+        shown.append((scores[seat], sanity[seat], drawn, more, mine))
     canvas.record("homes", tuple(shown))
 
 
