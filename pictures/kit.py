@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import io
 import math
+import re
 import unicodedata
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
@@ -88,7 +89,7 @@ def drawable(words: str) -> str:
             out.append(base)
         elif unicodedata.category(char)[0] in "LN":
             out.append(DROPPED)
-    return " ".join("".join(out).split(" ")).replace("  ", " ").strip()
+    return re.sub(" {2,}", " ", "".join(out)).strip()
 
 
 @dataclass(frozen=True)
