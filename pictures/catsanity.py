@@ -9,20 +9,18 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from engine.catsanity.view import KIND, TOKENS_BY_PLAYERS, View, is_moon
+from engine.catsanity.view import KIND, KIND_NAMES, TOKENS_BY_PLAYERS, View, is_moon
 from engine.core import Outcome, fill_names
 from pictures import kit
 from pictures.results import draw_results, score_lines
 
 TITLE = "CatSanity"
-SHORT = {"copycat": "Copy", "moonking": "King", "moonqueen": "Queen", "fib": "Fib"}
 COLOURS = {"house": kit.ORANGE, "chorus": kit.GREEN, "fib": kit.PURPLE}
 
 
 def short(kind: str) -> str:
-    if kind.startswith("twin"):
-        return f"Twin {kind[4:]}"
-    return SHORT.get(kind, kind.capitalize())
+    """A kind's name as the text writes it, less the "Cat" every kind has: "Twin A", "Moon King"."""
+    return KIND_NAMES[kind].removesuffix(" Cat").removeprefix("Cat of ")
 
 
 def colour(kind: str, moon: bool):
@@ -82,7 +80,7 @@ def draw(data: tuple) -> bytes:
 
 
 def chip_label(kind: str, count: int) -> str:
-    return short(kind) + (f" x{count}" if count > 1 else "")
+    return short(kind) + (f" ×{count}" if count > 1 else "")
 
 
 def chip_width(kind: str, count: int, size: int = kit.SMALL) -> float:
@@ -112,7 +110,8 @@ def _alley(canvas: kit.Canvas, alley: Sequence[tuple[str, bool]], deck: int) -> 
         x = 150 + index * 212
         canvas.panel((x, 56, x + 200, 110), fill=kit.INK, outline=colour(kind, moon), width=4, radius=10)
         kit.shape(canvas, "diamond" if moon else "circle", x + 26, 83, 16, colour(kind, moon))
-        canvas.text((x + 50, 83), short(kind), kit.TEXT, kit.DARK, anchor="lm", bold=True, width=142)
+        size = kit.TEXT if kit.font(kit.TEXT, True).getlength(short(kind)) <= 142 else kit.SMALL
+        canvas.text((x + 50, 83), short(kind), size, kit.DARK, anchor="lm", bold=True, width=142)
 
 
 def _homes(canvas: kit.Canvas, names, to_act, homes, scores, sanity) -> None:

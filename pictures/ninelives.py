@@ -150,7 +150,7 @@ def _piles(canvas: kit.Canvas, piles: Sequence[tuple], power: tuple) -> None:
         icons = [cat for cat, n in enumerate(counts) for _ in range(n)]
         _card_icons(canvas, icons, x + 46, top + 86)
         if size > 1:
-            canvas.text((x + 88, top + 138), f"x{size}", kit.SMALL, kit.DARK, anchor="rd")
+            canvas.text((x + 88, top + 138), f"×{size}", kit.SMALL, kit.DARK, anchor="rd")
 
 
 def _card_icons(canvas: kit.Canvas, icons: Sequence[int], cx: float, cy: float) -> None:
