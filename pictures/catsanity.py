@@ -1,4 +1,5 @@
-"""CatSanity: the alley's cats, and every home with its cats grouped by kind and its running score.
+"""CatSanity: who must act, the alley's cats, and every home with its cats grouped by kind, its running
+score and its sanity (the text's 🧠).
 
 Sun Cats are round chips, Moon Cats diamond ones; each kind has its colour and its name on the chip.
 """
@@ -8,20 +9,18 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from engine.catsanity.view import KIND, View, is_moon
-from engine.core import Outcome
+from engine.catsanity.view import KIND, KIND_NAMES, TOKENS_BY_PLAYERS, View, is_moon
+from engine.core import Outcome, fill_names
 from pictures import kit
-from pictures.results import draw_results
+from pictures.results import draw_results, score_lines
 
 TITLE = "CatSanity"
-SHORT = {"copycat": "Copy", "moonking": "King", "moonqueen": "Queen", "fib": "Fib"}
 COLOURS = {"house": kit.ORANGE, "chorus": kit.GREEN, "fib": kit.PURPLE}
 
 
 def short(kind: str) -> str:
-    if kind.startswith("twin"):
-        return f"Twin {kind[4:]}"
-    return SHORT.get(kind, kind.capitalize())
+    """A kind's name as the text writes it, less the "Cat" every kind has: "Twin A", "Moon King"."""
+    return KIND_NAMES[kind].removesuffix(" Cat").removeprefix("Cat of ")
 
 
 def colour(kind: str, moon: bool):
@@ -55,7 +54,11 @@ def scene(view: View, names: Sequence[str], outcome: Outcome | None) -> tuple:
             tuple((line.label, line.points) for line in outcome.breakdown[best]) if outcome.breakdown else (),
         )
     alley = tuple((KIND[card], is_moon(card)) for card in view.alley)
-    return ("table", tuple(names), view.turn, alley, homes, view.scores, view.tokens, view.deck_size)
+    sanity = tuple(
+        f"sanity {tokens}/{TOKENS_BY_PLAYERS[view.players]}" if tokens else "insane" for tokens in view.tokens
+    )
+    now = fill_names(view.prompt, names)
+    return ("table", tuple(names), now, view.to_act, alley, homes, view.scores, sanity, view.deck_size)
 
 
 def draw(data: tuple) -> bytes:
@@ -69,23 +72,23 @@ def draw(data: tuple) -> bytes:
             (),
             collection=lambda canvas, box: _winner_home(canvas, box, names[best], home, lines),
         )
-    _, names, turn, alley, homes, scores, tokens, deck = data
-    canvas = kit.Canvas(TITLE, f"Deck {deck}")
-    _alley(canvas, alley)
-    _homes(canvas, names, turn, homes, scores, tokens)
+    _, names, now, to_act, alley, homes, scores, sanity, deck = data
+    canvas = kit.Canvas(now)
+    _alley(canvas, alley, deck)
+    _homes(canvas, names, to_act, homes, scores, sanity)
     return canvas.png()
 
 
 def chip_label(kind: str, count: int) -> str:
-    return short(kind) + (f" x{count}" if count > 1 else "")
+    return short(kind) + (f" ×{count}" if count > 1 else "")
 
 
-def chip_width(kind: str, count: int, size: int = kit.TEXT) -> float:
+def chip_width(kind: str, count: int, size: int = kit.SMALL) -> float:
     return kit.font(size).getlength(chip_label(kind, count)) + 44
 
 
 def chip(
-    canvas: kit.Canvas, x: float, y: float, kind: str, moon: bool, count: int, size: int = kit.TEXT
+    canvas: kit.Canvas, x: float, y: float, kind: str, moon: bool, count: int, size: int = kit.SMALL
 ) -> float:
     """A kind's chip at (x, y) — marker shape, name and count; returns its right edge."""
     width = chip_width(kind, count, size)
@@ -96,49 +99,52 @@ def chip(
     return x + width
 
 
-def _alley(canvas: kit.Canvas, alley: Sequence[tuple[str, bool]]) -> None:
-    canvas.panel((16, 52, 784, 122))
-    canvas.text((30, 87), "Alley", kit.TEXT, kit.MUTED, anchor="lm")
+def _alley(canvas: kit.Canvas, alley: Sequence[tuple[str, bool]], deck: int) -> None:
+    canvas.panel((16, 48, 784, 118))
+    canvas.text((28, 70), "Alley", kit.TEXT, kit.MUTED, anchor="lm")
+    canvas.text((28, 100), f"deck {deck}", kit.SMALL, kit.MUTED, anchor="lm")
+    canvas.record("alley", tuple(alley))
     if not alley:
-        canvas.text((120, 87), "empty", kit.TEXT, kit.MUTED, anchor="lm")
+        canvas.text((150, 83), "empty", kit.TEXT, kit.MUTED, anchor="lm")
     for index, (kind, moon) in enumerate(alley):
-        x = 120 + index * 220
-        canvas.panel((x, 60, x + 206, 114), fill=kit.INK, outline=colour(kind, moon), width=4, radius=10)
-        kit.shape(canvas, "diamond" if moon else "circle", x + 28, 87, 16, colour(kind, moon))
-        canvas.text((x + 54, 87), short(kind), kit.TEXT, kit.DARK, anchor="lm", bold=True, width=146)
+        x = 150 + index * 212
+        canvas.panel((x, 56, x + 200, 110), fill=kit.INK, outline=colour(kind, moon), width=4, radius=10)
+        kit.shape(canvas, "diamond" if moon else "circle", x + 26, 83, 16, colour(kind, moon))
+        size = kit.TEXT if kit.font(kit.TEXT, True).getlength(short(kind)) <= 142 else kit.SMALL
+        canvas.text((x + 50, 83), short(kind), size, kit.DARK, anchor="lm", bold=True, width=142)
 
 
-def _homes(canvas: kit.Canvas, names, turn, homes, scores, tokens) -> None:
-    top, bottom = 132, 438
+def _homes(canvas: kit.Canvas, names, to_act, homes, scores, sanity) -> None:
+    top, bottom = 124, 446
     height = (bottom - top) / len(names)
+    shown = []
     for seat, home in enumerate(homes):
         y = top + seat * height
-        mine = seat == turn
+        mine = seat in to_act
         canvas.panel(
             (16, y, 784, y + height - 6),
             fill=kit.PANEL_LIGHT if mine else kit.PANEL,
             outline=kit.HIGHLIGHT if mine else None,
+            width=4,
             radius=10,
         )
         middle = y + (height - 6) / 2
-        canvas.text((28, middle - 12), names[seat], kit.SMALL, kit.INK, anchor="lm", width=140)
+        points = f"{scores[seat]} pt{'s' if scores[seat] != 1 else ''}"
         canvas.text(
-            (28, middle + 13),
-            f"{scores[seat]} pts · {tokens[seat]} tok",
-            kit.SMALL,
-            kit.YELLOW,
-            bold=True,
-            anchor="lm",
-            width=150,
+            (28, middle - 13), f"{names[seat]} · {points}", kit.SMALL, kit.INK, anchor="lm", width=250
         )
-        x = 180
+        canvas.text((28, middle + 14), sanity[seat], kit.SMALL, kit.YELLOW, anchor="lm", width=250)
+        x, drawn, more = 290, 0, ""
         for kind, moon, count in home:
-            if x + chip_width(kind, count) > 750:
-                canvas.text((x, middle), "…", kit.TEXT, kit.INK, anchor="lm")
+            if x + chip_width(kind, count) > 720:
+                more = canvas.text((x, middle), f"+{len(home) - drawn}", kit.TEXT, kit.INK, anchor="lm")
                 break
             x = chip(canvas, x, middle - 19, kind, moon, count) + 6
+            drawn += 1
         if not home:
-            canvas.text((180, middle), "no cats yet", kit.SMALL, kit.MUTED, anchor="lm")
+            canvas.text((290, middle), "no cats yet", kit.SMALL, kit.MUTED, anchor="lm")
+        shown.append((scores[seat], sanity[seat], drawn, more, mine))
+    canvas.record("homes", tuple(shown))
 
 
 def _winner_home(canvas: kit.Canvas, box, name: str, home, lines) -> None:
@@ -147,10 +153,6 @@ def _winner_home(canvas: kit.Canvas, box, name: str, home, lines) -> None:
     x, y = x0 + 14, y0 + 50
     for kind, moon, count in home:
         if x + chip_width(kind, count) > x1 - 10:
-            x, y = x0 + 14, y + 40
+            x, y = x0 + 14, y + 44
         x = chip(canvas, x, y, kind, moon, count) + 6
-    y += 50
-    for label, points in lines[: max(0, int((y1 - y - 10) // 28))]:
-        canvas.text((x0 + 14, y), label, kit.SMALL, kit.MUTED, width=x1 - x0 - 80)
-        canvas.text((x1 - 14, y), str(points), kit.SMALL, kit.YELLOW, anchor="ra", bold=True)
-        y += 28
+    score_lines(canvas, (x0, y + 50, x1, y1), lines)

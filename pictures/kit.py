@@ -2,27 +2,41 @@
 
 Colours come from the Okabe–Ito palette, which stays distinct for the common kinds of colour
 blindness; and nothing is told by colour alone: every kind of die, cat or card also has its own shape
-and its own letter. The font is the scalable one Pillow carries inside it (`load_default(size=…)`),
-so nothing is fetched at run time.
+and its own letter. The lettering is DejaVu Sans, shipped in `pictures/fonts/` with its licence: it
+draws Latin-1, Latin Extended-A and B, Greek, Cyrillic, the punctuation and the arrows the games write,
+so names like Zoë, Łukasz or Dvořák come out right; `drawable` says what stands in for the rest.
+
+Pictures are made to be read on a phone, where Discord shows them about 400 px wide: every size here
+is at least twice 12 px on the 800 px canvas, and every colour pair that carries words has WCAG AA
+contrast (`watch` lets a test collect every word drawn with its colours).
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import math
-from collections.abc import Sequence
+import re
+import unicodedata
+from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 
+from fontTools.ttLib import TTFont
 from PIL import Image, ImageDraw, ImageFont
 
 WIDTH, HEIGHT = 800, 450
-"""Every picture's size: 16:9, read at about half size in a phone's preview, so text is ≥ 22 px here."""
+"""Every picture's size: 16:9, shown about 400 px wide on a phone, so every size below is halved there."""
+SHOWN_WIDTH = 400
+"""How wide a phone shows the picture: the width the sizes and contrasts are made for."""
 
 BACKGROUND = (34, 38, 46)
 PANEL = (52, 58, 70)
 PANEL_LIGHT = (72, 80, 96)
 INK = (245, 245, 240)
-MUTED = (170, 176, 188)
+MUTED = (196, 201, 212)
 DARK = (20, 22, 28)
 
 ORANGE = (230, 159, 0)
@@ -34,24 +48,125 @@ VERMILLION = (213, 94, 0)
 PURPLE = (204, 121, 167)
 GREY = (150, 150, 150)
 HIGHLIGHT = YELLOW
+WARNING = (255, 140, 90)
+"""A vermillion light enough to be read on the dark panels (words that warn: "over!")."""
 
-SMALL, TEXT, LARGE, HUGE = 22, 26, 32, 44
+SMALL, TEXT, LARGE, HUGE = 26, 30, 38, 52
+"""Lettering sizes on the 800 px canvas: 13, 15, 19 and 26 px when shown 400 px wide."""
+
+FONTS = Path(__file__).with_name("fonts")
+FONT_FILES = {False: FONTS / "DejaVuSans.ttf", True: FONTS / "DejaVuSans-Bold.ttf"}
+DROPPED = "?"
+"""What stands in for a letter the font cannot draw (a name in a script it lacks); symbols and emoji
+it cannot draw are left out: the text beside the picture has them."""
 
 
-@lru_cache(maxsize=16)
-def font(size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.load_default(size=size)
+@lru_cache(maxsize=32)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(FONT_FILES[bold]), size)
+
+
+@lru_cache(maxsize=2)
+def characters(bold: bool = False) -> frozenset[int]:
+    """The code points the font draws (its cmap)."""
+    with TTFont(FONT_FILES[bold], lazy=True) as face:
+        return frozenset(face["cmap"].getBestCmap())
+
+
+@lru_cache(maxsize=4096)
+def drawable(words: str) -> str:
+    """`words` as the font can draw them: composed (NFC), a letter the font lacks as its base letter
+    when it has one, else `DROPPED`; emoji, symbols, joiners and marks it lacks are left out (with the
+    space that stood before them)."""
+    known = characters(False) & characters(True)
+    out = []
+    for char in unicodedata.normalize("NFC", words):
+        if ord(char) in known:
+            out.append(char)
+            continue
+        base = unicodedata.normalize("NFKD", char)[:1]
+        if base and base != char and ord(base) in known and unicodedata.category(base).startswith("L"):
+            out.append(base)
+        elif unicodedata.category(char)[0] in "LN":
+            out.append(DROPPED)
+    return re.sub(" {2,}", " ", "".join(out)).strip()
+
+
+@dataclass(frozen=True)
+class Lettering:
+    """One piece of text as drawn: its words, size in canvas pixels, and colours."""
+
+    words: str
+    size: int
+    fill: tuple[int, int, int]
+    background: tuple[int, int, int]
+
+    @property
+    def shown_size(self) -> float:
+        """Its size in pixels when the picture is shown `SHOWN_WIDTH` wide."""
+        return self.size * SHOWN_WIDTH / WIDTH
+
+    @property
+    def contrast(self) -> float:
+        return contrast(self.fill, self.background)
+
+
+@dataclass
+class Watched:
+    """What pictures drawn under `watch` showed: every piece of text with its colours, and what each
+    picture states (`Canvas.record`: who must act, the dice, the cards, the scores), newest last."""
+
+    letterings: list[Lettering] = field(default_factory=list)
+    states: list[dict[str, object]] = field(default_factory=list)
+
+
+_watching: ContextVar[Watched | None] = ContextVar("watching", default=None)
+
+
+@contextlib.contextmanager
+def watch() -> Iterator[Watched]:
+    """Collect what every picture drawn (in this thread) while inside shows."""
+    seen = Watched()
+    token = _watching.set(seen)
+    try:
+        yield seen
+    finally:
+        _watching.reset(token)
+
+
+def luminance(colour: Sequence[int]) -> float:
+    """WCAG 2 relative luminance of an sRGB colour."""
+    channels = [c / 255 for c in colour[:3]]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(first: Sequence[int], second: Sequence[int]) -> float:
+    """WCAG 2 contrast ratio of two colours, 1 to 21."""
+    high, low = sorted((luminance(first), luminance(second)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
 
 
 class Canvas:
     """One picture being drawn: a fixed-size image and its drawing context."""
 
     def __init__(self, title: str, subtitle: str = "") -> None:
+        """`title`, the picture's headline, says what happens now (or whose results these are)."""
         self.image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
         self.draw = ImageDraw.Draw(self.image)
-        self.text((16, 10), title, LARGE, INK)
+        self.states: dict[str, object] = {}
+        seen = _watching.get()
+        if seen is not None:
+            seen.states.append(self.states)
+        room = WIDTH - 32
         if subtitle:
-            self.text((WIDTH - 16, 16), subtitle, TEXT, MUTED, anchor="ra")
+            self.text((WIDTH - 16, 12), subtitle, SMALL, MUTED, anchor="ra")
+            room -= font(SMALL).getlength(drawable(subtitle)) + 24
+        self.record("now", self.text((16, 8), title, TEXT, INK, bold=True, width=room))
+
+    def record(self, key: str, value: object) -> None:
+        """Note that this picture states `value` as its `key` (what a test compares with the text)."""
+        self.states[key] = value
 
     def text(
         self,
@@ -62,14 +177,26 @@ class Canvas:
         anchor: str = "la",
         bold: bool = False,
         width: float | None = None,
-    ) -> None:
-        """Write `words`, shortened with "…" to fit `width` pixels when given."""
+    ) -> str:
+        """Write `words`, shortened with "…" to fit `width` pixels when given; returns what was written."""
+        words = drawable(words)
         if width is not None:
-            words = fit(words, size, width)
+            words = fit(words, size, width, bold)
         if not words:
-            return
+            return words
         mask, (left, top) = lettering(words, size, anchor, bold)
-        self.image.paste(fill, (round(xy[0]) + left, round(xy[1]) + top), mask)
+        at = (round(xy[0]) + left, round(xy[1]) + top)
+        seen = _watching.get()
+        if seen is not None:
+            seen.letterings.append(Lettering(words, size, tuple(fill), self.background_at(at, mask.size)))
+        self.image.paste(fill, at, mask)
+        return words
+
+    def background_at(self, at: tuple[int, int], size: tuple[int, int]) -> tuple[int, int, int]:
+        """The colour most of a box is painted in (what a text drawn there stands on)."""
+        box = self.image.crop((at[0], at[1], at[0] + size[0], at[1] + size[1]))
+        colours = box.getcolors(maxcolors=box.width * box.height + 1) or [(1, BACKGROUND)]
+        return max(colours)[1]
 
     def panel(self, box: Sequence[float], fill=PANEL, outline=None, width: int = 3, radius: int = 12) -> None:
         self.draw.rounded_rectangle(tuple(box), radius=radius, fill=fill, outline=outline, width=width)
@@ -79,8 +206,8 @@ class Canvas:
 
 
 @lru_cache(maxsize=4096)
-def fit(words: str, size: int, width: float) -> str:
-    face = font(size)
+def fit(words: str, size: int, width: float, bold: bool = False) -> str:
+    face = font(size, bold)
     if face.getlength(words) <= width:
         return words
     while words and face.getlength(words + "…") > width:
@@ -100,13 +227,10 @@ def lettering(words: str, size: int, anchor: str, bold: bool) -> tuple[Image.Ima
     """`words` rendered once as a mask, with its offset from the anchor point: most words of a
     picture (labels, numbers, names) come back in every picture, and pasting a mask is far cheaper
     than rendering the glyphs again."""
-    face = font(size)
-    stroke = 1 if bold else 0
-    left, top, right, bottom = face.getbbox(words, anchor=anchor, stroke_width=stroke)
+    face = font(size, bold)
+    left, top, right, bottom = face.getbbox(words, anchor=anchor)
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text(
-        (-left, -top), words, font=face, fill=255, anchor=anchor, stroke_width=stroke, stroke_fill=255
-    )
+    ImageDraw.Draw(mask).text((-left, -top), words, font=face, fill=255, anchor=anchor)
     return mask, (left, top)
 
 
@@ -120,6 +244,7 @@ def _palette() -> Image.Image:
         INK,
         MUTED,
         DARK,
+        WARNING,
         ORANGE,
         SKY,
         GREEN,
@@ -273,29 +398,48 @@ def crown(canvas: Canvas, cx: float, cy: float, r: float, fill=YELLOW) -> None:
 
 def seat_rows(
     canvas: Canvas,
-    top: float,
     names: Sequence[str],
     values: Sequence[str],
     marked: Sequence[int] = (),
     crowned: Sequence[int] = (),
+    icon=None,
 ) -> None:
-    """A strip of seats across the picture's width: a name and a value each; `marked` seats are
-    framed (whose turn it is), `crowned` ones wear a crown (winners)."""
+    """A strip of seats along the picture's foot: a name and a value each; `marked` seats are framed
+    (whoever must act), `crowned` ones wear a crown (winners); `icon(canvas, x, y)` draws a small mark
+    before each value (Nine Lives' heart)."""
     count = max(1, len(names))
-    gap = 8
+    gap, top = 8, HEIGHT - 82
     width = (WIDTH - 32 - gap * (count - 1)) / count
+    shown = []
     for seat, (name, value) in enumerate(zip(names, values, strict=True)):
         x = 16 + seat * (width + gap)
         mark = seat in marked
         canvas.panel(
-            (x, top, x + width, top + 64),
+            (x, top, x + width, top + 76),
             fill=PANEL_LIGHT if mark else PANEL,
             outline=HIGHLIGHT if mark else None,
+            width=4,
             radius=10,
         )
         left = x + 10
         if seat in crowned:
             crown(canvas, left + 12, top + 20, 11)
             left += 28
-        canvas.text((left, top + 8), name, SMALL, INK, width=x + width - left - 8)
-        canvas.text((x + 10, top + 32), value, TEXT, INK, bold=True, width=width - 20)
+        name_shown = canvas.text((left, top + 6), name, SMALL, INK, width=x + width - left - 8)
+        left, size = _value_room(value, x + 10, x + width - 8, icon is not None)
+        if left > x + 10:
+            icon(canvas, x + 21, top + 54)
+        value_shown = canvas.text((left, top + 38), value, size, INK, bold=True, width=x + width - 8 - left)
+        shown.append((name_shown, value_shown, mark))
+    canvas.record("seats", tuple(shown))
+
+
+def _value_room(value: str, left: float, right: float, icon: bool) -> tuple[float, int]:
+    """Where a seat's value starts and its size: large with its icon if it fits, else small, else
+    small without the icon (the icon only repeats what the picture's other seats show)."""
+    length = font(SMALL, True).getlength(drawable(value))
+    if icon and font(TEXT, True).getlength(drawable(value)) <= right - left - 28:
+        return left + 28, TEXT
+    if icon and length <= right - left - 28:
+        return left + 28, SMALL
+    return left, TEXT if font(TEXT, True).getlength(drawable(value)) <= right - left else SMALL

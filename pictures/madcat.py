@@ -1,21 +1,23 @@
-"""Mad Cat Sad Cat: the roller's dice (set aside, then just rolled) and the eight cat cards with their
-VPs, the catpot and every player's score.
+"""Mad Cat Sad Cat: who must act now, the roller's tray (and the dice just rolled, while they are being
+set aside), the sixteen cat cards with their VPs, the catpot and every player's score.
 
-Mad dice are orange-red squares marked "M", sad dice blue circles marked "S", wilds yellow stars: three
-shapes, three letters and three colours, so no die is told by colour alone.
+Mad dice are vermillion squares marked "M", sad dice blue circles marked "S", wilds yellow stars: three
+shapes, three letters and three colours, so no die is told by colour alone. The cards read as the text's
+grid does: per combination, the outer card (the moochers split it) then the inner one (the roller's).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.core import Outcome
+from engine.core import Outcome, fill_names
+from engine.madcat.texts import SHORT_COMBOS
 from engine.madcat.view import CATPOT, COMBOS, View, card
 from pictures import kit
 from pictures.results import draw_results, results_scene
 
 TITLE = "Mad Cat Sad Cat"
-COMBO_SHORT = {"2p": "Two pairs", "fh": "Full house", "4k": "Four kind", "5k": "Five kind"}
+DICE = 5
 KIND_LOOK = {"mad": ("square", kit.VERMILLION, "MAD"), "sad": ("circle", kit.SKY, "SAD")}
 FACE_LOOK = {
     "m1": ("square", kit.VERMILLION, "M1"),
@@ -28,16 +30,18 @@ FACE_LOOK = {
 
 
 def scene(view: View, names: Sequence[str], outcome: Outcome | None) -> tuple:
-    """What the picture shows, as plain data from the public view (and the public outcome)."""
+    """What the picture shows, as plain data from the public view (and the public outcome): the dice
+    just rolled only while the roller sets some aside (after that the text too speaks of the tray)."""
     if outcome is not None:
         return results_scene(names, outcome)
     return (
         "table",
         tuple(names),
-        view.turn,
-        view.phase,
+        fill_names(view.prompt, names),
+        view.to_act,
         view.aside,
-        view.rolled,
+        view.rolled if view.phase == "aside" else (),
+        view.phase == "roll",
         view.kind,
         view.cards,
         view.scores,
@@ -49,63 +53,67 @@ def scene(view: View, names: Sequence[str], outcome: Outcome | None) -> tuple:
 def draw(data: tuple) -> bytes:
     if data[0] == "results":
         return draw_results(TITLE, *data[1:])
-    _, names, turn, phase, aside, rolled, kind, cards, scores, supply, final_round = data
-    canvas = kit.Canvas(TITLE, "Final round!" if final_round else f"Supply {supply} VP")
-    _tray(canvas, names[turn], phase, aside, rolled, kind)
+    _, names, now, to_act, aside, rolled, in_hand, kind, cards, scores, supply, final_round = data
+    canvas = kit.Canvas(now, "Final round!" if final_round else f"Supply {supply} VP")
+    _tray(canvas, aside, rolled, in_hand, kind)
     _cards(canvas, cards, kind)
-    kit.seat_rows(canvas, 376, names, [f"{score} VP" for score in scores], marked=(turn,))
+    kit.seat_rows(canvas, names, [f"{score} VP" for score in scores], marked=to_act)
     return canvas.png()
 
 
-def die(canvas: kit.Canvas, face: str, cx: float, cy: float, r: float = 25) -> None:
+def die(canvas: kit.Canvas, face: str, cx: float, cy: float, r: float = 26) -> None:
     form, colour, letter = FACE_LOOK[face]
     kit.shape(canvas, form, cx, cy, r, colour)
-    canvas.text(
-        (cx, cy + (4 if form == "star" else 1)),
-        letter,
-        kit.SMALL if form == "star" else kit.TEXT,
-        kit.DARK,
-        anchor="mm",
-        bold=True,
-    )
+    canvas.text((cx, cy + (4 if form == "star" else 1)), letter, kit.SMALL, kit.DARK, anchor="mm", bold=True)
 
 
-def _tray(canvas: kit.Canvas, roller: str, phase: str, aside, rolled, kind) -> None:
-    canvas.panel((16, 52, 784, 150))
-    what = "is choosing a mooch card" if phase == "mooch" else "rolls"
-    canvas.text((28, 58), f"{roller} {what}", kit.SMALL, kit.MUTED, width=300)
-    canvas.text((28, 84), "Set aside", kit.SMALL, kit.INK)
-    if kind:
-        form, colour, word = KIND_LOOK[kind]
-        kit.shape(canvas, form, 40, 128, 10, colour)
-        canvas.text((56, 128), f"locked {word.lower()}", kit.SMALL, kit.INK, anchor="lm")
+def _tray(canvas: kit.Canvas, aside, rolled, in_hand: bool, kind: str | None) -> None:
+    canvas.panel((16, 52, 784, 148))
+    lock = f" · {KIND_LOOK[kind][2].lower()} locked" if kind else ""
+    canvas.text((28, 56), f"Tray{lock}", kit.SMALL, kit.MUTED)
+    canvas.record("tray", tuple(aside))
+    canvas.record("rolled", tuple(rolled))
+    if not aside:
+        canvas.text((28, 118), "empty", kit.TEXT, kit.MUTED, anchor="lm")
     for index, face in enumerate(aside):
-        die(canvas, face, 200 + index * 54, 106)
-    canvas.draw.line((468, 62, 468, 140), fill=kit.PANEL_LIGHT, width=3)
-    canvas.text((482, 84), "Rolled", kit.SMALL, kit.INK)
-    if not rolled:
-        canvas.text((560, 106), "—", kit.TEXT, kit.MUTED, anchor="lm")
-    for index, face in enumerate(rolled):
-        die(canvas, face, 580 + index * 46, 106, r=21)
+        die(canvas, face, 50 + index * 58, 118)
+    canvas.draw.line((410, 62, 410, 140), fill=kit.PANEL_LIGHT, width=3)
+    if rolled:
+        canvas.text((424, 56), "Just rolled", kit.SMALL, kit.MUTED)
+        for index, face in enumerate(rolled):
+            die(canvas, face, 448 + index * 58, 118)
+    else:
+        left = DICE - len(aside)
+        words = f"All {DICE} dice to roll" if in_hand else f"{left} {'die' if left == 1 else 'dice'} to roll"
+        canvas.text((424, 104), words, kit.TEXT, kit.INK, anchor="lm")
 
 
 def _cards(canvas: kit.Canvas, cards: Sequence[int], locked: str | None) -> None:
-    left, top, width, height, gap = 86, 160, 146, 98, 8
-    for row, kind in enumerate(("mad", "sad")):
-        y = top + row * (height + gap)
+    """Per combination a row; per kind a column of "outer / inner" VPs, the locked kind's framed."""
+    top, row, names_w, column = 154, 44, 186, 220
+    for index, kind in enumerate(("mad", "sad")):
+        x = 16 + names_w + index * (column + 8)
         form, colour, word = KIND_LOOK[kind]
-        kit.shape(canvas, form, 44, y + 36, 20, colour)
-        canvas.text((44, y + 76), word, kit.SMALL, colour, anchor="mm", bold=True)
-        for column, combo in enumerate(COMBOS):
-            x = left + column * (width + gap)
-            outline = kit.HIGHLIGHT if locked == kind else colour
-            canvas.panel((x, y, x + width, y + height), fill=kit.PANEL, outline=outline, width=3)
-            canvas.text((x + width / 2, y + 16), COMBO_SHORT[combo], kit.SMALL, kit.INK, anchor="mm")
-            inner, outer = cards[card(kind, combo, True)], cards[card(kind, combo, False)]
-            canvas.text((x + width / 2, y + 51), str(inner), kit.HUGE, kit.INK, anchor="mm", bold=True)
-            canvas.text((x + width / 2, y + 84), f"mooch {outer}", kit.SMALL, colour, anchor="mm", bold=True)
-    x = left + 4 * (width + gap)
-    canvas.panel((x, top, 784, top + 2 * height + gap), fill=kit.PANEL, outline=kit.YELLOW, width=3)
-    kit.shape(canvas, "diamond", (x + 784) / 2, top + 46, 22, kit.YELLOW)
-    canvas.text(((x + 784) / 2, top + 92), "Catpot", kit.SMALL, kit.INK, anchor="mm")
-    canvas.text(((x + 784) / 2, top + 140), str(cards[CATPOT]), kit.HUGE, kit.INK, anchor="mm", bold=True)
+        canvas.panel(
+            (x, top, x + column, top + 4 * row + 30),
+            fill=kit.PANEL,
+            outline=kit.HIGHLIGHT if locked == kind else colour,
+            width=4 if locked == kind else 2,
+        )
+        kit.shape(canvas, form, x + 22, top + 19, 11, colour)
+        canvas.text((x + 40, top + 19), word, kit.SMALL, kit.INK, anchor="lm", bold=True)
+        for line, combo in enumerate(COMBOS):
+            y = top + 30 + line * row + row / 2
+            outer, inner = cards[card(kind, combo, False)], cards[card(kind, combo, True)]
+            canvas.text((x + column / 2 - 8, y), f"{outer} /", kit.TEXT, kit.MUTED, anchor="rm")
+            canvas.text((x + column / 2 + 4, y), str(inner), kit.LARGE, kit.INK, anchor="lm", bold=True)
+    canvas.text((24, top + 19), "outer / inner", kit.SMALL, kit.MUTED, anchor="lm")
+    for line, combo in enumerate(COMBOS):
+        y = top + 30 + line * row + row / 2
+        canvas.text((24, y), SHORT_COMBOS[combo], kit.SMALL, kit.INK, anchor="lm", width=names_w - 12)
+    x = 16 + names_w + 2 * (column + 8)
+    middle = (x + 784) / 2
+    canvas.panel((x, top, 784, top + 4 * row + 30), fill=kit.PANEL, outline=kit.YELLOW, width=3)
+    kit.shape(canvas, "diamond", middle, top + 50, 24, kit.YELLOW)
+    canvas.text((middle, top + 104), "Catpot", kit.TEXT, kit.INK, anchor="mm")
+    canvas.text((middle, top + 164), str(cards[CATPOT]), kit.HUGE, kit.INK, anchor="mm", bold=True)

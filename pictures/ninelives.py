@@ -1,5 +1,5 @@
-"""Nine Lives: the four cats' counts against the limit of nine, the cards on the table (newest last),
-the power in force and every player's lives.
+"""Nine Lives: who must act, the four cats' counts against the limit of nine, the cards on the table
+(newest last), the power in force (its cats drawn as the game's shapes) and every player's lives.
 
 The four cats are the game's own shapes — circle, square, triangle, star — each also in its own colour.
 """
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.core import Outcome
-from engine.ninelives.view import CATS, LIMIT, View, life_name
+from engine.core import Outcome, fill_names
+from engine.ninelives.view import CATS, LIMIT, POWERS, View
 from pictures import kit
 from pictures.results import draw_results
 
@@ -23,14 +23,17 @@ def scene(view: View, names: Sequence[str], outcome: Outcome | None) -> tuple:
     if outcome is not None:
         return ("results", tuple(names), outcome.scores, outcome.winners, lives)
     piles = tuple((pile[-1].counts, len(pile), pile[-1].note) for pile in view.table)
-    power = life_name(view.power.card()) if view.power is not None and view.power.power else ""
+    power = ()
+    if view.power is not None and view.power.power:
+        card = view.power.card()
+        power = (POWERS[card.power].name, POWERS[card.power].params, card.a, card.b)
     safe = tuple(seat.safe for seat in view.seats)
     return (
         "table",
         tuple(names),
-        view.phase.value,
+        fill_names(view.prompt, names),
+        view.to_act,
         view.round,
-        view.turn,
         view.counts,
         view.ignored,
         piles,
@@ -53,17 +56,12 @@ def draw(data: tuple) -> bytes:
             (),
             collection=lambda canvas, box: _lives_left(canvas, box, names, lives),
         )
-    _, names, phase, round_, turn, counts, ignored, piles, power, lives, safe, deck, discard = data
-    canvas = kit.Canvas(TITLE, f"Round {round_} · deck {deck} · discard {discard}")
-    _counters(canvas, counts, ignored)
+    _, names, now, to_act, round_, counts, ignored, piles, power, lives, safe, deck, discard = data
+    canvas = kit.Canvas(now)
+    _counters(canvas, counts, ignored, (f"Round {round_}", f"Deck {deck}", f"Discard {discard}"))
     _piles(canvas, piles, power)
-    marked = (turn,) if phase == "play" else ()
-    values = [
-        f"{count} lives" + (" SAFE" if is_safe else "") for count, is_safe in zip(lives, safe, strict=True)
-    ]
-    kit.seat_rows(canvas, 376, names, values, marked=marked)
-    for seat, count in enumerate(lives):
-        _hearts_hint(canvas, seat, len(names), count)
+    values = [f"{count}" + (" safe" if is_safe else "") for count, is_safe in zip(lives, safe, strict=True)]
+    kit.seat_rows(canvas, names, values, marked=to_act, icon=lambda c, x, y: kit.heart(c, x, y, 10))
     return canvas.png()
 
 
@@ -71,14 +69,17 @@ def cat_icon(canvas: kit.Canvas, cat: int, cx: float, cy: float, r: float, dim: 
     kit.shape(canvas, CATS[cat], cx, cy, r, kit.GREY if dim else CAT_COLOURS[cat])
 
 
-def _counters(canvas: kit.Canvas, counts: Sequence[int], ignored: Sequence[int]) -> None:
-    """One bar of nine cells per cat; a count above nine spills past the limit line in red."""
-    top, row = 54, 40
-    cell, left = 44, 90
+def _counters(
+    canvas: kit.Canvas, counts: Sequence[int], ignored: Sequence[int], about: Sequence[str]
+) -> None:
+    """One bar of nine cells per cat; a count above nine says "over!"; beside them the round and deck."""
+    top, row = 50, 40
+    cell, left = 36, 64
+    canvas.record("counts", tuple(counts))
     for cat, count in enumerate(counts):
         y = top + cat * row
         dim = cat in ignored
-        cat_icon(canvas, cat, 40, y + 17, 14, dim)
+        cat_icon(canvas, cat, 32, y + 17, 14, dim)
         for index in range(LIMIT):
             x = left + index * (cell + 4)
             filled = index < count
@@ -94,37 +95,62 @@ def _counters(canvas: kit.Canvas, counts: Sequence[int], ignored: Sequence[int])
             (limit_x + 12, y + 17),
             label,
             kit.TEXT,
-            kit.VERMILLION if over else kit.INK,
+            kit.WARNING if over else kit.INK,
             anchor="lm",
             bold=count == LIMIT or over,
         )
+    for line, words in enumerate(about):
+        canvas.text((784, top + 4 + line * 36), words, kit.SMALL, kit.MUTED, anchor="ra")
 
 
-def _piles(canvas: kit.Canvas, piles: Sequence[tuple], power: str) -> None:
-    top = 222
-    canvas.panel((16, top, 784, 366))
-    canvas.text((28, top + 6), "On the table (newest last)", kit.SMALL, kit.MUTED)
+def _power(canvas: kit.Canvas, power: tuple, right: float, y: float) -> None:
+    """The power in force, right-aligned at (right, y): its name, then its cats as shapes."""
+    name, params, a, b = power
+    parts: list = [f"Power: {name}"]
+    if params == "AB":
+        parts += [a, "→", b]
+    elif params == "An":
+        parts += [f"{b}×", a]
+    elif params == "A":
+        parts += [a]
+    widths = [28 if isinstance(part, int) else kit.font(kit.SMALL).getlength(part) + 8 for part in parts]
+    x = right - sum(widths)
+    canvas.record("power", parts)
+    for part, width in zip(parts, widths, strict=True):
+        if isinstance(part, int):
+            cat_icon(canvas, part, x + 13, y + 15, 11)
+        else:
+            canvas.text((x, y), part, kit.SMALL, kit.YELLOW)
+        x += width
+
+
+def _piles(canvas: kit.Canvas, piles: Sequence[tuple], power: tuple) -> None:
+    top = 214
+    canvas.panel((16, top, 784, 362))
+    canvas.text((28, top + 4), "On the table, newest last", kit.SMALL, kit.MUTED)
     if power:
-        canvas.text((772, top + 6), f"Power: {power}", kit.SMALL, kit.YELLOW, anchor="ra", width=360)
+        _power(canvas, power, 772, top + 4)
     shown = piles[-SHOWN_PILES:]
-    if len(piles) > len(shown):
-        canvas.text((28, top + 80), f"+{len(piles) - len(shown)}", kit.TEXT, kit.MUTED, anchor="lm")
+    cut = len(piles) - len(shown)
+    canvas.record("piles", (cut, tuple(counts for counts, _, _ in shown)))
+    if cut:
+        canvas.text((28, top + 88), f"+{cut}", kit.TEXT, kit.MUTED, anchor="lm")
     if not piles:
-        canvas.text((400, top + 80), "No cards yet", kit.TEXT, kit.MUTED, anchor="mm")
+        canvas.text((400, top + 88), "No cards yet", kit.TEXT, kit.MUTED, anchor="mm")
     for index, (counts, size, _note) in enumerate(shown):
-        x = 70 + index * 102
+        x = 82 + index * 100
         newest = index == len(shown) - 1
         canvas.panel(
-            (x, top + 34, x + 94, top + 138),
+            (x, top + 38, x + 92, top + 140),
             fill=kit.INK,
             outline=kit.HIGHLIGHT if newest else None,
             width=4,
             radius=8,
         )
         icons = [cat for cat, n in enumerate(counts) for _ in range(n)]
-        _card_icons(canvas, icons, x + 47, top + 86)
+        _card_icons(canvas, icons, x + 46, top + 86)
         if size > 1:
-            canvas.text((x + 88, top + 134), f"x{size}", kit.SMALL, kit.DARK, anchor="rd")
+            canvas.text((x + 88, top + 138), f"×{size}", kit.SMALL, kit.DARK, anchor="rd")
 
 
 def _card_icons(canvas: kit.Canvas, icons: Sequence[int], cx: float, cy: float) -> None:
@@ -141,12 +167,6 @@ def _card_icons(canvas: kit.Canvas, icons: Sequence[int], cx: float, cy: float) 
         x = cx + (column - (in_row - 1) / 2) * step
         y = cy + (row - (rows - 1) / 2) * step
         cat_icon(canvas, cat, x, y, size)
-
-
-def _hearts_hint(canvas: kit.Canvas, seat: int, players: int, lives: int) -> None:
-    width = (kit.WIDTH - 32 - 8 * (players - 1)) / players
-    x = 16 + seat * (width + 8) + width - 22
-    kit.heart(canvas, x, 392, 9)
 
 
 def _lives_left(canvas: kit.Canvas, box, names: Sequence[str], lives: Sequence[int]) -> None:

@@ -74,9 +74,22 @@ def draw_results(
 def _breakdown(canvas: kit.Canvas, box: Box, name: str, lines: Sequence[tuple[str, int]]) -> None:
     x0, y0, x1, y1 = box
     canvas.text((x0 + 14, y0 + 10), f"How {name} scored", kit.TEXT, kit.INK, width=x1 - x0 - 28)
-    rows = min(len(lines), 10)
-    step = min(34, (y1 - y0 - 56) / max(1, rows))
-    for index, (label, points) in enumerate(lines[:rows]):
-        y = y0 + 52 + index * step
-        canvas.text((x0 + 14, y), label, kit.SMALL, kit.INK, width=x1 - x0 - 90)
+    score_lines(canvas, (x0, y0 + 52, x1, y1), lines)
+
+
+def score_lines(canvas: kit.Canvas, box: Box, lines: Sequence[tuple[str, int]], step: int = 32) -> None:
+    """Score lines, label and points, down `box`; those that do not fit are summed on a last line that
+    says how many they are, so the points shown always add up to the score."""
+    x0, y0, x1, y1 = box
+    room = max(0, int((y1 - y0) // step))
+    shown = lines if len(lines) <= room else lines[: max(0, room - 1)]
+    rest = lines[len(shown) :]
+    if rest:
+        word = "line" if len(rest) == 1 else "lines"
+        shown = (*shown, (f"{len(rest)} more {word}", sum(points for _, points in rest)))
+    canvas.record("score lines", tuple(shown))
+    for index, (label, points) in enumerate(shown):
+        y = y0 + index * step
+        muted = index == len(shown) - 1 and bool(rest)
+        canvas.text((x0 + 14, y), label, kit.SMALL, kit.MUTED if muted else kit.INK, width=x1 - x0 - 80)
         canvas.text((x1 - 14, y), str(points), kit.SMALL, kit.YELLOW, anchor="ra", bold=True)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from engine.catsanity._scoring import quick_score
 
-__all__ = ["KIND", "View", "build_view", "is_moon", "prompt", "to_act"]
-from engine.catsanity._cards import KIND, is_moon
+__all__ = ["KIND", "KIND_NAMES", "TOKENS_BY_PLAYERS", "View", "build_view", "is_moon", "prompt", "to_act"]
+from engine.catsanity._cards import KIND, KIND_NAMES, TOKENS_BY_PLAYERS, is_moon
 from engine.catsanity.model import Phase, PossibleChoice, State, View, build
 
 

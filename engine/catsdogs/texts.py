@@ -26,6 +26,17 @@ def cards_line(cards: Sequence[str]) -> str:
     return " ".join(short(card) for card in cards) or "—"
 
 
+def trick_cards(view: View) -> tuple[tuple[int, str | None], ...]:
+    """The trick as the table shows it, (seat, card) in order: with 2 players the table's face-up card
+    first until it joins the trick; solo, the face-up card and the hidden one (card None) first."""
+    plays = tuple(view.trick)
+    if view.mode == DUO and view.table and not any(seat == TABLE for seat, _ in plays):
+        return ((TABLE, view.table[0]), *plays)
+    if view.mode == SOLO and view.hidden_left and view.table:
+        return ((TABLE, view.table[0]), (TABLE, None), *plays)
+    return plays
+
+
 def who(seat: int, names: Sequence[str]) -> str:
     return "Table" if seat == TABLE else names[seat]
 
@@ -41,7 +52,7 @@ class CatsDogsTexts(Texts):
         return self._fields(view, names, self._players(view, names))
 
     def _fields(self, view: View, names: Sequence[str], players: str | None) -> list[tuple[str, str]]:
-        fields = [(self._heading(view), self._trick(view, names))]
+        fields = [(self.heading(view), self._trick(view, names))]
         if view.mode == DUO and len(view.table) > 1:
             fields.append(("Table cards still to come", cards_line(view.table[1:])))
         if view.mode == SOLO:
@@ -71,13 +82,13 @@ class CatsDogsTexts(Texts):
 
     def private_fields(self, view: View, public: View, names: Sequence[str]) -> list[tuple[str, str]]:
         hand = "\n".join(card_label(card) for card in view.hand) or "—"
-        fields = [("Your hand", hand), (self._heading(view), self._trick(view, names))]
+        fields = [("Your hand", hand), (self.heading(view), self._trick(view, names))]
         if view.seat is not None and view.collected[view.seat]:
             mine = view.collected[view.seat]
             fields.append(("You collected", f"{cards_line(mine)} = {ribbons(mine)}🎀"))
         return fields
 
-    def _heading(self, view: View) -> str:
+    def heading(self, view: View) -> str:
         rounds = f" of {view.max_rounds}" if view.max_rounds else ""
         return (
             f"Round {view.round}{rounds} · trick {min(view.trick_no + 1, view.tricks_in_round)}/"
@@ -85,11 +96,10 @@ class CatsDogsTexts(Texts):
         )
 
     def _trick(self, view: View, names: Sequence[str]) -> str:
-        plays = [f"{who(seat, names)}: {short(card)}" for seat, card in view.trick]
-        if view.mode == DUO and view.table and not any(seat == TABLE for seat, _ in view.trick):
-            plays.insert(0, f"Table: {short(view.table[0])}")
-        if view.mode == SOLO and view.hidden_left and view.table:
-            plays.insert(0, f"Face-up: {short(view.table[0])} · hidden card 🂠")
+        shown = trick_cards(view)
+        plays = [f"{who(seat, names)}: {short(card)}" for seat, card in shown if card is not None]
+        if (TABLE, None) in shown:
+            plays[0] = f"Face-up: {short(shown[0][1])} · hidden card 🂠"
         return "\n".join(plays) or "No card played yet."
 
     def _players(self, view: View, names: Sequence[str]) -> str:

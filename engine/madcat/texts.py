@@ -150,19 +150,20 @@ class MadCatTexts(Texts):
         )
 
     def _cards(self, view: View, names: Sequence[str]) -> str:
-        """The 16 combination cards as a grid (outer | inner per kind), then the catpot and the supply."""
-        rows = [f"{'':12}{'mad out/in':<12}sad out/in"]
+        """The 16 combination cards as a grid (outer / inner per kind, as the picture and the guide name
+        them), then the catpot and the supply."""
+        rows = [f"{'outer/inner':<12}{'mad':<10}sad"]
         for combo in COMBOS:
             cells = [
-                f"{view.cards[card(kind, combo, False)]:>3} /{view.cards[card(kind, combo, True)]:>3}"
+                f"{view.cards[card(kind, combo, False)]:>2} /{view.cards[card(kind, combo, True)]:>3}"
                 for kind in ("mad", "sad")
             ]
-            rows.append(f"{SHORT_COMBOS[combo]:<12}{cells[0]:<12}{cells[1]}".rstrip())
+            rows.append(f"{SHORT_COMBOS[combo]:<12}{cells[0]:<10}{cells[1]}".rstrip())
         lines = [
             "```",
             *rows,
             "```",
-            "🤫 out: moochers split · 🏆 in: roller's",
+            "🤫 outer: moochers' · 🏆 inner: roller's",
             f"🍯 Catpot **{view.cards[CATPOT]}** · 💰 Supply **{view.supply}** VPs",
         ]
         if view.final_round:

@@ -1,6 +1,6 @@
 """What each seat may see, built field by field (an allowlist), and the prompt.
 
-`CATS`, `LIMIT` and `life_name` read the cats and life cards a view shows, for whoever draws it.
+`CATS`, `LIMIT`, `POWERS` and `life_name` read the cats and life cards a view shows, for whoever draws it.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from functools import lru_cache
 from engine.ninelives._cards import (
     CATS,
     LIMIT,
+    POWERS,
     Counts,
     LifeCard,
     PowerKey,
@@ -33,7 +34,7 @@ from engine.ninelives.model import (
     View,
 )
 
-__all__ = ["CATS", "LIMIT", "View", "build_view", "card_view", "life_name", "life_view", "prompt"]
+__all__ = ["CATS", "LIMIT", "POWERS", "View", "build_view", "card_view", "life_name", "life_view", "prompt"]
 
 
 @lru_cache(maxsize=4096)

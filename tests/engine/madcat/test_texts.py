@@ -69,11 +69,11 @@ def test_the_table_shows_the_tray_the_17_cards_the_supply_and_every_player():
     cards = table["🃏 Cat cards (VPs)"].split("\n")
     assert cards[:7] == [
         "```",
-        "            mad out/in  sad out/in",
-        "Two pairs     3 /  4      1 /  2",
-        "Full house    3 /  4      1 /  2",
-        "4 of a kind   4 /  5      0 /  7",
-        "5 of a kind   4 /  5      2 /  3",
+        "outer/inner mad       sad",
+        "Two pairs    3 /  4    1 /  2",
+        "Full house   3 /  4    1 /  2",
+        "4 of a kind  4 /  5    0 /  7",
+        "5 of a kind  4 /  5    2 /  3",
         "```",
     ]
     assert "🍯 Catpot **6** · 💰 Supply **50** VPs" in cards
