@@ -41,7 +41,11 @@ so only Catnip runs.
 
 `--json` ends the output with one line of JSON: the headline figures of the first N, Catnip's
 and the floor's (`cpu_ms_per_move`, `floor_cpu_ms_per_move`, `moves_per_s`, `click_p99_ms`,
-`table_lag_p50_ms`, `table_lag_p99_ms`, `deadline_misses`, …), and every run's figures under `runs`.
+`table_lag_p50_ms`, `table_lag_p99_ms`, `deadline_misses`, …; Discord's budget: `counted_requests_per_move`
+— requests bound by the global limit a move, over the whole play, warm-up included — by kind and by game,
+`responses_429` — every 429 the emulator answered in the run, setup included — and
+`invalid_requests_10min` — the most invalid requests within any 10 minutes of the run), and every run's
+figures under `runs`.
 With `--rounds R` Catnip and the floor run in turn R times per N (the machine's load swings a single
 pair's ratio): the headline figures are those of the pair with the median CPU ratio, with every
 pair's ratio in `cpu_vs_floor_each` and their median in `cpu_vs_floor_median`.
@@ -78,6 +82,7 @@ from bench.load_figures import (
     traced_by_module,
 )
 from bench.load_report import HEADER, details, headline, median_pair, ratios, row
+from bench.load_requests import per_move
 from bench.load_subjects import Catnip, EmulatorProcess, Floor, discord_state, emulated_discord
 from bench.machine import describe_machine
 
@@ -333,6 +338,9 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
         "requests_per_move": {
             route: count / max(played["moves_clicked"], 1) for route, count in played["requests"].items()
         },
+        **per_move(played["budget"], played["moves_clicked"]),
+        "responses_429": played["rate_limited"],
+        "invalid_requests_10min": played["invalid_requests_10min"],
     }
 
 

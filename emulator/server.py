@@ -176,6 +176,8 @@ class Server:
         exempt = exempt_from_global(request.method, template, info, self.world.bot.id)
         self.usage.request(self.token, label, exempt=exempt)
         request[ROUTE] = (label, exempt)
+        if self.observers and request.method in _WITH_BODY and request.can_read_body:
+            await read_payload(request)  # what a refused request carried, for the observers too
         limiter = self.limiter
         now = self.world.now()
         forced = self._take_forced(label)
