@@ -88,4 +88,3 @@ class ComputerTurns:
         if level == "hard":
             return await asyncio.to_thread(player.choose, rules, view, seat, legal, seed)
         return player.choose(rules, view, seat, legal, seed)
-

@@ -37,9 +37,11 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from enum import IntEnum
-from typing import Any, Protocol
+from typing import Any
 
 import aiohttp
+
+from bot.clock import Clock
 
 
 class Priority(IntEnum):
@@ -53,12 +55,6 @@ class Priority(IntEnum):
     """A turn ping or a timer warning."""
     CLEAN_UP = 3
     """Deleting what is no longer needed: old pings, warnings, reposted tables."""
-
-
-class Clock(Protocol):
-    def now(self) -> float: ...
-
-    async def sleep(self, seconds: float) -> None: ...
 
 
 class MonotonicClock:

@@ -25,7 +25,7 @@ from emulator.model import (
 )
 from emulator.ratelimits import DISCORD, RateLimits
 from emulator.ratelimits import NONE as NO_LIMITS
-from emulator.server import Server
+from emulator.server import Forced429, Server
 from emulator.users import Invoker, SimulatedMember
 
 TOKEN = "emulator-token"
@@ -394,7 +394,8 @@ class Emulator:
     ) -> None:
         """The next ``count`` bot requests whose "METHOD /path" contains ``route`` get a 429 (of
         ``scope`` user, global or shared; default global if ``is_global``, else user)."""
-        self.server.force_429(route, count=count, retry_after=retry_after, is_global=is_global, scope=scope)
+        scope = scope or ("global" if is_global else "user")
+        self.server.force_429(Forced429(route, count, retry_after, scope))
 
     # Discord's budget -------------------------------------------------------------------------------
 

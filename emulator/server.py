@@ -106,18 +106,9 @@ class Server:
             await self._runner.cleanup()
             self._runner = None
 
-    def force_429(
-        self,
-        route: str | None = None,
-        *,
-        count: int = 1,
-        retry_after: float = 0.05,
-        is_global: bool = False,
-        scope: str | None = None,
-    ) -> None:
-        """The next ``count`` bot requests matching ``route`` (e.g. ``"POST /channels"``) get a 429 of
-        ``scope`` (default ``global`` if ``is_global``, else ``user``)."""
-        self.forced.append(Forced429(route, count, retry_after, scope or ("global" if is_global else "user")))
+    def force_429(self, forced: Forced429) -> None:
+        """The next ``forced.count`` bot requests matching ``forced.route`` get a 429."""
+        self.forced.append(forced)
 
     def _take_forced(self, label: str) -> Forced429 | None:
         for forced in self.forced:
