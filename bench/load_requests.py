@@ -89,7 +89,7 @@ class RequestTally:
         self.counted: Counter[str] = Counter()
         self.exempt: Counter[str] = Counter()
         self.counted_by_game: Counter[str] = Counter()
-        self.refused: Counter[str] = Counter()  # kind -> answers of 429 during play
+        self.refused: Counter[str] = Counter()  # "kind (scope)" -> answers of 429 during play
         self.moves: Counter[str] = Counter()
 
     def moved(self, table: Table) -> None:
@@ -111,7 +111,7 @@ class RequestTally:
             table = self.tables.get(int(info.get("channel_id", 0)))
             self.counted_by_game[(table.game if table else "") or "other"] += 1
         if response.status == 429:
-            self.refused[kind] += 1
+            self.refused[f"{kind} ({response.headers.get('X-RateLimit-Scope', 'banned')})"] += 1
 
     def figures(self) -> dict[str, Any]:
         return {

@@ -67,8 +67,9 @@ class MonotonicClock:
         await asyncio.sleep(seconds)
 
 
-SLACK = 0.1
-"""Seconds added to Discord's one-second window (see the module's docstring)."""
+SLACK = 0.25
+"""Seconds added to Discord's one-second window (see the module's docstring): a request that waits on
+a busy event loop on either side arrives that much later than the one sent after it."""
 MIN_WAIT = 0.001
 """The shortest wait for a slot, so that rounding can never make it a wait of no time at all."""
 
