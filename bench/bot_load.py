@@ -3,6 +3,7 @@
     python -m bench.bot_load [--games 10,100,500] [--seconds 20] [--warmup 5] [--resume 1000] [--json]
                              [--pictures on|off]
     python -m bench.bot_load --open-loop --games 1000,5000 [--think 5]
+    python -m bench.bot_load --open-loop --discord-limits --limiter   (the bot keeps to the global limit)
     python -m bench.bot_load --games 100 --compare stdlib-json,uvloop,dynamic-item,refresh-16
     python -m bench.bot_load --games 100 --profile /tmp/profile   (pyinstrument over the measured play)
     python -m bench.bot_load --games 100 --rounds 3   (Catnip and the floor in turn, three times)
@@ -41,7 +42,11 @@ so only Catnip runs.
 
 `--json` ends the output with one line of JSON: the headline figures of the first N, Catnip's
 and the floor's (`cpu_ms_per_move`, `floor_cpu_ms_per_move`, `moves_per_s`, `click_p99_ms`,
-`table_lag_p50_ms`, `table_lag_p99_ms`, `deadline_misses`, …), and every run's figures under `runs`.
+`table_lag_p50_ms`, `table_lag_p99_ms`, `deadline_misses`, …; Discord's budget: `counted_requests_per_move`
+— requests bound by the global limit a move, over the whole play, warm-up included — by kind and by game,
+`responses_429` — every 429 the emulator answered in the run, setup included — and
+`invalid_requests_10min` — the most invalid requests within any 10 minutes of the run), and every run's
+figures under `runs`.
 With `--rounds R` Catnip and the floor run in turn R times per N (the machine's load swings a single
 pair's ratio): the headline figures are those of the pair with the median CPU ratio, with every
 pair's ratio in `cpu_vs_floor_each` and their median in `cpu_vs_floor_median`.
@@ -78,6 +83,7 @@ from bench.load_figures import (
     traced_by_module,
 )
 from bench.load_report import HEADER, details, headline, median_pair, ratios, row
+from bench.load_requests import per_move
 from bench.load_subjects import Catnip, EmulatorProcess, Floor, discord_state, emulated_discord
 from bench.machine import describe_machine
 
@@ -181,7 +187,7 @@ def make_subject(args: argparse.Namespace, database):
     if args.subject == "floor":
         return Floor(Sizes(*(int(n) for n in args.sizes.split(","))) if args.sizes else Sizes())
     delay = OPEN_LOOP_COMPUTER_DELAY if args.open_loop else 0.0
-    return Catnip(database, computer_delay=delay, pictures=args.pictures == "on")
+    return Catnip(database, computer_delay=delay, pictures=args.pictures == "on", limiter=args.limiter)
 
 
 async def open_tables(emulator: EmulatorProcess, subject, kinds: list[list], count: int):
@@ -333,6 +339,9 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
         "requests_per_move": {
             route: count / max(played["moves_clicked"], 1) for route, count in played["requests"].items()
         },
+        **per_move(played["budget"], played["moves_clicked"]),
+        "responses_429": played["rate_limited"],
+        "invalid_requests_10min": played["invalid_requests_10min"],
     }
 
 
@@ -432,6 +441,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="the emulator enforces Discord's per-channel and global rate limits (5 pings per 5 s a table …)",
     )
+    parser.add_argument(
+        "--limiter",
+        action="store_true",
+        help="the bot keeps under Discord's global limit itself (bot/discord_budget.py, through http_trace)",
+    )
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--subject", default="catnip", help=argparse.SUPPRESS)
     parser.add_argument("--sizes", help=argparse.SUPPRESS)
@@ -456,11 +470,13 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"{load}; tables {table_kinds(args)} ([game, members, computers, level]); {args.seconds:g} s of "
         f"play measured per N after {args.warmup:g} s of warm-up; emulator rate limit {args.rate_limit}/s; "
-        f"pictures {args.pictures}; Discord's channel limits {'on' if args.discord_limits else 'off'}"
+        f"pictures {args.pictures}; Discord's channel limits {'on' if args.discord_limits else 'off'}; "
+        f"the bot's own global limiter {'on' if args.limiter else 'off'}"
     )
     common = ["--seconds", str(args.seconds), "--warmup", str(args.warmup), "--players", str(args.players)]
     common += ["--game", args.game, "--think", str(args.think), "--rate-limit", str(args.rate_limit)]
     common += ["--pictures", args.pictures] + ["--discord-limits"] * args.discord_limits
+    common += ["--limiter"] * args.limiter
     common += ["--open-loop"] * args.open_loop + ["--tracemalloc"] * args.tracemalloc
     common += ["--profile", args.profile] if args.profile else []
     with_floor = not (args.open_loop or args.no_floor)

@@ -46,6 +46,7 @@ from typing import Any
 
 from aiohttp import web
 
+from bench.load_requests import RequestTally
 from bench.load_tables import SAME_PING_AFTER, TABLE_TITLE, PayloadSizes, Table, TableKind
 from emulator import Emulator
 from emulator.callbacks import DEFERRED_UPDATE, UPDATE_MESSAGE, fail
@@ -114,6 +115,8 @@ class LoadDriver:
         self.rematches = 0
         self.rng = random.Random(1)
         self.world.listeners.append(self._seen)
+        self.tally = RequestTally(self.world, self.tables, lambda: self.phase == "play")
+        emulator.server.observers.append(self.tally.observe)
 
     def member(self, name: str) -> SimulatedMember:
         return SimulatedMember(self.world, self.emu.invoker, self.users[name])
@@ -209,7 +212,7 @@ class LoadDriver:
         final = await result.wait_final(timeout=ANSWER_TIMEOUT)
         thread_id = int(CHANNEL_MENTION.search(final.content)[1])
         table = await self._wait(lambda: self.tables.get(thread_id) and self.tables[thread_id].table)
-        self.tables[thread_id].members = members
+        self.tables[thread_id].members, self.tables[thread_id].game = members, kind.game
         for member in members[1:]:
             await self.click("lobby join", member, table, "Join")
         for _ in range(kind.computers):
@@ -288,6 +291,8 @@ class LoadDriver:
             "violations": [str(v) for v in self.emu.take_violations()][:50],
             "rate_limited": len(self.emu.server.rate_limited),
             "requests": dict(Counter(self.emu.server.requests[first_request:]).most_common()),
+            "budget": self.tally.figures(),
+            "invalid_requests_10min": self.emu.server.usage.invalid_peak(),
         }
 
     async def _play_table(
@@ -389,6 +394,7 @@ class LoadDriver:
                     table.ping_due_since = None
             else:
                 self.moves += 1
+                self.tally.moved(table)
                 self.shown.append(
                     (
                         result.interaction.created_at - self.play_started,

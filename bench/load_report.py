@@ -66,6 +66,7 @@ def details(result: dict[str, Any]) -> str:
             f"{route} {count:.2f}" for route, count in result["requests_per_move"].items() if count >= 0.01
         )
     )
+    lines.append(budget(result))
     lines.append(f"  discord.py keeps after play: {result['discord_state_after']}")
     lines.append(
         "  CPU ms a move by thread: "
@@ -74,6 +75,22 @@ def details(result: dict[str, Any]) -> str:
     lines.extend(f"  error logged: {message[:300]}" for message in result["bot_errors"][:3])
     lines.extend(f"    {line}" for line in result["traced_top_after"])
     return "\n".join(lines)
+
+
+def budget(result: dict[str, Any]) -> str:
+    """Discord's budget in one run: counted requests a move by kind and by game, exempt ones, 429s."""
+
+    def listed(figures: dict[str, float]) -> str:
+        return ", ".join(f"{name} {value:.2f}" for name, value in figures.items() if value >= 0.005)
+
+    return (
+        f"  counted requests a move {result['counted_requests_per_move']:.2f} "
+        f"({listed(result['counted_per_move_by_kind'])}); "
+        f"by game: {listed(result['counted_per_move_by_game'])}; "
+        f"exempt {result['exempt_requests_per_move']:.2f} ({listed(result['exempt_per_move_by_kind'])}); "
+        f"429s {result['responses_429']} (in play: {result['responses_429_by_kind']}); "
+        f"invalid requests in 10 min {result['invalid_requests_10min']}"
+    )
 
 
 def headline(catnip: dict[str, Any], floor: dict[str, Any] | None) -> dict[str, Any]:
@@ -93,6 +110,12 @@ def headline(catnip: dict[str, Any], floor: dict[str, Any] | None) -> dict[str, 
         "deadline_misses": catnip["over_deadline"],
         "kb_per_game_after": catnip["kb_per_game_after"],
         "bot_cpu_percent": catnip["bot_cpu_percent"],
+        "counted_requests_per_move": catnip["counted_requests_per_move"],
+        "counted_per_move_by_kind": catnip["counted_per_move_by_kind"],
+        "counted_per_move_by_game": catnip["counted_per_move_by_game"],
+        "exempt_requests_per_move": catnip["exempt_requests_per_move"],
+        "responses_429": catnip["responses_429"],
+        "invalid_requests_10min": catnip["invalid_requests_10min"],
     }
     if floor:
         line.update(

@@ -72,6 +72,7 @@ class Table:
 
     thread_id: int
     members: list[SimulatedMember] = field(default_factory=list)
+    game: str = ""  # the game's key (catsdogs, madcat, …)
     table: StoredMessage | None = None  # the newest table message in the thread
     game_id: int = 0
     ping: StoredMessage | None = None  # the current turn ping

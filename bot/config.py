@@ -50,6 +50,12 @@ class Settings(BaseSettings):
     pictures: bool = Field(
         default=True, description="Tables show a picture (on/off); each lobby's host may switch it."
     )
+    discord_global_rate_limit: int = Field(
+        default=50,
+        ge=1,
+        le=100_000,
+        description="Requests a second Discord allows the bot token, all its processes together.",
+    )
 
     shard_count: int | None = Field(
         default=None, ge=1, description="Gateway shards of the whole bot; unset: Discord's recommendation."

@@ -84,6 +84,9 @@ class Control:
                     for t in emu.interaction_timings()
                 ],
                 "rate_limited": emu.rate_limited,
+                "requests_counted": emu.requests_counted,
+                "requests_exempt": emu.requests_exempt,
+                "invalid_requests": emu.invalid_requests(),
                 "unsupported": emu.server.unsupported,
                 "gateway": {
                     "identifies": emu.server.gateway.identifies,
@@ -173,6 +176,7 @@ class Control:
                 count=int(spec.get("count", 1)),
                 retry_after=float(spec.get("retry_after", 0.05)),
                 is_global=bool(spec.get("global", False)),
+                scope=spec.get("scope"),
             )
         action = body.get("gateway")
         if action == "invalidate":

@@ -25,7 +25,7 @@ from emulator.model import (
 )
 from emulator.ratelimits import DISCORD, RateLimits
 from emulator.ratelimits import NONE as NO_LIMITS
-from emulator.server import Server
+from emulator.server import Forced429, Server
 from emulator.users import Invoker, SimulatedMember
 
 TOKEN = "emulator-token"
@@ -384,10 +384,39 @@ class Emulator:
     # failure injection ------------------------------------------------------------------------------
 
     def force_429(
-        self, route: str | None = None, *, count: int = 1, retry_after: float = 0.05, is_global: bool = False
+        self,
+        route: str | None = None,
+        *,
+        count: int = 1,
+        retry_after: float = 0.05,
+        is_global: bool = False,
+        scope: str | None = None,
     ) -> None:
-        """The next ``count`` bot requests whose "METHOD /path" contains ``route`` get a 429."""
-        self.server.force_429(route, count=count, retry_after=retry_after, is_global=is_global)
+        """The next ``count`` bot requests whose "METHOD /path" contains ``route`` get a 429 (of
+        ``scope`` user, global or shared; default global if ``is_global``, else user)."""
+        scope = scope or ("global" if is_global else "user")
+        self.server.force_429(Forced429(route, count, retry_after, scope))
+
+    # Discord's budget -------------------------------------------------------------------------------
+
+    @property
+    def requests_counted(self) -> int:
+        """The bot's requests bound by its global limit so far (refused ones included)."""
+        return self.server.usage.counted[self.token]
+
+    @property
+    def requests_exempt(self) -> int:
+        """The bot's requests to the routes Discord exempts from the global limit (:mod:`emulator.usage`)."""
+        return self.server.usage.exempt[self.token]
+
+    def invalid_requests(self) -> int:
+        """Invalid requests (401, 403, 429 but those of scope shared) of the last 10 minutes."""
+        return self.server.usage.invalid_in_window(self.world.now())
+
+    @property
+    def banned(self) -> bool:
+        """Whether the bot's address is banned (over 10,000 invalid requests in 10 minutes)."""
+        return self.server.usage.banned("127.0.0.1", self.world.now())
 
     @property
     def rate_limited(self) -> list[str]:

@@ -9,8 +9,8 @@ to wait *before* a bucket runs dry, as it does on Discord.
 
 The figures (:data:`DISCORD`), and why:
 
-- Global, 50 requests per second per bot; interaction callbacks and the interaction webhooks
-  (``/interactions/...``, ``/webhooks/{app}/{token}...``) are exempt. Both are documented on
+- Global, 50 requests per second per bot; the interaction callback and the interaction-token webhook
+  routes are exempt (which exactly: :mod:`emulator.usage`). Both are documented on
   discord.com/developers/docs/topics/rate-limits ("All bots can make up to 50 requests per second";
   "Interaction endpoints are not bound to the bot's Global Rate Limit").
 - Per channel, sending a message 5 per 5 s, editing a message 5 per 5 s, deleting a message 5 per 1 s.
@@ -34,7 +34,7 @@ SEND = "POST /channels/{channel_id}/messages"
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 DELETE = "DELETE /channels/{channel_id}/messages/{message_id}"
 _MAJOR_KEYS = ("channel_id", "guild_id", "app_id", "token")
-_EXEMPT_FROM_GLOBAL = ("/interactions/", "/webhooks/")
+SCOPES = ("user", "global", "shared")
 
 
 @dataclass(frozen=True)
@@ -125,8 +125,9 @@ class RateLimiter:
             known = self._hashes[label] = hashlib.sha1(label.encode()).hexdigest()[:16]
         return known
 
-    def admit(self, label: str, template: str, params: Any, now: float) -> Verdict:
-        """Counts a request to ``label`` ("METHOD /template") now, or refuses it with a 429."""
+    def admit(self, label: str, params: Any, now: float, *, exempt: bool) -> Verdict:
+        """Counts a request to ``label`` ("METHOD /template") now, or refuses it with a 429; an
+        ``exempt`` request is not bound by the global limit."""
         bucket_hash = self.bucket_hash(label)
         figures = self.limits.for_route(label)
         bucket = None
@@ -137,11 +138,11 @@ class RateLimiter:
             if bucket is None:
                 bucket = self.buckets[key] = Bucket(*figures)
             if not bucket.has_room(now):
-                return self._too_many(bucket_hash, bucket, now, is_global=False)
+                return self._too_many(bucket_hash, bucket, now, scope="user")
         glob = self.global_bucket
-        if glob is not None and not template.startswith(_EXEMPT_FROM_GLOBAL):
+        if glob is not None and not exempt:
             if not glob.has_room(now):
-                return self._too_many(bucket_hash, glob, now, is_global=True)
+                return self._too_many(bucket_hash, glob, now, scope="global")
             glob.take(now)
         if bucket is None:
             return Verdict({})
@@ -160,13 +161,15 @@ class RateLimiter:
             "X-RateLimit-Bucket": bucket_hash,
         }
 
-    def _too_many(self, bucket_hash: str, bucket: Bucket, now: float, *, is_global: bool) -> Verdict:
+    def _too_many(self, bucket_hash: str, bucket: Bucket, now: float, *, scope: str) -> Verdict:
         retry_after = round(max(bucket.resets_at - now, 0.001), 3)
-        return self.refusal(bucket_hash, bucket.limit, retry_after, now, is_global=is_global)
+        return self.refusal(bucket_hash, bucket.limit, retry_after, now, scope=scope)
 
     @staticmethod
-    def refusal(bucket_hash: str, limit: int, retry_after: float, now: float, *, is_global: bool) -> Verdict:
-        """A 429 as Discord sends it (also used for the 429s tests force)."""
+    def refusal(bucket_hash: str, limit: int, retry_after: float, now: float, *, scope: str) -> Verdict:
+        """A 429 as Discord sends it (also used for the 429s tests force): ``scope`` ``user`` (the
+        route's bucket), ``global`` or ``shared`` (a resource's limit, not counted toward a ban)."""
+        is_global = scope == "global"
         headers = {
             "Via": "1.1 google",  # discord.py takes a 429 without it for a Cloudflare ban
             "Retry-After": f"{retry_after:.3f}",
@@ -175,9 +178,11 @@ class RateLimiter:
             "X-RateLimit-Reset": f"{now + retry_after:.3f}",
             "X-RateLimit-Reset-After": f"{retry_after:.3f}",
             "X-RateLimit-Bucket": bucket_hash,
-            "X-RateLimit-Scope": "global" if is_global else "user",
+            "X-RateLimit-Scope": scope,
         }
         if is_global:
             headers["X-RateLimit-Global"] = "true"
-        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
+        shared = scope == "shared"
+        message = "The resource is being rate limited." if shared else "You are being rate limited."
+        body = {"message": message, "retry_after": retry_after, "global": is_global}
         return Verdict(headers, body)

@@ -55,8 +55,15 @@ EDIT_REFUSED = (400, 30046, "Maximum number of edits to messages older than 1 ho
 COMPONENTS_ONLY = (400, 40004, "This response type is only valid for component interactions")
 
 ErrorKind = tuple[int, int, str]
-# Where a request keeps its parsed body (a typed key from aiohttp 3.14, a string before).
-PAYLOAD = getattr(web, "RequestKey", lambda name, _kind: name)("emulator_payload", object)
+
+
+def request_key(name: str, kind: type) -> Any:
+    """A key to keep something on a request (a typed key from aiohttp 3.14, a string before)."""
+    return getattr(web, "RequestKey", lambda name, _kind: name)(name, kind)
+
+
+PAYLOAD = request_key("emulator_payload", object)
+"""Where a request keeps its parsed body."""
 
 
 def error(status: int, code: int, message: str, problems: list[str] | None = None) -> web.Response:

@@ -3,7 +3,8 @@
 The middleware authenticates bot routes, counts requests in flight (for "settle"), answers forced and
 real rate limits (:mod:`emulator.ratelimits`) with a 429 discord.py retries, puts ``X-RateLimit-*``
 headers on every rate-limited route's response, and checks request bodies against Discord's OpenAPI
-description (:mod:`emulator.schema`).
+description (:mod:`emulator.schema`). It counts what the bot spends of Discord's budget and the invalid
+requests that earn a ban, and answers a banned address as Cloudflare does (:mod:`emulator.usage`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,12 +23,16 @@ from emulator.gateway import Gateway
 from emulator.limits import SCHEMA
 from emulator.model import World
 from emulator.ratelimits import RateLimiter, RateLimits, Verdict
-from emulator.rest import INVALID_FORM, Refused, Rest, error, json_response, read_payload
+from emulator.rest import INVALID_FORM, Refused, Rest, error, json_response, read_payload, request_key
 from emulator.schema import discord_schemas, form_errors
+from emulator.usage import BANNED_PAGE, Usage, exempt_from_global
 
 _log = logging.getLogger(__name__)
 API_PREFIXES = ("/api/v10", "/api/v9")
 _WITH_BODY = frozenset({"POST", "PUT", "PATCH"})
+ROUTE = request_key("emulator_route", tuple)
+"""Where a request keeps ``("METHOD /template", exempt from the global limit)`` for the observers."""
+Observer = Callable[[web.Request, web.StreamResponse], None]
 
 
 @dataclass
@@ -34,7 +40,7 @@ class Forced429:
     route: str | None  # substring of "METHOD /path"; None: any bot request
     count: int
     retry_after: float
-    is_global: bool
+    scope: str  # X-RateLimit-Scope: user, global or shared
 
 
 class Server:
@@ -58,11 +64,14 @@ class Server:
         self.rest = Rest(world, self.gateway)
         self.callbacks = Callbacks(self.rest)
         self.limiter = RateLimiter(rate_limits)
+        self.usage = Usage()
         self.schemas = discord_schemas() if check_bodies else None
         self.forced: list[Forced429] = []
         self.rate_limited: list[str] = []  # "METHOD /path" of every 429 sent
         self.unsupported: list[str] = []  # bot requests the emulator has no route for
         self.requests: list[str] = []
+        self.observers: list[Observer] = []
+        """Called with every API request and its answer (after the answer is made, before it is sent)."""
         self.in_flight = 0
         self.last_activity = 0.0
         self.app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
@@ -97,11 +106,9 @@ class Server:
             await self._runner.cleanup()
             self._runner = None
 
-    def force_429(
-        self, route: str | None = None, *, count: int = 1, retry_after: float = 0.05, is_global: bool = False
-    ) -> None:
-        """The next ``count`` bot requests matching ``route`` (e.g. ``"POST /channels"``) get a 429."""
-        self.forced.append(Forced429(route, count, retry_after, is_global))
+    def force_429(self, forced: Forced429) -> None:
+        """The next ``forced.count`` bot requests matching ``forced.route`` get a 429."""
+        self.forced.append(forced)
 
     def _take_forced(self, label: str) -> Forced429 | None:
         for forced in self.forced:
@@ -132,6 +139,17 @@ class Server:
             self.last_activity = loop.time()
 
     async def _api(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        address, now = request.remote or "", self.world.now()
+        if self.usage.banned(address, now):
+            self.rate_limited.append(f"{request.method} {request.path} (banned)")
+            return web.Response(status=429, text=BANNED_PAGE, content_type="text/html")
+        response = await self._answer(request, handler)
+        self.usage.answered(address, response.status, response.headers.get("X-RateLimit-Scope"), now)
+        for observe in self.observers:
+            observe(request, response)
+        return response
+
+    async def _answer(self, request: web.Request, handler: Any) -> web.StreamResponse:
         resource = request.match_info.route.resource
         template = resource.canonical if resource is not None else request.path
         for prefix in API_PREFIXES:
@@ -146,15 +164,19 @@ class Server:
         public = template.startswith(("/interactions/", "/webhooks/")) or template == "/gateway"
         if not public and request.headers.get("Authorization") != f"Bot {self.token}":
             return error(401, 0, "401: Unauthorized")
+        exempt = exempt_from_global(request.method, template, info, self.world.bot.id)
+        self.usage.request(self.token, label, exempt=exempt)
+        request[ROUTE] = (label, exempt)
+        if self.observers and request.method in _WITH_BODY and request.can_read_body:
+            await read_payload(request)  # what a refused request carried, for the observers too
         limiter = self.limiter
         now = self.world.now()
         forced = self._take_forced(label)
         if forced is not None:
-            verdict = limiter.refusal(
-                limiter.bucket_hash(label), 1, forced.retry_after, now, is_global=forced.is_global
-            )
+            bucket_hash = limiter.bucket_hash(label)
+            verdict = limiter.refusal(bucket_hash, 1, forced.retry_after, now, scope=forced.scope)
             return self._too_many(label, verdict)
-        verdict = limiter.admit(label, template, info, now)
+        verdict = limiter.admit(label, info, now, exempt=exempt)
         if verdict.refused is not None:
             return self._too_many(label, verdict)
         try:

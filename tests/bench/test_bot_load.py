@@ -23,6 +23,9 @@ HEADLINE = (
     "deadline_misses",
     "floor_moves_per_s",
     "kb_per_game_after",
+    "counted_requests_per_move",
+    "responses_429",
+    "invalid_requests_10min",
 )
 
 
@@ -39,6 +42,9 @@ def test_a_tiny_load_run_reports_every_headline_figure_with_moves_made_by_both_b
     assert figures["floor_moves_per_s"] > 0, "the floor bot made no move"
     assert figures["cpu_ms_per_move"] > 0 and figures["floor_cpu_ms_per_move"] > 0
     assert figures["table_lag_p50_ms"] is not None, "no table showed a move"
+    by_kind = figures["counted_per_move_by_kind"]  # told apart from route and payload alone
+    assert figures["counted_requests_per_move"] > 0 and by_kind.get("table edit", 0) > 0, by_kind
+    assert abs(sum(by_kind.values()) - figures["counted_requests_per_move"]) < 1e-9
     each = figures["cpu_vs_floor_each"]
     assert len(each) == 2 and figures["cpu_vs_floor"] == min(each), "the lower middle of two pairs"
     assert figures["cpu_vs_floor_median"] == sum(each) / 2
