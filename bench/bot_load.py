@@ -3,7 +3,7 @@
     python -m bench.bot_load [--games 10,100,500] [--seconds 20] [--warmup 5] [--resume 1000] [--json]
                              [--pictures on|off]
     python -m bench.bot_load --open-loop --games 1000,5000 [--think 5]
-    python -m bench.bot_load --open-loop --discord-limits --limiter   (the bot keeps to the global limit)
+    python -m bench.bot_load --open-loop --discord-limits [--no-limiter]   (--no-limiter: the bot's own off)
     python -m bench.bot_load --games 100 --compare stdlib-json,uvloop,dynamic-item,refresh-16
     python -m bench.bot_load --games 100 --profile /tmp/profile   (pyinstrument over the measured play)
     python -m bench.bot_load --games 100 --rounds 3   (Catnip and the floor in turn, three times)
@@ -442,9 +442,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         help="the emulator enforces Discord's per-channel and global rate limits (5 pings per 5 s a table …)",
     )
     parser.add_argument(
-        "--limiter",
-        action="store_true",
-        help="the bot keeps under Discord's global limit itself (bot/discord_budget.py, through http_trace)",
+        "--no-limiter",
+        dest="limiter",
+        action="store_false",
+        help="the bot's own global limiter off (bot/discord_budget.py), to see what Discord would refuse",
     )
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--subject", default="catnip", help=argparse.SUPPRESS)
@@ -476,7 +477,7 @@ def main(argv: list[str] | None = None) -> None:
     common = ["--seconds", str(args.seconds), "--warmup", str(args.warmup), "--players", str(args.players)]
     common += ["--game", args.game, "--think", str(args.think), "--rate-limit", str(args.rate_limit)]
     common += ["--pictures", args.pictures] + ["--discord-limits"] * args.discord_limits
-    common += ["--limiter"] * args.limiter
+    common += ["--no-limiter"] * (not args.limiter)
     common += ["--open-loop"] * args.open_loop + ["--tracemalloc"] * args.tracemalloc
     common += ["--profile", args.profile] if args.profile else []
     with_floor = not (args.open_loop or args.no_floor)

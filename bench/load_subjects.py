@@ -101,7 +101,7 @@ class Catnip:
         database_url: str | None = None,
         shard_count: int | None = None,
         shard_ids: tuple[int, ...] | None = None,
-        limiter: bool = False,
+        limiter: bool = True,
     ) -> None:
         """`limiter`: the bot keeps under Discord's global limit itself (bot/discord_budget.py)."""
         self.limiter = limiter
@@ -136,8 +136,8 @@ class Catnip:
         # With shards of its own, the first guild may be another process's: ready is enough.
         guild_id = None if self.shard_ids else (await emulator.remote.state())["guild_id"]
         paced: dict = {"identify_window": 0.1} if self.shard_ids else {}  # the emulator's pace, not 5 s
-        if self.limiter:
-            paced["http_trace"] = self._budget(settings)
+        if not self.limiter:
+            paced["http_trace"] = None  # the bot's own limiter off (bot/discord_budget.py)
         bot = self.bot = create_bot(
             settings, guild_ready_timeout=0.05, seed_source=lambda: next(counter), **paced
         )
@@ -150,12 +150,6 @@ class Catnip:
         )
         self.seconds_to_ready = time.perf_counter() - started
         tune_runtime()  # as `python -m bot` does once the bot is ready
-
-    def _budget(self, settings):
-        from bot.discord_budget import GlobalBudget, share, trace_config
-
-        per_second = share(settings.discord_global_rate_limit, settings.shard_ids, settings.shard_count)
-        return trace_config(GlobalBudget(per_second), lambda: self.bot.application_id)
 
     async def stop(self) -> None:
         await self.bot.close()

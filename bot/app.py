@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.absence import Absence
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
+from bot.discord_budget import GlobalBudget, share, trace_config
 from bot.discord_internals import bot_gateway
 from bot.memory import RELEASE_EVERY_SECONDS, can_release, release_free_memory
 from bot.presenter import Presenter
@@ -68,6 +69,11 @@ class CatnipBot(commands.AutoShardedBot):
         client_options.setdefault("shard_count", settings.shard_count)
         if settings.shard_ids is not None:
             client_options.setdefault("shard_ids", list(settings.shard_ids))
+        self.budget = GlobalBudget(
+            share(settings.discord_global_rate_limit, settings.shard_ids, settings.shard_count)
+        )
+        """This process's share of the token's global rate limit, kept before Discord must answer 429."""
+        client_options.setdefault("http_trace", trace_config(self.budget, lambda: self.application_id))
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents, help_command=None, **client_options
         )
