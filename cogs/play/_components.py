@@ -26,6 +26,7 @@ from cogs.play._gate import admit, can_manage, check_component_type, on_private_
 from cogs.play._help import on_guide
 from cogs.play._seat import fresh_events, on_back, on_refresh, on_replace, welcome_back
 from cogs.play._settings import choose_setting
+from cogs.play._tokens import noting
 from engine import GAMES, EngineError, InvalidInput, OutOfDate
 
 if TYPE_CHECKING:
@@ -109,7 +110,8 @@ async def handle_click(interaction: discord.Interaction, custom_id: str) -> None
     component: ids.ComponentId | None = None
     try:
         component = _parsed(interaction, custom_id)
-        await _answer(interaction, component)
+        with noting(interaction, component.game_id if component else None):
+            await _answer(interaction, component)
     except discord.NotFound as error:
         if not too_late(error):
             raise

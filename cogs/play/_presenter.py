@@ -44,6 +44,8 @@ from bot.timers import Timers
 from cogs.components import Controls
 from cogs.messages import Message, lobby_message, table_message
 from cogs.play._pictures import TablePictures, show_picture
+from cogs.play._tokens import InteractionBook
+from cogs.play._writer import Purpose, Writer, table_purpose
 from cogs.seat_controls import hand_button
 from engine import GAMES, Event
 
@@ -85,6 +87,8 @@ class TablePresenter:
         self.pictures = TablePictures(
             getattr(service, "pictures", True), follow_up=self.refresh, clock=service.clock.now
         )
+        self.tokens = InteractionBook(service.clock.now)
+        self.writer = Writer(self.tokens)
 
     # -------------------------------------------------------------- listening to the game service
 
@@ -137,14 +141,17 @@ class TablePresenter:
         if channel is not None and game.record.table_message_id is not None:
             await self._mark_closed(game, channel, reason)
         await self.service.ending_shown(game)  # or nowhere to show it, now or at a later start
+        self.tokens.forget(game.id)
 
     async def _mark_closed(self, game: LiveGame, channel: discord.abc.Messageable, reason: str) -> None:
         embed = discord.Embed(title=f"{game.rules.title} — table #{game.id} closed", description=reason)
         self.pictures.forget(game.id)
+        message_id = game.record.table_message_id
+        fields = {"content": None, "embed": embed, "view": None, "attachments": []}
         try:
-            await channel.get_partial_message(game.record.table_message_id).edit(
-                content=None, embed=embed, view=None, attachments=[]
-            )
+            if not await self.writer.edit_table(game, message_id, lambda: fields, wait=False):
+                partial = channel.get_partial_message(message_id)
+                await self.writer.counted(table_purpose(game), lambda: partial.edit(**fields))
         except discord.HTTPException:
             log.warning("%s could not mark the table closed", game.log_prefix())
 
@@ -154,17 +161,20 @@ class TablePresenter:
         if channel is None or not users:
             return
         mentions = " ".join(f"<@{u}>" for u in users)
+        fields = {
+            "content": f"⏰ {mentions} — {seconds_left} s left to decide in {game.rules.title} #{game.id}; "
+            "after that the computer chooses for you.",
+            "allowed_mentions": discord.AllowedMentions(users=[discord.Object(u) for u in users]),
+        }
         try:
-            sent = await channel.send(
-                f"⏰ {mentions} — {seconds_left} s left to decide in {game.rules.title} #{game.id}; "
-                "after that the computer chooses for you.",
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]),
-            )
+            sent_id = await self.writer.post(game, channel.id, wait=False, **fields)
+            if sent_id is None:
+                sent_id = (await self.writer.counted(Purpose.PING, lambda: channel.send(**fields))).id
         except (discord.Forbidden, discord.NotFound) as error:
             log.warning("%s could not post the timer warning (HTTP %s)", game.log_prefix(), error.status)
             return
         self._clear_warning(game, force=True)  # an earlier one still up
-        self._warnings[game.id] = (channel.id, sent.id, game.record.version)
+        self._warnings[game.id] = (channel.id, sent_id, game.record.version)
 
     def _clear_warning(self, game: LiveGame, force: bool = False) -> None:
         """Delete the game's timer warning once its decision is made (by the member or, when time ran
@@ -350,9 +360,13 @@ class TablePresenter:
         record = game.record
         old_id = record.table_message_id
         if not self._reposting(game, channel.id):
+
+            def fields() -> dict:
+                return {**message.kwargs(), **self.pictures.edit_kwargs(game, old_id, message.picture)}
+
             try:
-                files = self.pictures.edit_kwargs(game, old_id, message.picture)
-                await self._edit(channel.id, old_id, **message.kwargs(), **files)
+                if not await self.writer.edit_table(game, old_id, fields):
+                    await self._edit(table_purpose(game), channel.id, old_id, **fields())
                 self.pictures.shown(game, old_id, message.picture)
                 return
             except discord.NotFound:
@@ -362,7 +376,10 @@ class TablePresenter:
                 raise
             except discord.HTTPException as error:
                 log.info("%s table edit refused (%s); posting a fresh table", game.log_prefix(), error.status)
-        sent = await channel.send(**message.kwargs(), **self.pictures.send_kwargs(message.picture))
+        sent = await self.writer.counted(
+            table_purpose(game),
+            lambda: channel.send(**message.kwargs(), **self.pictures.send_kwargs(message.picture)),
+        )
         self.pictures.shown(game, sent.id, message.picture)
         self.messages_since_table[channel.id] = 0
         await self.service.store.set_table_message(
@@ -394,28 +411,32 @@ class TablePresenter:
             await self._clear_ping(game.id)
             return
         mentions = " ".join(f"<@{u}>" for u in sorted(users))
-        sent_id = await self._send(
-            channel.id,
-            content=f"🔔 {mentions} — your move in {game.rules.title} #{game.id}. "
+        fields = {
+            "content": f"🔔 {mentions} — your move in {game.rules.title} #{game.id}. "
             f"Use the buttons on the table or **{GAMES[game.record.game].texts.hand_label}**.",
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]),
-            view=Controls([hand_button(game)]),
-            nonce=next(PING_NONCES),
-        )
+            "allowed_mentions": discord.AllowedMentions(users=[discord.Object(u) for u in users]),
+            "view": Controls([hand_button(game)]),
+        }
+        sent_id = await self.writer.post(game, channel.id, **fields)
+        if sent_id is None:
+            sent_id = await self._send(channel.id, **fields, nonce=next(PING_NONCES))
         self._pings[game.id] = (channel.id, sent_id, users)
         if previous is not None:
             # Off the refresh path: the slot is free for the next table while the old ping goes.
             self._delete_soon(previous[0], previous[1])
 
-    async def _edit(self, channel_id: int, message_id: int, **fields: Any) -> None:
+    async def _edit(self, purpose: Purpose, channel_id: int, message_id: int, **fields: Any) -> None:
         """`PartialMessage.edit`, without reading Discord's answer into a `Message` nobody uses: with its
         embed and buttons, that was a tenth of discord.py's work for each table edit."""
-        await self._request(self.bot.http.edit_message, channel_id, message_id, **fields)
+        edit = self.bot.http.edit_message
+        await self.writer.counted(purpose, lambda: self._request(edit, channel_id, message_id, **fields))
 
     async def _send(self, channel_id: int, **fields: Any) -> int:
         """`Messageable.send` for a message of no files, reading only the new message's id from Discord's
         answer (see `_edit`)."""
-        return int((await self._request(self.bot.http.send_message, channel_id, **fields))["id"])
+        send = self.bot.http.send_message
+        sent = await self.writer.counted(Purpose.PING, lambda: self._request(send, channel_id, **fields))
+        return int(sent["id"])
 
     async def _request(self, call: Callable[..., Awaitable[Any]], *ids: int, **fields: Any) -> Any:
         """`call`, a method of discord.py's HTTP client, with `fields` as discord.py sends a message."""
@@ -434,7 +455,8 @@ class TablePresenter:
             return
         self._deleted_by_us.add(message_id)
         try:
-            await channel.get_partial_message(message_id).delete()
+            if not await self.writer.delete(message_id):
+                await self.writer.counted(Purpose.CLEAN_UP, channel.get_partial_message(message_id).delete)
         except discord.HTTPException:
             self._deleted_by_us.discard(message_id)  # no deletion event will come for it
 

@@ -1,0 +1,78 @@
+"""What a whole game costs in Discord requests: played through the emulator (lobby, start, every move,
+the end and the rematch), counted from the emulator's log of the bot's requests, split into those the
+global limit counts and those it exempts (interaction callbacks and interaction-token webhooks)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from emulator import Emulator
+from emulator.ratelimits import _EXEMPT_FROM_GLOBAL
+from engine import Rng
+from tests.e2e.driver import Table, open_table, table_of
+
+MAX_STEPS = 3000
+MOVE = re.compile(r"move (\d+)")
+
+
+def exempt(label: str) -> bool:
+    """Whether a request ("METHOD /template") is exempt from the global limit, as the emulator rules."""
+    return label.split(" ", 1)[1].startswith(_EXEMPT_FROM_GLOBAL)
+
+
+@dataclass
+class GameCost:
+    """The requests of one whole game, by route."""
+
+    game: str
+    players: int
+    moves: int = 0
+    counted: Counter[str] = field(default_factory=Counter)
+    exempt: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def counted_per_move(self) -> float:
+        return sum(self.counted.values()) / max(self.moves, 1)
+
+    @property
+    def exempt_per_move(self) -> float:
+        return sum(self.exempt.values()) / max(self.moves, 1)
+
+    def describe(self) -> str:
+        routes = ", ".join(f"{label} {n}" for label, n in self.counted.most_common())
+        return (
+            f"{self.game} {self.players}p: {self.moves} moves, counted {sum(self.counted.values())} "
+            f"({self.counted_per_move:.2f} a move: {routes}), exempt {sum(self.exempt.values())} "
+            f"({self.exempt_per_move:.2f} a move)"
+        )
+
+
+def moves_shown(emu: Emulator, channel) -> int:
+    """The move number in the footer of the table shown in `channel`."""
+    table = table_of(emu, channel)
+    found = MOVE.findall((table.embeds[0].get("footer") or {}).get("text", "")) if table else []
+    return int(found[-1]) if found else 0
+
+
+async def play_whole_game(emu: Emulator, key: str, players: int, seed: int = 1) -> GameCost:
+    """/play, joins, Start, every move to the end, and Rematch until the new table is up."""
+    log = emu.server.requests
+    first = len(log)
+    thread, members = await open_table(emu, key, players)
+    table = Table(emu, thread, members, Rng.seeded(seed * 97 + players))
+    for _ in range(MAX_STEPS):
+        if table.over():
+            break
+        await table.step()
+    assert table.over(), f"{key} with {players} did not finish in {MAX_STEPS} steps"
+    moves = moves_shown(emu, thread)
+    final = table_of(emu, thread)
+    assert (await members[0].click(final, "Rematch")).ok
+    await emu.wait_for(lambda: table_of(emu, thread).id != final.id)
+    await emu.settle(idle=0.02)
+    cost = GameCost(key, players, moves)
+    for label in log[first:]:
+        (cost.exempt if exempt(label) else cost.counted)[label] += 1
+    return cost
