@@ -41,11 +41,12 @@ class GameCost:
         return sum(self.exempt.values()) / max(self.moves, 1)
 
     def describe(self) -> str:
-        routes = ", ".join(f"{label} {n}" for label, n in self.counted.most_common())
+        counted = ", ".join(f"{label} {n}" for label, n in self.counted.most_common())
+        exempt = ", ".join(f"{label} {n}" for label, n in self.exempt.most_common())
         return (
             f"{self.game} {self.players}p: {self.moves} moves, counted {sum(self.counted.values())} "
-            f"({self.counted_per_move:.2f} a move: {routes}), exempt {sum(self.exempt.values())} "
-            f"({self.exempt_per_move:.2f} a move)"
+            f"({self.counted_per_move:.2f} a move: {counted}), exempt {sum(self.exempt.values())} "
+            f"({self.exempt_per_move:.2f} a move: {exempt})"
         )
 
 
