@@ -417,6 +417,9 @@ class TablePresenter:
             "allowed_mentions": discord.AllowedMentions(users=[discord.Object(u) for u in users]),
             "view": Controls([hand_button(game)]),
         }
+        narrower = previous is not None and users < previous[2] and previous[0] == channel.id
+        if narrower and await self._narrow_ping(game, previous[1], users, fields):
+            return
         sent_id = await self.writer.post(game, channel.id, **fields)
         if sent_id is None:
             sent_id = await self._send(channel.id, **fields, nonce=next(PING_NONCES))
@@ -424,6 +427,19 @@ class TablePresenter:
         if previous is not None:
             # Off the refresh path: the slot is free for the next table while the old ping goes.
             self._delete_soon(previous[0], previous[1])
+
+    async def _narrow_ping(
+        self, game: LiveGame, message_id: int, users: frozenset[int], fields: dict
+    ) -> bool:
+        """Some of those the standing ping named have acted: it names only those left, edited in place
+        (nobody new to tell, so no new message and no deletion). False when the ping is gone."""
+        try:
+            if not await self.writer.edit_posted(game, message_id, fields):
+                await self._edit(Purpose.PING, self._pings[game.id][0], message_id, **fields)
+        except discord.NotFound:
+            return False
+        self._pings[game.id] = (self._pings[game.id][0], message_id, users)
+        return True
 
     async def _edit(self, purpose: Purpose, channel_id: int, message_id: int, **fields: Any) -> None:
         """`PartialMessage.edit`, without reading Discord's answer into a `Message` nobody uses: with its

@@ -121,9 +121,10 @@ class InteractionBook:
     def posted(self, message_id: int, token: Token) -> None:
         self._posted[message_id] = token
 
-    def poster(self, message_id: int) -> Token | None:
-        """The fit token that posted followup `message_id` (forgotten once asked for)."""
-        token = self._posted.pop(message_id, None)
+    def poster(self, message_id: int, *, forget: bool = True) -> Token | None:
+        """The fit token that posted followup `message_id` (forgotten once asked for, with `forget`:
+        the message is being deleted)."""
+        token = self._posted.pop(message_id, None) if forget else self._posted.get(message_id)
         return token if self._fit(token) else None
 
     def drop(self, game_id: int, token: Token) -> None:

@@ -88,6 +88,25 @@ class Writer:
         self.book.posted(sent.id, token)
         return sent.id
 
+    async def edit_posted(self, game: LiveGame, message_id: int, fields: dict[str, Any]) -> bool:
+        """Edit followup `message_id` through the token that posted it; False when that token is no
+        longer fit (then the caller edits it through the counted route). Raises NotFound when the
+        message is gone."""
+        token = self.book.poster(message_id, forget=False)
+        if token is None:
+            return False
+        try:
+            await token.interaction.followup.edit_message(message_id, **fields)
+        except discord.NotFound as error:
+            if error.code == UNKNOWN_MESSAGE:
+                raise
+            self._refused(game, token, error)
+            return False
+        except discord.HTTPException as error:
+            self._refused(game, token, error)
+            return False
+        return True
+
     async def delete(self, message_id: int) -> bool:
         """Delete a followup through the token that posted it; False when that token is no longer fit
         (or the message was not a followup): then the caller deletes it through the counted route.

@@ -31,6 +31,8 @@ class GameCost:
     moves: int = 0
     counted: Counter[str] = field(default_factory=Counter)
     exempt: Counter[str] = field(default_factory=Counter)
+    table_edits: int = 0
+    """Edits of the game's table message, by any route."""
 
     @property
     def counted_per_move(self) -> float:
@@ -46,7 +48,7 @@ class GameCost:
         return (
             f"{self.game} {self.players}p: {self.moves} moves, counted {sum(self.counted.values())} "
             f"({self.counted_per_move:.2f} a move: {counted}), exempt {sum(self.exempt.values())} "
-            f"({self.exempt_per_move:.2f} a move: {exempt})"
+            f"({self.exempt_per_move:.2f} a move: {exempt}); table edits {self.table_edits}"
         )
 
 
@@ -61,6 +63,8 @@ async def play_whole_game(emu: Emulator, key: str, players: int, seed: int = 1) 
     """/play, joins, Start, every move to the end, and Rematch until the new table is up."""
     log = emu.server.requests
     first = len(log)
+    edited: Counter[int] = Counter()
+    emu.on_message(lambda kind, message: edited.update([message.id]) if kind == "update" else None)
     thread, members = await open_table(emu, key, players)
     table = Table(emu, thread, members, Rng.seeded(seed * 97 + players))
     for _ in range(MAX_STEPS):
@@ -73,7 +77,7 @@ async def play_whole_game(emu: Emulator, key: str, players: int, seed: int = 1) 
     assert (await members[0].click(final, "Rematch")).ok
     await emu.wait_for(lambda: table_of(emu, thread).id != final.id)
     await emu.settle(idle=0.02)
-    cost = GameCost(key, players, moves)
+    cost = GameCost(key, players, moves, table_edits=edited[final.id])
     for label in log[first:]:
         (cost.exempt if exempt(label) else cost.counted)[label] += 1
     return cost
