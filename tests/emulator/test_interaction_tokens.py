@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from emulator import Emulator, limits
-from tests.emulator.test_rules import api, callback, row, webhook  # noqa: F401  (api is a fixture)
+from tests.emulator.test_rules import callback, row, webhook
 
 
 def button(custom_id: str, label: str) -> dict[str, Any]:
@@ -18,7 +18,7 @@ def button(custom_id: str, label: str) -> dict[str, Any]:
 
 
 @pytest.fixture
-async def table(emu: Emulator, api):  # noqa: F811
+async def table(emu: Emulator, api):
     """A public message of the bot's with two buttons, as a table is."""
     channel = emu.channel("games").id
     payload = {"content": "table v1", "components": [row(button("move", "Move"), button("hand", "Hand"))]}
@@ -28,7 +28,7 @@ async def table(emu: Emulator, api):  # noqa: F811
 
 
 async def test_a_click_answered_by_a_deferred_update_edits_its_message_as_original(
-    emu: Emulator, api, table  # noqa: F811
+    emu: Emulator, api, table
 ) -> None:
     click = await emu.member("Ann").click(table, "Move", wait=False)
     assert (await api("POST", callback(click), {"type": 6}))[0] == 200
@@ -39,7 +39,7 @@ async def test_a_click_answered_by_a_deferred_update_edits_its_message_as_origin
 
 
 async def test_the_original_of_a_click_on_a_private_panel_is_that_panel_never_the_table(
-    emu: Emulator, api, table  # noqa: F811
+    emu: Emulator, api, table
 ) -> None:
     ann = emu.member("Ann")
     opened = await ann.click(table, "Hand", wait=False)
@@ -53,7 +53,7 @@ async def test_the_original_of_a_click_on_a_private_panel_is_that_panel_never_th
 
 
 async def test_a_public_followup_of_a_click_is_deleted_only_through_its_own_token(
-    emu: Emulator, api, table  # noqa: F811
+    emu: Emulator, api, table
 ) -> None:
     ann, bo = emu.member("Ann"), emu.member("Bo")
     first = await ann.click(table, "Move", wait=False)
@@ -72,7 +72,7 @@ async def test_a_public_followup_of_a_click_is_deleted_only_through_its_own_toke
 
 
 async def test_a_token_past_15_minutes_reaches_nothing_and_the_bot_route_still_does(
-    emu: Emulator, api, table  # noqa: F811
+    emu: Emulator, api, table
 ) -> None:
     click = await emu.member("Ann").click(table, "Move", wait=False)
     await api("POST", callback(click), {"type": 6})
@@ -90,7 +90,7 @@ async def test_a_token_past_15_minutes_reaches_nothing_and_the_bot_route_still_d
     assert (await api("DELETE", f"/channels/{channel}/messages/{ping['id']}"))[0] == 204
 
 
-async def test_a_click_never_answered_opens_no_route(emu: Emulator, api, table) -> None:  # noqa: F811
+async def test_a_click_never_answered_opens_no_route(emu: Emulator, api, table) -> None:
     click = await emu.member("Ann").click(table, "Move", wait=False)
     emu.advance(3.01)
     await emu.invoker.wait(click)
