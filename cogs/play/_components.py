@@ -254,6 +254,12 @@ async def on_view(bot: CatnipBot, interaction: discord.Interaction, component: i
     if game.state is None:
         raise Refusal("The game hasn't started yet.")
     message = private_panel(game, seat, note=await welcome_back(bot, game.id, interaction.user.id))
+    if bot.presenter.tokens.lacks_original(game, interaction.message):
+        # Acknowledged as an update of the table (which stays as it is), the click's token can edit
+        # the table for the next moves; the panel follows as the click's private followup.
+        await interaction.response.defer()
+        await interaction.followup.send(embed=message.embed, view=message.view, ephemeral=True)
+        return
     await interaction.response.send_message(embed=message.embed, view=message.view, ephemeral=True)
 
 

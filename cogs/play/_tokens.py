@@ -54,8 +54,10 @@ class InteractionBook:
     table, or the lobby the table grew from), and one of any click answered in the game's channel; and
     which token posted each followup still standing."""
 
-    def __init__(self, clock: Callable[[], float]) -> None:
+    def __init__(self, clock: Callable[[], float], use_within: float = USE_WITHIN) -> None:
+        """`use_within`: seconds a token is used after its click (0: never, every request is counted)."""
         self.clock = clock
+        self.use_within = use_within
         self._originals: dict[int, Token] = {}
         self._latest: dict[int, Token] = {}
         self._posted: dict[int, Token] = {}  # followup message id -> the token that posted it
@@ -92,8 +94,16 @@ class InteractionBook:
         if self._noted % PRUNE_EVERY == 0:
             self.prune()
 
+    def lacks_original(self, game, message: discord.Message | None) -> bool:
+        """Whether `message`, clicked, is the game's table and no fit token edits it: then the click is
+        best answered by updating it (a deferred update leaves it as it is), so its token does."""
+        if message is None or message.id != game.record.table_message_id or message.flags.ephemeral:
+            return False
+        token = self._originals.get(game.id)
+        return not self._fit(token) or token.original_id != message.id
+
     def _fit(self, token: Token | None) -> bool:
-        return token is not None and self.clock() - token.arrived < USE_WITHIN
+        return token is not None and self.clock() - token.arrived < self.use_within
 
     async def _answers(self, game_id: int) -> None:
         waiting = self._answering.get(game_id)
