@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import discord
 
 from bot.live import LiveGame
-from cogs.play._tokens import InteractionBook
+from cogs.play._tokens import InteractionBook, Token
 
 log = logging.getLogger("catnip.table")
 
@@ -59,72 +59,55 @@ class Writer:
         when the message is gone. With `wait`, the game's clicks under way are answered first (their
         tokens may fit); never wait on a click's own path."""
         token = await self.book.original(game.id, message_id, wait=wait)
-        if token is None:
-            return False
-        try:
-            await token.interaction.edit_original_response(**fields())
-        except discord.NotFound as error:
-            if error.code == UNKNOWN_MESSAGE:
-                raise
-            self._refused(game, token, error)
-            return False
-        except discord.HTTPException as error:
-            self._refused(game, token, error)
-            return False
-        return True
+        return token is not None and await self._through(
+            game, token, lambda: token.interaction.edit_original_response(**fields())
+        )
 
     async def post(self, game: LiveGame, channel_id: int, *, wait: bool = True, **fields: Any) -> int | None:
         """Post a public message (a ping, a warning) as a followup of a click in `channel_id`; its id,
         or None when no token fits (then the caller posts it through the counted route). `wait`: as
         for `edit_table`."""
         token = await self.book.followups(game.id, channel_id, wait=wait)
-        if token is None:
+        sent: list[discord.WebhookMessage] = []
+
+        async def send() -> None:
+            sent.append(await token.interaction.followup.send(wait=True, ephemeral=False, **fields))
+
+        if token is None or not await self._through(game, token, send):
             return None
-        try:
-            sent = await token.interaction.followup.send(wait=True, ephemeral=False, **fields)
-        except discord.HTTPException as error:
-            self._refused(game, token, error)
-            return None
-        self.book.posted(sent.id, token)
-        return sent.id
+        self.book.posted(sent[0].id, token)
+        return sent[0].id
 
     async def edit_posted(self, game: LiveGame, message_id: int, fields: dict[str, Any]) -> bool:
         """Edit followup `message_id` through the token that posted it; False when that token is no
         longer fit (then the caller edits it through the counted route). Raises NotFound when the
         message is gone."""
         token = self.book.poster(message_id, forget=False)
-        if token is None:
-            return False
-        try:
-            await token.interaction.followup.edit_message(message_id, **fields)
-        except discord.NotFound as error:
-            if error.code == UNKNOWN_MESSAGE:
-                raise
-            self._refused(game, token, error)
-            return False
-        except discord.HTTPException as error:
-            self._refused(game, token, error)
-            return False
-        return True
+        return token is not None and await self._through(
+            game, token, lambda: token.interaction.followup.edit_message(message_id, **fields)
+        )
 
     async def delete(self, message_id: int) -> bool:
         """Delete a followup through the token that posted it; False when that token is no longer fit
         (or the message was not a followup): then the caller deletes it through the counted route.
         Raises NotFound when the message is gone already."""
         token = self.book.poster(message_id)
-        if token is None:
-            return False
+        return token is not None and await self._through(
+            None, token, lambda: token.interaction.followup.delete_message(message_id)
+        )
+
+    async def _through(
+        self, game: LiveGame | None, token: Token, request: Callable[[], Awaitable[Any]]
+    ) -> bool:
+        """Make `request` through `token`'s route; False when Discord refuses the token (forgotten
+        then). Raises NotFound when the message it names is gone."""
         try:
-            await token.interaction.followup.delete_message(message_id)
-        except discord.NotFound as error:
-            if error.code == UNKNOWN_MESSAGE:
+            await request()
+        except discord.HTTPException as error:
+            if isinstance(error, discord.NotFound) and error.code == UNKNOWN_MESSAGE:
                 raise
-            return False
-        except discord.HTTPException:
+            log.info("interaction token refused (HTTP %s); using the bot's routes", error.status)
+            if game is not None:
+                self.book.drop(game.id, token)
             return False
         return True
-
-    def _refused(self, game: LiveGame, token, error: discord.HTTPException) -> None:
-        prefix = game.log_prefix()
-        log.info("%s interaction token refused (HTTP %s); using the bot's routes", prefix, error.status)
-        self.book.drop(game.id, token)
