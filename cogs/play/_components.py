@@ -257,9 +257,15 @@ async def on_view(bot: CatnipBot, interaction: discord.Interaction, component: i
     if bot.presenter.tokens.lacks_original(game, interaction.message):
         # Acknowledged as an update of the table (which stays as it is), the click's token can edit
         # the table for the next moves; the panel follows as the click's private followup.
-        await interaction.response.defer()
-        await interaction.followup.send(embed=message.embed, view=message.view, ephemeral=True)
-        return
+        try:
+            await interaction.response.defer()
+        except discord.HTTPException as error:
+            if too_late(error):
+                raise
+            # The table was posted again as it was clicked: no update of the clicked one, a reply.
+        else:
+            await interaction.followup.send(embed=message.embed, view=message.view, ephemeral=True)
+            return
     await interaction.response.send_message(embed=message.embed, view=message.view, ephemeral=True)
 
 
