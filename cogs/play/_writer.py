@@ -34,9 +34,9 @@ class Purpose(enum.Enum):
 
 
 def table_purpose(game: LiveGame) -> Purpose:
-    """A table whose game waits on a member goes before one only computers play on."""
-    seats = game.record.seats
-    if any(not seats[s].computer and seats[s].user_id is not None for s in game.to_act()):
+    """A table whose game waits on a member (a lobby's too) goes before one only computers play on."""
+    seats = [game.record.seats[s] for s in game.to_act()]
+    if game.state is None or any(not seat.computer and seat.user_id is not None for seat in seats):
         return Purpose.TABLE_WAITING_ON_A_HUMAN
     return Purpose.TABLE_OF_COMPUTERS
 
