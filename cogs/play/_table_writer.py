@@ -1,5 +1,6 @@
 """Writing a game's public table to Discord: edited in place, posted again when old or buried, moved
-from a thread that is gone to its channel, marked closed at the end.
+from a thread that is gone to its channel, marked closed at the end. An edit goes through the token
+of a recent click on the table where one fits (`Writer`, cogs/play/_writer.py).
 
 Where a table stands is the game service's to record (`GameService.table_posted`); this module only
 talks to Discord.
