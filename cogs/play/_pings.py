@@ -3,8 +3,9 @@
 A table's ping mentions whoever must act now and is replaced (the old one deleted) when that changes,
 or edited to name only those left when some of them acted; a timer warning is deleted once its
 decision is made. Each goes as a followup of a recent click of the game where one fits, and is
-deleted through the same click's token (`Writer`, cogs/play/_writer.py). Which pings stand is noted through the game
-service every minute and at a clean stop, so the next process to run a game deletes them.
+deleted through the same click's token (`Writer`, cogs/play/_writer.py). Which pings stand is noted
+through the game service every minute and at a clean stop, so the next process to run a game deletes
+them.
 """
 
 from __future__ import annotations
