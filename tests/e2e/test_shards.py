@@ -52,7 +52,7 @@ async def start_sharded(emu: Emulator, db: Path, *, seed: int = 1, **shards) -> 
         identify_locks=db.parent,  # the processes share the identify buckets, as `catnip fleet`'s do
     )
     await emu.run_bot(bot)
-    emu.busy.append(lambda: bot.presenter is not None and bot.presenter.busy())  # `settle` waits for it
+    emu.busy.append(lambda: any(presenter.busy() for presenter in bot.service.presenters))  # `settle` waits
     return bot
 
 
