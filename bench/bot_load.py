@@ -126,7 +126,7 @@ def use_dynamic_item_routing() -> None:
             return cls(item)
 
         async def callback(self, interaction: discord.Interaction) -> None:
-            await handle_click(interaction, self.item.custom_id)
+            await handle_click(interaction, self.item.custom_id, interaction.client.presenter.tokens)
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if interaction.type is not discord.InteractionType.component or interaction.message is None:
@@ -138,7 +138,7 @@ def use_dynamic_item_routing() -> None:
             for child in getattr(row, "children", [row])
         }
         if clicked not in shown:
-            await handle_click(interaction, str(clicked[1]))
+            await handle_click(interaction, str(clicked[1]), self.presenter.tokens)
 
     async def cog_load(self, original=_cog.PlayCog.cog_load) -> None:
         await original(self)

@@ -26,6 +26,7 @@ from cogs.play._gate import admit, can_manage, check_component_type, on_private_
 from cogs.play._help import on_guide
 from cogs.play._seat import fresh_events, on_back, on_refresh, on_replace, welcome_back
 from cogs.play._settings import choose_setting
+from cogs.play._tokens import InteractionBook, noting
 from engine import EngineError, InvalidInput, OutOfDate
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ async def route_click(interaction: discord.Interaction, presenter: TablePresente
     if interaction.type is discord.InteractionType.component:
         click = presenter.click_arrived()
         try:
-            await handle_click(interaction, str(interaction.data.get("custom_id", "")))
+            await handle_click(interaction, str(interaction.data.get("custom_id", "")), presenter.tokens)
         finally:
             presenter.click_answered(click)
             release_response(interaction)
@@ -86,17 +87,21 @@ async def acknowledged_if_slow(interaction: discord.Interaction, work: Awaitable
             await deferring[0]
 
 
-async def handle_click(interaction: discord.Interaction, custom_id: str) -> None:
+async def handle_click(
+    interaction: discord.Interaction, custom_id: str, tokens: InteractionBook | None = None
+) -> None:
     """Answer one click: parsed, let through the gate, then handled by its kind's handler.
 
     Every click gets exactly one answer: a refusal is a short private sentence, an id Catnip
     did not make gets the same "not valid any more" whatever it holds. An answer that comes too
-    late for Discord (its move, if any, made and shown all the same) is one warning line.
+    late for Discord (its move, if any, made and shown all the same) is one warning line. `tokens`
+    keeps the click's interaction token once it is answered, for the table and pings of its game.
     """
     component: ids.ComponentId | None = None
     try:
         component = _parsed(interaction, custom_id)
-        await _answer(interaction, component)
+        with noting(tokens, interaction, component.game_id if component else None):
+            await _answer(interaction, component)
     except discord.NotFound as error:
         if not too_late(error):
             raise
@@ -239,6 +244,18 @@ async def on_view(bot: CatnipBot, interaction: discord.Interaction, component: i
     if game.state is None:
         raise Refusal("The game hasn't started yet.")
     message = private_panel(game, seat, note=await welcome_back(bot, game.id, interaction.user.id))
+    if bot.presenter.tokens.lacks_original(game, interaction.message):
+        # Acknowledged as an update of the table (which stays as it is), the click's token can edit
+        # the table for the next moves; the panel follows as the click's private followup.
+        try:
+            await interaction.response.defer()
+        except discord.HTTPException as error:
+            if too_late(error):
+                raise
+            # The table was posted again as it was clicked: no update of the clicked one, a reply.
+        else:
+            await interaction.followup.send(embed=message.embed, view=message.view, ephemeral=True)
+            return
     await interaction.response.send_message(embed=message.embed, view=message.view, ephemeral=True)
 
 

@@ -1,8 +1,11 @@
 """Turn pings and timer warnings: the short messages that tell members to act, and their deletion.
 
-A table's ping mentions whoever must act now and is replaced (the old one deleted) when that changes;
-a timer warning is deleted once its decision is made. Which pings stand is noted through the game
-service every minute and at a clean stop, so the next process to run a game deletes them.
+A table's ping mentions whoever must act now and is replaced (the old one deleted) when that changes,
+or edited to name only those left when some of them acted; a timer warning is deleted once its
+decision is made. Each goes as a followup of a recent click of the game where one fits, and is
+deleted through the same click's token (`Writer`, cogs/play/_writer.py). Which pings stand is noted
+through the game service every minute and at a clean stop, so the next process to run a game deletes
+them.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from bot.live import LiveGame
 from bot.sessions import GameService
 from bot.storage import StoreUnavailable
 from cogs.components import Controls
+from cogs.play._writer import Purpose, Writer
 from cogs.seat_controls import hand_button
 
 log = logging.getLogger("catnip.table")
@@ -33,8 +37,9 @@ class OwnDeletions:
     """Deletes Catnip's own messages (old pings, warnings and tables), and recognises Discord's word of
     each deletion as its own."""
 
-    def __init__(self, bot: discord.Client) -> None:
+    def __init__(self, bot: discord.Client, writer: Writer) -> None:
         self.bot = bot
+        self.writer = writer
         self._tasks: set[asyncio.Task] = set()
         self._deleted: set[int] = set()  # messages deleted here, until Discord says so
 
@@ -44,7 +49,8 @@ class OwnDeletions:
             return
         self._deleted.add(message_id)
         try:
-            await channel.get_partial_message(message_id).delete()
+            if not await self.writer.delete(message_id):
+                await self.writer.counted(Purpose.CLEAN_UP, channel.get_partial_message(message_id).delete)
         except discord.HTTPException:
             self._deleted.discard(message_id)  # no deletion event will come for it
 
@@ -78,9 +84,12 @@ class OwnDeletions:
 class TurnPings:
     """Pings whoever must act at each table, warns of timers running out, and cleans both up."""
 
-    def __init__(self, bot: discord.Client, service: GameService, deletions: OwnDeletions) -> None:
+    def __init__(
+        self, bot: discord.Client, service: GameService, writer: Writer, deletions: OwnDeletions
+    ) -> None:
         self.bot = bot
         self.service = service
+        self.writer = writer
         self.deletions = deletions
         self._pings: dict[int, tuple[int, int, frozenset[int]]] = {}  # game -> (channel, message, users)
         self._noted: dict[int, tuple[int, int]] = {}  # the pings as last noted
@@ -98,17 +107,43 @@ class TurnPings:
             await self.clear(game.id)
             return
         mentions = " ".join(f"<@{u}>" for u in sorted(users))
-        sent = await channel.send(
-            content=f"🔔 {mentions} — your move in {game.rules.title} #{game.id}. "
+        fields = {
+            "content": f"🔔 {mentions} — your move in {game.rules.title} #{game.id}. "
             f"Use the buttons on the table or **{game.game.texts.hand_label}**.",
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]),
-            view=Controls([hand_button(game)]),
-            nonce=next(PING_NONCES),
-        )
-        self._pings[game.id] = (channel.id, sent.id, users)
+            "allowed_mentions": discord.AllowedMentions(users=[discord.Object(u) for u in users]),
+            "view": Controls([hand_button(game)]),
+        }
+        narrower = previous is not None and users < previous[2] and previous[0] == channel.id
+        if narrower and await self._narrow(game, channel, previous[1], users, fields):
+            return
+        sent_id = await self.writer.post(game, channel.id, **fields)
+        if sent_id is None:
+            nonce = next(PING_NONCES)
+            sent = await self.writer.counted(Purpose.PING, lambda: channel.send(**fields, nonce=nonce))
+            sent_id = sent.id
+        self._pings[game.id] = (channel.id, sent_id, users)
         if previous is not None:
             # Off the refresh path: the slot is free for the next table while the old ping goes.
             self.deletions.delete_soon(previous[0], previous[1])
+
+    async def _narrow(
+        self,
+        game: LiveGame,
+        channel: discord.abc.Messageable,
+        message_id: int,
+        users: frozenset[int],
+        fields: dict[str, Any],
+    ) -> bool:
+        """Some of those the standing ping named have acted: it names only those left, edited in place
+        (nobody new to tell, so no new message and no deletion). False when the ping is gone."""
+        try:
+            if not await self.writer.edit_posted(game, message_id, fields):
+                partial = channel.get_partial_message(message_id)
+                await self.writer.counted(Purpose.PING, lambda: partial.edit(**fields))
+        except discord.NotFound:
+            return False
+        self._pings[game.id] = (channel.id, message_id, users)
+        return True
 
     async def clear(self, game_id: int) -> None:
         previous = self._pings.pop(game_id, None)
@@ -123,17 +158,20 @@ class TurnPings:
         if channel is None or not users:
             return
         mentions = " ".join(f"<@{u}>" for u in users)
+        fields = {
+            "content": f"⏰ {mentions} — {seconds_left} s left to decide in {game.rules.title} #{game.id}; "
+            "after that the computer chooses for you.",
+            "allowed_mentions": discord.AllowedMentions(users=[discord.Object(u) for u in users]),
+        }
         try:
-            sent = await channel.send(
-                f"⏰ {mentions} — {seconds_left} s left to decide in {game.rules.title} #{game.id}; "
-                "after that the computer chooses for you.",
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]),
-            )
+            sent_id = await self.writer.post(game, channel.id, wait=False, **fields)
+            if sent_id is None:
+                sent_id = (await self.writer.counted(Purpose.PING, lambda: channel.send(**fields))).id
         except (discord.Forbidden, discord.NotFound) as error:
             log.warning("%s could not post the timer warning (HTTP %s)", game.log_prefix(), error.status)
             return
         self.clear_warning(game, force=True)  # an earlier one still up
-        self._warnings[game.id] = (channel.id, sent.id, game.record.version)
+        self._warnings[game.id] = (channel.id, sent_id, game.record.version)
 
     def clear_warning(self, game: LiveGame, force: bool = False) -> None:
         """Delete the game's timer warning once its decision is made (by the member or, when time ran

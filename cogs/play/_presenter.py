@@ -3,7 +3,9 @@
 `TablePresenter` is the play cog's `Presenter` (bot/presenter.py): the game service tells it of each
 change, and it hands the work to three collaborators: `TableSchedule` decides when each table is
 shown, `TableWriter` (cogs/play/_table_writer.py) writes it to Discord, and `TurnPings`
-(cogs/play/_pings.py) pings whoever must act.
+(cogs/play/_pings.py) pings whoever must act. Both send through one `Writer` (cogs/play/_writer.py),
+which uses the interaction tokens of the game's recent clicks (`InteractionBook`, cogs/play/_tokens.py)
+where it can: their routes are exempt from Discord's global limit.
 
 Updates are coalesced per game and made by background workers, so answering a click never waits
 for the table edit, and a burst of moves costs one edit. A few workers show tables at once: when
@@ -31,6 +33,8 @@ from bot.timers import Timers
 from cogs.play._pictures import TablePictures
 from cogs.play._pings import OwnDeletions, TurnPings
 from cogs.play._table_writer import TableWriter
+from cogs.play._tokens import InteractionBook
+from cogs.play._writer import Writer
 from engine import Event
 
 log = logging.getLogger("catnip.table")
@@ -121,9 +125,11 @@ class TablePresenter:
     def __init__(self, bot: discord.Client, service: GameService, timers: Timers) -> None:
         self.service = service
         self.pictures = TablePictures(service.pictures, follow_up=self.refresh, clock=service.clock.now)
-        self.deletions = OwnDeletions(bot)
-        self.pings = TurnPings(bot, service, self.deletions)
-        self.writer = TableWriter(bot, service, timers, self.pictures, self.pings, self.deletions)
+        self.tokens = InteractionBook(service.clock.now)
+        routes = Writer(self.tokens)
+        self.deletions = OwnDeletions(bot, routes)
+        self.pings = TurnPings(bot, service, routes, self.deletions)
+        self.writer = TableWriter(bot, service, timers, routes, self.pictures, self.pings, self.deletions)
         self.schedule = TableSchedule(self.writer.show)
 
     # -------------------------------------------------------------- listening to the game service
@@ -141,6 +147,7 @@ class TablePresenter:
 
     async def game_closed(self, game: LiveGame, reason: str) -> None:
         await self.writer.show_closed(game, reason)
+        self.tokens.forget(game.id)
 
     async def timer_warning(self, game: LiveGame, seats: list[int], seconds_left: int) -> None:
         await self.pings.warn(game, await self.writer.table_channel(game), seats, seconds_left)

@@ -1,5 +1,6 @@
 """Writing a game's public table to Discord: edited in place, posted again when old or buried, moved
-from a thread that is gone to its channel, marked closed at the end.
+from a thread that is gone to its channel, marked closed at the end. An edit goes through the token
+of a recent click on the table where one fits (`Writer`, cogs/play/_writer.py).
 
 Where a table stands is the game service's to record (`GameService.table_posted`); this module only
 talks to Discord.
@@ -10,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
+from typing import Any
 
 import discord
 
@@ -19,6 +21,7 @@ from bot.timers import Timers
 from cogs.messages import Message, lobby_message, table_message
 from cogs.play._pictures import TablePictures, show_picture
 from cogs.play._pings import OwnDeletions, TurnPings
+from cogs.play._writer import Writer, table_purpose
 
 log = logging.getLogger("catnip.table")
 
@@ -36,6 +39,7 @@ class TableWriter:
         bot: discord.Client,
         service: GameService,
         timers: Timers,
+        writer: Writer,
         pictures: TablePictures,
         pings: TurnPings,
         deletions: OwnDeletions,
@@ -43,6 +47,7 @@ class TableWriter:
         self.bot = bot
         self.service = service
         self.timers = timers
+        self.writer = writer
         self.pictures = pictures
         self.pings = pings
         self.deletions = deletions
@@ -83,10 +88,12 @@ class TableWriter:
     async def _mark_closed(self, game: LiveGame, channel: discord.abc.Messageable, reason: str) -> None:
         embed = discord.Embed(title=f"{game.rules.title} — table #{game.id} closed", description=reason)
         self.pictures.forget(game.id)
+        message_id = game.record.table_message_id
+        fields = {"content": None, "embed": embed, "view": None, "attachments": []}
         try:
-            await channel.get_partial_message(game.record.table_message_id).edit(
-                content=None, embed=embed, view=None, attachments=[]
-            )
+            if not await self.writer.edit_table(game, message_id, lambda: fields, wait=False):
+                partial = channel.get_partial_message(message_id)
+                await self.writer.counted(table_purpose(game), lambda: partial.edit(**fields))
         except discord.HTTPException:
             log.warning("%s could not mark the table closed", game.log_prefix())
 
@@ -142,9 +149,14 @@ class TableWriter:
         record = game.record
         old_id = record.table_message_id
         if not self._reposting(game, channel.id):
+
+            def fields() -> dict[str, Any]:
+                return {**message.kwargs(), **self.pictures.edit_kwargs(game, old_id, message.picture)}
+
             try:
-                files = self.pictures.edit_kwargs(game, old_id, message.picture)
-                await channel.get_partial_message(old_id).edit(**message.kwargs(), **files)
+                if not await self.writer.edit_table(game, old_id, fields):
+                    partial = channel.get_partial_message(old_id)
+                    await self.writer.counted(table_purpose(game), lambda: partial.edit(**fields()))
                 self.pictures.shown(game, old_id, message.picture)
                 return
             except discord.NotFound:
@@ -154,7 +166,10 @@ class TableWriter:
                 raise
             except discord.HTTPException as error:
                 log.info("%s table edit refused (%s); posting a fresh table", game.log_prefix(), error.status)
-        sent = await channel.send(**message.kwargs(), **self.pictures.send_kwargs(message.picture))
+        sent = await self.writer.counted(
+            table_purpose(game),
+            lambda: channel.send(**message.kwargs(), **self.pictures.send_kwargs(message.picture)),
+        )
         self.pictures.shown(game, sent.id, message.picture)
         self.messages_since_table[channel.id] = 0
         await self.service.table_posted(game, channel_id=channel.id, message_id=sent.id)

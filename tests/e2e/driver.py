@@ -24,6 +24,7 @@ FAST_DISCORD = DISCORD.scaled(0.01)
 NARRATION = {"What happened", "Recently"}
 SECRET_FIELDS = ("Your hand", "Your pick", "Your life stack", "Your recall", "Your mooch")
 ACTION = re.compile(r"^cn:(a|s|m|pg):")
+DEFERRED_UPDATE = 6
 
 
 def settings_for(db: Path, pictures: bool = False, database_url: str | None = None) -> Settings:
@@ -191,10 +192,19 @@ class Table:
         result = await member.click(table, view_button["custom_id"])
         self.interactions += 1
         assert result.ok, result.failed
-        if result.message is None or not result.message.embeds:
+        panel = await opened_panel(result)
+        if panel is None or not panel.embeds:
             return None
-        self.panels[member.id] = result.message.id
-        return result.message
+        self.panels[member.id] = panel.id
+        return panel
+
+
+async def opened_panel(result):
+    """The private panel a "My hand / My view" click opened: its reply, or (when the bot acknowledged
+    the click as an update of the table, to keep the click's token for the table) its followup."""
+    if result.response_type == DEFERRED_UPDATE:
+        return await result.wait_followup()
+    return result.message
 
 
 def start_enabled(lobby) -> bool:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
+import pytest
+
 from bot.app import create_bot
 from bot.config import Settings
 from cogs.messages import table_message
@@ -84,14 +86,25 @@ async def catnip_at_default_pace(emu: Emulator, tmp_path):
             await bot.close()
 
 
-async def test_moves_while_the_channel_is_rate_limited_end_in_one_edit_showing_the_last(tmp_path):
+ORIGINAL_EDIT = "PATCH /webhooks/{app_id}/{token}/messages/{message_id}"
+
+
+@pytest.mark.parametrize(
+    ("route", "minutes"),
+    [(ORIGINAL_EDIT, 0), (EDIT, 15)],
+    ids=["through-the-start-click-token", "through-the-bot-route-once-the-token-is-too-old"],
+)
+async def test_moves_while_the_table_is_rate_limited_end_in_one_edit_showing_the_last(
+    tmp_path, route, minutes
+):
     async with catnip(tmp_path, rate_limits=DISCORD) as (emu, bot):
         thread, _members = await open_table(emu, "catsdogs", 2)
+        emu.advance(minutes * 60)
         game = next(iter(bot.service.live.values()))
         table_id = table_of(emu, thread).id
         edits = []
         emu.on_message(lambda kind, message: edits.append(message.id) if kind == "update" else None)
-        emu.force_429(EDIT, retry_after=0.5)  # the next table edit is told to wait half a second
+        emu.force_429(route, retry_after=0.5)  # the next table edit is told to wait half a second
         for _ in range(10):
             seat = game.to_act()[0]
             action = game.rules.legal_actions(game.state, seat)[0]
@@ -101,7 +114,7 @@ async def test_moves_while_the_channel_is_rate_limited_end_in_one_edit_showing_t
         await bot.presenter.settle()
         await emu.settle(idle=0.05)
 
-        assert emu.rate_limited == [EDIT]
+        assert emu.rate_limited == [route]
         assert edits.count(table_id) <= 2, (
             "the edit held back by the 429, then the latest: no queue of stale ones"
         )

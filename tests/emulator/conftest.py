@@ -6,6 +6,7 @@ import asyncio
 import re
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 from discord import app_commands
@@ -230,3 +231,19 @@ async def bot(emu: Emulator, gate: asyncio.Event):
         yield client
         gate.set()
         await emu.stop_bot(client)
+
+
+@pytest.fixture
+async def api(emu: Emulator):
+    """Bot requests straight to the emulator's HTTP API: `await api(method, path, payload)`."""
+    headers = {"Authorization": f"Bot {emu.token}"}
+    async with aiohttp.ClientSession(headers=headers) as session:
+
+        async def call(method: str, path: str, payload: Any = None, auth: bool = True) -> tuple[int, Any]:
+            extra = {} if auth else {"Authorization": ""}
+            async with session.request(method, emu.api_base + path, json=payload, headers=extra) as response:
+                body = await response.json() if response.content_type == "application/json" else None
+                call.headers = response.headers  # type: ignore[attr-defined]
+                return response.status, body
+
+        yield call

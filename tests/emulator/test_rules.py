@@ -11,21 +11,6 @@ import pytest
 from emulator import Emulator, limits
 
 
-@pytest.fixture
-async def api(emu: Emulator):
-    headers = {"Authorization": f"Bot {emu.token}"}
-    async with aiohttp.ClientSession(headers=headers) as session:
-
-        async def call(method: str, path: str, payload: Any = None, auth: bool = True) -> tuple[int, Any]:
-            extra = {} if auth else {"Authorization": ""}
-            async with session.request(method, emu.api_base + path, json=payload, headers=extra) as response:
-                body = await response.json() if response.content_type == "application/json" else None
-                call.headers = response.headers  # type: ignore[attr-defined]
-                return response.status, body
-
-        yield call
-
-
 def button(n: int, label: str = "ok", **extra: Any) -> dict[str, Any]:
     return {"type": 2, "style": 1, "label": label, "custom_id": f"b{n}", **extra}
 
