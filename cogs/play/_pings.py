@@ -19,11 +19,12 @@ from typing import Any
 
 import discord
 
+from bot.discord_budget import Priority
 from bot.live import LiveGame
 from bot.sessions import GameService
 from bot.storage import StoreUnavailable
 from cogs.components import Controls
-from cogs.play._writer import Purpose, Writer
+from cogs.play._writer import Writer
 from cogs.seat_controls import hand_button
 
 log = logging.getLogger("catnip.table")
@@ -50,7 +51,7 @@ class OwnDeletions:
         self._deleted.add(message_id)
         try:
             if not await self.writer.delete(message_id):
-                await self.writer.counted(Purpose.CLEAN_UP, channel.get_partial_message(message_id).delete)
+                await self.writer.counted(Priority.CLEAN_UP, channel.get_partial_message(message_id).delete)
         except discord.HTTPException:
             self._deleted.discard(message_id)  # no deletion event will come for it
 
@@ -119,7 +120,7 @@ class TurnPings:
         sent_id = await self.writer.post(game, channel.id, **fields)
         if sent_id is None:
             nonce = next(PING_NONCES)
-            sent = await self.writer.counted(Purpose.PING, lambda: channel.send(**fields, nonce=nonce))
+            sent = await self.writer.counted(Priority.PING, lambda: channel.send(**fields, nonce=nonce))
             sent_id = sent.id
         self._pings[game.id] = (channel.id, sent_id, users)
         if previous is not None:
@@ -139,7 +140,7 @@ class TurnPings:
         try:
             if not await self.writer.edit_posted(game, message_id, fields):
                 partial = channel.get_partial_message(message_id)
-                await self.writer.counted(Purpose.PING, lambda: partial.edit(**fields))
+                await self.writer.counted(Priority.PING, lambda: partial.edit(**fields))
         except discord.NotFound:
             return False
         self._pings[game.id] = (channel.id, message_id, users)
@@ -166,7 +167,7 @@ class TurnPings:
         try:
             sent_id = await self.writer.post(game, channel.id, wait=False, **fields)
             if sent_id is None:
-                sent_id = (await self.writer.counted(Purpose.PING, lambda: channel.send(**fields))).id
+                sent_id = (await self.writer.counted(Priority.PING, lambda: channel.send(**fields))).id
         except (discord.Forbidden, discord.NotFound) as error:
             log.warning("%s could not post the timer warning (HTTP %s)", game.log_prefix(), error.status)
             return

@@ -9,13 +9,13 @@ players (every followup is sent without the ephemeral flag, to the channel the t
 
 from __future__ import annotations
 
-import enum
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import discord
 
+from bot.discord_budget import Priority, priority
 from bot.live import LiveGame
 from cogs.play._tokens import InteractionBook, Token
 
@@ -25,21 +25,12 @@ T = TypeVar("T")
 UNKNOWN_MESSAGE = 10008
 
 
-class Purpose(enum.Enum):
-    """What a counted request is for, most wanted first when the budget runs short."""
-
-    TABLE_WAITING_ON_A_HUMAN = 1
-    TABLE_OF_COMPUTERS = 2
-    PING = 3
-    CLEAN_UP = 4
-
-
-def table_purpose(game: LiveGame) -> Purpose:
+def table_purpose(game: LiveGame) -> Priority:
     """A table whose game waits on a member (a lobby's too) goes before one only computers play on."""
     seats = [game.record.seats[s] for s in game.to_act()]
     if game.state is None or any(not seat.computer and seat.user_id is not None for seat in seats):
-        return Purpose.TABLE_WAITING_ON_A_HUMAN
-    return Purpose.TABLE_OF_COMPUTERS
+        return Priority.HUMAN_TABLE
+    return Priority.COMPUTER_TABLE
 
 
 class Writer:
@@ -49,9 +40,11 @@ class Writer:
     def __init__(self, book: InteractionBook) -> None:
         self.book = book
 
-    async def counted(self, purpose: Purpose, call: Callable[[], Awaitable[T]]) -> T:
-        """Make one request bound by the global limit, for `purpose` (where a limiter would rank it)."""
-        return await call()
+    async def counted(self, purpose: Priority, call: Callable[[], Awaitable[T]]) -> T:
+        """Make one request bound by the global limit, ranked by `purpose` when the bot's share of the
+        limit runs short (`bot/discord_budget.py`)."""
+        with priority(purpose):
+            return await call()
 
     async def edit_table(
         self, game: LiveGame, message_id: int, fields: Callable[[], dict[str, Any]], *, wait: bool = True
