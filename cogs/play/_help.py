@@ -68,6 +68,6 @@ def help_text() -> str:
         "`/game leave` — leave; a computer player takes your seat\n"
         "`/game end` — end the game (the host, or Manage Server)\n"
         "`/stats` — your games on this server\n"
-        "`/leaderboard` — who wins most here\n"
+        "`/leaderboard` — the best players here, by rating\n"
         "`/help` — this message"
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
@@ -153,3 +154,10 @@ async def test_the_leaderboard_orders_by_conservative_rating_per_game_and_server
     assert await store.rating_leaderboard(100, "catsdogs") == []
     assert [row["user_id"] for row in await store.rating_leaderboard(999, "yarn")] == [ANN, BO]
     assert shown(*FRESH) == 1000
+
+
+def test_the_readme_publishes_the_computer_players_ratings_as_they_are():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    levels = ("easy", "normal", "hard")
+    published = ", ".join(f"{level} {shown(*COMPUTER_RATINGS[level]):,}" for level in levels)
+    assert published in readme

@@ -1,0 +1,51 @@
+"""Skill ratings as players see them: beside the result, in /stats and on /leaderboard."""
+
+from __future__ import annotations
+
+import re
+
+from engine import Rng
+from tests.e2e.driver import Table, catnip, fields, open_table
+from tests.e2e.test_commands import answer
+
+
+def rating_changes(text: str) -> dict[str, tuple[int, int]]:
+    """Each name on a result with a rating change beside it: (change, rating after)."""
+    found = re.findall(r"\*\*([^*]+)\*\* — -?\d+ · [📈📉] ([+-][\d,]+) → ([\d,]+)", text)
+    number = lambda text: int(text.replace(",", ""))  # noqa: E731
+    return {name: (number(change), number(after)) for name, change, after in found}
+
+
+async def test_a_rated_game_shows_each_members_change_and_stats_and_the_leaderboard_show_ratings(tmp_path):
+    async with catnip(tmp_path) as (emu, _):
+        thread, players = await open_table(emu, "catsdogs", 2, computers=1)
+        ann, bo = players
+        table = Table(emu, thread, players, Rng.seeded(3))
+        while not table.over():
+            await table.step()
+
+        result = fields(table.table())
+        changes = rating_changes(result)
+        assert set(changes) == {"Ann", "Bo"}, result  # the computer player has a fixed rating, not shown
+        for change, after in changes.values():
+            assert after == 1000 + change != 1000  # everyone starts at 1,000
+
+        stats = await answer(ann, "stats", thread)
+        assert f"rating {changes['Ann'][1]:,} from 1 rated game (provisional)" in stats
+        board = await answer(bo, "leaderboard", thread, game="catsdogs")
+        order = sorted(players, key=lambda member: -changes[member.name][1])
+        lines = [line for line in board.splitlines() if line[:1].isdigit()]
+        assert [f"<@{member.id}>" in line for member, line in zip(order, lines, strict=True)] == [True, True]
+        assert all("1 rated game (provisional)" in line for line in lines)
+        assert "No rated games yet" in await answer(bo, "leaderboard", thread, game="madcat")
+
+
+async def test_a_member_playing_only_computers_is_not_rated(tmp_path):
+    async with catnip(tmp_path) as (emu, _):
+        thread, players = await open_table(emu, "catsdogs", 1, computers=2)
+        table = Table(emu, thread, players, Rng.seeded(4))
+        while not table.over():
+            await table.step()
+        assert rating_changes(fields(table.table())) == {}
+        stats = await answer(players[0], "stats", thread)
+        assert "of 1" in stats and "rating" not in stats
