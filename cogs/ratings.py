@@ -11,7 +11,7 @@ from bot.storage.ratings import PROVISIONAL_GAMES, RatingChange, shown
 
 
 def change_note(change: RatingChange | None) -> str:
-    """" · 📈 +23 → 1,412" after a member's score on a rated game's result; nothing for anyone unrated."""
+    """ " · 📈 +23 → 1,412" after a member's score on a rated game's result; nothing for anyone unrated."""
     if change is None:
         return ""
     delta = change.shown_after - change.shown_before
@@ -19,13 +19,13 @@ def change_note(change: RatingChange | None) -> str:
 
 
 def games_count(games: int) -> str:
-    """"3 rated games (provisional)": provisional below `PROVISIONAL_GAMES`."""
+    """ "3 rated games (provisional)": provisional below `PROVISIONAL_GAMES`."""
     text = f"{games} rated game{'' if games == 1 else 's'}"
     return f"{text} (provisional)" if games < PROVISIONAL_GAMES else text
 
 
 def rating_text(mu: float, sigma: float, games: int) -> str:
-    """"rating 1,412 from 12 rated games", for /stats."""
+    """ "rating 1,412 from 12 rated games", for /stats."""
     return f"rating {shown(mu, sigma):,} from {games_count(games)}"
 
 

@@ -17,6 +17,7 @@ from cogs.messages import COLOUR, private_panel, table_message
 from cogs.play._components import reply, route_click
 from cogs.play._help import guide_message, help_text
 from cogs.play._presenter import TablePresenter
+from cogs.play._replay import load_replay, step_message
 from cogs.play._seat import stats_line, welcome_back
 from cogs.ratings import leaderboard_lines
 from engine import GAMES, EngineError, Event
@@ -190,6 +191,17 @@ class PlayCog(commands.Cog, name="Play"):
             title=f"Table #{game.id} — recent events", description=text[-4000:], colour=COLOUR
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @game.command(name=_("replay"), description=_("Step through a finished game, move by move"))
+    @app_commands.describe(game_id=_("The game's number (its table #)"))
+    @app_commands.rename(game_id=_("id"))
+    @app_commands.guild_only()
+    async def replay(self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1]) -> None:
+        replay = await load_replay(self.bot.store, game_id, interaction.guild_id)
+        message, files = await step_message(self.bot, replay, 0, interaction.user.id)
+        await interaction.response.send_message(
+            embed=message.embed, view=message.view, files=files, ephemeral=True
+        )
 
     # ------------------------------------------------------------------ info
 
