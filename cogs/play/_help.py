@@ -65,6 +65,7 @@ def help_text() -> str:
         "`/game status` — show this channel's table again\n"
         "`/game hand` — open your private view\n"
         "`/game log` — what happened recently\n"
+        "`/game replay` — step through a finished game, move by move\n"
         "`/game leave` — leave; a computer player takes your seat\n"
         "`/game end` — end the game (the host, or Manage Server)\n"
         "`/stats` — your games on this server\n"
