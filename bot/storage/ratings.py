@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from bot.storage.dialects import Connection
+from bot.storage.dialects import ROWS_A_STATEMENT, Connection
 from bot.storage.models import FinalResult
 
 MODEL = PlackettLuce()
@@ -81,21 +81,26 @@ def standings(scores: Sequence[int], winners: Sequence[int], away: Sequence[int]
 
 
 _SEATS = (
-    "SELECT g.guild_id, g.game, s.seat, s.user_id, s.computer FROM games AS g "
-    "JOIN seats AS s ON s.game_id = g.id WHERE g.id = ? ORDER BY s.seat"
+    "SELECT g.guild_id, g.game, s.seat, s.user_id, s.computer, "
+    "EXISTS (SELECT 1 FROM rating_changes AS c WHERE c.game_id = g.id) "
+    "FROM games AS g JOIN seats AS s ON s.game_id = g.id WHERE g.id = ? ORDER BY s.seat"
 )
-_ENSURE = (
+_TAKE = (
     "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, updated_at) "
-    "VALUES (?, ?, ?, ?, ?, 0, ?) ON CONFLICT (guild_id, game, user_id) DO NOTHING"
+    "SELECT v.column1, v.column2, v.column3, v.column4, v.column5, 0, v.column6 FROM {rows} WHERE true "
+    "ON CONFLICT (guild_id, game, user_id) DO UPDATE SET mu = ratings.mu "
+    "RETURNING guild_id, game, user_id, mu, sigma"
 )
-_LOCK = "SELECT mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND user_id = ?{lock}"
+"""Each member's rating, a new one for a member who has none, and every row locked (an upsert locks
+the rows it touches) in the order given."""
 _UPDATE = (
-    "UPDATE ratings SET mu = ?, sigma = ?, games = games + 1, updated_at = ? "
-    "WHERE guild_id = ? AND game = ? AND user_id = ?"
+    "UPDATE ratings SET mu = v.column1, sigma = v.column2, games = ratings.games + v.column3, "
+    "updated_at = v.column4 FROM {rows} "
+    "WHERE ratings.guild_id = v.column5 AND ratings.game = v.column6 AND ratings.user_id = v.column7"
 )
-_CHANGE = (
+_CHANGES = (
     "INSERT INTO rating_changes (game_id, seat, user_id, mu_before, sigma_before, mu_after, sigma_after) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+    "SELECT * FROM {rows} WHERE true"
 )
 
 
@@ -118,31 +123,39 @@ async def rate_games(db: Connection, results: Sequence[tuple[int, FinalResult]],
 
     Every rating row taken is locked first, all in one order, so games ending at once for the same
     member each see the other's change (and two databases' writers never wait on each other in a
-    circle)."""
+    circle). A few statements whatever the number of games and members."""
     tables = [table for game_id, result in results if (table := await _unrated(db, game_id, result))]
     members = sorted(set().union(*(table.members for table in tables)))
     if not members:
         return
     start = MODEL.rating()
-    await db.executemany(_ENSURE, [(*member, start.mu, start.sigma, float(now)) for member in members])
-    ratings = {member: tuple(await db.fetchrow(_LOCK, *member)) for member in members}
+    ratings: dict[tuple[int, str, int], tuple[float, float]] = {}
+    for first in range(0, len(members), ROWS_A_STATEMENT):
+        rows = [(*member, start.mu, start.sigma, now) for member in members[first : first + ROWS_A_STATEMENT]]
+        table, params = db.dialect.rows(("id", "text", "id", "real", "real", "time"), rows)
+        for guild_id, game, user, mu, sigma in await db.fetch(_TAKE.replace("{rows}", table), *params):
+            ratings[(guild_id, game, user)] = (mu, sigma)
+    played = dict.fromkeys(members, 0)
+    changes = []
     for table in tables:
         for change in _rate(table, ratings):
             key = (table.guild_id, table.game, change.user_id)
             ratings[key] = change.after
-            await db.execute(_UPDATE, *change.after, float(now), *key)
-            await db.execute(
-                _CHANGE, table.game_id, change.seat, change.user_id, *change.before, *change.after
-            )
+            played[key] += 1
+            changes.append((table.game_id, change.seat, change.user_id, *change.before, *change.after))
+    await db.execute_rows(
+        _UPDATE,
+        ("real", "real", "int", "time", "id", "text", "id"),
+        [(*ratings[key], count, now, *key) for key, count in played.items() if count],
+    )
+    await db.execute_rows(_CHANGES, ("id", "int", "id", "real", "real", "real", "real"), changes)
 
 
 async def _unrated(db: Connection, game_id: int, result: FinalResult) -> _Table | None:
     """The game, if it is rated and not yet rated."""
-    if await db.fetchval("SELECT 1 FROM rating_changes WHERE game_id = ? LIMIT 1", game_id):
-        return None
     rows = await db.fetch(_SEATS, game_id)
     users = [row[3] for row in rows if row[3] is not None]
-    if len(users) < 2 or len(set(users)) != len(users):
+    if not rows or rows[0][5] or len(users) < 2 or len(set(users)) != len(users):
         return None
     seats = tuple((row[2], row[3], row[4]) for row in rows)
     return _Table(game_id, rows[0][0], rows[0][1], seats, result)
