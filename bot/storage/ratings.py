@@ -122,8 +122,8 @@ async def rate_games(db: Connection, results: Sequence[tuple[int, FinalResult]],
     """Rate the games just given their `results`, inside the transaction that stores them.
 
     Every rating row taken is locked first, all in one order, so games ending at once for the same
-    member each see the other's change (and two databases' writers never wait on each other in a
-    circle). A few statements whatever the number of games and members."""
+    member each see the other's change, and two transactions never wait on each other in a circle.
+    Four statements a game, the last three shared by every game of a batch."""
     tables = [table for game_id, result in results if (table := await _unrated(db, game_id, result))]
     members = sorted(set().union(*(table.members for table in tables)))
     if not members:

@@ -106,8 +106,12 @@ async def test_a_result_written_twice_or_after_a_restart_counts_once(store, reop
         await again.close()
 
 
-async def test_two_games_ending_at_once_for_the_same_member_both_count(store):
+async def test_two_games_ending_at_once_for_the_same_member_both_count(store, reopen):
+    """Each game ends through its own store (as two processes of a fleet would), in transactions of
+    their own that both want Ann's rating."""
     games = [await started_game(store, users=(ANN, other)) for other in (BO, CY)]
+    other = reopen(store)
+    await other.open()
 
     async def up_to_the_last_move(game_id):
         """Play until the next move ends the game; that move (seat, action, state after it)."""
@@ -125,7 +129,7 @@ async def test_two_games_ending_at_once_for_the_same_member_both_count(store):
             )  # fmt: skip
             state = new
 
-    async def last_move(game_id, seat, action, state):
+    async def last_move(store, game_id, seat, action, state):
         await store.commit_move(
             game_id, expected_version=(await store.get_game(game_id)).version, seat=seat,
             action=action.encode(), events=[], state_json=state.model_dump_json(), now=4.0,
@@ -133,7 +137,11 @@ async def test_two_games_ending_at_once_for_the_same_member_both_count(store):
         )  # fmt: skip
 
     finals = [(game.id, *await up_to_the_last_move(game.id)) for game in games]
-    await asyncio.gather(*(last_move(*final) for final in finals))
+    try:
+        ends = zip((store, other), finals, strict=True)
+        await asyncio.gather(*(last_move(by, *final) for by, final in ends))
+    finally:
+        await other.close()
     ann = await rating(store, ANN)
     assert ann[2] == 2
     first, _ = expected([FRESH, FRESH], [0, 1])
