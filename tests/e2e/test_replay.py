@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.live import LiveGame
 from engine import GAMES, Event, Rng, events_for
-from tests.e2e.driver import NARRATION, Table, catnip, fields, open_table, start_catnip
+from tests.e2e.driver import NARRATION, Table, catnip, fields, open_table, start_catnip, table_of
 from tests.e2e.test_commands import answer
 
 
@@ -123,5 +123,10 @@ async def test_an_old_viewer_keeps_working_after_a_restart_and_bad_requests_are_
             assert "Move 1 of" in emu.message(viewer.id).text()
             forged = await ann.click(viewer, "cn:rv:1:99999:next", force=True)
             assert "isn't valid any more" in forged.message.text()
+            table = table_of(emu, thread)
+            before = fields(table, skip=set())
+            onto_the_table = await ann.click(table, "cn:rv:1:1:next", force=True)
+            assert onto_the_table.message.ephemeral and "replay" not in fields(table_of(emu, thread))
+            assert fields(emu.message(table.id), skip=set()) == before
         finally:
             await again.close()
