@@ -1,12 +1,16 @@
-"""Skill ratings as players see them: beside the result, in /stats and on /leaderboard."""
+"""Skill ratings as players see them: beside the result, in /stats and on /leaderboard; every game rated
+and replayed on either store."""
 
 from __future__ import annotations
 
 import re
 
+import pytest
+
 from engine import Rng
 from tests.e2e.driver import Table, catnip, fields, open_table
 from tests.e2e.test_commands import answer
+from tests.postgres_server import fresh_schema_url
 
 
 def rating_changes(text: str) -> dict[str, tuple[int, int]]:
@@ -49,3 +53,25 @@ async def test_a_member_playing_only_computers_is_not_rated(tmp_path):
         assert rating_changes(fields(table.table())) == {}
         stats = await answer(players[0], "stats", thread)
         assert "of 1" in stats and "rating" not in stats
+
+
+@pytest.mark.parametrize(
+    ("key", "backend"), [("madcat", "postgres"), ("catsanity", "sqlite"), ("ninelives", "postgres")]
+)
+async def test_every_game_rates_its_members_and_replays_to_its_result_on_either_store(
+    tmp_path, request, key, backend
+):
+    url = None
+    if backend == "postgres":
+        url = await fresh_schema_url(request.getfixturevalue("postgres_server").get_uri())
+    async with catnip(tmp_path, database_url=url) as (emu, _):
+        thread, players = await open_table(emu, key, 2)
+        table = Table(emu, thread, players, Rng.seeded(len(key)))
+        while not table.over():
+            await table.step()
+        result = table.table().embeds[0]["description"]
+        assert set(rating_changes(result)) == {"Ann", "Bo"}, result
+        viewer = (await players[1].slash("game replay", thread, id=1)).message
+        assert (await players[1].click(viewer, "End")).ok
+        replayed = emu.message(viewer.id).embeds[0]["description"]
+        assert result.split("\n")[0] in replayed  # the same winners and reason
