@@ -8,8 +8,9 @@ import re
 import pytest
 
 from engine import Rng
-from tests.e2e.driver import Table, catnip, fields, open_table
+from tests.e2e.driver import Table, catnip, fields, open_table, start_catnip
 from tests.e2e.test_commands import answer
+from tests.e2e.test_robustness import crash, ends_with_its_next_move
 from tests.postgres_server import fresh_schema_url
 
 
@@ -75,3 +76,25 @@ async def test_every_game_rates_its_members_and_replays_to_its_result_on_either_
         assert (await players[1].click(viewer, "End")).ok
         replayed = emu.message(viewer.id).embeds[0]["description"]
         assert result.split("\n")[0] in replayed  # the same winners and reason
+
+
+async def test_a_result_shown_only_after_a_restart_still_shows_the_rating_changes(tmp_path):
+    """The game's end (and its rating) is saved before its table shows it; a bot that dies in between
+    shows the result with each member's change when it starts again."""
+    async with catnip(tmp_path) as (emu, bot):
+        thread, players = await open_table(emu, "catsdogs", 2)
+        table = Table(emu, thread, players, Rng.seeded(5))
+        game = next(iter(bot.service.live.values()))
+        while not ends_with_its_next_move(game):
+            await table.step()
+        bot.presenter.refresh = lambda game: None  # the bot dies before its table shows the last move
+        await table.step()
+        assert game.record.status == "finished" and not table.over()
+        await crash(emu, bot)
+
+        again = await start_catnip(emu, tmp_path / "catnip.sqlite3", seed=2)
+        try:
+            await emu.wait_for(table.over)
+            assert set(rating_changes(fields(table.table()))) == {"Ann", "Bo"}
+        finally:
+            await again.close()
