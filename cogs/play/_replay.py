@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 import discord
 
@@ -34,7 +35,8 @@ REPLAYS_KEPT = 8
 MARKS_SHOWN = 25
 """Discord's most options in a select: the places to jump to."""
 
-_kept: OrderedDict[int, Replay] = OrderedDict()
+_kept: WeakKeyDictionary[GameStore, OrderedDict[int, Replay]] = WeakKeyDictionary()
+"""Per store (a process may run several bots, each on its own database), the games last rebuilt."""
 
 
 @dataclass(frozen=True)
@@ -61,9 +63,10 @@ class Replay:
 
 async def load_replay(store: GameStore, game_id: int, guild_id: int | None) -> Replay:
     """The finished game `game_id` of this server, rebuilt (or kept from a viewer's earlier click)."""
-    kept = _kept.get(game_id)
+    shelf = _kept.setdefault(store, OrderedDict())
+    kept = shelf.get(game_id)
     if kept is not None and kept.record.guild_id == guild_id:
-        _kept.move_to_end(game_id)
+        shelf.move_to_end(game_id)
         return kept
     try:
         record = await store.get_game(game_id)
@@ -77,9 +80,9 @@ async def load_replay(store: GameStore, game_id: int, guild_id: int | None) -> R
         )
     moves = tuple(await store.moves(game_id))
     replay = rebuild(record, moves)
-    _kept[game_id] = replay
-    while len(_kept) > REPLAYS_KEPT:
-        _kept.popitem(last=False)
+    shelf[game_id] = replay
+    while len(shelf) > REPLAYS_KEPT:
+        shelf.popitem(last=False)
     return replay
 
 
@@ -152,9 +155,7 @@ def _controls(replay: Replay, step: int) -> list[Item]:
         Button("End", ids.replay_id(game_id, last, "last"), emoji="⏭", disabled=step == last, row=0),
     ]
     if len(replay.marks) > 1:
-        options = [
-            discord.SelectOption(label=label, value=str(at), default=False) for label, at in replay.marks
-        ]
+        options = [discord.SelectOption(label=label, value=str(at)) for label, at in replay.marks]
         word = replay.marks[0][0].split()[0].lower()
         buttons.append(
             Select(ids.replay_id(game_id, 0, "jump"), options, placeholder=f"Jump to a {word}…", row=1)
