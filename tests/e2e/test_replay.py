@@ -50,7 +50,7 @@ async def finished_game(emu, key="catsdogs", players=3, seed=11):
 
 async def test_a_replay_steps_through_every_move_showing_only_public_information(tmp_path):
     async with catnip(tmp_path, pictures=True) as (emu, bot):
-        thread, _, table = await finished_game(emu)
+        thread, _, table = await finished_game(emu, players=2)
         record = await bot.store.get_game(1)
         moves = await bot.store.moves(1)
         secrets = secrets_by_step(record, moves)
