@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from bot.storage import GameRecord, SeatRecord
+from bot.storage.ratings import RatingChange
 from engine import GAMES, Event, Frozen, Game, Rules
 
 TIMER_OPTION = "turn_timer"
@@ -36,6 +37,8 @@ class LiveGame:
     rematch_of: int | None = None
     ending_unshown: bool = False
     """Ended, and its last table not yet shown (the store lists it among `endings_to_show`)."""
+    rating_changes: dict[int, RatingChange] = field(default_factory=dict)
+    """Finished: what it did to its members' ratings, by seat (none if it rated nobody)."""
     _names: tuple[GameRecord | None, list[str]] = field(
         default=(None, []), init=False, repr=False, compare=False
     )

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from bot.errors import NotInGame, Refusal, TableMovedOn
 from bot.live import LiveGame, describe_players
 from bot.running_games import RunningGames
-from bot.storage import FinalResult, NotOwner, SeatRecord, StaleMove, load_state
+from bot.storage import FinalResult, NotOwner, SeatRecord, StaleMove, StoreUnavailable, load_state
 from engine import Event, Frozen
 
 log = logging.getLogger("catnip.sessions")
@@ -90,6 +90,8 @@ class Moves:
             game.state = await load_state(store, game.record, game.rules)
             raise TableMovedOn() from error
         game.advance(state, events, version=version, now=now)
+        if outcome is not None:
+            await self._read_rating_changes(game)
         if human:
             game.last_human_at = now
         log.debug("%s seat=%d played %s", game.log_prefix(), seat, logged)
@@ -99,6 +101,14 @@ class Moves:
         if outcome is not None:
             self.games.live.pop(game.id, None)
         return events
+
+    async def _read_rating_changes(self, game: LiveGame) -> None:
+        """What the finished game did to ratings, for its result (stored with it: an unreadable store
+        only leaves them off the table)."""
+        try:
+            game.rating_changes = await self.games.store.rating_changes(game.id)
+        except StoreUnavailable:
+            log.warning("%s finished; its rating changes could not be read for the table", game.log_prefix())
 
     async def take_over(self, game: LiveGame, user_id: int) -> None:
         """`user_id` leaves the running `game`; a computer player takes the seat."""

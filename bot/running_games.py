@@ -79,6 +79,7 @@ class RunningGames:
             last_human_at=record.updated_at,
             events=events,
             ending_unshown=ending,
+            rating_changes=await self.store.rating_changes(record.id) if record.status == "finished" else {},
         )
 
     def check_owner(self, guild_id: int | None) -> None:

@@ -50,6 +50,8 @@ class Kind(StrEnum):
     REPLACE = "rp"
     """The host hands a seat to a computer: the table's button, then the seat chosen in its select."""
     DETAILS = "d"
+    REPLAY = "rv"
+    """A finished game's replay viewer, at a move: the move shown next and which control asks for it."""
 
     @property
     def versioned(self) -> bool:
@@ -63,7 +65,7 @@ class Kind(StrEnum):
     @property
     def on_private_view(self) -> bool:
         """Made for a private view (or another private message Catnip sends the clicker)."""
-        return self.versioned or self in (Kind.REFRESH, Kind.REPLACE)
+        return self.versioned or self in (Kind.REFRESH, Kind.REPLACE, Kind.REPLAY)
 
 
 class LobbyOp(StrEnum):
@@ -108,7 +110,7 @@ class ComponentId:
         parts = [PREFIX, self.kind.value, str(self.game_id)]
         if self.kind is Kind.GUIDE:
             parts = [PREFIX, self.kind.value, self.arg]
-        elif self.kind.versioned:
+        elif self.kind.versioned or self.kind is Kind.REPLAY:
             parts += [str(self.version), self.arg]
         elif self.kind is Kind.LOBBY:
             parts.append(f"{self.op}/{self.arg}" if self.arg else str(self.op))
@@ -130,6 +132,8 @@ class ComponentId:
     def component_types(self) -> tuple[ComponentType, ...]:
         """The component types that carry this id: a button's id on a select is not one Catnip made."""
         if self.kind in (Kind.SELECT, Kind.MULTI) or self.op in (LobbyOp.ADD_COMPUTER, LobbyOp.SETTINGS):
+            return (ComponentType.SELECT,)
+        if self.kind is Kind.REPLAY and self.arg == "jump":
             return (ComponentType.SELECT,)
         if self.op is LobbyOp.OPTION or self.kind is Kind.REPLACE:
             return (ComponentType.BUTTON, ComponentType.SELECT)
@@ -185,6 +189,11 @@ def details_id(game_id: int) -> str:
     return ComponentId(Kind.DETAILS, game_id).encode()
 
 
+def replay_id(game_id: int, step: int, control: str) -> str:
+    """The id of a replay viewer's control showing move `step` (a jump's select: the step is 0)."""
+    return ComponentId(Kind.REPLAY, game_id, step, control).encode()
+
+
 _NUMBER = r"[0-9]{1,20}"
 _TOKEN = rf"[!-~]{{1,{MAX_ENCODED_ACTION}}}"
 """An encoded action, a select's value or a multi-select's key: printable ASCII, no spaces."""
@@ -199,6 +208,7 @@ _VERSIONED = re.compile(
 )
 _PLAIN = re.compile(rf"cn:(?P<kind>v|r|rf|bk|rp|d):(?P<game>{_NUMBER})")
 _LOBBY = re.compile(rf"cn:l:(?P<game>{_NUMBER}):(?P<op>[a-z]{{1,10}})(?:/(?P<arg>[a-z0-9_]{{1,40}}))?")
+_REPLAY = re.compile(rf"cn:rv:(?P<game>{_NUMBER}):(?P<step>{_NUMBER}):(?P<control>[a-z]{{1,8}})")
 _GUIDE = re.compile(r"cn:h:(?P<game>[a-z]{1,20}):(?P<page>[0-9]{1,2})")
 _VALUE = re.compile(_TOKEN)
 _LOBBY_OPS = frozenset(op.value for op in LobbyOp)
@@ -220,6 +230,8 @@ def parse(custom_id: str) -> ComponentId:
         if not re.fullmatch(_ARGS[kind], match["arg"]):
             raise BadRequest(INVALID)
         return ComponentId(kind, _number(match["game"]), _number(match["version"]), match["arg"])
+    if match := _REPLAY.fullmatch(custom_id):
+        return ComponentId(Kind.REPLAY, _number(match["game"]), _number(match["step"]), match["control"])
     if match := _PLAIN.fullmatch(custom_id):
         return ComponentId(Kind(match["kind"]), _number(match["game"]))
     if (match := _GUIDE.fullmatch(custom_id)) and match["game"] in GAMES:

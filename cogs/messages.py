@@ -13,6 +13,7 @@ from cogs import custom_ids as ids
 from cogs.components import Button, Controls, Item, Select
 from cogs.lobby_settings import option_title, option_value, settings_items
 from cogs.phone import TABLE_BUDGET, phone_lines, text_lines
+from cogs.ratings import change_note
 from cogs.seat_controls import away_line, hand_button, refresh_button, table_buttons
 from engine import Action, Outcome, events_for, fill_names
 from engine.decisions import your_decision
@@ -267,6 +268,7 @@ def final_text(game: LiveGame, outcome: Outcome, limit: int = 4000, with_breakdo
         for seat in order:
             crown = "👑 " if seat in outcome.winners else ""
             row = f"{crown}**{game.names[seat]}** — {outcome.scores[seat]}"
+            row += change_note(game.rating_changes.get(seat))
             if with_breakdown and outcome.breakdown and outcome.breakdown[seat]:
                 row += (
                     " (" + ", ".join(f"{item.label} {item.points}" for item in outcome.breakdown[seat]) + ")"

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from bot.storage.dialects import Connection
 from bot.storage.models import ENDED_STATUSES, FinalResult, GameNotFound, NotOwner, StaleMove
+from bot.storage.ratings import rate_games
 
 MAX_BATCH = 200
 """At most this many moves in one transaction, so one batch never holds the writer for long."""
@@ -129,6 +130,7 @@ async def write_moves(db: Connection, moves: list[PendingMove]) -> list[int | Ex
     for move in plan.results:
         await write_result(db, move.game_id, move.result, move.now)  # type: ignore[arg-type]
     if plan.results:
+        await rate_games(db, [(move.game_id, move.result) for move in plan.results], plan.results[-1].now)
         await db.executemany(
             "INSERT INTO endings_to_show (game_id) VALUES (?) ON CONFLICT DO NOTHING",
             [(move.game_id,) for move in plan.results],

@@ -22,7 +22,7 @@ from bot.storage.models import SchemaTooNew
 @dataclass(frozen=True)
 class Column:
     """One column; `kind` is "key" (the generated game id), "id" (64 bits: Discord ids, seeds, game ids),
-    "int", "text" or "time" (seconds since the epoch)."""
+    "int", "text", "time" (seconds since the epoch) or "real" (any other number with a fraction)."""
 
     name: str
     kind: str
@@ -177,6 +177,36 @@ TABLES: tuple[Table, ...] = (
     _one_a_game(
         "pings", Column("channel_id", "id", required=True), Column("message_id", "id", required=True), since=4
     ),
+    # Each member's skill rating per game per server (ratings.py), and what each rated game changed:
+    # a game's rows there are written once, with its result, so a game never counts twice.
+    Table(
+        "ratings",
+        (
+            Column("guild_id", "id", required=True),
+            Column("game", "text", required=True),
+            Column("user_id", "id", required=True),
+            Column("mu", "real", required=True),
+            Column("sigma", "real", True, "sigma > 0"),
+            Column("games", "int", True, "games >= 0"),
+            Column("updated_at", "time", required=True),
+        ),
+        key=("guild_id", "game", "user_id"),
+        since=5,
+    ),
+    Table(
+        "rating_changes",
+        (
+            _game_id(),
+            Column("seat", "int", required=True),
+            Column("user_id", "id", required=True),
+            Column("mu_before", "real", required=True),
+            Column("sigma_before", "real", required=True),
+            Column("mu_after", "real", required=True),
+            Column("sigma_after", "real", required=True),
+        ),
+        key=("game_id", "seat"),
+        since=5,
+    ),
     Table(
         "remembered_options",
         (
@@ -217,6 +247,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(2, "leases: which process runs each game"),
     Migration(3, "ended games whose last table is not shown yet"),
     Migration(4, "the standing turn pings"),
+    Migration(5, "skill ratings"),
 )
 
 

@@ -40,6 +40,7 @@ from bot.storage.models import (
     to_json,
 )
 from bot.storage.ownership import GameLocks, Ownership, check_shard_plan
+from bot.storage.ratings import Ratings, rate_games
 
 if TYPE_CHECKING:
     from bot.storage.models import GameStatus, MoveRecord
@@ -112,7 +113,7 @@ RETURNING id
 REMEMBER_OPTIONS = "ON CONFLICT (channel_id, game) DO UPDATE SET options = excluded.options"
 
 
-class GameStore(Ownership, GameLocks):
+class GameStore(Ownership, GameLocks, Ratings):
     """The only way the bot reads and writes games; times are passed in by the caller.
 
     `owner` is this instance's role in a fleet and `token` its own identity (see ownership.py);
@@ -361,13 +362,14 @@ class GameStore(Ownership, GameLocks):
     async def record_result(
         self, game_id: int, *, scores: Sequence[int], winners: Sequence[int], reason: str, now: float
     ) -> None:
-        """Store each seat's final score and whether it won (recording again replaces them). A move
-        that ends a game stores its result itself (`commit_move(result=...)`)."""
+        """Store each seat's final score and whether it won (recording again replaces them) and rate the
+        game (once only). A move that ends a game stores its result itself (`commit_move(result=...)`)."""
         result = FinalResult(tuple(scores), tuple(winners), reason)
 
         async def body(db: Connection) -> None:
             await self._status(db, game_id)
             await write_result(db, game_id, result, now)
+            await rate_games(db, [(game_id, result)], now)
 
         await self._transaction(body)
 

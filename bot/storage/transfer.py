@@ -1,6 +1,6 @@
 """`catnip migrate-db --from <SQLite file or URL> --to <postgresql URL>`: copy a whole database.
 
-Games, seats, the action logs, snapshots, deadlines, results, outcomes, the last tables still to
+Games, seats, the action logs, snapshots, deadlines, results, outcomes, ratings, the last tables still to
 show, the standing turn pings and remembered options are copied as they are (ids included), in one
 transaction: the target ends up with all of it or, if anything fails, with nothing. The target must
 be empty (its schema is created if missing); a target that already holds games is refused, so
@@ -32,7 +32,9 @@ COPIED: dict[str, tuple[str, ...]] = {
 }
 """Every table of a Catnip database (the schema's, parents before children) and the columns copied.
 A source made by an older Catnip may lack the newer tables: those have nothing to copy."""
-TIMES = frozenset(column.name for table in TABLES for column in table.columns if column.kind == "time")
+TIMES = frozenset(
+    column.name for table in TABLES for column in table.columns if column.kind in ("time", "real")
+)
 CHUNK = 5_000
 
 
@@ -41,7 +43,7 @@ class TransferRefused(Exception):
 
 
 def _converter(columns: Sequence[str]) -> Callable[[Sequence[Any]], tuple]:
-    """Rows as PostgreSQL takes them: SQLite may hand back a time stored as a whole number."""
+    """Rows as PostgreSQL takes them: SQLite may hand back a time or a rating stored as a whole number."""
     times = [i for i, name in enumerate(columns) if name in TIMES]
 
     def convert(row: Sequence[Any]) -> tuple:

@@ -17,7 +17,9 @@ from cogs.messages import COLOUR, private_panel, table_message
 from cogs.play._components import reply, route_click
 from cogs.play._help import guide_message, help_text
 from cogs.play._presenter import TablePresenter
+from cogs.play._replay import load_replay, step_message
 from cogs.play._seat import stats_line, welcome_back
+from cogs.ratings import leaderboard_lines
 from engine import GAMES, EngineError, Event
 
 if TYPE_CHECKING:
@@ -190,6 +192,17 @@ class PlayCog(commands.Cog, name="Play"):
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
+    @game.command(name=_("replay"), description=_("Step through a finished game, move by move"))
+    @app_commands.describe(game_id=_("The game's number (its table #)"))
+    @app_commands.rename(game_id=_("id"))
+    @app_commands.guild_only()
+    async def replay(self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1]) -> None:
+        replay = await load_replay(self.bot.store, game_id, interaction.guild_id)
+        message, files = await step_message(self.bot, replay, 0, interaction.user.id)
+        await interaction.response.send_message(
+            embed=message.embed, view=message.view, files=files, ephemeral=True
+        )
+
     # ------------------------------------------------------------------ info
 
     @app_commands.command(name=_("rules"), description=_("How to play one of Catnip's games"))
@@ -214,7 +227,11 @@ class PlayCog(commands.Cog, name="Play"):
     async def stats(self, interaction: discord.Interaction, user: discord.Member | None = None) -> None:
         who = user or interaction.user
         rows = await self.bot.store.stats(interaction.guild_id, who.id)
-        lines = [stats_line(row, yours=who.id == interaction.user.id) for row in rows]
+        ratings = await self.bot.store.member_ratings(interaction.guild_id, who.id)
+        lines = [
+            stats_line(row, yours=who.id == interaction.user.id, rating=ratings.get(row["game"]))
+            for row in rows
+        ]
         embed = discord.Embed(
             title=f"{who.display_name}'s games",
             colour=COLOUR,
@@ -222,21 +239,17 @@ class PlayCog(commands.Cog, name="Play"):
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    @app_commands.command(name=_("leaderboard"), description=_("Who wins most on this server"))
-    @app_commands.describe(game=_("The game whose winners to list"))
+    @app_commands.command(name=_("leaderboard"), description=_("The best players on this server, by rating"))
+    @app_commands.describe(game=_("The game whose players to rank"))
     @app_commands.rename(game=_("game"))
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
-        rows = await self.bot.store.leaderboard(interaction.guild_id, game.value)
-        lines = [
-            f"{i}. <@{row['user_id']}> — {row['won']} wins in {row['played']} games"
-            for i, row in enumerate(rows, 1)
-        ]
+        rows = await self.bot.store.rating_leaderboard(interaction.guild_id, game.value)
         embed = discord.Embed(
             title=f"{GAMES[game.value].title} leaderboard",
             colour=COLOUR,
-            description="\n".join(lines) or "No finished games yet.",
+            description="\n".join(leaderboard_lines(rows)) or "No rated games yet.",
         )
         await interaction.response.send_message(
             embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()

@@ -53,6 +53,11 @@ async def admit(bot: CatnipBot, interaction: discord.Interaction, component: ids
     record = await _record(bot, component.game_id)
     if interaction.guild_id is None or interaction.guild_id != record.guild_id:
         raise Refusal(ELSEWHERE)
+    if component.kind is ids.Kind.REPLAY:  # `/game replay` opens any game of the server, anywhere in it
+        if not on_private_panel(interaction):
+            raise Refusal(PRIVATE_ONLY)  # a replay may show its viewer's hand: never on a public message
+        _check_private_surface(interaction, component)
+        return
     if interaction.channel_id not in {record.channel_id, record.thread_id} - {None}:
         raise Refusal(ELSEWHERE)
     if on_private_panel(interaction):

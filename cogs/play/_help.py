@@ -65,9 +65,10 @@ def help_text() -> str:
         "`/game status` — show this channel's table again\n"
         "`/game hand` — open your private view\n"
         "`/game log` — what happened recently\n"
+        "`/game replay` — step through a finished game, move by move\n"
         "`/game leave` — leave; a computer player takes your seat\n"
         "`/game end` — end the game (the host, or Manage Server)\n"
         "`/stats` — your games on this server\n"
-        "`/leaderboard` — who wins most here\n"
+        "`/leaderboard` — the best players here, by rating\n"
         "`/help` — this message"
     )

@@ -210,6 +210,27 @@ class TablePictures:
         old = self._cached(shown[1]) if shown is not None else None
         return Picture(shown[1], old) if old is not None else None
 
+    async def draw_now(self, scene: Scene) -> Picture:
+        """`scene`'s picture now, drawn in the pictures' thread if not kept (a replay viewer's step:
+        one member's click waits for it, so it does not wait for the tables' budget)."""
+        png = self._cached(scene.key)
+        if png is None:
+            loop = asyncio.get_running_loop()
+            png, _ = await loop.run_in_executor(self._thread(), timed_draw, scene.game, scene.content)
+            self._keep(scene.key, png)
+        return Picture(scene.key, png)
+
+    def _thread(self) -> ThreadPoolExecutor:
+        """The pictures' one drawing thread."""
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(DRAWING_THREADS, thread_name_prefix="catnip-picture")
+        return self._executor
+
+    def _keep(self, key: str, png: bytes) -> None:
+        self._cache[key] = png
+        while len(self._cache) > CACHED_PICTURES:
+            self._cache.popitem(last=False)
+
     def _cached(self, key: str) -> bytes | None:
         png = self._cache.get(key)
         if png is not None:
@@ -225,10 +246,8 @@ class TablePictures:
             return None
         self._deferred.pop(game.id, None)
         self._finals.pop(game.id, None)
-        if self._executor is None:
-            self._executor = ThreadPoolExecutor(DRAWING_THREADS, thread_name_prefix="catnip-picture")
         drawing = asyncio.get_running_loop().run_in_executor(
-            self._executor, timed_draw, scene.game, scene.content
+            self._thread(), timed_draw, scene.game, scene.content
         )
         self._drawing[game.id] = (scene.key, drawing)
         drawing.add_done_callback(lambda done: self._drawn(game, scene.key, done))
@@ -277,9 +296,7 @@ class TablePictures:
         png, spent = done.result()
         self.budget.settle(spent)
         self.drawn += 1
-        self._cache[key] = png
-        while len(self._cache) > CACHED_PICTURES:
-            self._cache.popitem(last=False)
+        self._keep(key, png)
         if behind is not None:
             self.follow_up(behind)
 

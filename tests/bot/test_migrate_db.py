@@ -24,7 +24,7 @@ async def migrate(path: Path, url: str) -> int:
 
 
 async def a_busy_database(path: Path) -> list[int]:
-    """Games in every state, with results, deadlines and remembered options; their ids."""
+    """Games in every state, with results, ratings, deadlines and remembered options; their ids."""
     store = SqliteGameStore(path)
     await store.open()
     try:
@@ -39,11 +39,13 @@ async def a_busy_database(path: Path) -> list[int]:
         await store.set_table_message(playing.id, channel_id=200, message_id=4242, now=6.0)
         finished = await started_game(store, seed=4, guild_id=100, users=(1, None))
         await play_to_end(store, finished.id, result=FinalResult((3, 1), (0,), "pulled the last strand"))
+        rated = await started_game(store, seed=6, guild_id=100, users=(1, 2))
+        await play_to_end(store, rated.id, result=FinalResult((1, 3), (1,), "pulled the last strand"))
         abandoned = await started_game(store, seed=5)
         await store.set_status(abandoned.id, "abandoned", now=8.0)
         await store.remember_options(200, "yarn", {"most": 1})
         await store.save_pings({playing.id: (200, 4343)})
-        return [lobby.id, playing.id, finished.id, abandoned.id]
+        return [lobby.id, playing.id, finished.id, abandoned.id, rated.id]
     finally:
         await store.close()
 
@@ -77,6 +79,8 @@ async def test_a_sqlite_database_is_copied_whole_and_replays_the_same(tmp_path, 
         assert await target.remembered_options(200, "yarn") == {"most": 1}
         assert await target.stats(100, 1) == await source.stats(100, 1) != []
         assert await target.leaderboard(100, "yarn") == await source.leaderboard(100, "yarn")
+        assert await target.member_ratings(100, 2) == await source.member_ratings(100, 2) != {}
+        assert await target.rating_changes(ids[4]) == await source.rating_changes(ids[4]) != {}
         # Play goes on there, and new games get new ids.
         assert (await play_move(target, ids[1]))[0] == (await source.get_game(ids[1])).version + 1
         newer = await started_game(target, seed=9)
@@ -97,7 +101,7 @@ async def test_a_target_that_already_holds_games_is_refused_and_left_as_it_was(t
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert again.returncode == 2
-    assert "already holds 4 games" in again.stderr and "Traceback" not in again.stderr
+    assert "already holds 5 games" in again.stderr and "Traceback" not in again.stderr
     target = PostgresGameStore(url)
     await target.open()
     try:

@@ -193,7 +193,7 @@ def test_final_scores_summarise_rather_than_cut_a_long_breakdown():
 
     long = tuple(ScoreLine(label=f"set {i}", points=i) for i in range(200))
     outcome = Outcome(scores=(50, 40), winners=(0,), reason="Highest score.", breakdown=(long, long))
-    game = SimpleNamespace(names=["Ann", "Bo"])
+    game = SimpleNamespace(names=["Ann", "Bo"], rating_changes={})
     text = final_text(game, outcome, limit=400)
     assert text.splitlines() == ["🏆 **Ann** wins! Highest score.", "👑 **Ann** — 50", "**Bo** — 40"]
     short = Outcome(

@@ -37,7 +37,7 @@ async def test_game_commands_during_and_after_a_game(tmp_path):
 
         stats = await answer(ann, "stats", thread)
         assert "Cats & Dogs" in stats and "of 1" in stats
-        assert "wins in 1 games" in await answer(bo, "leaderboard", thread, game="catsdogs")
+        assert "1 rated game (provisional)" in await answer(bo, "leaderboard", thread, game="catsdogs")
         assert "no game running" in await answer(ann, "game status", thread)
 
 

@@ -1,0 +1,218 @@
+"""Skill ratings: a Weng–Lin rating (μ, σ) per member, per game, per server, with openskill's
+Plackett–Luce model, updated in the transaction that stores a game's result.
+
+Who is rated, and how (README "Ratings", docs/rulings.md G-X10):
+
+- Only a game played to its end with a result is rated; an abandoned game has none (G-X5).
+- Every seat takes part, ranked by the final standings: the winners first (tied with each other),
+  then the other seats by score, equal scores tied.
+- A computer seat (a computer player added in the lobby, or one that took the seat of a member who
+  left, G-X4) plays at its level's fixed rating, `COMPUTER_RATINGS`, which never changes.
+- A member whose seat a computer finished for them (they were away, G-X8) is rated below every seat
+  played to the end by its own player: the game counts as played, never won, as in /stats.
+- A game rates nobody unless at least two members hold seats at its end: a member alone against
+  computers is not rated.
+
+A game's rating changes are stored with it (`rating_changes`); a game that already has them is
+never rated again, whether its result is written twice or after a restart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+
+from bot.storage.dialects import ROWS_A_STATEMENT, Connection
+from bot.storage.models import FinalResult
+
+MODEL = PlackettLuce()
+"""openskill's defaults: a new member starts at μ = 25, σ = 25/3."""
+COMPUTER_RATINGS: dict[str, tuple[float, float]] = {
+    "easy": (20.0, 1.0),
+    "normal": (25.0, 1.0),
+    "hard": (30.0, 1.0),
+}
+"""(μ, σ) of each computer level; fixed, so beating a computer moves only its human opponents."""
+PROVISIONAL_GAMES = 5
+"""A member with fewer rated games than this at a game is shown as provisional."""
+
+
+def conservative(mu: float, sigma: float) -> float:
+    """μ − 3σ: what the member's skill is almost surely above; leaderboards order by it."""
+    return mu - 3 * sigma
+
+
+def shown(mu: float, sigma: float) -> int:
+    """The rating players see: 1000 + 20 × (μ − 3σ), openskill's ordinal scaled; a new member has 1000."""
+    return round(MODEL.rating(mu, sigma).ordinal(3.0, 20.0, 1000.0))
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """What one rated game did to one member's rating."""
+
+    seat: int
+    user_id: int
+    before: tuple[float, float]
+    after: tuple[float, float]
+
+    @property
+    def shown_before(self) -> int:
+        return shown(*self.before)
+
+    @property
+    def shown_after(self) -> int:
+        return shown(*self.after)
+
+
+def standings(scores: Sequence[int], winners: Sequence[int], away: Sequence[int] = ()) -> list[int]:
+    """Each seat's place (0 best, ties share a place): winners, then the others by score, then the
+    `away` seats (finished by a computer for their member), tied last."""
+
+    def key(seat: int) -> tuple[int, int]:
+        if seat in away:
+            return (2, 0)
+        return (0 if seat in winners else 1, -scores[seat])
+
+    keys = sorted({key(seat) for seat in range(len(scores))})
+    return [keys.index(key(seat)) for seat in range(len(scores))]
+
+
+_SEATS = (
+    "SELECT g.guild_id, g.game, s.seat, s.user_id, s.computer, "
+    "EXISTS (SELECT 1 FROM rating_changes AS c WHERE c.game_id = g.id) "
+    "FROM games AS g JOIN seats AS s ON s.game_id = g.id WHERE g.id = ? ORDER BY s.seat"
+)
+_TAKE = (
+    "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, updated_at) "
+    "SELECT v.column1, v.column2, v.column3, v.column4, v.column5, 0, v.column6 FROM {rows} WHERE true "
+    "ON CONFLICT (guild_id, game, user_id) DO UPDATE SET mu = ratings.mu "
+    "RETURNING guild_id, game, user_id, mu, sigma"
+)
+"""Each member's rating, a new one for a member who has none, and every row locked (an upsert locks
+the rows it touches) in the order given."""
+_UPDATE = (
+    "UPDATE ratings SET mu = v.column1, sigma = v.column2, games = ratings.games + v.column3, "
+    "updated_at = v.column4 FROM {rows} "
+    "WHERE ratings.guild_id = v.column5 AND ratings.game = v.column6 AND ratings.user_id = v.column7"
+)
+_CHANGES = (
+    "INSERT INTO rating_changes (game_id, seat, user_id, mu_before, sigma_before, mu_after, sigma_after) "
+    "SELECT * FROM {rows} WHERE true"
+)
+
+
+@dataclass(frozen=True)
+class _Table:
+    game_id: int
+    guild_id: int
+    game: str
+    seats: tuple[tuple[int, int | None, str | None], ...]
+    """(seat, user_id, computer level) of each seat at the end."""
+    result: FinalResult
+
+    @property
+    def members(self) -> set[tuple[int, str, int]]:
+        return {(self.guild_id, self.game, user) for _, user, _ in self.seats if user is not None}
+
+
+async def rate_games(db: Connection, results: Sequence[tuple[int, FinalResult]], now: float) -> None:
+    """Rate the games just given their `results`, inside the transaction that stores them.
+
+    Every rating row taken is locked first, all in one order, so games ending at once for the same
+    member each see the other's change, and two transactions never wait on each other in a circle.
+    Four statements a game, the last three shared by every game of a batch."""
+    tables = [table for game_id, result in results if (table := await _unrated(db, game_id, result))]
+    members = sorted(set().union(*(table.members for table in tables)))
+    if not members:
+        return
+    start = MODEL.rating()
+    ratings: dict[tuple[int, str, int], tuple[float, float]] = {}
+    for first in range(0, len(members), ROWS_A_STATEMENT):
+        rows = [(*member, start.mu, start.sigma, now) for member in members[first : first + ROWS_A_STATEMENT]]
+        table, params = db.dialect.rows(("id", "text", "id", "real", "real", "time"), rows)
+        for guild_id, game, user, mu, sigma in await db.fetch(_TAKE.replace("{rows}", table), *params):
+            ratings[(guild_id, game, user)] = (mu, sigma)
+    played = dict.fromkeys(members, 0)
+    changes = []
+    for table in tables:
+        for change in _rate(table, ratings):
+            key = (table.guild_id, table.game, change.user_id)
+            ratings[key] = change.after
+            played[key] += 1
+            changes.append((table.game_id, change.seat, change.user_id, *change.before, *change.after))
+    await db.execute_rows(
+        _UPDATE,
+        ("real", "real", "int", "time", "id", "text", "id"),
+        [(*ratings[key], count, now, *key) for key, count in played.items() if count],
+    )
+    await db.execute_rows(_CHANGES, ("id", "int", "id", "real", "real", "real", "real"), changes)
+
+
+async def _unrated(db: Connection, game_id: int, result: FinalResult) -> _Table | None:
+    """The game, if it is rated and not yet rated."""
+    rows = await db.fetch(_SEATS, game_id)
+    users = [row[3] for row in rows if row[3] is not None]
+    if not rows or rows[0][5] or len(users) < 2 or len(set(users)) != len(users):
+        return None
+    seats = tuple((row[2], row[3], row[4]) for row in rows)
+    return _Table(game_id, rows[0][0], rows[0][1], seats, result)
+
+
+def _rate(table: _Table, ratings: dict[tuple[int, str, int], tuple[float, float]]) -> list[RatingChange]:
+    """The members' changes from one game, given every member's rating before it."""
+    teams, members = [], []
+    for seat, user, level in table.seats:
+        if user is None:
+            mu, sigma = COMPUTER_RATINGS.get(level or "normal", COMPUTER_RATINGS["normal"])
+        else:
+            mu, sigma = ratings[(table.guild_id, table.game, user)]
+            members.append((seat, user))
+        teams.append([MODEL.rating(mu, sigma)])
+    away = [seat for seat, user, level in table.seats if user is not None and level is not None]
+    ranks = standings(table.result.scores, table.result.winners, away)
+    rated = MODEL.rate(teams, ranks=ranks)
+    return [
+        RatingChange(
+            seat, user, (teams[seat][0].mu, teams[seat][0].sigma), (rated[seat][0].mu, rated[seat][0].sigma)
+        )
+        for seat, user in members
+    ]
+
+
+class Ratings:
+    """The store's reads of ratings (mixed into GameStore, whose `_read` they use)."""
+
+    async def _read(self, sql: str, *args: object) -> list:
+        raise NotImplementedError
+
+    async def rating_changes(self, game_id: int) -> dict[int, RatingChange]:
+        """What the finished game did to each rated member's rating, by seat; empty if it rated nobody."""
+        rows = await self._read(
+            "SELECT seat, user_id, mu_before, sigma_before, mu_after, sigma_after FROM rating_changes "
+            "WHERE game_id = ? ORDER BY seat",
+            game_id,
+        )
+        return {row[0]: RatingChange(row[0], row[1], (row[2], row[3]), (row[4], row[5])) for row in rows}
+
+    async def member_ratings(self, guild_id: int, user_id: int) -> dict[str, tuple[float, float, int]]:
+        """The member's (μ, σ, rated games) per game on this server."""
+        rows = await self._read(
+            "SELECT game, mu, sigma, games FROM ratings WHERE guild_id = ? AND user_id = ? AND games > 0",
+            guild_id,
+            user_id,
+        )
+        return {game: (mu, sigma, games) for game, mu, sigma, games in rows}
+
+    async def rating_leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[dict]:
+        """Members by conservative rating (μ − 3σ) at `game` here: {"user_id", "mu", "sigma", "games"}."""
+        rows = await self._read(
+            "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND game = ? AND games > 0 "
+            "ORDER BY mu - 3 * sigma DESC, games DESC, user_id ASC LIMIT ?",
+            guild_id,
+            game,
+            limit,
+        )
+        return [{"user_id": u, "mu": mu, "sigma": sigma, "games": games} for u, mu, sigma, games in rows]

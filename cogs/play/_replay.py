@@ -1,0 +1,192 @@
+"""`/game replay id:<n>`: a finished game stepped through move by move in a private viewer.
+
+Each step shows the public table as it stood after that move — its text and picture — with the
+move's narration; a member who played also sees their own hand (only they see the viewer). The
+game is rebuilt from its seed and move log, nothing being stored for replays, so games finished
+before replays existed replay too. A control's custom_id carries only the game and the step it
+shows, so an old viewer's buttons keep working after a restart; every click is answered by editing
+the viewer (an interaction response, outside the bot's share of Discord's limit).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
+
+import discord
+
+import pictures
+from bot.errors import BadRequest, GameClosed
+from bot.live import LiveGame
+from bot.storage import GameNotFound, GameRecord, GameStore, MoveRecord
+from cogs import custom_ids as ids
+from cogs.components import Button, Controls, Item, Select
+from cogs.messages import COLOUR, Message, add_fields, final_text, is_compact
+from cogs.play._pictures import Scene, show_picture
+from engine import GAMES, Event, Frozen, events_for
+
+if TYPE_CHECKING:
+    from bot.app import CatnipBot
+
+REPLAYS_KEPT = 8
+"""Rebuilt games kept in memory: a viewer's clicks step through one game, each rebuilt once."""
+MARKS_SHOWN = 25
+"""Discord's most options in a select: the places to jump to."""
+
+_kept: WeakKeyDictionary[GameStore, OrderedDict[int, Replay]] = WeakKeyDictionary()
+"""Per store (a process may run several bots, each on its own database), the games last rebuilt."""
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A finished game rebuilt: its state after each move (`states[0]` the start) and its log."""
+
+    record: GameRecord
+    states: tuple[Frozen, ...]
+    moves: tuple[MoveRecord, ...]
+    marks: tuple[tuple[str, int], ...]
+    """(label, step) of each place to jump to: where each round (or turn) starts."""
+
+    @property
+    def last(self) -> int:
+        return len(self.moves)
+
+    def game_at(self, step: int) -> LiveGame:
+        """The game as it stood after `step` moves, with that move's events."""
+        events = [Event.model_validate(data) for data in self.moves[step - 1].events] if step else []
+        return LiveGame(
+            record=self.record, rules=GAMES[self.record.game].rules, state=self.states[step], events=events
+        )
+
+
+async def load_replay(store: GameStore, game_id: int, guild_id: int | None) -> Replay:
+    """The finished game `game_id` of this server, rebuilt (or kept from a viewer's earlier click)."""
+    shelf = _kept.setdefault(store, OrderedDict())
+    kept = shelf.get(game_id)
+    if kept is not None and kept.record.guild_id == guild_id:
+        shelf.move_to_end(game_id)
+        return kept
+    try:
+        record = await store.get_game(game_id)
+    except GameNotFound as error:
+        raise GameClosed(f"There is no game #{game_id} on this server.") from error
+    if record.guild_id != guild_id:
+        raise GameClosed(f"There is no game #{game_id} on this server.")
+    if record.status != "finished":
+        raise GameClosed(
+            f"Game #{game_id} is {record.status}: only a game played to its end can be replayed."
+        )
+    moves = tuple(await store.moves(game_id))
+    replay = rebuild(record, moves)
+    shelf[game_id] = replay
+    while len(shelf) > REPLAYS_KEPT:
+        shelf.popitem(last=False)
+    return replay
+
+
+def rebuild(record: GameRecord, moves: tuple[MoveRecord, ...]) -> Replay:
+    """Every state of the game, from its seed, options and logged moves."""
+    rules = GAMES[record.game].rules
+    state = rules.setup(len(record.seats), record.seed, LiveGame(record=record, rules=rules).options())
+    states = [state]
+    for move in moves:
+        state, _ = rules.apply(state, move.seat, rules.decode_action(move.action))
+        states.append(state)
+    return Replay(record, tuple(states), moves, _marks(states))
+
+
+def _marks(states: list[Frozen]) -> tuple[tuple[str, int], ...]:
+    """Where each round starts (each turn, in games without rounds); at most `MARKS_SHOWN`, spread
+    evenly over the game."""
+    field, word = ("round", "Round") if hasattr(states[0], "round") else ("turns", "Turn")
+    if not hasattr(states[0], field):
+        return ()
+    marks, value = [], object()
+    for step, state in enumerate(states):
+        if getattr(state, field) != value:
+            value = getattr(state, field)
+            marks.append((f"{word} {len(marks) + 1}", step))
+    if len(marks) > MARKS_SHOWN:
+        marks = [marks[i * (len(marks) - 1) // (MARKS_SHOWN - 1)] for i in range(MARKS_SHOWN)]
+    return tuple(marks)
+
+
+def replay_message(replay: Replay, step: int, seat: int | None) -> Message:
+    """The viewer at `step`: the public table then, and `seat`'s own hand if the viewer played."""
+    game = replay.game_at(step)
+    renderer, names = game.game.texts, game.names
+    public = game.view(None)
+    embed = discord.Embed(
+        title=f"{renderer.emoji} {game.rules.title} — replay of table #{game.id}", colour=COLOUR
+    )
+    if step == 0:
+        embed.description = f"**The start** · {replay.last} moves in all"
+    else:
+        embed.description = f"**Move {step} of {replay.last}** · {names[replay.moves[step - 1].seat]}"
+    outcome = game.rules.outcome(game.state)
+    if outcome is not None:
+        embed.description += "\n" + final_text(game, outcome, limit=1500, with_breakdown=False)
+    fields = (
+        renderer.compact_fields(public, names) if is_compact(game) else renderer.table_fields(public, names)
+    )
+    own = renderer.private_fields(game.view(seat), public, names) if seat is not None else []
+    said = "\n".join(event.render(names) for event in events_for(game.events, seat))
+    add_fields(embed, [*fields, *own, *([("This move", said)] if said else [])])
+    embed.set_footer(text=f"Game #{game.id} · replay" + (" · your hand is shown to you only" if own else ""))
+    return Message(embed=embed, view=Controls(_controls(replay, step)))
+
+
+def _controls(replay: Replay, step: int) -> list[Item]:
+    game_id, last = replay.record.id, replay.last
+    buttons: list[Item] = [
+        Button("Start", ids.replay_id(game_id, 0, "first"), emoji="⏮", disabled=step == 0, row=0),
+        Button(
+            "Back", ids.replay_id(game_id, max(step - 1, 0), "prev"), emoji="◀", disabled=step == 0, row=0
+        ),
+        Button(
+            "Next",
+            ids.replay_id(game_id, min(step + 1, last), "next"),
+            emoji="▶",
+            disabled=step == last,
+            row=0,
+        ),
+        Button("End", ids.replay_id(game_id, last, "last"), emoji="⏭", disabled=step == last, row=0),
+    ]
+    if len(replay.marks) > 1:
+        options = [discord.SelectOption(label=label, value=str(at)) for label, at in replay.marks]
+        word = replay.marks[0][0].split()[0].lower()
+        buttons.append(
+            Select(ids.replay_id(game_id, 0, "jump"), options, placeholder=f"Jump to a {word}…", row=1)
+        )
+    return buttons
+
+
+async def step_message(bot: CatnipBot, replay: Replay, step: int, user_id: int) -> tuple[Message, list]:
+    """The viewer at `step` for `user_id`, and its picture as files to attach (none if the table had none)."""
+    message = replay_message(replay, step, replay.record.seat_of(user_id))
+    game = replay.game_at(step)
+    if not game.pictures(bot.service.pictures):
+        return message, []
+    content = pictures.scene_of(game.record.game, game.view(None), game.names, game.rules.outcome(game.state))
+    picture = await bot.presenter.pictures.draw_now(
+        Scene(game.record.game, content, pictures.scene_key(content))
+    )
+    show_picture(message.embed, picture)
+    return message, [picture.file()]
+
+
+async def on_replay(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
+    """A viewer's control: show the step its id names (a jump: the step chosen)."""
+    replay = await load_replay(bot.store, component.game_id, interaction.guild_id)
+    step = component.version
+    if component.arg == "jump":
+        values = ids.chosen_values(interaction.data)
+        if len(values) != 1 or not (values[0].isascii() and values[0].isdigit()):
+            raise BadRequest(ids.INVALID)
+        step = int(values[0])
+    if step > replay.last:
+        raise BadRequest(ids.INVALID)
+    message, files = await step_message(bot, replay, step, interaction.user.id)
+    await interaction.response.edit_message(embed=message.embed, view=message.view, attachments=files)

@@ -1,0 +1,171 @@
+"""Skill ratings on SQLite and PostgreSQL: openskill's own numbers, counted once, who is rated and how."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot.storage import FinalResult, SeatRecord
+from bot.storage.ratings import COMPUTER_RATINGS, MODEL, conservative, shown, standings
+from tests.bot.test_storage import RULES, computer, load_state, play_to_end, started_game
+
+ANN, BO, CY, DI = 1, 2, 3, 4
+FRESH = (MODEL.rating().mu, MODEL.rating().sigma)
+
+
+async def finish(store, users, scores, winners, *, guild_id=100, away=(), levels=None):
+    """A game of Yarn between `users` (None: a computer) that ends with `scores` and `winners`; the
+    `away` seats are finished by a computer for their member."""
+    game = await started_game(store, users=users, guild_id=guild_id)
+    for seat, level in (levels or {}).items():
+        await store.replace_seat(game.id, computer(seat, level), now=2.0)
+    for seat in away:
+        await store.replace_seat(
+            game.id, SeatRecord(seat=seat, user_id=users[seat], name="away", computer="normal"), now=2.0
+        )
+    await play_to_end(store, game.id, result=FinalResult(tuple(scores), tuple(winners), "done"))
+    return game.id
+
+
+def expected(before, ranks):
+    """openskill's own update for players rated `before` (μ, σ) finishing at `ranks`."""
+    rated = MODEL.rate([[MODEL.rating(mu, sigma)] for mu, sigma in before], ranks=ranks)
+    return [(team[0].mu, team[0].sigma) for team in rated]
+
+
+async def rating(store, user, game="yarn", guild_id=100):
+    return (await store.member_ratings(guild_id, user)).get(game)
+
+
+def close(pair, other):
+    return pair == pytest.approx(other, abs=1e-9)
+
+
+async def test_a_two_player_upset_moves_both_ratings_as_openskill_says(store):
+    for _ in range(3):
+        await finish(store, (ANN, CY), (9, 1), (0,))
+    ann = (await rating(store, ANN))[:2]
+    game_id = await finish(store, (BO, ANN), (8, 2), (0,))  # Bo, new, beats Ann
+
+    bo_after, ann_after = expected([FRESH, ann], [0, 1])
+    assert close((await rating(store, BO))[:2], bo_after)
+    assert close((await rating(store, ANN))[:2], ann_after)
+    changes = await store.rating_changes(game_id)
+    assert changes[0].shown_before == 1000 and changes[0].shown_after > 1000
+    assert changes[1].shown_after < changes[1].shown_before
+    assert (await rating(store, ANN))[2] == 4 and (await rating(store, BO))[2] == 1
+
+
+async def test_a_four_player_game_with_a_tie_ranks_the_tied_players_together(store):
+    await finish(store, (ANN, BO, CY, DI), (5, 5, 3, 1), (0, 1))
+    ann, bo, cy, di = expected([FRESH] * 4, [0, 0, 1, 2])
+    assert close((await rating(store, ANN))[:2], ann) and close((await rating(store, BO))[:2], bo)
+    assert close((await rating(store, CY))[:2], cy) and close((await rating(store, DI))[:2], di)
+    assert (await rating(store, ANN))[0] == pytest.approx((await rating(store, BO))[0])
+    # equal scores behind the winners share a place too
+    assert standings((9, 4, 4, 1), (0,)) == [0, 1, 1, 2]
+
+
+async def test_a_computer_counts_at_its_fixed_rating_which_never_changes(store):
+    await finish(store, (ANN, BO, None), (1, 2, 9), (2,), levels={2: "hard"})
+    ann, bo, _ = expected([FRESH, FRESH, COMPUTER_RATINGS["hard"]], [2, 1, 0])
+    assert close((await rating(store, ANN))[:2], ann) and close((await rating(store, BO))[:2], bo)
+    await finish(store, (ANN, BO, None), (1, 2, 9), (2,), levels={2: "hard"})
+    assert (await rating(store, ANN))[2] == 2  # the computer was not rated: only members have ratings
+
+
+async def test_a_member_alone_against_computers_and_an_abandoned_game_rate_nobody(store):
+    game_id = await finish(store, (ANN, None), (9, 1), (0,))
+    assert await store.rating_changes(game_id) == {} and await rating(store, ANN) is None
+    abandoned = await started_game(store, users=(ANN, BO))
+    await store.set_status(abandoned.id, "abandoned", now=5.0, reason="nobody moved")
+    assert await store.member_ratings(100, ANN) == {} and await store.member_ratings(100, BO) == {}
+
+
+async def test_a_seat_a_computer_finished_for_its_member_is_rated_last_even_when_it_won(store):
+    await finish(store, (ANN, BO, CY), (9, 5, 1), (0,), away=(0,))
+    ann, bo, cy = expected([FRESH] * 3, [2, 0, 1])
+    assert close((await rating(store, ANN))[:2], ann) and close((await rating(store, BO))[:2], bo)
+    assert close((await rating(store, CY))[:2], cy)
+
+
+async def test_a_result_written_twice_or_after_a_restart_counts_once(store, reopen):
+    game_id = await finish(store, (ANN, BO), (9, 1), (0,))
+    once = await store.member_ratings(100, ANN)
+    await store.record_result(game_id, scores=(9, 1), winners=(0,), reason="done", now=9.0)
+    await store.close()
+    again = reopen(store)
+    await again.open()
+    try:
+        await again.record_result(game_id, scores=(9, 1), winners=(0,), reason="done", now=9.0)
+        assert await again.member_ratings(100, ANN) == once and once["yarn"][2] == 1
+        assert set(await again.rating_changes(game_id)) == {0, 1}
+    finally:
+        await again.close()
+
+
+async def test_two_games_ending_at_once_for_the_same_member_both_count(store, reopen):
+    """Each game ends through its own store (as two processes of a fleet would), in transactions of
+    their own that both want Ann's rating."""
+    games = [await started_game(store, users=(ANN, other)) for other in (BO, CY)]
+    other = reopen(store)
+    await other.open()
+
+    async def up_to_the_last_move(game_id):
+        """Play until the next move ends the game; that move (seat, action, state after it)."""
+        record = await store.get_game(game_id)
+        state = await load_state(store, record, RULES)
+        while True:
+            seat = RULES.to_act(state)[0]
+            action = RULES.legal_actions(state, seat)[0]
+            new, _ = RULES.apply(state, seat, action)
+            if RULES.outcome(new) is not None:
+                return seat, action, new
+            await store.commit_move(
+                game_id, expected_version=(await store.get_game(game_id)).version, seat=seat,
+                action=action.encode(), events=[], state_json=new.model_dump_json(), now=3.0,
+            )  # fmt: skip
+            state = new
+
+    async def last_move(store, game_id, seat, action, state):
+        await store.commit_move(
+            game_id, expected_version=(await store.get_game(game_id)).version, seat=seat,
+            action=action.encode(), events=[], state_json=state.model_dump_json(), now=4.0,
+            status="finished", result=FinalResult((9, 1), (0,), "done"),
+        )  # fmt: skip
+
+    finals = [(game.id, *await up_to_the_last_move(game.id)) for game in games]
+    try:
+        ends = zip((store, other), finals, strict=True)
+        await asyncio.gather(*(last_move(by, *final) for by, final in ends))
+    finally:
+        await other.close()
+    ann = await rating(store, ANN)
+    assert ann[2] == 2
+    first, _ = expected([FRESH, FRESH], [0, 1])
+    second, _ = expected([first, FRESH], [0, 1])
+    assert close(ann[:2], second)  # the second game started from the first's result, whichever came first
+
+
+async def test_the_leaderboard_orders_by_conservative_rating_per_game_and_server(store):
+    for _ in range(5):
+        await finish(store, (ANN, BO), (9, 1), (0,))
+    await finish(store, (CY, DI), (9, 1), (0,))
+    await finish(store, (ANN, BO), (9, 1), (0,), guild_id=999)
+    board = await store.rating_leaderboard(100, "yarn")
+    assert [row["user_id"] for row in board][:2] == [ANN, CY]
+    scores = [conservative(row["mu"], row["sigma"]) for row in board]
+    assert scores == sorted(scores, reverse=True)
+    assert {row["user_id"]: row["games"] for row in board} == {ANN: 5, BO: 5, CY: 1, DI: 1}
+    assert await store.rating_leaderboard(100, "catsdogs") == []
+    assert [row["user_id"] for row in await store.rating_leaderboard(999, "yarn")] == [ANN, BO]
+    assert shown(*FRESH) == 1000
+
+
+def test_the_readme_publishes_the_computer_players_ratings_as_they_are():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    levels = ("easy", "normal", "hard")
+    published = ", ".join(f"{level} {shown(*COMPUTER_RATINGS[level]):,}" for level in levels)
+    assert published in readme
