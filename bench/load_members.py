@@ -351,7 +351,7 @@ class LoadDriver:
             result = await self.click("my hand", member, table.table, view["custom_id"])
         except InvalidInvocation:  # the table was reposted a moment ago; the next change wakes us
             return
-        panel = result.message
+        panel = await self._opened_panel(result)
         if panel is not None and self.phase == "play":
             self.sizes.panel(panel)
         for _ in range(8):
@@ -403,6 +403,16 @@ class LoadDriver:
                 )
                 table.last_move = time.perf_counter()
                 table.moved_at = shown_at
+
+    async def _opened_panel(self, result: InteractionResult) -> StoredMessage | None:
+        """The panel "My hand" opened: its reply, or its followup when the bot acknowledged the click as
+        an update of the table (to keep the click's token for the table)."""
+        if result.response_type != DEFERRED_UPDATE:
+            return result.message
+        try:
+            return await result.wait_followup(timeout=ANSWER_TIMEOUT)
+        except TimeoutError:
+            return None
 
     async def _result_of_deferred(
         self, result: InteractionResult, shown_before: float | None

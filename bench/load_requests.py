@@ -102,7 +102,8 @@ class RequestTally:
         label, exempt = route
         template = label.split(" ", 1)[1]
         info = request.match_info
-        stored = self.world.messages.get(int(info["message_id"])) if "message_id" in info else None
+        named = info.get("message_id", "")
+        stored = self.world.messages.get(int(named)) if named.isdigit() else None
         kind = purpose(request.method, template, request.get(PAYLOAD), stored)
         if exempt:
             self.exempt[kind] += 1
