@@ -25,6 +25,9 @@ and adds two routes that `bench.bot_load` calls:
         initial-response latency, the bot's requests during play by route, how long after each
         card the table showed it and the next player was pinged, and the mean sizes of the tables
         and panels shown (for the floor bot).
+    POST /_bench/usage {}
+        the bot token's requests so far, counted by the global limit and exempt, every 429 answered
+        and the most invalid requests within 10 minutes.
 """
 
 from __future__ import annotations
@@ -464,7 +467,19 @@ def install(app: web.Application, driver: LoadDriver) -> None:
             )
         )
 
+    async def usage_route(_request: web.Request) -> web.Response:
+        usage = driver.emu.server.usage
+        return _json(
+            {
+                "responses_429": len(driver.emu.server.rate_limited),
+                "counted": sum(usage.counted.values()),
+                "exempt": sum(usage.exempt.values()),
+                "invalid_requests_10min": usage.invalid_peak(),
+            }
+        )
+
     app.router.add_post("/_bench/open", open_route)
+    app.router.add_post("/_bench/usage", usage_route)
     app.router.add_post("/_bench/play", play_route)
 
 
