@@ -142,7 +142,7 @@ class Postgres:
     """The throw-away PostgreSQL server: a fresh database per run, and its processes' CPU."""
 
     def __init__(self) -> None:
-        from tests.postgres_server import start_postgres
+        from bench.postgres_server import start_postgres
 
         self.server, self.folder = start_postgres()
         self.url = self.server.get_uri()
@@ -166,7 +166,7 @@ class Postgres:
         return total
 
     def close(self) -> None:
-        from tests.postgres_server import stop_postgres
+        from bench.postgres_server import stop_postgres
 
         stop_postgres(self.server, self.folder)
 
