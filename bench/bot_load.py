@@ -38,7 +38,9 @@ so only Catnip runs.
    also reports the bot process's traced memory by module at setup and after play.
 4. `--resume M`: M active games are created the same way and played a little, the bot is
    stopped and a new one started on the same database; time to load the games, to READY
-   (deadlines re-armed) and until every table has been re-rendered and its player pinged.
+   (deadlines re-armed) and until every table has been re-rendered and its player pinged; and the
+   restart's requests: counted by the global limit, exempt, and answered 429 (with `--discord-limits`,
+   `--no-limiter` shows the burst the bot's limiter keeps back).
 
 `--json` ends the output with one line of JSON: the headline figures of the first N, Catnip's
 and the floor's (`cpu_ms_per_move`, `floor_cpu_ms_per_move`, `moves_per_s`, `click_p99_ms`,
