@@ -38,7 +38,9 @@ so only Catnip runs.
    also reports the bot process's traced memory by module at setup and after play.
 4. `--resume M`: M active games are created the same way and played a little, the bot is
    stopped and a new one started on the same database; time to load the games, to READY
-   (deadlines re-armed) and until every table has been re-rendered and its player pinged.
+   (deadlines re-armed) and until every table has been re-rendered and its player pinged; and the
+   restart's requests: counted by the global limit, exempt, and answered 429 (with `--discord-limits`,
+   `--no-limiter` shows the burst the bot's limiter keeps back).
 
 `--json` ends the output with one line of JSON: the headline figures of the first N, Catnip's
 and the floor's (`cpu_ms_per_move`, `floor_cpu_ms_per_move`, `moves_per_s`, `click_p99_ms`,
@@ -351,7 +353,7 @@ async def run_resume(games: int, args: argparse.Namespace) -> dict[str, Any]:
     members = members_needed(kinds, games)
     emulated = emulated_discord(members, args.rate_limit, "catnip-resume-", args.discord_limits)
     async with emulated as (emulator, database, errors):
-        catnip = Catnip(database, pictures=args.pictures == "on")
+        catnip = Catnip(database, pictures=args.pictures == "on", limiter=args.limiter)
         await catnip.start(emulator)
         try:
             opened = await emulator.call("/_bench/open", {"kinds": kinds, "games": games, "concurrency": 50})
@@ -362,7 +364,8 @@ async def run_resume(games: int, args: argparse.Namespace) -> dict[str, Any]:
             await catnip.stop()
         gc.collect()
         loading = _time_resume()
-        catnip = Catnip(database, seed=2, pictures=args.pictures == "on")
+        before = await emulator.call("/_bench/usage", {})
+        catnip = Catnip(database, seed=2, pictures=args.pictures == "on", limiter=args.limiter)
         await catnip.start(emulator)
         ready = catnip.seconds_to_ready
         try:
@@ -371,6 +374,7 @@ async def run_resume(games: int, args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.gather(*catnip.bot._background[:1])  # _after_ready: tables refreshed, timers armed
             await catnip.settle()
             shown = time.perf_counter() - started
+            restarted = await emulator.call("/_bench/usage", {})
         finally:
             await catnip.stop()
     return {
@@ -382,6 +386,11 @@ async def run_resume(games: int, args: argparse.Namespace) -> dict[str, Any]:
         "seconds_to_load": loading[0],
         "seconds_to_ready": ready,
         "seconds_to_tables_shown": ready + shown,
+        "restart_counted_requests": restarted["counted"] - before["counted"],
+        "restart_exempt_requests": restarted["exempt"] - before["exempt"],
+        "restart_responses_429": restarted["responses_429"] - before["responses_429"],
+        "responses_429": restarted["responses_429"],
+        "invalid_requests_10min": restarted["invalid_requests_10min"],
         "errors": errors.messages[:20],
         "error_count": len(errors.messages),
     }
@@ -516,13 +525,17 @@ def main(argv: list[str] | None = None) -> None:
             f"resume with {resume['loaded']} active games: loaded in {resume['seconds_to_load']:.2f} s; "
             f"READY (login, games loaded, deadlines re-armed) {resume['seconds_to_ready']:.2f} s "
             f"after start; every table re-rendered and its player pinged "
-            f"{resume['seconds_to_tables_shown']:.2f} s after start; errors logged {resume['error_count']}"
+            f"{resume['seconds_to_tables_shown']:.2f} s after start; errors logged {resume['error_count']}\n"
+            f"  the restart's requests: {resume['restart_counted_requests']} counted by the global limit, "
+            f"{resume['restart_exempt_requests']} exempt, {resume['restart_responses_429']} answered 429; "
+            f"429s in the whole run {resume['responses_429']}, "
+            f"invalid requests in 10 min {resume['invalid_requests_10min']}"
         )
     if args.json_file:
         with open(args.json_file, "w") as out:
             json.dump({"load": results, "resume": resume}, out, indent=2)
     if args.json:
-        print(json.dumps({**lines[0], "runs": lines}), flush=True)
+        print(json.dumps({**lines[0], "runs": lines, "resume": resume}), flush=True)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
     python -m bench.fleet_load [--games 100,500] [--seconds 15] [--warmup 5]
                                [--configs sqlite:1,sqlite:2,postgres:1,postgres:2] [--tables-per-guild 10]
-                               [--rate-limits off|discord] [--pictures on|off]
+                               [--rate-limits off|discord] [--pictures on|off] [--open-loop [--think 5]]
 
 Every configuration gets a fresh emulator process (`python -m bench.load_members`, which also runs the
 simulated members) with the tables' members spread over guilds of their own, as many guilds on each of
@@ -14,14 +14,19 @@ fresh database on a throw-away PostgreSQL server the benchmark starts from the `
 (as `bench.store_pg` does; fsync and synchronous commit on).
 
 The load is `bench.bot_load`'s saturated one: Cats & Dogs tables of 4 members, every member acts as
-soon as the table pings them, finished tables start a rematch. The first `--warmup` seconds are
+soon as the table pings them, finished tables start a rematch; or with `--open-loop` its open loop: the
+four games mixed, 3 members and 1 computer player a table, the computer's usual pause, members who
+think `--think` seconds on average before each decision. The first `--warmup` seconds are
 not measured. Figures of the `--seconds` measured: moves/s (committed, from the store, by the
 owning process's shards), click latency p50/p99 and Discord's 3 s deadline misses, table-refresh
 lag p50/p99 (a card click until the table shows it), the CPU of every bot process, of the
 PostgreSQL server (its postmaster and every backend; also its commits/s and WAL bytes a move) and of
 the emulator + members process, and the bot's requests per move that count against Discord's global
 limit of 50 a second per bot token (interaction callbacks and webhooks are exempt). The 2-process /
-1-process ratio of moves/s is given per store and N.
+1-process ratio of moves/s is given per store and N. Discord's budget, as `bench.bot_load` reports it:
+the processes' counted requests a move together, the most of them within one second of the emulator's
+clock (against the token's 50), every 429 the emulator answered and the most invalid requests in 10
+minutes.
 
 Rate limits are off by default (`--rate-limits off`): the figures are the bots' own pace. With
 `--rate-limits discord` the emulator enforces Discord's per-channel buckets and the global limit.
@@ -49,8 +54,9 @@ from typing import Any
 
 import psutil
 
-from bench.bot_load import after
+from bench.bot_load import OPEN_LOOP_COMPUTER_DELAY, OPEN_LOOP_MIX, OPEN_LOOP_STALL, after
 from bench.load_figures import latency_summary
+from bench.load_requests import per_move
 from bench.load_subjects import Catnip, EmulatorProcess
 from bench.machine import describe_machine
 
@@ -74,6 +80,7 @@ async def run_bot(args: argparse.Namespace) -> None:
     catnip = Catnip(
         Path(args.db),
         seed=args.seed,
+        computer_delay=args.computer_delay,
         pictures=args.pictures == "on",
         database_url=args.database_url,
         shard_count=SHARD_COUNT,
@@ -97,9 +104,12 @@ class BotProcess:
         self.seed = seed
         self.process: subprocess.Popen | None = None
 
-    async def start(self, url: str, db: Path, database_url: str | None, pictures: str) -> None:
+    async def start(
+        self, url: str, db: Path, database_url: str | None, pictures: str, computer_delay: float
+    ) -> None:
         command = [sys.executable, "-m", "bench.fleet_load", "--bot", url, "--db", str(db)]
         command += ["--shard-ids", ",".join(map(str, self.shard_ids)), "--seed", str(self.seed)]
+        command += ["--computer-delay", str(computer_delay)]
         command += ["--pictures", pictures] + (["--database-url", database_url] if database_url else [])
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
         line = await asyncio.to_thread(self.process.stdout.readline)
@@ -132,7 +142,7 @@ class Postgres:
     """The throw-away PostgreSQL server: a fresh database per run, and its processes' CPU."""
 
     def __init__(self) -> None:
-        from tests.postgres_server import start_postgres
+        from bench.postgres_server import start_postgres
 
         self.server, self.folder = start_postgres()
         self.url = self.server.get_uri()
@@ -156,7 +166,7 @@ class Postgres:
         return total
 
     def close(self) -> None:
-        from tests.postgres_server import stop_postgres
+        from bench.postgres_server import stop_postgres
 
         stop_postgres(self.server, self.folder)
 
@@ -208,24 +218,29 @@ async def sample(bots, postgres, db, database_url) -> Sample:
 async def run_config(
     games: int, store: str, processes: int, args: argparse.Namespace, postgres: Postgres | None
 ) -> dict[str, Any]:
+    kinds = OPEN_LOOP_MIX if args.open_loop else [[GAME, SEATS, 0, "normal"]]
+    seats = kinds[0][1]
     guilds = max(SHARD_COUNT * 2, -(-games // args.tables_per_guild))
-    options = ("--guilds", str(guilds), "--shard-count", str(SHARD_COUNT), "--seats", str(SEATS))
+    options = ("--guilds", str(guilds), "--shard-count", str(SHARD_COUNT), "--seats", str(seats))
     options += ("--rate-limits", args.rate_limits)
     bots = fleet(processes)
     with tempfile.TemporaryDirectory(prefix="catnip-fleet-") as tmp:
         db = Path(tmp) / "catnip.sqlite3"
         database_url = await postgres.fresh() if store == "postgres" else None
-        async with EmulatorProcess(games * SEATS, args.rate_limit, options) as emulator:
+        async with EmulatorProcess(games * seats, args.rate_limit, options) as emulator:
             try:
+                delay = OPEN_LOOP_COMPUTER_DELAY if args.open_loop else 0.0
                 for bot in bots:  # one after the other: the first creates the schema
-                    await bot.start(emulator.remote.url, db, database_url, args.pictures)
+                    await bot.start(emulator.remote.url, db, database_url, args.pictures, delay)
                 concurrency = max(25, min(games // 5, 250))
                 opened = await emulator.call(
                     "/_bench/open",
-                    {"kinds": [[GAME, SEATS, 0, "normal"]], "games": games, "concurrency": concurrency},
+                    {"kinds": kinds, "games": games, "concurrency": concurrency},
                 )
                 await asyncio.sleep(1.0)  # the last tables' refreshes
                 play = {"seconds": args.warmup + args.seconds, "rematch": True, "seed": games}
+                if args.open_loop:
+                    play.update(think=args.think, stall=OPEN_LOOP_STALL)
                 playing = asyncio.create_task(emulator.call("/_bench/play", play))
                 await asyncio.sleep(args.warmup)
                 first = await sample(bots, postgres if database_url else None, db, database_url)
@@ -277,10 +292,23 @@ def figures(games, store, processes, guilds, bots, opened, played, first, last, 
         "requests_by_route": requests,
         "rate_limited": played["rate_limited"],
         "driver_errors": played["error_count"],
+        **per_move(played["budget"], played["moves_clicked"]),
+        "responses_429": played["rate_limited"],
+        "invalid_requests_10min": played["invalid_requests_10min"],
     }
 
 
 # the report -------------------------------------------------------------------------------------------
+
+
+def budget_row(run: dict[str, Any]) -> str:
+    """Discord's budget in one run: the processes' counted requests together."""
+    return (
+        f"       counted requests a move {run['counted_requests_per_move']:.2f}, "
+        f"most in one second {run['counted_requests_peak_per_second']} (the token's limit: 50); "
+        f"429s {run['responses_429']}; invalid requests in 10 min {run['invalid_requests_10min']}"
+    )
+
 
 HEADER = (
     "games  store     procs  moves/s  per process     click p50/p99 ms  >3s  lag p50/p99 ms  "
@@ -322,6 +350,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--rate-limits", choices=("off", "discord"), default="off")
     parser.add_argument("--rate-limit", type=int, default=100_000, help="other routes' requests/s")
     parser.add_argument("--pictures", choices=("on", "off"), default="on")
+    parser.add_argument("--open-loop", action="store_true", help="the four games mixed, members who think")
+    parser.add_argument("--think", type=float, default=5.0, help="open loop: mean seconds a decision takes")
+    parser.add_argument("--computer-delay", type=float, default=0.0, help=argparse.SUPPRESS)
     parser.add_argument("--bot", help=argparse.SUPPRESS)  # a child: the emulator's URL
     parser.add_argument("--db", help=argparse.SUPPRESS)
     parser.add_argument("--database-url", help=argparse.SUPPRESS)
@@ -340,6 +371,7 @@ async def run_all(args: argparse.Namespace) -> dict[str, Any]:
                 run = await run_config(games, store, processes, args, postgres)
                 runs.append(run)
                 print(row(run), flush=True)
+                print(budget_row(run), flush=True)
     finally:
         if postgres is not None:
             postgres.close()
@@ -353,7 +385,12 @@ def main(argv: list[str] | None = None) -> None:
         return
     print(describe_machine())
     print(
-        f"saturated {GAME} tables of {SEATS}; SHARD_COUNT={SHARD_COUNT}; "
+        (
+            f"open loop, think time mean {args.think:g} s, tables {OPEN_LOOP_MIX}; "
+            if args.open_loop
+            else f"saturated {GAME} tables of {SEATS}; "
+        )
+        + f"SHARD_COUNT={SHARD_COUNT}; "
         f"{args.tables_per_guild} tables a guild; "
         f"{args.seconds:g} s measured after {args.warmup:g} s of warm-up; rate limits {args.rate_limits}; "
         f"pictures {args.pictures}"

@@ -25,6 +25,9 @@ and adds two routes that `bench.bot_load` calls:
         initial-response latency, the bot's requests during play by route, how long after each
         card the table showed it and the next player was pinged, and the mean sizes of the tables
         and panels shown (for the floor bot).
+    POST /_bench/usage {}
+        the bot token's requests so far, counted by the global limit and exempt, every 429 answered
+        and the most invalid requests within 10 minutes.
 """
 
 from __future__ import annotations
@@ -351,7 +354,7 @@ class LoadDriver:
             result = await self.click("my hand", member, table.table, view["custom_id"])
         except InvalidInvocation:  # the table was reposted a moment ago; the next change wakes us
             return
-        panel = result.message
+        panel = await self._opened_panel(result)
         if panel is not None and self.phase == "play":
             self.sizes.panel(panel)
         for _ in range(8):
@@ -404,6 +407,16 @@ class LoadDriver:
                 table.last_move = time.perf_counter()
                 table.moved_at = shown_at
 
+    async def _opened_panel(self, result: InteractionResult) -> StoredMessage | None:
+        """The panel "My hand" opened: its reply, or its followup when the bot acknowledged the click as
+        an update of the table (to keep the click's token for the table)."""
+        if result.response_type != DEFERRED_UPDATE:
+            return result.message
+        try:
+            return await result.wait_followup(timeout=ANSWER_TIMEOUT)
+        except TimeoutError:
+            return None
+
     async def _result_of_deferred(
         self, result: InteractionResult, shown_before: float | None
     ) -> StoredMessage | None:
@@ -454,7 +467,19 @@ def install(app: web.Application, driver: LoadDriver) -> None:
             )
         )
 
+    async def usage_route(_request: web.Request) -> web.Response:
+        usage = driver.emu.server.usage
+        return _json(
+            {
+                "responses_429": len(driver.emu.server.rate_limited),
+                "counted": sum(usage.counted.values()),
+                "exempt": sum(usage.exempt.values()),
+                "invalid_requests_10min": usage.invalid_peak(),
+            }
+        )
+
     app.router.add_post("/_bench/open", open_route)
+    app.router.add_post("/_bench/usage", usage_route)
     app.router.add_post("/_bench/play", play_route)
 
 

@@ -91,6 +91,7 @@ class RequestTally:
         self.counted_by_game: Counter[str] = Counter()
         self.refused: Counter[str] = Counter()  # "kind (scope)" -> answers of 429 during play
         self.moves: Counter[str] = Counter()
+        self.counted_each_second: Counter[int] = Counter()  # second of the emulator's clock -> counted
 
     def moved(self, table: Table) -> None:
         self.moves[table.game or "other"] += 1
@@ -102,12 +103,14 @@ class RequestTally:
         label, exempt = route
         template = label.split(" ", 1)[1]
         info = request.match_info
-        stored = self.world.messages.get(int(info["message_id"])) if "message_id" in info else None
+        named = info.get("message_id", "")
+        stored = self.world.messages.get(int(named)) if named.isdigit() else None
         kind = purpose(request.method, template, request.get(PAYLOAD), stored)
         if exempt:
             self.exempt[kind] += 1
         else:
             self.counted[kind] += 1
+            self.counted_each_second[int(self.world.now())] += 1
             table = self.tables.get(int(info.get("channel_id", 0)))
             self.counted_by_game[(table.game if table else "") or "other"] += 1
         if response.status == 429:
@@ -120,6 +123,7 @@ class RequestTally:
             "counted_by_game": dict(self.counted_by_game.most_common()),
             "moves_by_game": dict(self.moves.most_common()),
             "refused": dict(self.refused.most_common()),
+            "counted_peak_per_second": max(self.counted_each_second.values(), default=0),
         }
 
 
@@ -139,4 +143,5 @@ def per_move(figures: dict[str, Any], moves: int) -> dict[str, Any]:
             if game in games
         },
         "responses_429_by_kind": figures["refused"],
+        "counted_requests_peak_per_second": figures["counted_peak_per_second"],
     }

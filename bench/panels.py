@@ -12,17 +12,17 @@ import argparse
 import time
 
 from bench.machine import describe_machine
+from bench.table_in_memory import TableCase, commit, computer_move, new_table
 from cogs.components import Controls
 from cogs.messages import Message, private_panel, table_message
 from cogs.seat_controls import hand_button
-from tests.golden.playthrough import Case, commit, computer_move, new_table
 
 
 def measure(game: str, players: int, games: int) -> tuple[int, float]:
     """Panels built and their mean cost in ms over `games` seeded games of `game`."""
     built, spent = 0, 0.0
     for seed in range(1, games + 1):
-        table = new_table(Case(game, players, seed))
+        table = new_table(TableCase(game, players, seed))
         while table.rules.outcome(table.state) is None:
             commit(table, computer_move(table))
             start = time.perf_counter()
@@ -43,7 +43,7 @@ def measure_moves(game: str, players: int, games: int) -> tuple[int, float]:
     """Moves made and the mean µs of rendering each as the bot does, over `games` seeded games."""
     moves, spent = 0, 0.0
     for seed in range(1, games + 1):
-        table = new_table(Case(game, players, seed))
+        table = new_table(TableCase(game, players, seed))
         while table.rules.outcome(table.state) is None:
             move = computer_move(table)
             commit(table, move)

@@ -25,9 +25,9 @@ from typing import Any
 from PIL import Image
 
 import pictures
+from bench.table_in_memory import TableCase, commit, computer_move, new_table
 from cogs.messages import Message, private_panel, table_message
 from engine import GAMES
-from tests.golden.playthrough import Case, commit, computer_move, new_table
 
 PHONE_WIDTH = 390
 BROWSER_HEIGHT = 2400
@@ -163,7 +163,7 @@ def picture_of(live) -> bytes:
 
 
 def game_at(game: str, players: int, seed: int, move: int):
-    live = new_table(Case(game, players, seed))
+    live = new_table(TableCase(game, players, seed))
     for _ in range(move):
         if live.rules.outcome(live.state) is not None:
             break

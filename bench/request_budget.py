@@ -3,7 +3,7 @@
     python -m bench.request_budget [--tokens on|off] [--pictures on|off] [--seeds 1]
 
 Plays whole games of every game and player count through the emulator, as members click (the
-members of `tests/e2e/driver.py`: /play, Join, Start, a random choice on the table or their panel for
+members of `bench/members.py`: /play, Join, Start, a random choice on the table or their panel for
 every move, then Rematch; then the rematch game the same way), and counts the bot's requests from the
 emulator's log: those the global
 limit counts, those it exempts (the interaction callback and the interaction-token webhook routes),
@@ -20,10 +20,9 @@ import logging
 import tempfile
 from pathlib import Path
 
+from bench.game_costs import PLAYER_COUNTS, GameCost, play_whole_games
 from bench.machine import describe_machine
-from tests.e2e.driver import catnip
-from tests.e2e.request_counts import GameCost, play_whole_games
-from tests.e2e.test_games import PLAYER_COUNTS
+from bench.members import catnip
 
 
 async def games(key: str, players: int, seed: int, *, tokens: bool, pictures: bool) -> list[GameCost]:

@@ -28,6 +28,7 @@ from importlib.metadata import version as package_version
 import asyncpg
 
 from bench.machine import describe_machine
+from bench.postgres_server import start_postgres, stop_postgres
 from bench.store import (
     THROUGHPUT_HEADER,
     THROUGHPUT_RUNS,
@@ -39,7 +40,6 @@ from bench.store import (
 )
 from bot.storage import PostgresGameStore, load_state
 from engine import GAMES
-from tests.postgres_server import start_postgres, stop_postgres
 
 
 async def fresh_database(server_url: str, name: str) -> str:

@@ -13,15 +13,15 @@ import argparse
 import statistics
 from collections.abc import Iterator
 
+from bench.table_in_memory import TableCase, commit, computer_move, new_table
 from cogs.messages import table_message
 from cogs.phone import phone_lines
 from engine import GAMES
-from tests.golden.playthrough import Case, commit, computer_move, new_table
 
 
 def table_heights(game: str, players: int, seed: int) -> Iterator[tuple[int, str]]:
     """Each table of one whole game as (its height on a phone, its text) from the start to the end."""
-    live = new_table(Case(game, players, seed))
+    live = new_table(TableCase(game, players, seed))
     while True:
         message = table_message(live, due=1_700_000_000)
         embed = message.embed

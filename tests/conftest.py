@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.postgres_server import start_postgres, stop_postgres
+from bench.postgres_server import start_postgres, stop_postgres
 
 
 @pytest.fixture(scope="session")

@@ -24,6 +24,9 @@ FIGURES = (
     "postgres_cpu_percent",
     "emulator_cpu_percent",
     "global_requests_per_move",
+    "counted_requests_per_move",
+    "responses_429",
+    "invalid_requests_10min",
 )
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from bench.postgres_server import fresh_schema_url
 from bot.storage import PostgresGameStore, SqliteGameStore
-from tests.postgres_server import fresh_schema_url
 
 BACKENDS = ("sqlite", "postgres")
 

@@ -13,12 +13,12 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from bench.postgres_server import fresh_schema_url
 from bot.config import SettingsError, load_settings
 from bot.storage import SqliteGameStore
 from bot.storage.factory import store_for_settings, without_password
 from bot.storage.models import DatabaseUnusable
 from bot.storage.postgres import PostgresGameStore, check_database_url
-from tests.postgres_server import fresh_schema_url
 
 REPO = Path(__file__).resolve().parents[2]
 PASSWORD = "hunter2-very-secret"

@@ -10,10 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bench.postgres_server import fresh_schema_url
 from bot.storage import Deadline, FinalResult, PostgresGameStore, SqliteGameStore, load_state
 from bot.storage.transfer import migrate_main
 from tests.bot.test_storage import RULES, member, play_move, play_to_end, replayed, started_game
-from tests.postgres_server import fresh_schema_url
 
 REPO = Path(__file__).resolve().parents[2]
 

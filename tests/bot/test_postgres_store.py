@@ -6,13 +6,13 @@ from __future__ import annotations
 import asyncpg
 import pytest
 
+from bench.postgres_server import fresh_schema_url, start_postgres, start_server, stop_postgres, stop_server
 from bot.clock import ManualClock
 from bot.sessions import GameService
 from bot.storage import GameRecord, PostgresGameStore, StoreUnavailable, load_state
 from bot.storage.dialects import POSTGRES
 from bot.storage.migrations import MIGRATIONS
 from tests.bot.test_storage import RULES, play_move, play_to_end, replayed, started_game
-from tests.postgres_server import fresh_schema_url, start_postgres, start_server, stop_postgres, stop_server
 
 
 @pytest.fixture(scope="module")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from bench.game_costs import play_whole_games
 from tests.e2e.driver import catnip
-from tests.e2e.request_counts import play_whole_games
 
 WHOLE_GAMES = [
     # game, players, whether its rematch game is played and counted too

@@ -15,6 +15,7 @@ import random
 import re
 import time
 
+from bench.postgres_server import fresh_schema_url
 from bot.sharding import shard_of
 from bot.storage import PostgresGameStore
 from emulator import Emulator
@@ -30,7 +31,6 @@ from tests.e2e.processes import (
     only_killed_clicks_failed,
     unanswered,
 )
-from tests.postgres_server import fresh_schema_url
 
 GUILDS = 8
 TITLE = re.compile(r"table #(\d+)")

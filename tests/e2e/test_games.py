@@ -8,16 +8,11 @@ from __future__ import annotations
 
 import pytest
 
+from bench.game_costs import PLAYER_COUNTS
 from engine import GAMES, Rng
 from tests.cogs.test_no_rule_ids import RULE_ID
 from tests.e2e.driver import ACTION, Table, catnip, fields, open_table, secret_items
 
-PLAYER_COUNTS = {
-    "catsdogs": [1, 2, 3, 4, 5],
-    "catsanity": [2, 3, 4, 5],
-    "madcat": [2, 3, 4, 5],
-    "ninelives": [2, 3, 4, 5, 6],
-}
 MAX_STEPS = 3000
 
 

@@ -3,10 +3,10 @@ global limit) while Discord holds those tokens valid, and through the bot's own 
 
 from __future__ import annotations
 
+from bench.game_costs import exempt
 from cogs.messages import table_message
 from engine import Rng
 from tests.e2e.driver import Table, catnip, open_table, table_of
-from tests.e2e.request_counts import exempt
 
 TABLE_EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 ORIGINAL_EDIT = "PATCH /webhooks/{app_id}/{token}/messages/{message_id}"

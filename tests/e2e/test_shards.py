@@ -40,8 +40,11 @@ def guild_id(emu: Emulator, n: int) -> int:
     return next(g.id for g in emu.world.guilds.values() if g.name == f"Guild {n}")
 
 
-async def start_sharded(emu: Emulator, db: Path, *, seed: int = 1, **shards) -> CatnipBot:
-    """A Catnip process over `db` running the shards `shards` (shard_count, shard_ids) says."""
+async def start_sharded(
+    emu: Emulator, db: Path, *, seed: int = 1, client_options: dict | None = None, **shards
+) -> CatnipBot:
+    """A Catnip process over `db` running the shards `shards` (shard_count, shard_ids) says; discord.py's
+    client takes `client_options` besides."""
     counter = iter(range(seed * 1000, seed * 1000 + 1000))
     bot = create_bot(
         settings_for(db).model_copy(update=shards),
@@ -50,6 +53,7 @@ async def start_sharded(emu: Emulator, db: Path, *, seed: int = 1, **shards) -> 
         clock=EmulatorClock(emu),
         identify_window=IDENTIFY_WINDOW + 0.1,
         identify_locks=db.parent,  # the processes share the identify buckets, as `catnip fleet`'s do
+        **(client_options or {}),
     )
     await emu.run_bot(bot)
     emu.busy.append(lambda: any(presenter.busy() for presenter in bot.service.presenters))  # `settle` waits

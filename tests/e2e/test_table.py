@@ -7,11 +7,11 @@ import re
 
 import pytest
 
+from bench.postgres_server import fresh_schema_url, start_postgres, start_server, stop_postgres, stop_server
 from cogs.play._table_writer import REPOST_AFTER_MESSAGES
 from engine import Rng
 from tests.e2e.driver import Table, catnip, open_table, start_catnip, table_of
 from tests.e2e.test_robustness import crash, rows
-from tests.postgres_server import fresh_schema_url, start_postgres, start_server, stop_postgres, stop_server
 
 
 def pings(emu, thread) -> list:

@@ -19,17 +19,13 @@ from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 
+from bench.table_in_memory import LEVEL, NAMES, Move, TableCase, commit, computer_move, new_table
 from bot.live import LiveGame
-from bot.storage.models import GameRecord, SeatRecord
 from cogs.components import Button, Item, Select
 from cogs.messages import Message, label_of, private_panel, table_message
 from engine import GAMES, EngineError
 
 GOLDEN = Path(__file__).resolve().parent
-NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo")
-GAME_ID = 1
-FIRST_USER = 100
-LEVEL = "easy"
 
 SIZE_LIMIT = 300_000
 """Bytes above which a playthrough records only the panels of the seats to act."""
@@ -40,13 +36,8 @@ RULE = "=" * 24
 
 
 @dataclass(frozen=True)
-class Case:
+class Case(TableCase):
     """One recorded game: which game, how many seats, its seed and the host's options."""
-
-    game: str
-    players: int
-    seed: int
-    options: tuple[tuple[str, object], ...] = ()
 
     @property
     def path(self) -> Path:
@@ -75,12 +66,6 @@ class Unreplayable(Exception):
 
 
 @dataclass(frozen=True)
-class Move:
-    seat: int
-    action: str
-
-
-@dataclass(frozen=True)
 class Recorded:
     """What a playthrough file says: its case, which panels it holds, its moves and its whole text."""
 
@@ -88,43 +73,6 @@ class Recorded:
     panels: str
     moves: tuple[Move, ...]
     text: str
-
-
-# ----------------------------------------------------------------- the table in memory
-
-
-def new_table(case: Case) -> LiveGame:
-    """A started table as `GameService.start` leaves it: version 1, the engine's first state, no events."""
-    rules = GAMES[case.game].rules
-    seats = tuple(
-        SeatRecord(seat=seat, user_id=FIRST_USER + seat, name=NAMES[seat]) for seat in range(case.players)
-    )
-    record = GameRecord(
-        id=GAME_ID, guild_id=1, channel_id=2, thread_id=None, game=case.game,
-        options=rules.make_options(dict(case.options)).model_dump(mode="json"), seed=case.seed,
-        status="active", version=1, host_id=FIRST_USER, table_message_id=None, table_channel_id=None,
-        created_at=0.0, updated_at=0.0, seats=seats,
-    )  # fmt: skip
-    game = LiveGame(record=record, rules=rules)
-    game.state = rules.setup(case.players, case.seed, game.options())
-    return game
-
-
-def commit(game: LiveGame, move: Move) -> None:
-    """Apply `move` as a commit would: new state, version one up, its events added to the table's."""
-    action = game.rules.decode_action(move.action)
-    state, events = game.rules.apply(game.state, move.seat, action)
-    game.advance(state, events, version=game.record.version + 1, now=game.record.updated_at)
-
-
-def computer_move(game: LiveGame) -> Move:
-    """The first seat to act, moved by the easy computer player with the session layer's seed."""
-    rules, state = game.rules, game.state
-    seat = rules.to_act(state)[0]
-    seed = game.record.seed * 7919 + game.record.version * 31 + seat
-    player = game.game.computer(LEVEL)
-    action = player.choose(rules, rules.view(state, seat), seat, rules.legal_actions(state, seat), seed)
-    return Move(seat, action.encode())
 
 
 # ----------------------------------------------------------------- flattening messages

@@ -8,11 +8,18 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from bench.members import Table, open_table, table_of
 from emulator import Emulator
 from emulator.usage import EXEMPT_ROUTES
 from engine import Rng
-from tests.e2e.driver import Table, open_table, table_of
 
+PLAYER_COUNTS = {
+    "catsdogs": [1, 2, 3, 4, 5],
+    "catsanity": [2, 3, 4, 5],
+    "madcat": [2, 3, 4, 5],
+    "ninelives": [2, 3, 4, 5, 6],
+}
+"""Every game and the player counts it is played with, whole, here and in tests/e2e/test_games.py."""
 MAX_STEPS = 3000
 MOVE = re.compile(r"move (\d+)")
 
