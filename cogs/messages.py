@@ -16,6 +16,7 @@ from cogs.lobby_settings import option_title, option_value, settings_items
 from cogs.phone import (
     FIELD_GAP_PIXELS,
     LINE_PIXELS,
+    PANEL_BUDGET,
     SCREEN,
     TABLE_BUDGET,
     Screen,
@@ -474,11 +475,36 @@ def private_panel(
         f"✅ {event.render(game.names)}" if index >= len(recent) - fresh else event.render(game.names)
         for index, event in enumerate(recent)
     ]
-    recently = [("Recently", "\n".join(lines))] if lines else []
     own = renderer.private_fields(view, public, game.names)
-    add_fields(embed, [*recently, *own] if fresh else [*own, *recently])
     if actions:
         items = action_items(game, seat, actions, page)
     else:
         items = [] if rules.outcome(state) is not None else [refresh_button(game)]
-    return Message(embed=embed, view=Controls(items))
+    controls = Controls(items)
+    lines = lines[len(lines) - _recent_room(embed, own, controls, lines) :]
+    recently = [("Recently", "\n".join(lines))] if lines else []
+    add_fields(embed, [*recently, *own] if fresh else [*own, *recently])
+    return Message(embed=embed, view=controls)
+
+
+def _recent_room(
+    embed: discord.Embed, own: list[tuple[str, str]], controls: Controls, lines: list[str]
+) -> int:
+    """How many of the newest `lines` "Recently" can show and keep the panel within `PANEL_BUDGET`
+    lines with its first control on the first `SCREEN`."""
+    trial = embed.copy()
+    add_fields(trial, own)
+    components = controls.to_components()
+    screen = screen_of(None, trial.to_dict(), components)
+    first = screen.buttons[components[0]["components"][0]["custom_id"]] if components else screen.height
+    room = min(
+        PANEL_BUDGET - phone_lines(None, trial) - 1,
+        int((SCREEN - first - FIELD_GAP_PIXELS) // LINE_PIXELS) - 1,
+    )
+    count = 0
+    for line in reversed(lines):
+        room -= text_lines(line)
+        if room < 0:
+            break
+        count += 1
+    return count
