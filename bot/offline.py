@@ -37,14 +37,15 @@ def is_table(message: StoredMessage) -> bool:
 
 
 class Narrator:
-    """Prints the channel as a reader would follow it: new messages in full, then every move of every
-    game once, in the order they were committed (told by the bot itself, `MoveNarrator`), and each
-    finished table once, in full. The table's own edits are not read for the moves: it shows only
-    the last few, and several moves can land in one edit."""
+    """Prints the channel as a reader would follow it: new messages in full, each table once in full
+    when its game starts, then every move once, in the order committed (told by the bot itself,
+    `MoveNarrator`), and the finished table once, in full. The table's own edits are not read for the
+    moves: it shows only the last few, and several moves can land in one edit."""
 
     def __init__(self, world: World, write: Callable[[str], None]) -> None:
         self.world = world
         self.write = write
+        self.started: set[int] = set()
         self.finished: set[int] = set()
 
     def __call__(self, kind: str, message: StoredMessage) -> None:
@@ -54,11 +55,15 @@ class Narrator:
             self.write(render_message(self.world, message, kind))
             return
         embed = message.embeds[0]
-        if "🏆" in (embed.get("description") or "") and message.id not in self.finished:
+        description = embed.get("description") or ""
+        if "🏆" in description and message.id not in self.finished:
             self.finished.add(message.id)
-            fields = [f for f in embed.get("fields", []) if f["name"] != STORY]  # its moves are told
-            final = dataclasses.replace(message, embeds=[{**embed, "fields": fields}])
-            self.write(render_message(self.world, final, kind))
+        elif not (description.startswith("**Now:**") and message.id not in self.started):
+            return
+        self.started.add(message.id)
+        fields = [f for f in embed.get("fields", []) if f["name"] != STORY]  # its moves are told
+        shown = dataclasses.replace(message, embeds=[{**embed, "fields": fields}])
+        self.write(render_message(self.world, shown, kind))
 
     def moves(self) -> MoveNarrator:
         return MoveNarrator(self.write)
@@ -157,6 +162,7 @@ def quiet_logs() -> None:
     """Only warnings and errors on stderr, so the transcript reads alone (`LOG_LEVEL` asks for more)."""
     for name in ("", "catnip", "discord"):
         logging.getLogger(name).setLevel(logging.WARNING)
+    logging.getLogger("discord.client").setLevel(logging.ERROR)  # voice support missing: no matter here
 
 
 @contextlib.contextmanager

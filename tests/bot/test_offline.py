@@ -38,7 +38,7 @@ class Committed:
 @pytest.fixture
 def log_levels():
     """The demo quiets the loggers for the rest of its process; put them back for the other tests."""
-    loggers = [logging.getLogger(name) for name in ("", "catnip", "discord")]
+    loggers = [logging.getLogger(name) for name in ("", "catnip", "discord", "discord.client")]
     levels = [logger.level for logger in loggers]
     yield
     for logger, level in zip(loggers, levels, strict=True):
