@@ -111,7 +111,7 @@ def seat_list(game: LiveGame) -> str:
     return "\n".join(lines) or "—"
 
 
-def guide_button(game: LiveGame, row: int | None = 0) -> Button:
+def guide_button(game: LiveGame, row: int = 0) -> Button:
     """The "📖 How to play" button: the game's guide, shown privately to whoever clicks it."""
     return Button(label="How to play", emoji="📖", custom_id=ids.guide_id(game.record.game), row=row)
 
@@ -214,7 +214,6 @@ def table_message(game: LiveGame, due: float | None = None, picture: bool | None
         fields = renderer.compact_fields if is_compact(game) else renderer.table_fields
         add_fields(embed, fields(view, game.names))
     embed.set_footer(text=f"Game #{game.id} · move {game.record.version - 1}")
-    details = Button(label="Details", emoji="🔎", custom_id=ids.details_id(game.id))
     items: list[Item] = []
     if outcome is not None:
         items.append(
@@ -222,19 +221,18 @@ def table_message(game: LiveGame, due: float | None = None, picture: bool | None
                 label="Rematch", style=discord.ButtonStyle.success, custom_id=ids.rematch_id(game.id), row=0
             )
         )
-        items += [details, guide_button(game, row=None)]
+        items += [
+            Button(label="Details", emoji="🔎", custom_id=ids.details_id(game.id), row=0),
+            guide_button(game),
+        ]
     else:
         to_act = rules.to_act(state)
         if len(to_act) == 1 and rules.actions_are_public(state, to_act[0]):
             seat = to_act[0]
             items += action_items(game, seat, rules.legal_actions(state, seat), page=0, rows=4)
         row = 1 + max((item.row or 0 for item in items), default=-1)
-        items += [
-            hand_button(game, row),
-            details,
-            guide_button(game, row=None),
-            *table_buttons(game, row=None),
-        ]
+        details = Button(label="Details", emoji="🔎", custom_id=ids.details_id(game.id), row=row)
+        items += [hand_button(game, row), details, guide_button(game, row), *table_buttons(game, row)]
     controls = Controls(items)
     _add_fitting_narration(embed, game, controls, picture)
     return Message(embed=embed, view=controls)
