@@ -198,8 +198,9 @@ def stack_line(name: str, position: int, life: LifeView) -> str:
 
 
 def loose_line(name: str, life: LifeView) -> str:
-    """A life of the owner not placed yet in the order being made."""
-    return f"▫️ {name}'s {life_long(life)}"
+    """A life of the owner not placed yet in the order being made, by name: the select to place it
+    says what each does."""
+    return f"▫️ {name}'s {life_short(life)}"
 
 
 def stack_lines(view: View, name: str) -> list[str]:

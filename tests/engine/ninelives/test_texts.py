@@ -236,9 +236,11 @@ def test_wagered_lives_go_back_under_the_stack_in_a_chosen_order_nl_5():
     fields = panel(state, 0)
     back = field(fields, "Your life stack — wagered lives going back under it").split("\n")
     assert back == [
-        "▫️ Ann's 🔍 Inspect (draw 2) — Everyone else plays with an open hand.",
-        "▫️ Ann's 🔁 Replace (draw 2) — You may play on top of a table card.",
+        "▫️ Ann's 🔍 Inspect (draw 2)",
+        "▫️ Ann's 🔁 Replace (draw 2)",
     ]
+    described = {option.label: option.description for option in controls(state, 0)[0].choices}
+    assert described["🔍 Inspect (draw 2)"] == "Everyone else plays with an open hand.", "the select says"
     assert controls(state, 0)[0].placeholder == "Choose your 2nd life (from the top)…"
     assert "⏳ Ann puts back 🔍 Inspect (draw 2), 🔁 Replace (draw 2)" in field(table(state), "↩️")
     assert not any(name.startswith("🎲") for name in fields), "no longer at stake"
