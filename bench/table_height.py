@@ -18,8 +18,8 @@ import statistics
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from cogs.messages import private_panel, table_message, table_screen
-from cogs.phone import phone_lines, screen_of
+from cogs.messages import panel_screen, private_panel, table_message, table_screen
+from cogs.phone import phone_lines
 from engine import GAMES
 from tests.golden.playthrough import Case, commit, computer_move, new_table
 
@@ -62,11 +62,10 @@ def measure_panels(game: str, players: int, seeds: range) -> Heights:
                 continue
             for seat in live.to_act():
                 panel = private_panel(live, seat)
-                components = panel.view.to_components()
-                screen = screen_of(None, panel.embed.to_dict(), components)
+                screen, first = panel_screen(panel)
                 heights.lines.append(phone_lines(None, panel.embed))
                 heights.height.append(screen.height)
-                heights.first.append(screen.buttons[components[0]["components"][0]["custom_id"]])
+                heights.first.append(first)
     return heights
 
 

@@ -263,6 +263,14 @@ def table_screen(game: LiveGame, message: Message, picture: bool) -> tuple[Scree
     return screen, screen.first_below(acting_controls(game, components))
 
 
+def panel_screen(message: Message) -> tuple[Screen, float | None]:
+    """Where a private panel stands on a phone, and the bottom of its first control (None if none)."""
+    components = message.view.to_components() if message.view is not None else []
+    embed = message.embed.to_dict() if message.embed is not None else None
+    screen = screen_of(message.content, embed, components)
+    return screen, screen.buttons[components[0]["components"][0]["custom_id"]] if components else None
+
+
 def _add_fitting_narration(embed: discord.Embed, game: LiveGame, controls: Controls, picture: bool) -> None:
     """The most recent events that keep the table within the phone budget — `TABLE_BUDGET` lines, and
     the acting player's first control on the first `SCREEN` — placed before the footer."""
@@ -492,9 +500,8 @@ def _recent_room(
     lines with its first control on the first `SCREEN`."""
     trial = embed.copy()
     add_fields(trial, own)
-    components = controls.to_components()
-    screen = screen_of(None, trial.to_dict(), components)
-    first = screen.buttons[components[0]["components"][0]["custom_id"]] if components else screen.height
+    screen, first = panel_screen(Message(embed=trial, view=controls))
+    first = screen.height if first is None else first
     room = min(
         PANEL_BUDGET - phone_lines(None, trial) - 1,
         int((SCREEN - first - FIELD_GAP_PIXELS) // LINE_PIXELS) - 1,
