@@ -273,10 +273,11 @@ def panel_screen(message: Message) -> tuple[Screen, float | None]:
 
 def _add_fitting_narration(embed: discord.Embed, game: LiveGame, controls: Controls, picture: bool) -> None:
     """The most recent events that keep the table within the phone budget — `TABLE_BUDGET` lines, and
-    the acting player's first control on the first `SCREEN` — placed before the footer."""
+    with its picture the acting player's first control on the first `SCREEN` (without one the fields
+    alone can fill the screen, and what happened keeps its lines) — placed before the footer."""
     events = events_for(game.events, None, last=NARRATION_LINES)
     room = TABLE_BUDGET - phone_lines(None, embed) - 1
-    _, first = table_screen(game, Message(embed=embed, view=controls), picture)
+    first = table_screen(game, Message(embed=embed, view=controls), picture)[1] if picture else None
     if first is not None:  # the field's gap and name, then its lines, and a line spare for the wrapping
         room = min(room, int((SCREEN - first - FIELD_GAP_PIXELS) // LINE_PIXELS) - 2)
     shown: list[str] = []
