@@ -260,7 +260,7 @@ def table_screen(game: LiveGame, message: Message, picture: bool) -> tuple[Scree
     screen = screen_of(message.content, embed, components, pictures.SIZE if picture else None)
     if game.rules.outcome(game.state) is not None:
         return screen, None
-    return screen, screen.first_below(acting_controls(game, components))
+    return screen, screen.highest_bottom(acting_controls(game, components))
 
 
 def panel_screen(message: Message) -> tuple[Screen, float | None]:
@@ -488,7 +488,7 @@ def private_panel(
     else:
         items = [] if rules.outcome(state) is not None else [refresh_button(game)]
     controls = Controls(items)
-    lines = lines[len(lines) - _recent_room(embed, own, controls, lines) :]
+    lines = lines[len(lines) - max(fresh, _recent_room(embed, own, controls, lines)) :]
     recently = [("Recently", "\n".join(lines))] if lines else []
     add_fields(embed, [*recently, *own] if fresh else [*own, *recently])
     return Message(embed=embed, view=controls)
@@ -498,7 +498,8 @@ def _recent_room(
     embed: discord.Embed, own: list[tuple[str, str]], controls: Controls, lines: list[str]
 ) -> int:
     """How many of the newest `lines` "Recently" can show and keep the panel within `PANEL_BUDGET`
-    lines with its first control on the first `SCREEN`."""
+    lines with its first control on the first `SCREEN` (the lines a decision just made are shown
+    whatever the room: they are its result)."""
     trial = embed.copy()
     add_fields(trial, own)
     screen, first = panel_screen(Message(embed=trial, view=controls))

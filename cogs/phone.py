@@ -127,7 +127,8 @@ class Screen:
     buttons: dict[str, float]
     """Each control's bottom, by custom_id."""
 
-    def first_below(self, custom_ids: list[str]) -> float | None:
+    def highest_bottom(self, custom_ids: list[str]) -> float | None:
+        """The bottom of the highest of these controls on the message (None if it has none of them)."""
         bottoms = [self.buttons[c] for c in custom_ids if c in self.buttons]
         return min(bottoms) if bottoms else None
 
