@@ -2,6 +2,7 @@
 
     python -m bench.phone_view --out /tmp/phone                        # every game, fewest and most players
     python -m bench.phone_view --game madcat --players 2 --seed 1 --move 12 --seat 1 --out /tmp/phone
+    python -m bench.phone_view --measure --out /tmp/phone    # the browser's layout beside cogs.phone's
 
 Renders any message the bot sends — its Discord payload (content, embed, components) and its picture —
 as an HTML page imitating Discord's mobile dark theme, and screenshots it with headless Chromium
