@@ -2,6 +2,7 @@
 
     python -m bench.phone_view --out /tmp/phone                        # every game, fewest and most players
     python -m bench.phone_view --game madcat --players 2 --seed 1 --move 12 --seat 1 --out /tmp/phone
+    python -m bench.phone_view --measure --out /tmp/phone    # the browser's layout beside cogs.phone's
 
 Renders any message the bot sends — its Discord payload (content, embed, components) and its picture —
 as an HTML page imitating Discord's mobile dark theme, and screenshots it with headless Chromium
@@ -15,6 +16,8 @@ from __future__ import annotations
 import argparse
 import base64
 import html
+import io
+import json
 import re
 import shutil
 import subprocess
@@ -27,6 +30,7 @@ from PIL import Image
 import pictures
 from bench.table_in_memory import TableCase, commit, computer_move, new_table
 from cogs.messages import Message, private_panel, table_message
+from cogs.phone import screen_of
 from engine import GAMES
 
 PHONE_WIDTH = 390
@@ -88,11 +92,12 @@ def _component(item: dict[str, Any]) -> str:
     emoji = (item.get("emoji") or {}).get("name", "")
     label = html.escape(f"{emoji} {item.get('label') or ''}".strip())
     disabled = " disabled" if item.get("disabled") else ""
+    cid = html.escape(item.get("custom_id", ""))
     if item["type"] == 2:
         colour = STYLES.get(item.get("style", 2), "#4e5058")
-        return f'<span class="button{disabled}" style="background:{colour}">{label}</span>'
+        return f'<span class="button{disabled}" data-id="{cid}" style="background:{colour}">{label}</span>'
     placeholder = html.escape(item.get("placeholder") or "Make a selection")
-    return f'<span class="select{disabled}">{placeholder} ⌄</span>'
+    return f'<span class="select{disabled}" data-id="{cid}">{placeholder} ⌄</span>'
 
 
 def page(payload: dict[str, Any], picture: bytes | None = None) -> str:
@@ -107,7 +112,8 @@ def page(payload: dict[str, Any], picture: bytes | None = None) -> str:
         if embed.get("title"):
             parts.append(f'<div class="title">{markdown(embed["title"])}</div>')
         if embed.get("description"):
-            parts.append(f"<div>{markdown(embed['description'])}</div>")
+            first, _, rest = embed["description"].partition("\n")
+            parts.append(f'<div><span id="now">{markdown(first)}</span><br>{markdown(rest)}</div>')
         for field in embed.get("fields", []):
             parts.append(
                 f'<div class="field"><div class="name">{markdown(field["name"])}</div>'
@@ -152,6 +158,33 @@ def screenshot(markup: str, out: Path) -> tuple[int, int]:
             return PHONE_WIDTH, bottom
 
 
+MEASURE = """<script>window.addEventListener("load", () => {
+  const top = document.querySelector(".msg").getBoundingClientRect().top;
+  const bottom = (element) => element.getBoundingClientRect().bottom - top;
+  const now = document.getElementById("now"), out = {buttons: {}, now: now ? bottom(now) : 0};
+  document.querySelectorAll("[data-id]").forEach((e) => { out.buttons[e.dataset.id] = bottom(e); });
+  out.height = Math.max(bottom(document.querySelector(".embed") || now), ...Object.values(out.buttons));
+  document.body.insertAdjacentHTML("beforeend", "<pre id=measured>" + JSON.stringify(out) + "</pre>");
+});</script>"""
+
+
+def measure(markup: str) -> dict[str, Any]:
+    """Where the browser lays the message out: the "Now:" line's bottom, each control's bottom (by
+    custom_id) and the message's height, in pixels from its top (as `cogs.phone.screen_of` models)."""
+    with tempfile.TemporaryDirectory() as folder:
+        source = Path(folder) / "page.html"
+        source.write_text(markup + MEASURE, encoding="utf-8")
+        done = subprocess.run(
+            [browser(), "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000",
+             f"--window-size={PHONE_WIDTH},{BROWSER_HEIGHT}", "--dump-dom", source.as_uri()],
+            check=True, capture_output=True, timeout=120, text=True,
+        )  # fmt: skip
+    found = re.search(r"<pre id=\"?measured\"?>(\{.*?\})</pre>", done.stdout, flags=re.S)
+    if found is None:
+        raise SystemExit("The browser did not lay the page out")
+    return json.loads(html.unescape(found.group(1)))
+
+
 def _row_used(image: Image.Image, y: int, background) -> bool:
     return image.crop((0, y, PHONE_WIDTH, y + 1)).getextrema() != tuple((c, c) for c in background)
 
@@ -171,20 +204,42 @@ def game_at(game: str, players: int, seed: int, move: int):
     return live
 
 
-def show(game: str, players: int, seed: int, move: int, seat: int | None, out: Path) -> Path:
+def show(
+    game: str, players: int, seed: int, move: int, seat: int | None, out: Path, measured: bool = False
+) -> Path:
     live = game_at(game, players, seed, move)
+    picture = None
     if seat is None:
         message = table_message(live, due=1_700_000_000)
         if message.embed is not None:
             message.embed.set_image(url=f"attachment://{pictures.FILENAME}")
-        markup = page(payload_of(message), picture_of(live))
+        picture = picture_of(live)
     else:
-        markup = page(payload_of(private_panel(live, seat)))
+        message = private_panel(live, seat)
+    payload = payload_of(message)
+    markup = page(payload, picture)
     name = f"{game}-{players}p-move{move}" + ("" if seat is None else f"-seat{seat}") + ".png"
     path = out / name
     width, height = screenshot(markup, path)
     print(f"{path}  {width}×{height} px  {path.stat().st_size / 1000:.0f} KB")
+    if measured:
+        _compare(payload, picture, measure(markup))
     return path
+
+
+def _compare(payload: dict[str, Any], picture: bytes | None, browser_says: dict[str, Any]) -> None:
+    """Print where the browser put the "Now:" line, the first control and the bottom, beside
+    `cogs.phone.screen_of`'s model of the same message."""
+    size = Image.open(io.BytesIO(picture)).size if picture is not None else None
+    embed = payload["embeds"][0] if payload["embeds"] else None
+    model = screen_of(payload["content"], embed, payload["components"], size)
+    first = next(iter(browser_says["buttons"]), None)
+    control = browser_says["buttons"].get(first, 0)
+    print(
+        f"  browser: now {browser_says['now']:.0f}, first control {control:.0f}, "
+        f"height {browser_says['height']:.0f} px; model: now {model.now:.0f}, "
+        f"first control {model.buttons.get(first, 0):.0f}, height {model.height:.0f} px"
+    )
 
 
 def main() -> None:
@@ -195,15 +250,26 @@ def main() -> None:
     parser.add_argument("--move", type=int, default=12, help="moves the computer players make first")
     parser.add_argument("--seat", type=int, help="show this seat's private panel instead of the table")
     parser.add_argument("--out", type=Path, default=Path("phone-view"))
+    parser.add_argument(
+        "--measure", action="store_true", help="print the browser's layout beside the model's"
+    )
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     if args.game is not None:
         rules = GAMES[args.game].rules
-        show(args.game, args.players or rules.min_players, args.seed, args.move, args.seat, args.out)
+        show(
+            args.game,
+            args.players or rules.min_players,
+            args.seed,
+            args.move,
+            args.seat,
+            args.out,
+            args.measure,
+        )
         return
     for key, game in sorted(GAMES.items()):
         for players in sorted({game.rules.min_players, game.rules.max_players}):
-            show(key, players, args.seed, args.move, args.seat, args.out)
+            show(key, players, args.seed, args.move, args.seat, args.out, args.measure)
 
 
 if __name__ == "__main__":

@@ -86,7 +86,7 @@ def main() -> None:
     if not args.postgres:
         asyncio.run(run(args.games, args.url))
         return
-    from tests.postgres_server import start_postgres, stop_postgres
+    from bench.postgres_server import start_postgres, stop_postgres
 
     server, folder = start_postgres(sync_setup=True)
     try:

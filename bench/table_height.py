@@ -1,10 +1,14 @@
-"""How tall each game's public table stands on a phone, over whole games.
+"""How tall each game's public table and private panels stand on a phone, over whole games.
 
-    python -m bench.table_height [--games 20] [--players max|N]
+    python -m bench.table_height [--games 20] [--players max|all|N] [--no-picture] [--panels]
 
 Plays whole games with the easy computer player in every seat (seeds 1..N), renders the public table
-after every move, final results included, and prints each game's median and worst height in lines
-wrapped at 40 columns (`cogs.phone.phone_lines`); the budget is `cogs.phone.TABLE_BUDGET`.
+after every move, final results included, and prints for each game and player count: the text's
+height in lines wrapped at 40 columns (`cogs.phone.phone_lines`, budget `TABLE_BUDGET`), and, laid out
+as a phone 390 px wide shows it (`cogs.phone.screen_of`, picture included unless --no-picture), the
+bottom of the acting player's first control and the whole message's height in pixels (median, p90,
+worst; the first screen is `cogs.phone.SCREEN`). With --panels, the private panel of every seat that
+must decide, the same way (budget `PANEL_BUDGET` lines).
 """
 
 from __future__ import annotations
@@ -12,43 +16,95 @@ from __future__ import annotations
 import argparse
 import statistics
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 from bench.table_in_memory import TableCase, commit, computer_move, new_table
-from cogs.messages import table_message
+from cogs.messages import panel_screen, private_panel, table_message, table_screen
 from cogs.phone import phone_lines
 from engine import GAMES
 
 
-def table_heights(game: str, players: int, seed: int) -> Iterator[tuple[int, str]]:
-    """Each table of one whole game as (its height on a phone, its text) from the start to the end."""
+@dataclass
+class Heights:
+    lines: list[int] = field(default_factory=list)
+    first: list[float] = field(default_factory=list)
+    height: list[float] = field(default_factory=list)
+
+
+def positions(game: str, players: int, seed: int) -> Iterator:
+    """Each position of one whole game of the easy computer player, as a live table."""
     live = new_table(TableCase(game, players, seed))
     while True:
-        message = table_message(live, due=1_700_000_000)
-        embed = message.embed
-        text = "\n".join(
-            [embed.title or "", embed.description or ""]
-            + [f"{f.name}\n{f.value}" for f in embed.fields]
-            + [embed.footer.text or ""]
-        )
-        yield phone_lines(message.content, embed), text
+        yield live
         if live.rules.outcome(live.state) is not None:
             return
         commit(live, computer_move(live))
+
+
+def measure_tables(game: str, players: int, seeds: range, picture: bool) -> Heights:
+    heights = Heights()
+    for seed in seeds:
+        for live in positions(game, players, seed):
+            message = table_message(live, due=1_700_000_000, picture=picture)
+            screen, first = table_screen(live, message, picture)
+            heights.lines.append(phone_lines(message.content, message.embed))
+            heights.height.append(screen.height)
+            if first is not None:
+                heights.first.append(first)
+    return heights
+
+
+def measure_panels(game: str, players: int, seeds: range) -> Heights:
+    heights = Heights()
+    for seed in seeds:
+        for live in positions(game, players, seed):
+            if live.rules.outcome(live.state) is not None:
+                continue
+            for seat in live.to_act():
+                panel = private_panel(live, seat)
+                screen, first = panel_screen(panel)
+                heights.lines.append(phone_lines(None, panel.embed))
+                heights.height.append(screen.height)
+                heights.first.append(first)
+    return heights
+
+
+def p90(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[int(0.9 * (len(ordered) - 1))]
+
+
+def figures(values: list[float]) -> str:
+    return f"{statistics.median(values):5.0f} / {p90(values):5.0f} / {max(values):5.0f}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--players", default="max")
+    parser.add_argument("--no-picture", action="store_true", help="tables whose host turned pictures off")
+    parser.add_argument("--panels", action="store_true", help="the private panels instead of the table")
     args = parser.parse_args()
+    seeds = range(1, args.games + 1)
+    print(
+        "game        players  lines med/p90/worst   first control px med/p90/worst   height px med/p90/worst"
+    )
     for key, game in GAMES.items():
-        players = game.rules.max_players if args.players == "max" else int(args.players)
-        players = max(game.rules.min_players, min(players, game.rules.max_players))
-        heights = [h for seed in range(1, args.games + 1) for h, _ in table_heights(key, players, seed)]
-        print(
-            f"{key:10} {players} players: median {statistics.median(heights):.0f}, "
-            f"worst {max(heights)} lines over {len(heights)} tables"
-        )
+        rules = game.rules
+        if args.players == "all":
+            counts = range(rules.min_players, rules.max_players + 1)
+        else:
+            wanted = rules.max_players if args.players == "max" else int(args.players)
+            counts = range(max(rules.min_players, min(wanted, rules.max_players)), 0, -1)[:1]
+        for players in counts:
+            if args.panels:
+                heights = measure_panels(key, players, seeds)
+            else:
+                heights = measure_tables(key, players, seeds, picture=not args.no_picture)
+            print(
+                f"{key:11} {players:7}  {figures(heights.lines):>21}   {figures(heights.first):>31}   "
+                f"{figures(heights.height):>24}"
+            )
 
 
 if __name__ == "__main__":

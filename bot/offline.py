@@ -8,24 +8,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import logging
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from bot.app import create_bot
 from bot.config import Settings
+from bot.live import GameListener, LiveGame
 from emulator import Emulator
 from emulator.model import StoredMessage, World
 from emulator.ratelimits import DISCORD, RateLimits
-from emulator.transcript import render_message, resolve_mentions
-from engine import GAMES
+from emulator.transcript import render_message
+from engine import GAMES, Event, events_for
 
 GAME_TIMEOUT = 600.0
 EMULATOR_URL = "CATNIP_EMULATOR_URL"
 """An environment variable: the bot talks to the emulator at this address instead of Discord."""
 TABLE_MARK = "table #"
+STORY = "What happened"
 
 
 def is_table(message: StoredMessage) -> bool:
@@ -33,40 +37,57 @@ def is_table(message: StoredMessage) -> bool:
 
 
 class Narrator:
-    """Prints the channel as a reader would follow it: new messages in full, and for the table (edited
-    in place after every move) only what is new in its narration, then the final table in full."""
+    """Prints the channel as a reader would follow it: new messages in full, each table once in full
+    when its game starts, then every move once, in the order committed (told by the bot itself,
+    `MoveNarrator`), and the finished table once, in full. The table's own edits are not read for the
+    moves: it shows only the last few, and several moves can land in one edit."""
 
     def __init__(self, world: World, write: Callable[[str], None]) -> None:
         self.world = world
         self.write = write
-        self.told: dict[int, list[str]] = {}
+        self.started: set[int] = set()
+        self.finished: set[int] = set()
 
     def __call__(self, kind: str, message: StoredMessage) -> None:
         if message.visible_to is not None or kind == "delete" or message.content.startswith("🔔"):
             return
-        if not is_table(message):
+        if not is_table(message) or kind == "create":
             self.write(render_message(self.world, message, kind))
             return
         embed = message.embeds[0]
         description = embed.get("description") or ""
-        if kind == "create" or "🏆" in description:
-            self.write(render_message(self.world, message, kind))
+        if "🏆" in description and message.id not in self.finished:
+            self.finished.add(message.id)
+        elif not (description.startswith("**Now:**") and message.id not in self.started):
             return
-        story = next((f["value"] for f in embed.get("fields", []) if f["name"] == "What happened"), "")
-        lines = story.split("\n") if story else []
-        before = self.told.get(message.id, [])
-        new = lines[_overlap(before, lines) :]
-        self.told[message.id] = lines
-        for line in new:
-            self.write(resolve_mentions(self.world, f"  🐾 {line}"))
+        self.started.add(message.id)
+        fields = [f for f in embed.get("fields", []) if f["name"] != STORY]  # its moves are told
+        shown = dataclasses.replace(message, embeds=[{**embed, "fields": fields}])
+        self.write(render_message(self.world, shown, kind))
+
+    def moves(self) -> MoveNarrator:
+        return MoveNarrator(self.write)
 
 
-def _overlap(before: list[str], after: list[str]) -> int:
-    """How many leading lines of `after` were already shown as the tail of `before`."""
-    for size in range(min(len(before), len(after)), 0, -1):
-        if before[-size:] == after[:size]:
-            return size
-    return 0
+class MoveNarrator:
+    """A listener of the bot's games (`GameService.keep`): each committed change's public events,
+    one line each, as they are committed."""
+
+    def __init__(self, write: Callable[[str], None]) -> None:
+        self.write = write
+
+    async def lobby_changed(self, game: LiveGame) -> None:
+        return None
+
+    async def game_changed(self, game: LiveGame, events: Sequence[Event]) -> None:
+        for event in events_for(events, None):
+            self.write(f"  🐾 {event.render(game.names)}")
+
+    async def game_closed(self, game: LiveGame, reason: str) -> None:
+        return None
+
+    async def games_resumed(self, games: Sequence[LiveGame]) -> None:
+        return None
 
 
 async def play_demo_game(emu: Emulator, key: str, players: int) -> None:
@@ -97,10 +118,14 @@ async def run_offline(
     players: int = 4,
     write: Callable[[str], None] | None = None,
     rate_limits: RateLimits | None = DISCORD,
+    listeners: Sequence[GameListener] = (),
 ) -> None:
     """Plays the demo games on a local emulator, which answers as Discord does, rate limits included
-    (``rate_limits``: Discord's by default, so the tables move at the pace Discord allows)."""
+    (``rate_limits``: Discord's by default, so the tables move at the pace Discord allows).
+    `listeners` hear of every change of the games, as the bot's timers do."""
     out = write or (lambda text: print(text, flush=True))
+    if "log_level" not in settings.model_fields_set:
+        quiet_logs()
     out(
         "No DISCORD_TOKEN is configured, so Catnip runs its offline demo: a local Discord emulator, and "
         "computer players playing one game of each kind. This is what the #games channel shows:\n"
@@ -113,9 +138,12 @@ async def run_offline(
             }
         )
         async with Emulator.start(members=["You"], channels=["games"], rate_limits=rate_limits) as emu:
-            emu.on_message(Narrator(emu.world, out))
+            narrator = Narrator(emu.world, out)
+            emu.on_message(narrator)
             with emu.point_discord_py():
                 bot = create_bot(demo, guild_ready_timeout=0.05)
+                for listener in (narrator.moves(), *listeners):
+                    bot.service.keep(listener)
                 await emu.run_bot(bot)
                 try:
                     for key in games or tuple(GAMES):
@@ -128,6 +156,13 @@ async def run_offline(
         "with a bot at https://discord.com/developers/applications, put its token in a .env file as "
         "DISCORD_TOKEN=... (see .env.example and the README), invite the bot, and run the same command again."
     )
+
+
+def quiet_logs() -> None:
+    """Only warnings and errors on stderr, so the transcript reads alone (`LOG_LEVEL` asks for more)."""
+    for name in ("", "catnip", "discord"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+    logging.getLogger("discord.client").setLevel(logging.ERROR)  # voice support missing: no matter here
 
 
 @contextlib.contextmanager

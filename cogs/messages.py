@@ -8,11 +8,22 @@ from typing import Any
 
 import discord
 
+import pictures
 from bot.live import LiveGame, describe_players
 from cogs import custom_ids as ids
 from cogs.components import Button, Controls, Item, Select
 from cogs.lobby_settings import option_title, option_value, settings_items
-from cogs.phone import TABLE_BUDGET, phone_lines, text_lines
+from cogs.phone import (
+    FIELD_GAP_PIXELS,
+    LINE_PIXELS,
+    PANEL_BUDGET,
+    SCREEN,
+    TABLE_BUDGET,
+    Screen,
+    phone_lines,
+    screen_of,
+    text_lines,
+)
 from cogs.ratings import change_note
 from cogs.seat_controls import away_line, hand_button, refresh_button, table_buttons
 from engine import Action, Outcome, events_for, fill_names
@@ -101,9 +112,9 @@ def seat_list(game: LiveGame) -> str:
     return "\n".join(lines) or "—"
 
 
-def guide_button(game: LiveGame) -> Button:
+def guide_button(game: LiveGame, row: int = 0) -> Button:
     """The "📖 How to play" button: the game's guide, shown privately to whoever clicks it."""
-    return Button(label="How to play", emoji="📖", custom_id=ids.guide_id(game.record.game), row=0)
+    return Button(label="How to play", emoji="📖", custom_id=ids.guide_id(game.record.game), row=row)
 
 
 def lobby_message(game: LiveGame) -> Message:
@@ -178,16 +189,20 @@ def is_compact(game: LiveGame) -> bool:
     return len(game.record.seats) >= COMPACT_FROM
 
 
-def table_message(game: LiveGame, due: float | None = None) -> Message:
+def table_message(game: LiveGame, due: float | None = None, picture: bool | None = None) -> Message:
     """The public table: the public view, whose turn, recent events, and the public controls.
 
-    From `COMPACT_FROM` players each player gets one line; the table and its recent events are kept
-    within `TABLE_BUDGET` phone lines so its buttons show on the first screen (docs/table-budget.md).
+    Kept to a phone's first screen (docs/table-budget.md). With a picture (`picture`, by default the
+    table's own setting) the text says what happens now and what just happened, and the picture shows
+    the table: the game's fields are behind the Details button. Without one the text shows the fields,
+    one line per player from `COMPACT_FROM` players. The moves of a lone player who acts in public come
+    first among the controls, and recent events fill the room left above them on the first screen.
     """
     rules, state = game.rules, game.state
     renderer = game.game.texts
     outcome = rules.outcome(state)
     view = game.view(None)
+    picture = game.pictures() if picture is None else picture
     embed = discord.Embed(title=f"{renderer.emoji} {rules.title} — table #{game.id}", colour=COLOUR)
     if outcome is not None:
         embed.description = final_text(game, outcome, with_breakdown=False)
@@ -196,13 +211,10 @@ def table_message(game: LiveGame, due: float | None = None) -> Message:
         embed.description = f"**Now:** {line}"
         if away := away_line(game):
             embed.description += f"\n{away}"
-    fields = renderer.compact_fields(view, game.names) if is_compact(game) else renderer.table_fields(
-        view, game.names
-    )
-    add_fields(embed, fields)
+    if not picture:
+        fields = renderer.compact_fields if is_compact(game) else renderer.table_fields
+        add_fields(embed, fields(view, game.names))
     embed.set_footer(text=f"Game #{game.id} · move {game.record.version - 1}")
-    _add_fitting_narration(embed, game)
-    details = Button(label="Details", emoji="🔎", custom_id=ids.details_id(game.id), row=0)
     items: list[Item] = []
     if outcome is not None:
         items.append(
@@ -210,20 +222,65 @@ def table_message(game: LiveGame, due: float | None = None) -> Message:
                 label="Rematch", style=discord.ButtonStyle.success, custom_id=ids.rematch_id(game.id), row=0
             )
         )
-        items += [details, guide_button(game)]
+        items += [
+            Button(label="Details", emoji="🔎", custom_id=ids.details_id(game.id), row=0),
+            guide_button(game),
+        ]
     else:
-        items += [hand_button(game), details, guide_button(game), *table_buttons(game)]
         to_act = rules.to_act(state)
         if len(to_act) == 1 and rules.actions_are_public(state, to_act[0]):
             seat = to_act[0]
-            items += action_items(game, seat, rules.legal_actions(state, seat), page=0, first_row=1)
-    return Message(embed=embed, view=Controls(items))
+            items += action_items(game, seat, rules.legal_actions(state, seat), page=0, rows=4)
+        row = 1 + max((item.row or 0 for item in items), default=-1)
+        details = Button(label="Details", emoji="🔎", custom_id=ids.details_id(game.id), row=row)
+        items += [hand_button(game, row), details, guide_button(game, row), *table_buttons(game, row)]
+    controls = Controls(items)
+    _add_fitting_narration(embed, game, controls, picture)
+    return Message(embed=embed, view=controls)
 
 
-def _add_fitting_narration(embed: discord.Embed, game: LiveGame) -> None:
-    """The most recent events that keep the table within the phone budget, placed before the footer."""
+def acting_controls(game: LiveGame, components: list[dict]) -> list[str]:
+    """The custom_ids of the table's controls an acting player would press first: the public moves
+    shown on the table, else the button opening their own view."""
+    moves = [
+        item["custom_id"]
+        for row in components
+        for item in row["components"]
+        if ids.parse(item["custom_id"]).kind in (ids.Kind.ACTION, ids.Kind.SELECT, ids.Kind.MULTI)
+    ]
+    return moves or [ids.view_id(game.id)]
+
+
+def table_screen(game: LiveGame, message: Message, picture: bool) -> tuple[Screen, float | None]:
+    """Where the table stands on a phone, and the bottom of the first control its acting player
+    needs (None once the game is over)."""
+    components = message.view.to_components() if message.view is not None else []
+    embed = message.embed.to_dict() if message.embed is not None else None
+    if embed is not None and picture:
+        embed["image"] = {"url": f"attachment://{pictures.FILENAME}"}
+    screen = screen_of(message.content, embed, components, pictures.SIZE if picture else None)
+    if game.rules.outcome(game.state) is not None:
+        return screen, None
+    return screen, screen.highest_bottom(acting_controls(game, components))
+
+
+def panel_screen(message: Message) -> tuple[Screen, float | None]:
+    """Where a private panel stands on a phone, and the bottom of its first control (None if none)."""
+    components = message.view.to_components() if message.view is not None else []
+    embed = message.embed.to_dict() if message.embed is not None else None
+    screen = screen_of(message.content, embed, components)
+    return screen, screen.buttons[components[0]["components"][0]["custom_id"]] if components else None
+
+
+def _add_fitting_narration(embed: discord.Embed, game: LiveGame, controls: Controls, picture: bool) -> None:
+    """The most recent events that keep the table within the phone budget — `TABLE_BUDGET` lines, and
+    with its picture the acting player's first control on the first `SCREEN` (without one the fields
+    alone can fill the screen, and what happened keeps its lines) — placed before the footer."""
     events = events_for(game.events, None, last=NARRATION_LINES)
     room = TABLE_BUDGET - phone_lines(None, embed) - 1
+    first = table_screen(game, Message(embed=embed, view=controls), picture)[1] if picture else None
+    if first is not None:  # the field's gap and name, then its lines, and a line spare for the wrapping
+        room = min(room, int((SCREEN - first - FIELD_GAP_PIXELS) // LINE_PIXELS) - 2)
     shown: list[str] = []
     for event in reversed(events):
         line = event.render(game.names)
@@ -294,12 +351,14 @@ STYLES = {
 }
 
 
-def arranged_items(game: LiveGame, seat: int, actions: Sequence[Action], first_row: int) -> list | None:
+def arranged_items(
+    game: LiveGame, seat: int, actions: Sequence[Action], first_row: int, last_row: int = 4
+) -> list | None:
     """The game renderer's own controls for these actions, if it arranges them and they fit."""
     version = game.record.version
     choices = [Choice(action.encode(), label_of(game, seat, action)) for action in actions]
     controls = game.game.texts.controls(game.view(seat), choices)
-    if not controls or first_row + len(controls) > 5:
+    if not controls or first_row + len(controls) > last_row + 1:
         return None
     items: list[Item] = []
     for row, control in enumerate(controls, start=first_row):
@@ -338,14 +397,15 @@ def arranged_items(game: LiveGame, seat: int, actions: Sequence[Action], first_r
 
 
 def action_items(
-    game: LiveGame, seat: int, actions: Sequence[Action], page: int, first_row: int = 0
+    game: LiveGame, seat: int, actions: Sequence[Action], page: int, first_row: int = 0, rows: int = 5
 ) -> list[Item]:
-    """The game's own controls, else buttons for a few actions or a paged select for many."""
-    arranged = arranged_items(game, seat, actions, first_row)
+    """The game's own controls, else buttons for a few actions or a paged select for many, in `rows`
+    rows from `first_row`."""
+    arranged = arranged_items(game, seat, actions, first_row, first_row + rows - 1)
     if arranged is not None:
         return arranged
     version = game.record.version
-    rows_left = 5 - first_row
+    rows_left = rows
     per_page_buttons = min(BUTTONS_PER_PAGE, 5 * (rows_left - 1)) if rows_left > 1 else 5
     if len(actions) <= per_page_buttons:
         return [
@@ -424,11 +484,36 @@ def private_panel(
         f"✅ {event.render(game.names)}" if index >= len(recent) - fresh else event.render(game.names)
         for index, event in enumerate(recent)
     ]
-    recently = [("Recently", "\n".join(lines))] if lines else []
     own = renderer.private_fields(view, public, game.names)
-    add_fields(embed, [*recently, *own] if fresh else [*own, *recently])
     if actions:
         items = action_items(game, seat, actions, page)
     else:
         items = [] if rules.outcome(state) is not None else [refresh_button(game)]
-    return Message(embed=embed, view=Controls(items))
+    controls = Controls(items)
+    lines = lines[len(lines) - max(fresh, _recent_room(embed, own, controls, lines)) :]
+    recently = [("Recently", "\n".join(lines))] if lines else []
+    add_fields(embed, [*recently, *own] if fresh else [*own, *recently])
+    return Message(embed=embed, view=controls)
+
+
+def _recent_room(
+    embed: discord.Embed, own: list[tuple[str, str]], controls: Controls, lines: list[str]
+) -> int:
+    """How many of the newest `lines` "Recently" can show and keep the panel within `PANEL_BUDGET`
+    lines with its first control on the first `SCREEN` (the lines a decision just made are shown
+    whatever the room: they are its result)."""
+    trial = embed.copy()
+    add_fields(trial, own)
+    screen, first = panel_screen(Message(embed=trial, view=controls))
+    first = screen.height if first is None else first
+    room = min(
+        PANEL_BUDGET - phone_lines(None, trial) - 1,
+        int((SCREEN - first - FIELD_GAP_PIXELS) // LINE_PIXELS) - 1,
+    )
+    count = 0
+    for line in reversed(lines):
+        room -= text_lines(line)
+        if room < 0:
+            break
+        count += 1
+    return count

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass
 from functools import lru_cache
 
 import discord
@@ -91,3 +92,92 @@ def phone_lines(content: str | None, embed: discord.Embed | None, width: int = P
     for embed_field in embed.fields:
         total += text_lines(embed_field.name, width) + text_lines(embed_field.value, width)
     return total + text_lines(embed.footer.text, width)
+
+
+SCREEN = 630
+"""Pixels of a phone's first screen a message can count on (390 px wide, under Discord's bars)."""
+PANEL_BUDGET = 30
+"""Lines a private panel keeps within, like the table's text."""
+PICTURE_WIDTH = 286
+"""How wide a phone 390 px wide shows an embed's image: the screen less the message's margins, the
+avatar, the embed's border and padding."""
+
+_TOP = 42.0  # message padding, author line, the embed's margin and padding
+_TITLE = 22.0, 8.0, 28  # a title line, its margins, its columns (16 px bold)
+LINE_PIXELS = 19.25  # a line of the embed's 14 px text
+FIELD_GAP_PIXELS = 8.0
+_PICTURE_GAP = 12.0
+_FOOTER = 8.0 + 16.5
+_EMBED_BOTTOM = 12.0
+_CONTENT_LINE = 22.0
+_ROW_GAP = 8.0
+_BUTTON = 35.25
+_SELECT = 41.25
+_ROW_WIDTH = 314.0  # the message's body beside the avatar
+_BUTTON_PADDING, _BUTTON_SPACING, _BUTTON_COLUMN = 28.0, 8.0, 7.4
+
+
+@dataclass(frozen=True)
+class Screen:
+    """Where a message's parts stand on a phone, in pixels from the top of the message."""
+
+    now: float
+    """The bottom of the embed's first description line (the table's "Now:" / a panel's decision)."""
+    height: float
+    buttons: dict[str, float]
+    """Each control's bottom, by custom_id."""
+
+    def highest_bottom(self, custom_ids: list[str]) -> float | None:
+        """The bottom of the highest of these controls on the message (None if it has none of them)."""
+        bottoms = [self.buttons[c] for c in custom_ids if c in self.buttons]
+        return min(bottoms) if bottoms else None
+
+
+def screen_of(
+    content: str | None, embed: dict | None, components: list[dict], picture: tuple[int, int] | None = None
+) -> Screen:
+    """Lay a message out as a phone 390 px wide shows it in Discord's dark theme (the layout
+    `bench.phone_view` screenshots): text wrapped at `PHONE_COLUMNS`, the embed's image (`picture`:
+    its width and height) at `PICTURE_WIDTH`, and each row of controls, buttons wrapping as they do
+    on a phone."""
+    y = _TOP + (_CONTENT_LINE * text_lines(content) if content else 0.0)
+    now = y
+    if embed is not None:
+        if embed.get("title"):
+            y += _TITLE[1] + _TITLE[0] * text_lines(embed["title"], _TITLE[2])
+        description = embed.get("description") or ""
+        if description:
+            now = y + LINE_PIXELS * wrapped_lines(description.split("\n")[0])
+            y += LINE_PIXELS * text_lines(description)
+        else:
+            now = y
+        for embed_field in embed.get("fields", []):
+            lines = text_lines(embed_field["name"]) + text_lines(embed_field["value"])
+            y += FIELD_GAP_PIXELS + LINE_PIXELS * lines
+        if picture is not None and "image" in embed:
+            y += _PICTURE_GAP + PICTURE_WIDTH * picture[1] / picture[0]
+        if (embed.get("footer") or {}).get("text"):
+            y += _FOOTER
+        y += _EMBED_BOTTOM
+    buttons: dict[str, float] = {}
+    for row in components:
+        line_top = y + _ROW_GAP
+        used = 0.0
+        for item in row["components"]:
+            if item["type"] != 2:
+                text = _BUTTON_COLUMN * (columns(item.get("placeholder") or "Make a selection") + 2)
+                lines = max(1, -(-text // (_ROW_WIDTH - _BUTTON_PADDING)))
+                y = line_top + _SELECT + LINE_PIXELS * (lines - 1)
+                buttons[item["custom_id"]] = y
+                continue
+            label = f"{(item.get('emoji') or {}).get('name', '')} {item.get('label') or ''}".strip()
+            text = _BUTTON_COLUMN * columns(label)
+            width = min(_ROW_WIDTH, _BUTTON_PADDING + text)
+            if used and used + _BUTTON_SPACING + width > _ROW_WIDTH:
+                line_top, used = y + _BUTTON_SPACING, 0.0
+            used += (_BUTTON_SPACING if used else 0.0) + width
+            lines = max(1, -(-text // (_ROW_WIDTH - _BUTTON_PADDING)))
+            bottom = line_top + _BUTTON + LINE_PIXELS * (lines - 1)
+            buttons[item["custom_id"]] = bottom
+            y = max(y, bottom)
+    return Screen(now=now, height=y, buttons=buttons)

@@ -17,9 +17,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine import GAMES, Frozen, Outcome
+from pictures.kit import HEIGHT, WIDTH
 
 FILENAME = "table.png"
 MAX_BYTES = 150_000
+SIZE = (WIDTH, HEIGHT)
+"""Every picture's width and height in pixels."""
 
 
 @dataclass(frozen=True)

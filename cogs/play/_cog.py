@@ -146,7 +146,7 @@ class PlayCog(commands.Cog, name="Play"):
         game = self._game_here(interaction)
         if game.state is None:
             raise Refusal(f"Table #{game.id} is still a lobby: {len(game.record.seats)} seated.")
-        message = table_message(game, self.bot.timers.due(game.id))
+        message = table_message(game, self.bot.timers.due(game.id), picture=False)
         await interaction.response.send_message(embed=message.embed, ephemeral=True)
 
     @game.command(name=_("hand"), description=_("Open your private view of your game here"))

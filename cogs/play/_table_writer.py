@@ -68,7 +68,7 @@ class TableWriter:
         if game.record.status == "lobby":
             message = lobby_message(game)
         else:
-            message = table_message(game, self.timers.due(game.id))
+            message = table_message(game, self.timers.due(game.id), picture=self.pictures.wanted(game))
             await self._add_picture(game, message)
         try:
             await self._present(game, channel, message)

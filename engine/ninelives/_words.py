@@ -189,13 +189,18 @@ def hand_lines(view: View, name: str) -> list[str]:
 
 
 def stack_line(name: str, position: int, life: LifeView) -> str:
-    """One life of the owner's stack: "1️⃣ Ann's ⏭️ Skip Turn (draw 2) — … · 🔝 on top"."""
-    return f"{keycap(position)} {name}'s {life_long(life)}" + (" · 🔝 on top" if position == 1 else "")
+    """One life of the owner's stack: the top one with what it does, "1️⃣ Ann's ⏭️ Skip Turn (draw 2)
+    — … · 🔝 on top", the others by name, "2️⃣ Ann's ⏭️ Skip Turn (draw 2)" (one line each on a phone;
+    the guide says what every power does)."""
+    if position == 1:
+        return f"{keycap(position)} {name}'s {life_long(life)} · 🔝 on top"
+    return f"{keycap(position)} {name}'s {life_short(life)}"
 
 
 def loose_line(name: str, life: LifeView) -> str:
-    """A life of the owner not placed yet in the order being made."""
-    return f"▫️ {name}'s {life_long(life)}"
+    """A life of the owner not placed yet in the order being made, by name: the select to place it
+    says what each does."""
+    return f"▫️ {name}'s {life_short(life)}"
 
 
 def stack_lines(view: View, name: str) -> list[str]:

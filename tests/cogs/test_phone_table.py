@@ -1,20 +1,26 @@
-"""The public table on a phone: within `TABLE_BUDGET` lines at 40 columns over whole games at every
-game's largest table, one line per player from four players, final scores once, and the rest behind a
-Details button whose message keeps Discord's limits."""
+"""The public table on a phone: the whole message (text, picture and controls) laid out as a phone 390
+px wide shows it, with the "Now:" line and the acting player's first control on the first screen over
+whole random games of every game at every player count; within `TABLE_BUDGET` lines at 40 columns;
+without a picture one line per player from four players; final scores once, and the rest behind a
+Details button whose message keeps Discord's limits. A private panel's "Recently" never pushes it past
+its budget."""
 
 from __future__ import annotations
+
+import itertools
 
 import discord
 import pytest
 
 from cogs import custom_ids as ids
-from cogs.messages import Message, details_message, table_message
-from cogs.phone import TABLE_BUDGET, columns, phone_lines, wrapped_lines
+from cogs.messages import Message, details_message, panel_screen, private_panel, table_message, table_screen
+from cogs.phone import PANEL_BUDGET, SCREEN, TABLE_BUDGET, columns, phone_lines, screen_of, wrapped_lines
 from emulator.limits import check_message
 from engine import GAMES, Rng
 from tests.golden.playthrough import Case, Move, commit, new_table
 
 SEEDS = range(1, 9)
+EVERY_COUNT_SEEDS = range(1, 4)
 NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo")
 
 
@@ -58,12 +64,58 @@ def test_an_embed_counts_title_description_each_field_name_and_value_and_footer(
     assert phone_lines("content", embed) == 1 + 1 + 2 + (1 + 3) + (1 + 1) + 1
 
 
+def test_the_model_lays_a_message_out_as_a_phone_390_px_wide_shows_it():
+    embed = discord.Embed(title="Title", description="**Now:** Ann plays\nsecond line")
+    embed.add_field(name="Field", value="one line")
+    embed.set_image(url="attachment://table.png")
+    embed.set_footer(text="footer")
+    buttons = [
+        {"type": 2, "label": "Go", "custom_id": "go"},
+        {"type": 2, "label": "Stop", "custom_id": "stop"},
+    ]
+    screen = screen_of(None, embed.to_dict(), [{"type": 1, "components": buttons}], picture=(800, 450))
+    title, line, picture = 42 + 8 + 22, 19.25, 12 + 286 * 450 / 800
+    assert screen.now == title + line
+    bottom = title + 2 * line + (8 + 2 * line) + picture + 24.5 + 12
+    assert screen.buttons == {"go": bottom + 8 + 35.25, "stop": bottom + 8 + 35.25}, (
+        "two short buttons, one line"
+    )
+    wide = [{"type": 2, "label": "x" * 30, "custom_id": f"b{i}"} for i in range(3)]
+    rows = screen_of(None, None, [{"type": 1, "components": wide}]).buttons
+    assert rows["b1"] == rows["b0"] + 8 + 35.25 and rows["b2"] == rows["b1"] + 8 + 35.25, "wide buttons wrap"
+    assert screen_of(None, embed.to_dict(), [], picture=None).height == bottom - picture, (
+        "no picture, no room"
+    )
+
+
+@pytest.mark.parametrize(
+    ("key", "players"),
+    [
+        (key, n)
+        for key in sorted(GAMES)
+        for n in range(GAMES[key].rules.min_players, GAMES[key].rules.max_players + 1)
+    ],
+)
+def test_the_now_line_and_the_acting_players_first_control_are_on_a_phones_first_screen(key, players):
+    for seed in EVERY_COUNT_SEEDS:
+        for game in whole_game(key, players, seed):
+            message = table_message(game, due=1_700_000_000, picture=True)
+            screen, first = table_screen(game, message, picture=True)
+            moment = f"{key}, {players} players, seed {seed}, move {game.record.version - 1}"
+            assert screen.now <= SCREEN, moment
+            if first is not None:
+                assert first <= SCREEN, f"{moment}: the first control is {first:.0f} px down"
+            assert phone_lines(message.content, message.embed) <= TABLE_BUDGET, moment
+            assert not check_message(payload(message, ephemeral=False)), moment
+        assert game.rules.outcome(game.state) is not None
+
+
 @pytest.mark.parametrize("key", sorted(GAMES))
-def test_every_table_of_whole_games_at_the_most_players_fits_a_phone_screen(key):
+def test_every_table_without_a_picture_at_the_most_players_keeps_to_the_line_budget(key):
     players = GAMES[key].rules.max_players
     for seed in SEEDS:
         for game in whole_game(key, players, seed):
-            message = table_message(game, due=1_700_000_000)
+            message = table_message(game, due=1_700_000_000, picture=False)
             lines = phone_lines(message.content, message.embed)
             moment = f"{key}, {players} players, seed {seed}, move {game.record.version - 1}"
             assert lines <= TABLE_BUDGET, f"{moment}: the table is {lines} lines on a phone"
@@ -72,11 +124,41 @@ def test_every_table_of_whole_games_at_the_most_players_fits_a_phone_screen(key)
 
 
 @pytest.mark.parametrize("key", sorted(GAMES))
+def test_with_a_picture_the_table_says_what_happens_now_and_details_hold_every_field(key):
+    game = next(itertools.islice(whole_game(key, GAMES[key].rules.min_players, seed=2), 5, None))
+    table = table_message(game, picture=True).embed
+    assert table.description.startswith("**Now:** ")
+    assert [f.name for f in table.fields] in ([], ["What happened"]), "the picture shows the table"
+    fields = game.game.texts.table_fields(game.view(None), game.names)
+    details = details_message(game).embed
+    assert [f.name for f in details.fields][: len(fields)] == [name for name, _ in fields]
+
+
+def deciding_panels(key: str, players: int, seed: int):
+    """The panel of each seat that must decide, at every step of one random game."""
+    for game in whole_game(key, players, seed):
+        seats = game.to_act() if game.rules.outcome(game.state) is None else []
+        yield from (
+            (f"{key} seed {seed} move {game.record.version - 1}", private_panel(game, s)) for s in seats
+        )
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_recently_never_pushes_a_private_panel_past_its_budget(key):
+    for seed in EVERY_COUNT_SEEDS:
+        for moment, panel in deciding_panels(key, GAMES[key].rules.max_players, seed):
+            _, first = panel_screen(panel)
+            over = phone_lines(None, panel.embed) > PANEL_BUDGET or first > SCREEN
+            recently = any(f.name == "Recently" for f in panel.embed.fields)
+            assert not (over and recently), f"{moment}: {first:.0f} px"
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
 def test_from_four_players_the_final_table_lists_each_score_once_and_details_hold_the_breakdown(key):
     players = GAMES[key].rules.max_players
     game = list(whole_game(key, players, seed=1))[-1]
     outcome = game.rules.outcome(game.state)
-    table = table_message(game)
+    table = table_message(game, picture=False)
     text = "\n".join([table.embed.description, *(f"{f.name}\n{f.value}" for f in table.embed.fields)])
     for seat, name in enumerate(game.names):
         assert text.count(f"**{name}** — {outcome.scores[seat]}") == 1, f"{name}'s score once"
@@ -96,7 +178,7 @@ def test_from_four_players_each_player_has_one_line_on_the_table(key):
         if game.rules.outcome(game.state) is None:
             seat = game.to_act()[0]
             commit(game, Move(seat, game.rules.legal_actions(game.state, seat)[0].encode()))
-    embed = table_message(game).embed
+    embed = table_message(game, picture=False).embed
     player_lines = [
         line
         for embed_field in embed.fields
@@ -110,11 +192,18 @@ def test_from_four_players_each_player_has_one_line_on_the_table(key):
 
 
 @pytest.mark.parametrize("key", sorted(GAMES))
-def test_the_table_shows_a_details_button_next_to_the_private_view(key):
-    game = next(whole_game(key, GAMES[key].rules.max_players, seed=2))
-    buttons = [item for item in table_message(game).view.children if item.row == 0]
-    assert [b.custom_id for b in buttons][:2] == [ids.view_id(1), ids.details_id(1)]
-    assert len(buttons) <= 5, "one row holds five buttons"
+def test_the_table_shows_a_details_button_next_to_the_private_view_under_the_public_moves(key):
+    for game in whole_game(key, GAMES[key].rules.max_players, seed=2):
+        rows = table_message(game).view.to_components()
+        ids_by_row = [[item["custom_id"] for item in row["components"]] for row in rows]
+        own = next(
+            index for index, row in enumerate(ids_by_row) if ids.view_id(1) in row or ids.rematch_id(1) in row
+        )
+        if game.rules.outcome(game.state) is None:
+            assert ids_by_row[own][:2] == [ids.view_id(1), ids.details_id(1)]
+        moves = [index for index, row in enumerate(ids_by_row) if ids.parse(row[0]).kind is ids.Kind.ACTION]
+        assert all(index < own for index in moves), "the moves come first"
+        assert len(ids_by_row[own]) <= 5, "one row holds five buttons"
     details = details_message(game)
     assert not check_message(payload(details, ephemeral=True))
     assert details.view is None

@@ -107,8 +107,9 @@ async def test_two_timeouts_in_a_row_hand_the_seat_to_a_computer_and_its_pings_s
             "a computer plays the member's seat"
         )
         text = table_text(emu, thread)
-        assert "missed 2 decisions in a row" in text
         assert f"A computer plays for {absent.name} until they're back" in text
+        details = await others.members[0].click(table_of(emu, thread), "Details")
+        assert "missed 2 decisions in a row" in details.message.text(), "what happened, in the details"
         assert "I'm back" in table_labels(emu, thread)
         assert absent.id not in pinged(table_of(emu, thread)), "the table mentions nobody"
 

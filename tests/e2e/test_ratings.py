@@ -7,11 +7,11 @@ import re
 
 import pytest
 
+from bench.postgres_server import fresh_schema_url
 from engine import Rng
 from tests.e2e.driver import Table, catnip, fields, open_table, start_catnip
 from tests.e2e.test_commands import answer
 from tests.e2e.test_robustness import crash, ends_with_its_next_move
-from tests.postgres_server import fresh_schema_url
 
 
 def rating_changes(text: str) -> dict[str, tuple[int, int]]:

@@ -67,7 +67,7 @@ HOME = position("""
 
 def test_a_home_is_grouped_by_set_with_running_scores():
     """CS-11 set scores, the Copy Cat inside the set it was declared as (CS-6), King counting Moon Cats."""
-    table = table_message(live(HOME))
+    table = table_message(live(HOME), picture=False)
     home = field(table, "Ann — 43 pts")
     assert home.split("\n") == [
         "🧠 ●●●●○○○ 4/7 · 13 cats",
@@ -97,7 +97,9 @@ def test_sanity_is_a_bar_and_zero_tokens_read_insane():
 
 
 def test_the_alley_shows_the_deck_and_what_each_moon_cat_costs_and_does():
-    alley = next(f for f in table_message(live(HOME)).embed.fields if f.name.startswith("🌃 The alley"))
+    alley = next(
+        f for f in table_message(live(HOME), picture=False).embed.fields if f.name.startswith("🌃 The alley")
+    )
     assert f"🂠 {len(HOME.deck)} cards in the deck" in alley.name
     lines = alley.value.split("\n")
     assert lines[0] == "☀️ 🏠 House Cat — 3 pts each"
@@ -173,7 +175,7 @@ def test_a_bidder_with_few_tokens_gets_only_the_raises_they_can_pay():
 
 
 def test_the_auction_is_shown_on_the_table_with_its_bids_and_controls():
-    table = table_message(live(auction(high=2, high_seat=2, bidder_tokens=6)))
+    table = table_message(live(auction(high=2, high_seat=2, bidder_tokens=6)), picture=False)
     text = field(table, "🔨 Mine! Mine! Mine! — Cy's auction").split("\n")
     assert text == [
         "For: 🏠 House Cat, 👯 Twin A Cat",
@@ -183,7 +185,7 @@ def test_the_auction_is_shown_on_the_table_with_its_bids_and_controls():
     assert sorted(offered(table)) == sorted(
         ["bid:0", "bid:3", "bid:4", "bid:5", "bid:3", "bid:4", "bid:5", "bid:6"]
     )
-    opening = table_message(live(auction(high=0, high_seat=None, bidder_tokens=4)))
+    opening = table_message(live(auction(high=0, high_seat=None, bidder_tokens=4)), picture=False)
     assert "No bid yet — the lowest winning bid is 1." in field(opening, "🔨")
 
 
@@ -226,7 +228,7 @@ def test_the_twin_letter_select_composes_only_a_twin_declaration():
 
 
 def test_the_copy_cat_selects_have_distinct_custom_ids_on_the_table():
-    table = table_message(live(COPY_STATE))
+    table = table_message(live(COPY_STATE), picture=False)
     ids = [item.custom_id for item in table.view.children]
     assert len(ids) == len(set(ids))
     assert sorted(offered(table)) == sorted(a.encode() for a in RULES.legal_actions(COPY_STATE, 0))
@@ -268,7 +270,7 @@ def test_a_recall_pick_shows_only_in_the_choosers_panel():
     secret = recall_pick_line("house2")
     mine = private_panel(game, 1)
     assert field(mine, "Your recall pick") == secret == "↩️ 🏠 House Cat — set aside, goes back to the deck"
-    table = table_message(game)
+    table = table_message(game, picture=False)
     others = [private_panel(game, seat) for seat in (0, 2)]
     for message in (table, *others):
         text = "\n".join(f"{f.name}\n{f.value}" for f in message.embed.fields) + message.embed.description
@@ -306,7 +308,7 @@ def test_final_scoring_ranks_the_homes_with_their_breakdown():
         p2 0 twinA1 twinA2
     """)  # fmt: skip
     state = state.model_copy(update={"end_reason": "deck"})
-    table = table_message(live(state))
+    table = table_message(live(state), picture=False)
     names = [f.name for f in table.embed.fields if f.name != "What happened"]
     assert names == ["🏆 Bo — 20 pts", "Cy — 8 pts", "Ann — 3 pts"]
     assert "🌀 Fibonacci ×4 incl. 🪞 → **20**" in field(table, "🏆 Bo")

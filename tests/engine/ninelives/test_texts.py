@@ -196,13 +196,13 @@ def test_forbid_and_must_play_restrictions_are_explained_nl_10():
     assert hand[1:] == ["✅ Ann's 🟦 — 🟦 0→1", "✅ Ann's ⭐ — ⭐ 0→1"]
 
 
-def test_your_life_stack_lists_every_life_top_first_with_the_owner_nl_1():
+def test_your_life_stack_lists_every_life_top_first_with_the_owner_and_what_the_top_one_does_nl_1():
     state = position(["o", "s"], lives=["skip inspect plus:o", "replace"])
     stack = field(panel(state, 0), "Your life stack — 3 lives, top first").split("\n")
     assert stack == [
         "1️⃣ Ann's ⏭️ Skip Turn (draw 2) — You may skip your turn; the next player must skip. · 🔝 on top",
-        "2️⃣ Ann's 🔍 Inspect (draw 2) — Everyone else plays with an open hand.",
-        "3️⃣ Ann's ➕ More Allowed ⚪ (draw 2) — You may take ⚪ above 9.",
+        "2️⃣ Ann's 🔍 Inspect (draw 2)",
+        "3️⃣ Ann's ➕ More Allowed ⚪ (draw 2)",
     ]
     assert not set(stack) & set(field(panel(state, 1), "Your life stack").split("\n"))
 
@@ -236,9 +236,11 @@ def test_wagered_lives_go_back_under_the_stack_in_a_chosen_order_nl_5():
     fields = panel(state, 0)
     back = field(fields, "Your life stack — wagered lives going back under it").split("\n")
     assert back == [
-        "▫️ Ann's 🔍 Inspect (draw 2) — Everyone else plays with an open hand.",
-        "▫️ Ann's 🔁 Replace (draw 2) — You may play on top of a table card.",
+        "▫️ Ann's 🔍 Inspect (draw 2)",
+        "▫️ Ann's 🔁 Replace (draw 2)",
     ]
+    described = {option.label: option.description for option in controls(state, 0)[0].choices}
+    assert described["🔍 Inspect (draw 2)"] == "Everyone else plays with an open hand.", "the select says"
     assert controls(state, 0)[0].placeholder == "Choose your 2nd life (from the top)…"
     assert "⏳ Ann puts back 🔍 Inspect (draw 2), 🔁 Replace (draw 2)" in field(table(state), "↩️")
     assert not any(name.startswith("🎲") for name in fields), "no longer at stake"
