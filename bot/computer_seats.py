@@ -7,6 +7,7 @@ import asyncio
 import logging
 from collections.abc import Sequence
 
+from bot.errors import TableMovedOn
 from bot.live import LiveGame
 from bot.moves import Moves
 from bot.running_games import RunningGames
@@ -63,6 +64,8 @@ class ComputerSeats:
                 await self.games.clock.sleep(self.delay)
             try:
                 await self.decide_for(game, self.to_act(game)[:1], reason=None)
+            except TableMovedOn:
+                continue  # the store held a newer version: the game was read again, decide on that
             except Exception:
                 log.exception("game=%d computer move failed", game_id)
                 return

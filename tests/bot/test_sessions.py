@@ -483,3 +483,27 @@ async def test_an_away_host_hands_the_host_rights_to_the_next_member_playing(wor
         await absence.replace(game.id, ANN, game.seat_of(CY), can_manage=False)
     assert await absence.come_back(game.id, ANN) is game
     assert game.record.host_id == CY, "coming back does not take the host's rights back"
+
+
+
+async def test_computer_seats_play_on_from_a_newer_version_found_in_the_store(world):
+    """A computer move refused because the store already holds a newer version of the game (another
+    writer got there first) is decided again on that version: a game of computers never stalls on it."""
+    store, clock, service, _, _ = world
+    live = await lobby(service, players=(ANN,))
+    await service.add_computer(live.id, ANN, "easy")
+    await service.add_computer(live.id, ANN, "easy")
+    game = await service.start(live.id, ANN, seed=5)
+    await service.computers.stop_all()
+    await service.take_over(game.id, ANN)  # every seat a computer's now
+    await service.computers.stop_all()
+    other = GameService(store, clock)
+    await other.resume()
+    ahead = other.live[game.id]
+    await other.decide_for(ahead, ahead.to_act()[:1], reason=None)
+    await other.shutdown()
+    assert game.record.version < ahead.record.version, "the live game is behind the store"
+
+    service.computers.schedule(game)
+    await service.computers.tasks[game.id]
+    assert game.rules.outcome(game.state) is not None, "the computers played the game to its end"
