@@ -181,7 +181,9 @@ async def run_fleet(argv: list[str], settings: Settings) -> int:
     from bot.offline import discord_endpoint
 
     with discord_endpoint():
-        recommended = None if chosen is not None else await recommended_shard_count(settings.discord_token)
+        recommended = None if chosen is not None else await recommended_shard_count(
+            settings.discord_token.get_secret_value()
+        )
     count = fleet_shard_count(chosen, args.processes, recommended)
     log.info("a fleet of %d processes over %d shards", args.processes, count)
     env = {k: v for k, v in os.environ.items() if k not in ("SHARD_IDS", "SHARD_COUNT")}
