@@ -24,6 +24,8 @@ def configure_logging(level: str) -> None:
 
 
 async def run_bot(settings: Settings) -> None:
+    from discord import LoginFailure
+
     from bot.app import create_bot, tune_runtime
 
     locks = os.environ.get("CATNIP_IDENTIFY_LOCKS")  # set by `catnip fleet` for its processes
@@ -44,6 +46,8 @@ async def run_bot(settings: Settings) -> None:
     if waiter in done:
         logging.getLogger("catnip").info("shutting down")
     tuner.cancel()
+    if runner in done and isinstance(runner.exception(), LoginFailure):
+        raise runner.exception()  # refused before anything was opened: nothing to close
     await bot.close()
     if runner in done:
         runner.result()
@@ -58,7 +62,8 @@ def main(argv: list[str] | None = None) -> None:
     try:
         settings = load_settings()
     except SettingsError as error:
-        print(f"catnip: invalid settings:\n{error}", file=sys.stderr)
+        for problem in str(error).splitlines():  # one line per bad setting
+            print(f"catnip: {problem}", file=sys.stderr)
         raise SystemExit(2) from None
     configure_logging(settings.log_level)
     if args[:1] == ["fleet"]:
@@ -80,19 +85,23 @@ def main(argv: list[str] | None = None) -> None:
     except DatabaseUnusable as problem:
         print(f"catnip: {problem}", file=sys.stderr)
         raise SystemExit(2) from None
-    from discord import ConnectionClosed
+    from discord import ConnectionClosed, LoginFailure
 
+    from bot.fleet import SETTINGS_REFUSED, TOKEN_REFUSED, TOKEN_REFUSED_LINE
     from bot.offline import discord_endpoint
     from bot.sharding import GATEWAY_REFUSALS
 
     try:
         with discord_endpoint():
             asyncio.run(run_bot(settings))
+    except LoginFailure:
+        print(f"catnip: {TOKEN_REFUSED_LINE}", file=sys.stderr)
+        raise SystemExit(TOKEN_REFUSED) from None
     except ConnectionClosed as closed:
         if closed.code not in GATEWAY_REFUSALS:
             raise
         print(f"catnip: {GATEWAY_REFUSALS[closed.code]} (gateway close code {closed.code})", file=sys.stderr)
-        raise SystemExit(2) from None
+        raise SystemExit(SETTINGS_REFUSED) from None
 
 
 if __name__ == "__main__":

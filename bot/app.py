@@ -16,12 +16,13 @@ from discord.ext import commands
 from bot.absence import Absence
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
-from bot.discord_internals import bot_gateway
+from bot.discord_internals import bot_gateway, recommended_shard_count
 from bot.memory import RELEASE_EVERY_SECONDS, can_release, release_free_memory
+from bot.outages import OutageLog, is_discord_outage, wait_until_up
 from bot.presenter import Presenter
 from bot.sessions import GameService
 from bot.sharding import IDENTIFY_WINDOW, IdentifyGate, ShardPlan
-from bot.storage import GameStore
+from bot.storage import GameStore, StoreUnavailable
 from bot.storage.factory import store_for_settings
 from bot.timers import Timers, TimerSettings
 from bot.translations import CatalogueTranslator
@@ -74,6 +75,9 @@ class CatnipBot(commands.AutoShardedBot):
         self.settings = settings
         self.store: GameStore = store or store_for_settings(settings)
         self.clock: Clock = clock or SystemClock()
+        self.discord_outage = OutageLog("Discord", log, now=self.clock.now)
+        if self.store.outage is not None:
+            self.store.outage.now = self.clock.now
         self.service = GameService(
             self.store, self.clock, computer_delay=settings.computer_delay_seconds, pictures=settings.pictures
         )
@@ -111,9 +115,32 @@ class CatnipBot(commands.AutoShardedBot):
         (presenter,) = self.service.presenters
         return presenter
 
+    async def login(self, token: str) -> None:
+        """Log in once Discord can be reached (asked on a connection of its own, so that a failed try
+        leaves nothing open); a refused token raises LoginFailure."""
+        await self._wait_for_discord(lambda: recommended_shard_count(token))
+        await super().login(token)
+
+    async def _wait_for_discord(self, attempt):
+        return await wait_until_up(
+            attempt, self.discord_outage, is_outage=is_discord_outage, sleep=self.clock.sleep
+        )
+
+    async def _open_store(self) -> None:
+        """Open the store, waiting for a database server that is away at start."""
+        if self.store.outage is None:
+            await self.store.open()
+            return
+        await wait_until_up(
+            self.store.open,
+            self.store.outage,
+            is_outage=lambda error: isinstance(error, StoreUnavailable),
+            sleep=self.clock.sleep,
+        )
+
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogueTranslator())
-        await self.store.open()
+        await self._open_store()
         self.shard_plan = await self._plan_shards()
         # Part of a fleet (or able to be): the database decides which process runs a game.
         fleet = self.settings.shard_ids is not None or self.settings.database_url is not None
@@ -138,7 +165,7 @@ class CatnipBot(commands.AutoShardedBot):
     async def _plan_shards(self) -> ShardPlan:
         """Ask Discord (`GET /gateway/bot`) for its recommended shard count, used when `SHARD_COUNT` is
         unset, and for how many shards may identify at once."""
-        recommended, limits = await bot_gateway(self)
+        recommended, limits = await self._wait_for_discord(lambda: bot_gateway(self))
         if self.shard_count is None:
             self.shard_count = recommended
         self.identify_gate = IdentifyGate(

@@ -3,7 +3,9 @@
 Each process is `python -m bot` with its own `SHARD_IDS` and the fleet's `SHARD_COUNT` in its
 environment, so it runs the games of its shards' guilds only. A process that dies is started
 again after a pause that doubles while it keeps dying (up to half a minute); one refusing its
-settings (exit code 2) stops the fleet instead, since it would refuse them again. Ctrl-C or
+settings (exit code 2) or refused its token by Discord (3) stops the fleet instead, since a restart
+would meet the same refusal. A process waiting for the database or Discord at start does not exit
+(bot.outages): the fleet keeps it. Ctrl-C or
 SIGTERM stops every process: each is asked to stop (SIGTERM), given time to finish what it is
 doing, then killed.
 """
@@ -20,14 +22,28 @@ import sys
 import tempfile
 from dataclasses import dataclass
 
+from discord import LoginFailure
+
 from bot.config import Settings
 from bot.discord_internals import recommended_shard_count
+from bot.outages import OutageLog, is_discord_outage, wait_until_up
 from bot.sharding import describe_ids, split_shards
 
 log = logging.getLogger("catnip.fleet")
 
 SETTINGS_REFUSED = 2
 """The exit code of a bot process whose settings are unusable (see `bot.__main__`)."""
+TOKEN_REFUSED = 3
+"""The exit code of a bot process whose DISCORD_TOKEN Discord refused."""
+TOKEN_REFUSED_LINE = (
+    "DISCORD_TOKEN: Discord refused the token (401 Unauthorized): copy the bot's token again from the "
+    "developer portal"
+)
+STOPS_THE_FLEET = {
+    SETTINGS_REFUSED: "refused its settings",
+    TOKEN_REFUSED: "was refused its DISCORD_TOKEN",
+}
+"""Exit codes a restart cannot mend: the fleet stops instead, with the same code."""
 
 MAX_RESTART_DELAY = 30.0
 STEADY_AFTER = 60.0
@@ -104,9 +120,9 @@ class Fleet:
             code = await member.process.wait()
             if self.stopping.is_set():
                 return
-            if code == SETTINGS_REFUSED:
-                log.error("%s refused its settings; stopping the fleet", member)
-                self.exit_code = SETTINGS_REFUSED
+            if code in STOPS_THE_FLEET:
+                log.error("%s %s; stopping the fleet", member, STOPS_THE_FLEET[code])
+                self.exit_code = code
                 self.stopping.set()
                 return
             if loop.time() - started >= STEADY_AFTER:
@@ -180,10 +196,21 @@ async def run_fleet(argv: list[str], settings: Settings) -> int:
         log.info("SHARD_IDS is ignored: the fleet gives each process its own shards")
     from bot.offline import discord_endpoint
 
+    token = settings.discord_token.get_secret_value()
+    discord_outage = OutageLog("Discord", log)
     with discord_endpoint():
-        recommended = None if chosen is not None else await recommended_shard_count(
-            settings.discord_token.get_secret_value()
-        )
+        try:
+            recommended = None
+            if chosen is None:
+                recommended = await wait_until_up(
+                    lambda: recommended_shard_count(token),
+                    discord_outage,
+                    is_outage=is_discord_outage,
+                    sleep=asyncio.sleep,
+                )
+        except LoginFailure:
+            print(f"catnip fleet: {TOKEN_REFUSED_LINE}", file=sys.stderr)
+            return TOKEN_REFUSED
     count = fleet_shard_count(chosen, args.processes, recommended)
     log.info("a fleet of %d processes over %d shards", args.processes, count)
     env = {k: v for k, v in os.environ.items() if k not in ("SHARD_IDS", "SHARD_COUNT")}

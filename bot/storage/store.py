@@ -42,6 +42,7 @@ from bot.storage.models import (
 from bot.storage.ownership import GameLocks, Ownership, check_shard_plan
 
 if TYPE_CHECKING:
+    from bot.outages import OutageLog
     from bot.storage.models import GameStatus, MoveRecord
 
 log = logging.getLogger(__name__)
@@ -121,6 +122,8 @@ class GameStore(Ownership, GameLocks):
     """
 
     dialect: Dialect
+    outage: OutageLog | None = None
+    """Where a store whose database can go away (a server) tells of its outages; None: it cannot."""
 
     async def open(self) -> None:
         """Connect and bring the schema up to date; calling it again does nothing."""
