@@ -209,6 +209,8 @@ class CatnipBot(commands.AutoShardedBot):
             try:
                 await self.timers.tick()
                 await self.absence.tick()
+            except StoreUnavailable:
+                pass  # the store tells of the outage; the next tick tries again
             except Exception:
                 log.exception("timer tick failed")
             await asyncio.sleep(1)
@@ -238,6 +240,8 @@ class CatnipBot(commands.AutoShardedBot):
                 if taken:
                     log.info("%s: took over %d games", self.shard_plan, len(taken))
                     await self.service.announce_resumed(taken)
+            except StoreUnavailable:
+                pass  # the store tells of the outage; the leases are renewed at the next round
             except Exception:
                 log.exception("renewing the game leases failed")
 

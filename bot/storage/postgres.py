@@ -77,6 +77,7 @@ OUTAGES: tuple[type[BaseException], ...] = (
     asyncpg.exceptions.OperatorInterventionError,
     asyncpg.exceptions.InsufficientResourcesError,
     asyncpg.exceptions.ReadOnlySQLTransactionError,
+    asyncpg.exceptions.InternalClientError,  # e.g. a pooled connection reset while the server went away
 )
 """What asyncpg raises when the server, not the request, is the problem."""
 
@@ -149,14 +150,13 @@ class PostgresGameStore(GameStore):
         """Connect and apply pending migrations; idempotent. StoreUnavailable while the server is away."""
         if self._pool is not None:
             return
-        with outage_as_unavailable(self.outage):
-            pool = await asyncpg.create_pool(
-                self.url,
-                min_size=1,
-                max_size=self.pool_size,
-                timeout=CONNECT_TIMEOUT,
-                server_settings=SERVER_SETTINGS,
-            )
+        pool = await asyncpg.create_pool(
+            self.url,
+            min_size=0,  # no connection kept open for its own sake: none to restore in an outage
+            max_size=self.pool_size,
+            timeout=CONNECT_TIMEOUT,
+            server_settings=SERVER_SETTINGS,
+        )
         try:
             with outage_as_unavailable(self.outage):
                 async with pool.acquire() as db, db.transaction():
