@@ -17,6 +17,7 @@ from bot.absence import Absence
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.discord_internals import bot_gateway, recommended_shard_count
+from bot.health import HealthServer, Metrics
 from bot.memory import RELEASE_EVERY_SECONDS, can_release, release_free_memory
 from bot.outages import OutageLog, is_discord_outage, wait_until_up
 from bot.presenter import Presenter
@@ -67,12 +68,15 @@ class CatnipBot(commands.AutoShardedBot):
         # and with thousands of tables the cache only costs memory and a scan per MESSAGE_UPDATE.
         client_options.setdefault("max_messages", None)
         client_options.setdefault("shard_count", settings.shard_count)
+        self.metrics = Metrics()
+        client_options.setdefault("http_trace", self.metrics.http_trace())
         if settings.shard_ids is not None:
             client_options.setdefault("shard_ids", list(settings.shard_ids))
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents, help_command=None, **client_options
         )
         self.settings = settings
+        self.health: HealthServer | None = None
         self.store: GameStore = store or store_for_settings(settings)
         self.clock: Clock = clock or SystemClock()
         self.discord_outage = OutageLog("Discord", log, now=self.clock.now)
@@ -90,6 +94,7 @@ class CatnipBot(commands.AutoShardedBot):
                 abandon_after_seconds=settings.abandon_after_hours * 3600,
             ),
         )
+        self.service.moves.metrics = self.metrics
         self.service.keep(self.timers)
         self.absence = Absence(
             self.service,
@@ -117,7 +122,11 @@ class CatnipBot(commands.AutoShardedBot):
 
     async def login(self, token: str) -> None:
         """Log in once Discord can be reached (asked on a connection of its own, so that a failed try
-        leaves nothing open); a refused token raises LoginFailure."""
+        leaves nothing open); a refused token raises LoginFailure. With METRICS_PORT, /healthz answers
+        from the start (503 until the shards are connected)."""
+        if self.settings.metrics_port is not None and self.health is None:
+            self.health = HealthServer(self, self.settings.metrics_port)
+            await self.health.start()
         await self._wait_for_discord(lambda: recommended_shard_count(token))
         await super().login(token)
 
@@ -258,6 +267,11 @@ class CatnipBot(commands.AutoShardedBot):
         except Exception:
             log.exception("could not store the deadlines before closing")
         await self.store.close()
+        if self.health is not None:
+            await self.health.close()
+
+    async def on_interaction(self, _interaction: discord.Interaction) -> None:
+        self.metrics.clicks.inc()
 
 
 NOTE_PINGS_EVERY_SECONDS = 60.0

@@ -58,6 +58,10 @@ class Settings(BaseSettings):
         default=None, description="The shards this process runs, e.g. 0-3 or 0,2; unset: all of them."
     )
 
+    metrics_port: int | None = Field(
+        default=None, ge=1, le=65_535, description="Serve /healthz and /metrics on this port; unset: off."
+    )
+
     @field_validator("shard_ids", mode="before")
     @classmethod
     def _parse_shard_ids(cls, value: object) -> object:

@@ -22,6 +22,7 @@ import sys
 import tempfile
 from dataclasses import dataclass
 
+import aiohttp
 from discord import LoginFailure
 
 from bot.config import Settings
@@ -58,6 +59,8 @@ class Member:
     shard_ids: tuple[int, ...]
     shard_count: int
     process: asyncio.subprocess.Process | None = None
+    port: int | None = None
+    """Its METRICS_PORT, where the fleet asks /healthz whether it still answers."""
 
     def __str__(self) -> str:
         pid = f", pid {self.process.pid}" if self.process is not None else ""
@@ -76,10 +79,14 @@ class Fleet:
         env: dict[str, str],
         restart_delay: float = 1.0,
         stop_timeout: float = 15.0,
+        metrics_port: int | None = None,
+        hang_timeout: float = 60.0,
     ) -> None:
         self.members = [
-            Member(index, ids, shard_count) for index, ids in enumerate(split_shards(shard_count, processes))
+            Member(index, ids, shard_count, port=None if metrics_port is None else metrics_port + index)
+            for index, ids in enumerate(split_shards(shard_count, processes))
         ]
+        self.hang_timeout = hang_timeout
         self.command = command
         self.env = env
         self.restart_delay = restart_delay
@@ -114,10 +121,17 @@ class Fleet:
                 "SHARD_COUNT": str(member.shard_count),
                 "SHARD_IDS": describe_ids(member.shard_ids),
             }
+            if member.port is not None:
+                env["METRICS_PORT"] = str(member.port)
             member.process = await asyncio.create_subprocess_exec(*self.command, env=env)
             started = loop.time()
             log.info("%s started", member)
+            watcher = None
+            if member.port is not None and self.hang_timeout > 0:
+                watcher = asyncio.create_task(self._kill_when_hung(member, member.process))
             code = await member.process.wait()
+            if watcher is not None:
+                watcher.cancel()
             if self.stopping.is_set():
                 return
             if code in STOPS_THE_FLEET:
@@ -131,6 +145,28 @@ class Fleet:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.stopping.wait(), delay)
             delay = min(delay * 2, MAX_RESTART_DELAY)
+
+    async def _kill_when_hung(self, member: Member, process: asyncio.subprocess.Process) -> None:
+        """SIGKILL `process` once its /healthz has not answered for `hang_timeout` seconds (a 503, as
+        while the database is away, is an answer: the process is alive and waiting)."""
+        url = f"http://127.0.0.1:{member.port}/healthz"
+        every = min(5.0, self.hang_timeout / 4)
+        loop = asyncio.get_running_loop()
+        answered = loop.time()
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=every)) as session:
+            while process.returncode is None:
+                await asyncio.sleep(every)
+                with contextlib.suppress(aiohttp.ClientError, TimeoutError):
+                    async with session.get(url) as response:
+                        await response.read()
+                        answered = loop.time()
+                if loop.time() - answered >= self.hang_timeout:
+                    log.warning(
+                        "%s has not answered /healthz for %g s; killing it", member, loop.time() - answered
+                    )
+                    with contextlib.suppress(ProcessLookupError):
+                        process.kill()
+                    return
 
     async def _stop_all(self) -> None:
         running = [m for m in self.members if m.process is not None and m.process.returncode is None]
@@ -165,6 +201,13 @@ def parse(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument(
         "--stop-timeout", type=float, default=15.0, help="seconds a process may take to stop before a kill"
+    )
+    parser.add_argument(
+        "--hang-timeout",
+        type=float,
+        default=60.0,
+        help="with METRICS_PORT: seconds a process may leave /healthz unanswered before it is restarted "
+        "(0: never); process i of the fleet serves on METRICS_PORT + i",
     )
     args = parser.parse_args(argv)
     if args.processes < 1:
@@ -221,5 +264,7 @@ async def run_fleet(argv: list[str], settings: Settings) -> int:
         env=env,
         restart_delay=args.restart_delay,
         stop_timeout=args.stop_timeout,
+        metrics_port=settings.metrics_port,
+        hang_timeout=args.hang_timeout,
     )
     return await fleet.run()

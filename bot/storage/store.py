@@ -136,6 +136,10 @@ class GameStore(Ownership, GameLocks):
     async def _read(self, sql: str, *args: Any) -> list[Any]:
         raise NotImplementedError
 
+    async def ping(self) -> None:
+        """Return once the database answers a trivial query (a health check)."""
+        await self._read("SELECT 1")
+
     async def _transaction(self, body: Callable[[Connection], Awaitable[T]], *, lazy: bool = False) -> T:
         """`body` in one write transaction; a `lazy` one may wait a moment to share another's commit."""
         raise NotImplementedError
