@@ -14,13 +14,19 @@ import sys
 from pathlib import Path
 
 from bot.config import Settings, SettingsError, load_settings
+from bot.logs import configure_logging
+from bot.sharding import ShardPlan
 from bot.storage.models import DatabaseUnusable
 from bot.storage.sqlite import check_database
 
 
-def configure_logging(level: str) -> None:
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
-    logging.getLogger("discord").setLevel(max(logging.getLevelName(level), logging.INFO))
+def shards_named(settings: Settings, command: str | None) -> str:
+    """What the lines of this process say of its shards before Discord is asked (bot/logs.py)."""
+    if command == "fleet":
+        return "fleet"
+    if settings.shard_ids is not None:
+        return str(ShardPlan(settings.shard_ids, settings.shard_count))
+    return f"all {settings.shard_count} shards" if settings.shard_count else "all shards"
 
 
 async def run_bot(settings: Settings) -> None:
@@ -65,7 +71,8 @@ def main(argv: list[str] | None = None) -> None:
         for problem in str(error).splitlines():  # one line per bad setting
             print(f"catnip: {problem}", file=sys.stderr)
         raise SystemExit(2) from None
-    configure_logging(settings.log_level)
+    shards = shards_named(settings, args[0] if args else None)
+    configure_logging(settings.log_level, settings.log_format, shards)
     if args[:1] == ["fleet"]:
         from bot.fleet import run_fleet
 

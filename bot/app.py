@@ -18,6 +18,7 @@ from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.discord_internals import bot_gateway, recommended_shard_count
 from bot.health import HealthServer, Metrics
+from bot.logs import name_shards
 from bot.memory import RELEASE_EVERY_SECONDS, can_release, release_free_memory
 from bot.outages import OutageLog, is_discord_outage, wait_until_up
 from bot.presenter import Presenter
@@ -151,6 +152,7 @@ class CatnipBot(commands.AutoShardedBot):
         await self.tree.set_translator(CatalogueTranslator())
         await self._open_store()
         self.shard_plan = await self._plan_shards()
+        name_shards(str(self.shard_plan))
         # Part of a fleet (or able to be): the database decides which process runs a game.
         fleet = self.settings.shard_ids is not None or self.settings.database_url is not None
         if fleet:

@@ -47,6 +47,8 @@ STOPS_THE_FLEET = {
 """Exit codes a restart cannot mend: the fleet stops instead, with the same code."""
 
 MAX_RESTART_DELAY = 30.0
+START_GRACE = 60.0
+"""Seconds a process just started may take to answer /healthz a first time (it imports, then serves)."""
 STEADY_AFTER = 60.0
 """Seconds a process must have run for its next restart to wait the first, shortest pause again."""
 
@@ -148,18 +150,26 @@ class Fleet:
 
     async def _kill_when_hung(self, member: Member, process: asyncio.subprocess.Process) -> None:
         """SIGKILL `process` once its /healthz has not answered for `hang_timeout` seconds (a 503, as
-        while the database is away, is an answer: the process is alive and waiting)."""
+        while the database is away, is an answer: the process is alive and waiting). A process just
+        started has `START_GRACE` seconds at least to answer first."""
         url = f"http://127.0.0.1:{member.port}/healthz"
         every = min(5.0, self.hang_timeout / 4)
         loop = asyncio.get_running_loop()
-        answered = loop.time()
+        answered = loop.time() + max(0.0, START_GRACE - self.hang_timeout)
+        heard = False
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=every)) as session:
             while process.returncode is None:
                 await asyncio.sleep(every)
-                with contextlib.suppress(aiohttp.ClientError, TimeoutError):
+                try:
                     async with session.get(url) as response:
                         await response.read()
-                        answered = loop.time()
+                    if not heard:
+                        heard = True
+                        log.info("%s answers /healthz; restarted if it stops answering for %g s", member,
+                                 self.hang_timeout)  # fmt: skip
+                    answered = loop.time()
+                except (aiohttp.ClientError, TimeoutError) as error:
+                    log.debug("%s: /healthz did not answer (%r)", member, error)
                 if loop.time() - answered >= self.hang_timeout:
                     log.warning(
                         "%s has not answered /healthz for %g s; killing it", member, loop.time() - answered

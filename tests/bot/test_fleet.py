@@ -33,7 +33,7 @@ class Output:
         async for line in process.stderr:
             self.lines.append(line.decode(errors="replace").rstrip())
 
-    async def wait_for(self, predicate, timeout: float = 20.0):
+    async def wait_for(self, predicate, timeout: float = 60.0):
         async with asyncio.timeout(timeout):
             while not (found := predicate(self.lines)):
                 await asyncio.sleep(0.05)

@@ -14,9 +14,11 @@ from emulator import Emulator
 from tests.bot.test_fleet import REPO, Output, bot_environment
 
 
-async def run_fleet_until_ready(env: dict[str, str], arguments: list[str], tmp_path) -> dict[int, list[str]]:
-    """`catnip fleet --processes 2 …` until each process resumed its games, then SIGTERM: the shard
-    ranges its processes were started with."""
+async def run_fleet_until_ready(
+    env: dict[str, str], arguments: list[str], tmp_path, shards: int
+) -> dict[int, list[str]]:
+    """`catnip fleet --processes 2 …` until each process resumed its games and its `shards` shards are
+    connected, then SIGTERM: the shard ranges its processes were started with."""
     fleet = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", "fleet", "--processes", "2", *arguments,
         cwd=tmp_path, env=env, stderr=asyncio.subprocess.PIPE,
@@ -24,6 +26,7 @@ async def run_fleet_until_ready(env: dict[str, str], arguments: list[str], tmp_p
     output = Output(fleet)
     try:
         await output.wait_for(lambda _: output.count(": resumed 0 games") == 2)
+        await output.wait_for(lambda _: output.count("has connected to Gateway") == shards)
         fleet.send_signal(signal.SIGTERM)
         assert await asyncio.wait_for(fleet.wait(), 30) == 0
     finally:
@@ -50,7 +53,8 @@ async def test_catnip_fleet_takes_its_shard_count_from_each_place_the_readme_nam
         emu.add_guild("Second", channels=("games",), members=["Bo"])
         emu.add_guild("Third", channels=("games",), members=["Cy"])
         env = {**bot_environment(emu.url, tmp_path), **environment}
-        assert await run_fleet_until_ready(env, arguments, tmp_path) == ranges, how
+        shards = int(ranges[0][0].split(" of ")[1])
+        assert await run_fleet_until_ready(env, arguments, tmp_path, shards) == ranges, how
 
 
 def test_the_readme_names_each_way_tested_here():

@@ -95,11 +95,12 @@ async def test_the_fleet_restarts_a_process_that_stops_answering_healthz(tmp_pat
         output = Output(fleet)
         try:
             await output.wait_for(lambda _: output.count(": resumed 0 games") == 1)
-            assert (await get(port, "/healthz"))[0] in (200, 503)
+            await output.wait_for(lambda _: output.count("answers /healthz") == 1)
             ((_, hung),) = output.started()[0]
             os.kill(hung, signal.SIGSTOP)  # alive, and answering nothing
             await output.wait_for(lambda _: output.count("has not answered /healthz") == 1)
             await output.wait_for(lambda _: output.count(": resumed 0 games") == 2)
+            await output.wait_for(lambda _: output.count("has connected to Gateway") == 2)
             assert len(output.started()[0]) == 2
             fleet.send_signal(signal.SIGTERM)
             assert await asyncio.wait_for(fleet.wait(), 30) == 0
