@@ -66,6 +66,30 @@ async def emulator_process(*options: str) -> AsyncIterator[str]:
         await asyncio.wait_for(process.wait(), 10)
 
 
+@contextlib.asynccontextmanager
+async def fleet_process(
+    arguments: list[str], env: dict[str, str], cwd: Path
+) -> AsyncIterator[tuple[asyncio.subprocess.Process, Output]]:
+    """`catnip fleet …` as a process and its stderr lines; killed at the end if it still runs."""
+    fleet = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "fleet", *arguments, cwd=cwd, env=env, stderr=asyncio.subprocess.PIPE
+    )
+    try:
+        yield fleet, Output(fleet)
+    finally:
+        if fleet.returncode is None:
+            fleet.kill()
+            await fleet.wait()
+
+
+async def stop_cleanly(fleet: asyncio.subprocess.Process, output: Output) -> None:
+    """SIGTERM: every process stopped, exit code 0, no traceback on the way."""
+    fleet.send_signal(signal.SIGTERM)
+    assert await asyncio.wait_for(fleet.wait(), 30) == 0
+    await output.wait_for(lambda _: output.count("all processes stopped") == 1)
+    assert not [line for line in output.lines if "Traceback" in line], "\n".join(output.lines)
+
+
 def gone(pid: int) -> bool:
     try:
         os.kill(pid, 0)

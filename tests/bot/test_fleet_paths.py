@@ -4,14 +4,10 @@ which the emulator answers on `GET /gateway/bot`)."""
 
 from __future__ import annotations
 
-import asyncio
-import signal
-import sys
-
 import pytest
 
 from emulator import Emulator
-from tests.bot.test_fleet import REPO, Output, bot_environment
+from tests.bot.test_fleet import REPO, bot_environment, fleet_process, stop_cleanly
 
 
 async def run_fleet_until_ready(
@@ -19,21 +15,10 @@ async def run_fleet_until_ready(
 ) -> dict[int, list[str]]:
     """`catnip fleet --processes 2 …` until each process resumed its games and its `shards` shards are
     connected, then SIGTERM: the shard ranges its processes were started with."""
-    fleet = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "fleet", "--processes", "2", *arguments,
-        cwd=tmp_path, env=env, stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
-    output = Output(fleet)
-    try:
+    async with fleet_process(["--processes", "2", *arguments], env, tmp_path) as (fleet, output):
         await output.wait_for(lambda _: output.count(": resumed 0 games") == 2)
         await output.wait_for(lambda _: output.count("has connected to Gateway") == shards)
-        fleet.send_signal(signal.SIGTERM)
-        assert await asyncio.wait_for(fleet.wait(), 30) == 0
-    finally:
-        if fleet.returncode is None:
-            fleet.kill()
-            await fleet.wait()
-    assert not [line for line in output.lines if "Traceback" in line], "\n".join(output.lines)
+        await stop_cleanly(fleet, output)
     return {index: [shards for shards, _ in runs] for index, runs in output.started().items()}
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import sys
 
 import aiohttp
 import pytest
@@ -16,7 +15,7 @@ from bot.app import create_bot
 from bot.config import SettingsError, load_settings
 from emulator import Emulator
 from engine import Rng
-from tests.bot.test_fleet import Output, bot_environment
+from tests.bot.test_fleet import bot_environment, fleet_process, stop_cleanly
 from tests.bot.test_fleet_failures import free_port
 from tests.e2e.driver import Table, open_table, settings_for
 from tests.postgres_server import fresh_schema_url, start_server, stop_server
@@ -87,13 +86,8 @@ async def test_the_fleet_restarts_a_process_that_stops_answering_healthz(tmp_pat
     port = free_port()
     async with Emulator.start(max_concurrency=16, rate_limits=None) as emu:
         env = {**bot_environment(emu.url, tmp_path), "METRICS_PORT": str(port)}
-        fleet = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "fleet", "--processes", "1", "--shard-count", "1",
-            "--hang-timeout", "2", "--restart-delay", "0.1",
-            cwd=tmp_path, env=env, stderr=asyncio.subprocess.PIPE,
-        )  # fmt: skip
-        output = Output(fleet)
-        try:
+        arguments = ["--processes", "1", "--shard-count", "1", "--hang-timeout", "2"]
+        async with fleet_process(arguments, env, tmp_path) as (fleet, output):
             await output.wait_for(lambda _: output.count(": resumed 0 games") == 1)
             await output.wait_for(lambda _: output.count("answers /healthz") == 1)
             ((_, hung),) = output.started()[0]
@@ -102,10 +96,4 @@ async def test_the_fleet_restarts_a_process_that_stops_answering_healthz(tmp_pat
             await output.wait_for(lambda _: output.count(": resumed 0 games") == 2)
             await output.wait_for(lambda _: output.count("has connected to Gateway") == 2)
             assert len(output.started()[0]) == 2
-            fleet.send_signal(signal.SIGTERM)
-            assert await asyncio.wait_for(fleet.wait(), 30) == 0
-        finally:
-            if fleet.returncode is None:
-                fleet.kill()
-                await fleet.wait()
-    assert not [line for line in output.lines if "Traceback" in line], "\n".join(output.lines)
+            await stop_cleanly(fleet, output)

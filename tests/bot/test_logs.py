@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
-import signal
-import sys
 
 from emulator import Emulator
-from tests.bot.test_fleet import Output, bot_environment
+from tests.bot.test_fleet import bot_environment, fleet_process, stop_cleanly
 
 
 async def fleet_lines(tmp_path, log_format: str) -> list[str]:
@@ -17,21 +14,11 @@ async def fleet_lines(tmp_path, log_format: str) -> list[str]:
     their games, and of its clean stop."""
     async with Emulator.start(max_concurrency=16, rate_limits=None) as emu:
         env = {**bot_environment(emu.url, tmp_path), "LOG_FORMAT": log_format}
-        fleet = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "fleet", "--processes", "2", "--shard-count", "2",
-            cwd=tmp_path, env=env, stderr=asyncio.subprocess.PIPE,
-        )  # fmt: skip
-        output = Output(fleet)
-        try:
+        arguments = ["--processes", "2", "--shard-count", "2"]
+        async with fleet_process(arguments, env, tmp_path) as (fleet, output):
             await output.wait_for(lambda _: output.count("resumed 0 games") == 2)
             await output.wait_for(lambda _: output.count("has connected to Gateway") == 2)
-            fleet.send_signal(signal.SIGTERM)
-            assert await asyncio.wait_for(fleet.wait(), 30) == 0
-            await output.wait_for(lambda _: output.count("all processes stopped") == 1)
-        finally:
-            if fleet.returncode is None:
-                fleet.kill()
-                await fleet.wait()
+            await stop_cleanly(fleet, output)
     return output.lines
 
 

@@ -30,7 +30,7 @@ from tests.e2e.processes import (
     only_killed_clicks_failed,
     unanswered,
 )
-from tests.e2e.test_fleet import game_of, play
+from tests.e2e.test_fleet import game_of, guilds_with_players, play
 from tests.postgres_server import fresh_schema_url, start_server, stop_server
 
 KINDS = (("catsdogs", 3, 0), ("madcat", 2, 1), ("catsanity", 2, 1), ("ninelives", 2, 1))
@@ -66,10 +66,7 @@ async def test_a_fleet_rides_out_a_database_outage_and_a_death_during_it(tmp_pat
     witness = Witness()
     async with Emulator.start(members=["Host"], rate_limits=DISCORD_AT_SPEED) as emu:
         emu.on_message(witness)
-        guilds = [
-            emu.add_guild(f"Guild {n}", channels=(f"games-{n}",), members=[f"P{n}{x}" for x in "abc"])
-            for n in range(len(KINDS))
-        ]
+        guilds = guilds_with_players(emu, len(KINDS))
         assert {shard_of(g.id, 2) for g in guilds} == {0, 1}, "the guilds cover both shards"
         epoch = time.time()
         processes = [
