@@ -70,15 +70,18 @@ async def emulator_process(*options: str) -> AsyncIterator[str]:
 async def fleet_process(
     arguments: list[str], env: dict[str, str], cwd: Path
 ) -> AsyncIterator[tuple[asyncio.subprocess.Process, Output]]:
-    """`catnip fleet …` as a process and its stderr lines; killed at the end if it still runs."""
+    """`catnip fleet …` as a process and its stderr lines; at the end, if it still runs, killed with
+    its bot processes (its own process group: none is left to hold the emulator's connections)."""
     fleet = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "fleet", *arguments, cwd=cwd, env=env, stderr=asyncio.subprocess.PIPE
-    )
+        sys.executable, "-m", "bot", "fleet", *arguments,
+        cwd=cwd, env=env, stderr=asyncio.subprocess.PIPE, start_new_session=True,
+    )  # fmt: skip
     try:
         yield fleet, Output(fleet)
     finally:
         if fleet.returncode is None:
-            fleet.kill()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(fleet.pid, signal.SIGKILL)
             await fleet.wait()
 
 
