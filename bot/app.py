@@ -70,7 +70,8 @@ class CatnipBot(commands.AutoShardedBot):
         client_options.setdefault("max_messages", None)
         client_options.setdefault("shard_count", settings.shard_count)
         self.metrics = Metrics()
-        client_options.setdefault("http_trace", self.metrics.http_trace())
+        if settings.metrics_port is not None:  # Discord's requests are counted only when served
+            client_options.setdefault("http_trace", self.metrics.http_trace())
         if settings.shard_ids is not None:
             client_options.setdefault("shard_ids", list(settings.shard_ids))
         super().__init__(
