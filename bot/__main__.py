@@ -14,16 +14,24 @@ import sys
 from pathlib import Path
 
 from bot.config import Settings, SettingsError, load_settings
+from bot.logs import configure_logging
+from bot.sharding import ShardPlan
 from bot.storage.models import DatabaseUnusable
 from bot.storage.sqlite import check_database
 
 
-def configure_logging(level: str) -> None:
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
-    logging.getLogger("discord").setLevel(max(logging.getLevelName(level), logging.INFO))
+def shards_named(settings: Settings, command: str | None) -> str:
+    """What the lines of this process say of its shards before Discord is asked (bot/logs.py)."""
+    if command == "fleet":
+        return "fleet"
+    if settings.shard_ids is not None:
+        return str(ShardPlan(settings.shard_ids, settings.shard_count))
+    return f"all {settings.shard_count} shards" if settings.shard_count else "all shards"
 
 
 async def run_bot(settings: Settings) -> None:
+    from discord import LoginFailure
+
     from bot.app import create_bot, tune_runtime
 
     locks = os.environ.get("CATNIP_IDENTIFY_LOCKS")  # set by `catnip fleet` for its processes
@@ -44,6 +52,8 @@ async def run_bot(settings: Settings) -> None:
     if waiter in done:
         logging.getLogger("catnip").info("shutting down")
     tuner.cancel()
+    if runner in done and isinstance(runner.exception(), LoginFailure):
+        raise runner.exception()  # refused before anything was opened: nothing to close
     await bot.close()
     if runner in done:
         runner.result()
@@ -58,9 +68,11 @@ def main(argv: list[str] | None = None) -> None:
     try:
         settings = load_settings()
     except SettingsError as error:
-        print(f"catnip: invalid settings:\n{error}", file=sys.stderr)
+        for problem in str(error).splitlines():  # one line per bad setting
+            print(f"catnip: {problem}", file=sys.stderr)
         raise SystemExit(2) from None
-    configure_logging(settings.log_level)
+    shards = shards_named(settings, args[0] if args else None)
+    configure_logging(settings.log_level, settings.log_format, shards)
     if args[:1] == ["fleet"]:
         from bot.fleet import run_fleet
 
@@ -80,19 +92,23 @@ def main(argv: list[str] | None = None) -> None:
     except DatabaseUnusable as problem:
         print(f"catnip: {problem}", file=sys.stderr)
         raise SystemExit(2) from None
-    from discord import ConnectionClosed
+    from discord import ConnectionClosed, LoginFailure
 
+    from bot.fleet import SETTINGS_REFUSED, TOKEN_REFUSED, TOKEN_REFUSED_LINE
     from bot.offline import discord_endpoint
     from bot.sharding import GATEWAY_REFUSALS
 
     try:
         with discord_endpoint():
             asyncio.run(run_bot(settings))
+    except LoginFailure:
+        print(f"catnip: {TOKEN_REFUSED_LINE}", file=sys.stderr)
+        raise SystemExit(TOKEN_REFUSED) from None
     except ConnectionClosed as closed:
         if closed.code not in GATEWAY_REFUSALS:
             raise
         print(f"catnip: {GATEWAY_REFUSALS[closed.code]} (gateway close code {closed.code})", file=sys.stderr)
-        raise SystemExit(2) from None
+        raise SystemExit(SETTINGS_REFUSED) from None
 
 
 if __name__ == "__main__":

@@ -17,12 +17,15 @@ from bot.absence import Absence
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.discord_budget import GlobalBudget, share, trace_config
-from bot.discord_internals import bot_gateway
+from bot.discord_internals import bot_gateway, recommended_shard_count
+from bot.health import HealthServer, Metrics
+from bot.logs import name_shards
 from bot.memory import RELEASE_EVERY_SECONDS, can_release, release_free_memory
+from bot.outages import OutageLog, is_discord_outage, wait_until_up
 from bot.presenter import Presenter
 from bot.sessions import GameService
 from bot.sharding import IDENTIFY_WINDOW, IdentifyGate, ShardPlan
-from bot.storage import GameStore
+from bot.storage import GameStore, StoreUnavailable
 from bot.storage.factory import store_for_settings
 from bot.timers import Timers, TimerSettings
 from bot.translations import CatalogueTranslator
@@ -67,19 +70,27 @@ class CatnipBot(commands.AutoShardedBot):
         # and with thousands of tables the cache only costs memory and a scan per MESSAGE_UPDATE.
         client_options.setdefault("max_messages", None)
         client_options.setdefault("shard_count", settings.shard_count)
+        self.metrics = Metrics()
         if settings.shard_ids is not None:
             client_options.setdefault("shard_ids", list(settings.shard_ids))
         self.budget = GlobalBudget(
             share(settings.discord_global_rate_limit, settings.shard_ids, settings.shard_count)
         )
         """This process's share of the token's global rate limit, kept before Discord must answer 429."""
-        client_options.setdefault("http_trace", trace_config(self.budget, lambda: self.application_id))
+        trace = trace_config(self.budget, lambda: self.application_id)
+        if settings.metrics_port is not None:  # Discord's requests are counted only when served
+            self.metrics.count_requests(trace)
+        client_options.setdefault("http_trace", trace)
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents, help_command=None, **client_options
         )
         self.settings = settings
+        self.health: HealthServer | None = None
         self.store: GameStore = store or store_for_settings(settings)
         self.clock: Clock = clock or SystemClock()
+        self.discord_outage = OutageLog("Discord", log, now=self.clock.now)
+        if self.store.outage is not None:
+            self.store.outage.now = self.clock.now
         self.service = GameService(
             self.store, self.clock, computer_delay=settings.computer_delay_seconds, pictures=settings.pictures
         )
@@ -92,6 +103,7 @@ class CatnipBot(commands.AutoShardedBot):
                 abandon_after_seconds=settings.abandon_after_hours * 3600,
             ),
         )
+        self.service.moves.metrics = self.metrics
         self.service.keep(self.timers)
         self.absence = Absence(
             self.service,
@@ -117,10 +129,38 @@ class CatnipBot(commands.AutoShardedBot):
         (presenter,) = self.service.presenters
         return presenter
 
+    async def login(self, token: str) -> None:
+        """Log in once Discord can be reached (asked on a connection of its own, so that a failed try
+        leaves nothing open); a refused token raises LoginFailure. With METRICS_PORT, /healthz answers
+        from the start (503 until the shards are connected)."""
+        if self.settings.metrics_port is not None and self.health is None:
+            self.health = HealthServer(self, self.settings.metrics_port)
+            await self.health.start()
+        await self._wait_for_discord(lambda: recommended_shard_count(token))
+        await super().login(token)
+
+    async def _wait_for_discord(self, attempt):
+        return await wait_until_up(
+            attempt, self.discord_outage, is_outage=is_discord_outage, sleep=self.clock.sleep
+        )
+
+    async def _open_store(self) -> None:
+        """Open the store, waiting for a database server that is away at start."""
+        if self.store.outage is None:
+            await self.store.open()
+            return
+        await wait_until_up(
+            self.store.open,
+            self.store.outage,
+            is_outage=lambda error: isinstance(error, StoreUnavailable),
+            sleep=self.clock.sleep,
+        )
+
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogueTranslator())
-        await self.store.open()
+        await self._open_store()
         self.shard_plan = await self._plan_shards()
+        name_shards(str(self.shard_plan))
         # Part of a fleet (or able to be): the database decides which process runs a game.
         fleet = self.settings.shard_ids is not None or self.settings.database_url is not None
         if fleet:
@@ -144,7 +184,7 @@ class CatnipBot(commands.AutoShardedBot):
     async def _plan_shards(self) -> ShardPlan:
         """Ask Discord (`GET /gateway/bot`) for its recommended shard count, used when `SHARD_COUNT` is
         unset, and for how many shards may identify at once."""
-        recommended, limits = await bot_gateway(self)
+        recommended, limits = await self._wait_for_discord(lambda: bot_gateway(self))
         if self.shard_count is None:
             self.shard_count = recommended
         self.identify_gate = IdentifyGate(
@@ -188,6 +228,8 @@ class CatnipBot(commands.AutoShardedBot):
             try:
                 await self.timers.tick()
                 await self.absence.tick()
+            except StoreUnavailable:
+                pass  # the store tells of the outage; the next tick tries again
             except Exception:
                 log.exception("timer tick failed")
             await asyncio.sleep(1)
@@ -217,6 +259,8 @@ class CatnipBot(commands.AutoShardedBot):
                 if taken:
                     log.info("%s: took over %d games", self.shard_plan, len(taken))
                     await self.service.announce_resumed(taken)
+            except StoreUnavailable:
+                pass  # the store tells of the outage; the leases are renewed at the next round
             except Exception:
                 log.exception("renewing the game leases failed")
 
@@ -233,6 +277,11 @@ class CatnipBot(commands.AutoShardedBot):
         except Exception:
             log.exception("could not store the deadlines before closing")
         await self.store.close()
+        if self.health is not None:
+            await self.health.close()
+
+    async def on_interaction(self, _interaction: discord.Interaction) -> None:
+        self.metrics.clicks.inc()
 
 
 NOTE_PINGS_EVERY_SECONDS = 60.0

@@ -11,9 +11,13 @@ from bot.errors import TableMovedOn
 from bot.live import LiveGame
 from bot.moves import Moves
 from bot.running_games import RunningGames
+from bot.storage import StoreUnavailable
 from engine import Event, Frozen
 
 log = logging.getLogger("catnip.sessions")
+
+RETRY_AFTER_OUTAGE_SECONDS = 5.0
+"""How long a computer seat waits to move again when the database could not save its move."""
 
 
 class ComputerSeats:
@@ -66,6 +70,8 @@ class ComputerSeats:
                 await self.decide_for(game, self.to_act(game)[:1], reason=None)
             except TableMovedOn:
                 continue  # the store held a newer version: the game was read again, decide on that
+            except StoreUnavailable:  # the store tells of the outage; the move is tried again after it
+                await self.games.clock.sleep(RETRY_AFTER_OUTAGE_SECONDS)
             except Exception:
                 log.exception("game=%d computer move failed", game_id)
                 return

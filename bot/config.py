@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -62,6 +62,14 @@ class Settings(BaseSettings):
     )
     shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(
         default=None, description="The shards this process runs, e.g. 0-3 or 0,2; unset: all of them."
+    )
+
+    metrics_port: int | None = Field(
+        default=None, ge=1, le=65_535, description="Serve /healthz and /metrics on this port; unset: off."
+    )
+
+    log_format: Literal["text", "json"] = Field(
+        default="text", description="text, or json for one JSON object a line."
     )
 
     @field_validator("shard_ids", mode="before")

@@ -3,7 +3,9 @@
 Each process is `python -m bot` with its own `SHARD_IDS` and the fleet's `SHARD_COUNT` in its
 environment, so it runs the games of its shards' guilds only. A process that dies is started
 again after a pause that doubles while it keeps dying (up to half a minute); one refusing its
-settings (exit code 2) stops the fleet instead, since it would refuse them again. Ctrl-C or
+settings (exit code 2) or refused its token by Discord (3) stops the fleet instead, since a restart
+would meet the same refusal. A process waiting for the database or Discord at start does not exit
+(bot.outages): the fleet keeps it. Ctrl-C or
 SIGTERM stops every process: each is asked to stop (SIGTERM), given time to finish what it is
 doing, then killed.
 """
@@ -20,16 +22,33 @@ import sys
 import tempfile
 from dataclasses import dataclass
 
+import aiohttp
+from discord import LoginFailure
+
 from bot.config import Settings
 from bot.discord_internals import recommended_shard_count
+from bot.outages import OutageLog, is_discord_outage, wait_until_up
 from bot.sharding import describe_ids, split_shards
 
 log = logging.getLogger("catnip.fleet")
 
 SETTINGS_REFUSED = 2
 """The exit code of a bot process whose settings are unusable (see `bot.__main__`)."""
+TOKEN_REFUSED = 3
+"""The exit code of a bot process whose DISCORD_TOKEN Discord refused."""
+TOKEN_REFUSED_LINE = (
+    "DISCORD_TOKEN: Discord refused the token (401 Unauthorized): copy the bot's token again from the "
+    "developer portal"
+)
+STOPS_THE_FLEET = {
+    SETTINGS_REFUSED: "refused its settings",
+    TOKEN_REFUSED: "was refused its DISCORD_TOKEN",
+}
+"""Exit codes a restart cannot mend: the fleet stops instead, with the same code."""
 
 MAX_RESTART_DELAY = 30.0
+START_GRACE = 60.0
+"""Seconds a process just started may take to answer /healthz a first time (it imports, then serves)."""
 STEADY_AFTER = 60.0
 """Seconds a process must have run for its next restart to wait the first, shortest pause again."""
 
@@ -42,6 +61,8 @@ class Member:
     shard_ids: tuple[int, ...]
     shard_count: int
     process: asyncio.subprocess.Process | None = None
+    port: int | None = None
+    """Its METRICS_PORT, where the fleet asks /healthz whether it still answers."""
 
     def __str__(self) -> str:
         pid = f", pid {self.process.pid}" if self.process is not None else ""
@@ -60,10 +81,14 @@ class Fleet:
         env: dict[str, str],
         restart_delay: float = 1.0,
         stop_timeout: float = 15.0,
+        metrics_port: int | None = None,
+        hang_timeout: float = 60.0,
     ) -> None:
         self.members = [
-            Member(index, ids, shard_count) for index, ids in enumerate(split_shards(shard_count, processes))
+            Member(index, ids, shard_count, port=None if metrics_port is None else metrics_port + index)
+            for index, ids in enumerate(split_shards(shard_count, processes))
         ]
+        self.hang_timeout = hang_timeout
         self.command = command
         self.env = env
         self.restart_delay = restart_delay
@@ -98,15 +123,22 @@ class Fleet:
                 "SHARD_COUNT": str(member.shard_count),
                 "SHARD_IDS": describe_ids(member.shard_ids),
             }
+            if member.port is not None:
+                env["METRICS_PORT"] = str(member.port)
             member.process = await asyncio.create_subprocess_exec(*self.command, env=env)
             started = loop.time()
             log.info("%s started", member)
+            watcher = None
+            if member.port is not None and self.hang_timeout > 0:
+                watcher = asyncio.create_task(self._kill_when_hung(member, member.process))
             code = await member.process.wait()
+            if watcher is not None:
+                watcher.cancel()
             if self.stopping.is_set():
                 return
-            if code == SETTINGS_REFUSED:
-                log.error("%s refused its settings; stopping the fleet", member)
-                self.exit_code = SETTINGS_REFUSED
+            if code in STOPS_THE_FLEET:
+                log.error("%s %s; stopping the fleet", member, STOPS_THE_FLEET[code])
+                self.exit_code = code
                 self.stopping.set()
                 return
             if loop.time() - started >= STEADY_AFTER:
@@ -115,6 +147,36 @@ class Fleet:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.stopping.wait(), delay)
             delay = min(delay * 2, MAX_RESTART_DELAY)
+
+    async def _kill_when_hung(self, member: Member, process: asyncio.subprocess.Process) -> None:
+        """SIGKILL `process` once its /healthz has not answered for `hang_timeout` seconds (a 503, as
+        while the database is away, is an answer: the process is alive and waiting). A process just
+        started has `START_GRACE` seconds at least to answer first."""
+        url = f"http://127.0.0.1:{member.port}/healthz"
+        every = min(5.0, self.hang_timeout / 4)
+        loop = asyncio.get_running_loop()
+        answered = loop.time() + max(0.0, START_GRACE - self.hang_timeout)
+        heard = False
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=every)) as session:
+            while process.returncode is None:
+                await asyncio.sleep(every)
+                try:
+                    async with session.get(url) as response:
+                        await response.read()
+                    if not heard:
+                        heard = True
+                        log.info("%s answers /healthz; restarted if it stops answering for %g s", member,
+                                 self.hang_timeout)  # fmt: skip
+                    answered = loop.time()
+                except (aiohttp.ClientError, TimeoutError) as error:
+                    log.debug("%s: /healthz did not answer (%r)", member, error)
+                if loop.time() - answered >= self.hang_timeout:
+                    log.warning(
+                        "%s has not answered /healthz for %g s; killing it", member, loop.time() - answered
+                    )
+                    with contextlib.suppress(ProcessLookupError):
+                        process.kill()
+                    return
 
     async def _stop_all(self) -> None:
         running = [m for m in self.members if m.process is not None and m.process.returncode is None]
@@ -150,6 +212,13 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--stop-timeout", type=float, default=15.0, help="seconds a process may take to stop before a kill"
     )
+    parser.add_argument(
+        "--hang-timeout",
+        type=float,
+        default=60.0,
+        help="with METRICS_PORT: seconds a process may leave /healthz unanswered before it is restarted "
+        "(0: never); process i of the fleet serves on METRICS_PORT + i",
+    )
     args = parser.parse_args(argv)
     if args.processes < 1:
         parser.error("--processes must be at least 1")
@@ -180,8 +249,21 @@ async def run_fleet(argv: list[str], settings: Settings) -> int:
         log.info("SHARD_IDS is ignored: the fleet gives each process its own shards")
     from bot.offline import discord_endpoint
 
+    token = settings.discord_token.get_secret_value()
+    discord_outage = OutageLog("Discord", log)
     with discord_endpoint():
-        recommended = None if chosen is not None else await recommended_shard_count(settings.discord_token)
+        try:
+            recommended = None
+            if chosen is None:
+                recommended = await wait_until_up(
+                    lambda: recommended_shard_count(token),
+                    discord_outage,
+                    is_outage=is_discord_outage,
+                    sleep=asyncio.sleep,
+                )
+        except LoginFailure:
+            print(f"catnip fleet: {TOKEN_REFUSED_LINE}", file=sys.stderr)
+            return TOKEN_REFUSED
     count = fleet_shard_count(chosen, args.processes, recommended)
     log.info("a fleet of %d processes over %d shards", args.processes, count)
     env = {k: v for k, v in os.environ.items() if k not in ("SHARD_IDS", "SHARD_COUNT")}
@@ -192,5 +274,7 @@ async def run_fleet(argv: list[str], settings: Settings) -> int:
         env=env,
         restart_delay=args.restart_delay,
         stop_timeout=args.stop_timeout,
+        metrics_port=settings.metrics_port,
+        hang_timeout=args.hang_timeout,
     )
     return await fleet.run()

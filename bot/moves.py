@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from bot.errors import NotInGame, Refusal, TableMovedOn
 from bot.live import LiveGame, describe_players
 from bot.running_games import RunningGames
 from bot.storage import FinalResult, NotOwner, SeatRecord, StaleMove, StoreUnavailable, load_state
 from engine import Event, Frozen
+
+if TYPE_CHECKING:
+    from bot.health import Metrics
 
 log = logging.getLogger("catnip.sessions")
 
@@ -19,6 +24,8 @@ class Moves:
 
     def __init__(self, games: RunningGames) -> None:
         self.games = games
+        self.metrics: Metrics | None = None
+        """Where committed moves and the store's refusals are counted (bot/health.py), if anywhere."""
 
     def check_player(self, game: LiveGame, user_id: int) -> int:
         """The seat of `user_id` in `game`, or a refusal naming the players."""
@@ -68,6 +75,7 @@ class Moves:
         events = [*told, *events]
         outcome = game.rules.outcome(state)
         store, now = self.games.store, self.games.clock.now()
+        started = time.perf_counter()
         try:
             version = await store.commit_move(
                 game.id,
@@ -82,13 +90,19 @@ class Moves:
                 if outcome is None
                 else FinalResult(outcome.scores, outcome.winners, outcome.reason),
             )
-        except NotOwner as error:  # another process took the game over: it is no longer this one's
-            self.games.live.pop(game.id, None)
-            raise Refusal(str(error)) from error
-        except StaleMove as error:
+        except Exception as error:
+            if self.metrics is not None:
+                self.metrics.not_committed(error)
+            if isinstance(error, NotOwner):  # another process took the game over: no longer this one's
+                self.games.live.pop(game.id, None)
+                raise Refusal(str(error)) from error
+            if not isinstance(error, StaleMove):
+                raise
             game.record = await store.get_game(game.id)
             game.state = await load_state(store, game.record, game.rules)
             raise TableMovedOn() from error
+        if self.metrics is not None:
+            self.metrics.committed(human=human, seconds=time.perf_counter() - started)
         game.advance(state, events, version=version, now=now)
         if outcome is not None:
             await self._read_rating_changes(game)

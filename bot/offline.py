@@ -12,7 +12,6 @@ import dataclasses
 import logging
 import os
 import sys
-import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
@@ -30,6 +29,9 @@ EMULATOR_URL = "CATNIP_EMULATOR_URL"
 """An environment variable: the bot talks to the emulator at this address instead of Discord."""
 TABLE_MARK = "table #"
 STORY = "What happened"
+DEMO_DATABASE = Path("catnip-demo.sqlite3")
+"""Where the demo keeps its games (beside the bot's own `catnip.sqlite3`, never in it), replaced by
+each demo: a file to try `catnip migrate-db` on."""
 
 
 def is_table(message: StoredMessage) -> bool:
@@ -119,6 +121,7 @@ async def run_offline(
     write: Callable[[str], None] | None = None,
     rate_limits: RateLimits | None = DISCORD,
     listeners: Sequence[GameListener] = (),
+    database: Path = DEMO_DATABASE,
 ) -> None:
     """Plays the demo games on a local emulator, which answers as Discord does, rate limits included
     (``rate_limits``: Discord's by default, so the tables move at the pace Discord allows).
@@ -130,27 +133,28 @@ async def run_offline(
         "No DISCORD_TOKEN is configured, so Catnip runs its offline demo: a local Discord emulator, and "
         "computer players playing one game of each kind. This is what the #games channel shows:\n"
     )
-    with tempfile.TemporaryDirectory(prefix="catnip-demo-") as folder:
-        demo = settings.model_copy(
-            update={
-                "database_path": Path(folder) / "demo.sqlite3",
-                "computer_delay_seconds": min(settings.computer_delay_seconds, 0.1),
-            }
-        )
-        async with Emulator.start(members=["You"], channels=["games"], rate_limits=rate_limits) as emu:
-            narrator = Narrator(emu.world, out)
-            emu.on_message(narrator)
-            with emu.point_discord_py():
-                bot = create_bot(demo, guild_ready_timeout=0.05)
-                for listener in (narrator.moves(), *listeners):
-                    bot.service.keep(listener)
-                await emu.run_bot(bot)
-                try:
-                    for key in games or tuple(GAMES):
-                        count = max(GAMES[key].rules.min_players, min(players, GAMES[key].rules.max_players))
-                        await play_demo_game(emu, key, count)
-                finally:
-                    await bot.close()
+    database.unlink(missing_ok=True)
+    demo = settings.model_copy(
+        update={
+            "database_path": database,
+            "computer_delay_seconds": min(settings.computer_delay_seconds, 0.1),
+        }
+    )
+    async with Emulator.start(members=["You"], channels=["games"], rate_limits=rate_limits) as emu:
+        narrator = Narrator(emu.world, out)
+        emu.on_message(narrator)
+        with emu.point_discord_py():
+            bot = create_bot(demo, guild_ready_timeout=0.05)
+            for listener in (narrator.moves(), *listeners):
+                bot.service.keep(listener)
+            await emu.run_bot(bot)
+            try:
+                for key in games or tuple(GAMES):
+                    count = max(GAMES[key].rules.min_players, min(players, GAMES[key].rules.max_players))
+                    await play_demo_game(emu, key, count)
+            finally:
+                await bot.close()
+    out(f"\nThe demo's games are kept in {database} (until the next demo).")
     out(
         "\nThat was Catnip on a local, emulated Discord. To run it on your own server: create an application "
         "with a bot at https://discord.com/developers/applications, put its token in a .env file as "

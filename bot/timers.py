@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from bot.live import LiveGame
 from bot.sessions import GameService
-from bot.storage import Deadline
+from bot.storage import Deadline, StoreUnavailable
 from engine import Event
 
 log = logging.getLogger("catnip.timers")
@@ -166,4 +166,6 @@ class Timers:
 
 def _log_failure(task: asyncio.Task) -> None:
     if not task.cancelled() and task.exception() is not None:
+        if isinstance(task.exception(), StoreUnavailable):
+            return  # the store tells of the outage; the deadlines are stored again with the next change
         log.error("could not store deadlines", exc_info=task.exception())

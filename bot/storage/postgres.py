@@ -16,9 +16,9 @@ commits is the one case the store cannot know the outcome: it raises StoreUnavai
 caller's game stays where it was in memory, and the next move is checked against the version in
 the database (StaleMove, then a reload), so nothing is applied twice.
 
-`check_database_url` is the start-up check of DATABASE_URL: a URL that does not parse, a server
-that cannot be reached, a refused login or a database written by a newer Catnip each become one
-line naming DATABASE_URL and what to do, never showing the password.
+`check_database_url` is the start-up check of DATABASE_URL: a URL that does not parse, a refused
+login or a database written by a newer Catnip each become one line naming DATABASE_URL and what to
+do, never showing the password. A server that cannot be reached passes: the bot waits for it.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
+from bot.outages import OutageLog
 from bot.storage.commits import MAX_BATCH, PendingMove, write_moves
 from bot.storage.dialects import POSTGRES, Connection
 from bot.storage.migrations import apply_migrations, newest_version
@@ -76,6 +77,7 @@ OUTAGES: tuple[type[BaseException], ...] = (
     asyncpg.exceptions.OperatorInterventionError,
     asyncpg.exceptions.InsufficientResourcesError,
     asyncpg.exceptions.ReadOnlySQLTransactionError,
+    asyncpg.exceptions.InternalClientError,  # e.g. a pooled connection reset while the server went away
 )
 """What asyncpg raises when the server, not the request, is the problem."""
 
@@ -87,13 +89,18 @@ def is_outage(error: BaseException) -> bool:
 
 
 @contextlib.contextmanager
-def outage_as_unavailable() -> Iterator[None]:
+def outage_as_unavailable(outage: OutageLog | None = None) -> Iterator[None]:
+    """An outage raised as StoreUnavailable; either way `outage` learns whether the server answered."""
     try:
         yield
     except Exception as error:
         if is_outage(error):
+            if outage is not None:
+                outage.failed(error)
             raise StoreUnavailable() from error
         raise
+    if outage is not None:
+        outage.answered()
 
 
 class PgConnection(Connection):
@@ -135,30 +142,32 @@ class PostgresGameStore(GameStore):
         self.pool_size = pool_size
         self.writers = writers
         self._init_locks()
+        self.outage = OutageLog(f"the database (DATABASE_URL {without_password(url)})", log)
         self._pool: asyncpg.Pool | None = None
         self._committer: Committer | None = None
 
     async def open(self) -> None:
-        """Connect and apply pending migrations; idempotent."""
+        """Connect and apply pending migrations; idempotent. StoreUnavailable while the server is away."""
         if self._pool is not None:
             return
         pool = await asyncpg.create_pool(
             self.url,
-            min_size=1,
+            min_size=0,  # no connection kept open for its own sake: none to restore in an outage
             max_size=self.pool_size,
             timeout=CONNECT_TIMEOUT,
             server_settings=SERVER_SETTINGS,
         )
         try:
-            async with pool.acquire() as db, db.transaction():
-                applied = await apply_migrations(PgConnection(db))
+            with outage_as_unavailable(self.outage):
+                async with pool.acquire() as db, db.transaction():
+                    applied = await apply_migrations(PgConnection(db))
         except BaseException:
             await pool.close()
             raise
         if applied:
             log.info("database: applied PostgreSQL migrations %s", applied)
         self._pool = pool
-        self._committer = Committer(pool, writers=self.writers)
+        self._committer = Committer(pool, writers=self.writers, outage=self.outage)
 
     async def close(self) -> None:
         """Finish the moves being committed and close the pool; idempotent."""
@@ -177,7 +186,7 @@ class PostgresGameStore(GameStore):
     async def _read(self, sql: str, *args: Any) -> list[Any]:
         """Rows of one statement, which sees only committed data."""
         pool = self._open_pool()
-        with outage_as_unavailable():
+        with outage_as_unavailable(self.outage):
             return list(await pool.fetch(POSTGRES.sql(sql), *args))
 
     async def _transaction(self, body: Callable[[Connection], Awaitable[T]], *, lazy: bool = False) -> T:
@@ -186,7 +195,7 @@ class PostgresGameStore(GameStore):
         pool = self._open_pool()
 
         async def run() -> T:
-            with outage_as_unavailable():
+            with outage_as_unavailable(self.outage):
                 async with pool.acquire() as db, db.transaction():
                     return await body(PgConnection(db))
 
@@ -202,19 +211,21 @@ class PostgresGameStore(GameStore):
 # ------------------------------------------------------------------ group commit
 
 
-async def commit_batch(pool: asyncpg.Pool, moves: list[PendingMove]) -> list[int | Exception]:
+async def commit_batch(
+    pool: asyncpg.Pool, moves: list[PendingMove], outage: OutageLog | None = None
+) -> list[int | Exception]:
     """Commit `moves` in one transaction; if it fails for a reason other than an outage, one by one."""
     try:
-        async with pool.acquire() as db, db.transaction():
-            return await write_moves(PgConnection(db), moves)
+        with outage_as_unavailable(outage):
+            async with pool.acquire() as db, db.transaction():
+                return await write_moves(PgConnection(db), moves)
+    except StoreUnavailable:
+        return [StoreUnavailable() for _ in moves]
     except Exception as error:
-        if is_outage(error):
-            log.warning("a batch of %d moves could not be saved: %s", len(moves), error)
-            return [StoreUnavailable() for _ in moves]
         if len(moves) == 1:
             return [error]
         log.exception("a batch of %d moves failed; committing them one at a time", len(moves))
-        return [(await commit_batch(pool, [move]))[0] for move in moves]
+        return [(await commit_batch(pool, [move], outage))[0] for move in moves]
 
 
 class Committer:
@@ -226,8 +237,9 @@ class Committer:
     fences the next one.
     """
 
-    def __init__(self, pool: asyncpg.Pool, *, writers: int = 2) -> None:
+    def __init__(self, pool: asyncpg.Pool, *, writers: int = 2, outage: OutageLog | None = None) -> None:
         self._pool = pool
+        self._outage = outage
         self._waiting: deque[tuple[PendingMove, asyncio.Future[int]]] = deque()
         self._writers = writers
         self._running: set[asyncio.Task[None]] = set()
@@ -267,7 +279,9 @@ class Committer:
             if not batch:
                 continue
             try:
-                outcomes: list[int | Exception] = await commit_batch(self._pool, [move for move, _ in batch])
+                outcomes: list[int | Exception] = await commit_batch(
+                    self._pool, [move for move, _ in batch], self._outage
+                )
             except Exception as error:  # the pool itself is gone (the store closed under it)
                 outcomes = [error for _ in batch]
             for (_, future), outcome in zip(batch, outcomes, strict=True):
@@ -283,7 +297,8 @@ class Committer:
 
 
 def check_database_url(url: str, *, timeout: float = CONNECT_TIMEOUT) -> None:
-    """Raise `DatabaseUnusable` (one line, naming DATABASE_URL) unless the store could open `url`."""
+    """Raise `DatabaseUnusable` (one line, naming DATABASE_URL) unless the store could open `url` or its
+    server is only away for now."""
     shown = without_password(url)
     try:
         parts = urlsplit(url)
@@ -306,6 +321,8 @@ async def _check(url: str, shown: str, timeout: float) -> None:
             f"DATABASE_URL: the database of {shown} does not exist: create it (createdb), or fix the URL."
         ) from None
     except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as error:
+        if is_outage(error):
+            return  # a server that is away: the bot waits for it (bot.outages)
         text = str(error).replace(password, "***") if password else str(error)
         reason = " ".join(text.split()) or type(error).__name__
         raise DatabaseUnusable(

@@ -43,6 +43,7 @@ from bot.storage.ownership import GameLocks, Ownership, check_shard_plan
 from bot.storage.ratings import Ratings, rate_games
 
 if TYPE_CHECKING:
+    from bot.outages import OutageLog
     from bot.storage.models import GameStatus, MoveRecord
 
 log = logging.getLogger(__name__)
@@ -122,6 +123,8 @@ class GameStore(Ownership, GameLocks, Ratings):
     """
 
     dialect: Dialect
+    outage: OutageLog | None = None
+    """Where a store whose database can go away (a server) tells of its outages; None: it cannot."""
 
     async def open(self) -> None:
         """Connect and bring the schema up to date; calling it again does nothing."""
@@ -133,6 +136,10 @@ class GameStore(Ownership, GameLocks, Ratings):
 
     async def _read(self, sql: str, *args: Any) -> list[Any]:
         raise NotImplementedError
+
+    async def ping(self) -> None:
+        """Return once the database answers a trivial query (a health check)."""
+        await self._read("SELECT 1")
 
     async def _transaction(self, body: Callable[[Connection], Awaitable[T]], *, lazy: bool = False) -> T:
         """`body` in one write transaction; a `lazy` one may wait a moment to share another's commit."""

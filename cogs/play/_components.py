@@ -150,7 +150,7 @@ async def _answer(interaction: discord.Interaction, component: ids.ComponentId |
     except (Refusal, EngineError) as refusal:
         await reply(interaction, str(refusal))
     except StoreUnavailable as outage:
-        log.warning("click by user %s in guild %s not saved: %s", interaction.user.id, interaction.guild_id,
+        log.debug("click by user %s in guild %s not saved: %s", interaction.user.id, interaction.guild_id,
                     repr(outage.__cause__ or outage))  # fmt: skip
         await reply(interaction, str(outage))
     except Exception as error:

@@ -40,10 +40,9 @@ def start_catnip(tmp_path: Path, database_url: str) -> subprocess.CompletedProce
     ("url", "said"),
     [
         (f"postgresql://catnip:{PASSWORD}@db.example:port/catnip", "not a valid URL"),
-        (f"postgresql://catnip:{PASSWORD}@/catnip?host=/nowhere/at/all", "cannot connect"),
         (f"mysql://catnip:{PASSWORD}@db.example/catnip", "must be a postgresql://"),
     ],
-    ids=["unparsable", "unreachable", "not-postgresql"],
+    ids=["unparsable", "not-postgresql"],
 )
 def test_a_bad_database_url_stops_the_start_with_one_line_naming_it(tmp_path, url, said):
     run = start_catnip(tmp_path, url)

@@ -33,7 +33,7 @@ class Output:
         async for line in process.stderr:
             self.lines.append(line.decode(errors="replace").rstrip())
 
-    async def wait_for(self, predicate, timeout: float = 20.0):
+    async def wait_for(self, predicate, timeout: float = 60.0):
         async with asyncio.timeout(timeout):
             while not (found := predicate(self.lines)):
                 await asyncio.sleep(0.05)
@@ -64,6 +64,33 @@ async def emulator_process(*options: str) -> AsyncIterator[str]:
     finally:
         process.send_signal(signal.SIGTERM)
         await asyncio.wait_for(process.wait(), 10)
+
+
+@contextlib.asynccontextmanager
+async def fleet_process(
+    arguments: list[str], env: dict[str, str], cwd: Path
+) -> AsyncIterator[tuple[asyncio.subprocess.Process, Output]]:
+    """`catnip fleet …` as a process and its stderr lines; at the end, if it still runs, killed with
+    its bot processes (its own process group: none is left to hold the emulator's connections)."""
+    fleet = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "fleet", *arguments,
+        cwd=cwd, env=env, stderr=asyncio.subprocess.PIPE, start_new_session=True,
+    )  # fmt: skip
+    try:
+        yield fleet, Output(fleet)
+    finally:
+        if fleet.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(fleet.pid, signal.SIGKILL)
+            await fleet.wait()
+
+
+async def stop_cleanly(fleet: asyncio.subprocess.Process, output: Output) -> None:
+    """SIGTERM: every process stopped, exit code 0, no traceback on the way."""
+    fleet.send_signal(signal.SIGTERM)
+    assert await asyncio.wait_for(fleet.wait(), 30) == 0
+    await output.wait_for(lambda _: output.count("all processes stopped") == 1)
+    assert not [line for line in output.lines if "Traceback" in line], "\n".join(output.lines)
 
 
 def gone(pid: int) -> bool:

@@ -1,13 +1,21 @@
-"""The offline demo a newcomer sees when no Discord token is configured."""
+"""The offline demo a newcomer sees when no Discord token is configured, and the file it leaves."""
 
 import logging
+import os
+import re
+import shlex
+import subprocess
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
+from bench.postgres_server import fresh_schema_url
 from bot.config import Settings
 from bot.live import LiveGame
 from bot.offline import run_offline
+from bot.storage import PostgresGameStore
 from emulator.ratelimits import DISCORD
 from engine import GAMES, Event, events_for
 
@@ -45,7 +53,21 @@ def log_levels():
         logger.setLevel(level)
 
 
-async def test_the_offline_demo_tells_every_move_of_every_game_once_in_order(tmp_path, log_levels):
+REPO = Path(__file__).resolve().parents[2]
+README_URL = "postgresql://catnip:password@localhost/catnip"
+
+
+def readme_command(starting: str) -> list[str]:
+    """The README's shell command that starts with `starting`, as words."""
+    found = re.search(rf"^({re.escape(starting)}.*)$", (REPO / "README.md").read_text(), re.MULTILINE)
+    assert found, f"the README has no command starting {starting!r}"
+    return shlex.split(found[1])
+
+
+async def test_the_offline_demo_tells_every_move_of_every_game_once_in_order_and_leaves_its_database(
+    tmp_path, monkeypatch, log_levels, postgres_server
+):
+    monkeypatch.chdir(tmp_path)
     lines: list[str] = []
     committed = Committed()
     settings = Settings(_env_file=None, database_path=tmp_path / "unused.sqlite3", computer_delay_seconds=0)
@@ -69,6 +91,23 @@ async def test_the_offline_demo_tells_every_move_of_every_game_once_in_order(tmp
     assert "DISCORD_TOKEN" in lines[-1]
     assert not (tmp_path / "unused.sqlite3").exists(), "the demo never touches the configured database"
     assert logging.getLogger("catnip").getEffectiveLevel() == logging.WARNING, "no INFO lines beside it"
+
+    assert "The demo's games are kept in catnip-demo.sqlite3" in text
+
+    # The README's command, as written but for the server's address, moves the demo's game.
+    url = await fresh_schema_url(postgres_server.get_uri())
+    written = readme_command(".venv/bin/catnip migrate-db --from ./catnip-demo.sqlite3")
+    command = [word if word != README_URL else url for word in written]
+    catnip = [sys.executable, "-m", "bot"]  # what .venv/bin/catnip runs
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(REPO)}
+    moved = subprocess.run(catnip + command[1:], env=env, capture_output=True, text=True, timeout=60)
+    assert moved.returncode == 0, moved.stderr
+    store = PostgresGameStore(url)
+    await store.open()
+    try:
+        assert (await store.get_game(1)).status == "finished"
+    finally:
+        await store.close()
 
 
 async def test_the_demo_logs_as_asked_when_a_log_level_is_set(tmp_path, log_levels):

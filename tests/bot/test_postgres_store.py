@@ -68,7 +68,7 @@ async def test_while_the_server_is_down_nothing_is_saved_and_play_goes_on_once_i
 async def test_a_store_opened_while_the_server_is_down_connects_once_it_is_up(own_server):
     url = await fresh_schema_url(own_server.get_uri())
     stop_server(own_server)
-    with pytest.raises(OSError):
+    with pytest.raises(StoreUnavailable):  # the bot waits and tries again (bot/outages.py)
         await PostgresGameStore(url).open()
     start_server(own_server)
     store = PostgresGameStore(url)

@@ -79,8 +79,8 @@ def test_unusable_shard_settings_stop_the_bot_with_a_line_naming_the_setting(
     )
     assert run.returncode == 2
     assert "Traceback" not in run.stderr
-    problems = run.stderr.strip().splitlines()[1:]
-    assert len(problems) == 1 and problems[0].startswith(complaint), run.stderr
+    problems = run.stderr.strip().splitlines()
+    assert len(problems) == 1 and problems[0].startswith(f"catnip: {complaint}"), run.stderr
 
 
 def test_settings_errors_name_shard_ids_without_a_shard_count():

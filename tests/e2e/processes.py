@@ -35,8 +35,13 @@ UPDATE_MESSAGE = 7
 class BotProcess:
     """The bot as an OS process: started and waited for, killed with SIGKILL or stopped with SIGTERM."""
 
-    def __init__(self, emu: Emulator, db: Path, *, epoch: float | None = None, **env: str) -> None:
+    def __init__(
+        self, emu: Emulator, db: Path, *, epoch: float | None = None, keep_logs: bool = False, **env: str
+    ) -> None:
         self.emu = emu
+        self.keep_logs = keep_logs
+        self.logs: list[list[str]] = []
+        """With `keep_logs`: the lines each start of the process wrote to stderr, as they come."""
         self.db = db
         self.epoch = time.time() if epoch is None else epoch
         self.env = env
@@ -44,6 +49,7 @@ class BotProcess:
         self.starts = 0
         self.games: set[int] = set()
         """The games it said it runs when it was ready."""
+        self._readers: set[asyncio.Task] = set()
 
     async def start(self) -> None:
         self.process = await asyncio.create_subprocess_exec(
@@ -61,8 +67,12 @@ class BotProcess:
             "--speed",
             repr(SPEED),
             stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE if self.keep_logs else None,
             env={**os.environ, "PYTHONPATH": os.getcwd(), **self.env},
         )
+        if self.keep_logs:
+            self.logs.append([])
+            self._readers.add(asyncio.create_task(_collect(self.process.stderr, self.logs[-1])))
         line = await asyncio.wait_for(self.process.stdout.readline(), 60)
         assert line.startswith(b"READY"), f"the bot did not start: {line!r}"
         self.games = {int(word) for word in line.split()[1:]}
@@ -83,6 +93,11 @@ class BotProcess:
         if self.process is not None and self.process.returncode is None:
             self.process.send_signal(signal.SIGKILL)
             await self.process.wait()
+
+
+async def _collect(stream: asyncio.StreamReader, lines: list[str]) -> None:
+    async for line in stream:
+        lines.append(line.decode(errors="replace").rstrip())
 
 
 @dataclass

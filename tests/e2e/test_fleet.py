@@ -48,6 +48,14 @@ async def play(tables: list[Table], rng: random.Random, steps: int) -> None:
             await table.step()
 
 
+def guilds_with_players(emu: Emulator, count: int) -> list:
+    """`count` guilds, each with a #games-n channel and three members Pna, Pnb, Pnc."""
+    return [
+        emu.add_guild(f"Guild {n}", channels=(f"games-{n}",), members=[f"P{n}{x}" for x in "abc"])
+        for n in range(count)
+    ]
+
+
 def fleet(emu: Emulator, url: str, epoch: float, shard_count: int, ranges: list[str], tmp_path) -> list:
     return [
         BotProcess(
@@ -68,10 +76,7 @@ async def test_a_fleet_survives_a_kill_and_a_reshard_each_game_on_one_process(tm
     witness = Witness()
     async with Emulator.start(members=["Host"], rate_limits=DISCORD_AT_SPEED) as emu:
         emu.on_message(witness)
-        guilds = [
-            emu.add_guild(f"Guild {n}", channels=(f"games-{n}",), members=[f"P{n}{x}" for x in "abc"])
-            for n in range(GUILDS)
-        ]
+        guilds = guilds_with_players(emu, GUILDS)
         assert {shard_of(g.id, 4) for g in guilds} == {0, 1, 2, 3}, "the guilds cover the four shards"
         epoch = time.time()
         processes = fleet(emu, url, epoch, 4, ["0-1", "2-3"], tmp_path)

@@ -1,0 +1,99 @@
+"""`METRICS_PORT`: /healthz and /metrics answer real HTTP requests, and `catnip fleet` restarts a process
+that stops answering /healthz (hung: alive, its event loop not running)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+
+import aiohttp
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from bench.postgres_server import fresh_schema_url, start_server, stop_server
+from bot.app import create_bot
+from bot.config import SettingsError, load_settings
+from emulator import Emulator
+from engine import Rng
+from tests.bot.test_fleet import bot_environment, fleet_process, stop_cleanly
+from tests.bot.test_fleet_failures import free_port
+from tests.e2e.driver import Table, open_table, settings_for
+
+
+async def get(port: int, path: str) -> tuple[int, str]:
+    async with aiohttp.ClientSession() as session, session.get(f"http://127.0.0.1:{port}{path}") as response:
+        return response.status, await response.text()
+
+
+def samples(text: str) -> dict[tuple[str, tuple], float]:
+    """Every sample of a Prometheus text page: (name, sorted labels) → value."""
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
+
+
+async def test_healthz_says_whether_the_shards_and_the_store_answer_and_metrics_count_the_play(
+    tmp_path, postgres_server
+):
+    url = await fresh_schema_url(postgres_server.get_uri())
+    port = free_port()
+    settings = settings_for(tmp_path / "unused.sqlite3", database_url=url).model_copy(
+        update={"metrics_port": port}
+    )
+    async with Emulator.start(members=["Ann", "Bo", "Cy"], rate_limits=None) as emu:
+        with emu.point_discord_py():
+            bot = create_bot(settings, guild_ready_timeout=0.05)
+            await emu.run_bot(bot)
+            try:
+                assert await get(port, "/healthz") == (200, "ok\n")
+                thread, members = await open_table(emu, "catsdogs", 3)
+                table = Table(emu, thread, members, Rng.seeded(1))
+                for _ in range(6):
+                    await table.step()
+                status, text = await get(port, "/metrics")
+                assert status == 200
+                seen = samples(text)
+                assert seen[("catnip_games_live", ())] == 1
+                assert seen[("catnip_leases_held", ())] == 1
+                moves = seen[("catnip_moves_total", (("by", "member"),))]
+                assert moves >= 1 and seen[("catnip_store_commit_seconds_count", ())] == moves
+                assert seen[("catnip_clicks_total", ())] >= 6
+                routes = {labels[0][1] for name, labels in seen if name == "catnip_discord_requests_total"}
+                assert "POST /api/v10/interactions/{id}/{token}/callback" in routes, routes
+                assert "POST /api/v10/channels/{id}/messages" in routes, routes
+
+                await asyncio.to_thread(stop_server, postgres_server)
+                try:
+                    status, text = await get(port, "/healthz")
+                    assert status == 503 and "the store does not answer" in text
+                finally:
+                    await asyncio.to_thread(start_server, postgres_server)
+                assert await get(port, "/healthz") == (200, "ok\n")
+            finally:
+                await bot.close()
+
+
+def test_metrics_port_is_validated_like_every_setting(monkeypatch):
+    monkeypatch.setenv("METRICS_PORT", "70000")
+    with pytest.raises(SettingsError, match="METRICS_PORT: Input should be less than or equal to 65535"):
+        load_settings(_env_file=None)
+
+
+async def test_the_fleet_restarts_a_process_that_stops_answering_healthz(tmp_path):
+    port = free_port()
+    async with Emulator.start(max_concurrency=16, rate_limits=None) as emu:
+        env = {**bot_environment(emu.url, tmp_path), "METRICS_PORT": str(port)}
+        arguments = ["--processes", "1", "--shard-count", "1", "--hang-timeout", "2"]
+        async with fleet_process(arguments, env, tmp_path) as (fleet, output):
+            await output.wait_for(lambda _: output.count(": resumed 0 games") == 1)
+            await output.wait_for(lambda _: output.count("answers /healthz") == 1)
+            ((_, hung),) = output.started()[0]
+            os.kill(hung, signal.SIGSTOP)  # alive, and answering nothing
+            await output.wait_for(lambda _: output.count("has not answered /healthz") == 1)
+            await output.wait_for(lambda _: output.count(": resumed 0 games") == 2)
+            await output.wait_for(lambda _: output.count("has connected to Gateway") == 2)
+            assert len(output.started()[0]) == 2
+            await stop_cleanly(fleet, output)
