@@ -16,7 +16,6 @@ from discord.ext import commands
 from bot.absence import Absence
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
-from bot.discord_internals import bot_gateway
 from bot.memory import RELEASE_EVERY_SECONDS, can_release, release_free_memory
 from bot.presenter import Presenter
 from bot.sessions import GameService
@@ -25,6 +24,7 @@ from bot.storage import GameStore
 from bot.storage.factory import store_for_settings
 from bot.timers import Timers, TimerSettings
 from bot.translations import CatalogueTranslator
+from discord_door import bot_gateway
 
 log = logging.getLogger("catnip")
 

@@ -21,8 +21,8 @@ import tempfile
 from dataclasses import dataclass
 
 from bot.config import Settings
-from bot.discord_internals import recommended_shard_count
 from bot.sharding import describe_ids, split_shards
+from discord_door import recommended_shard_count
 
 log = logging.getLogger("catnip.fleet")
 

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import discord_door
 from emulator import guilds, harness
 from emulator.control import Control
 from emulator.entities import permission_value
@@ -204,7 +205,7 @@ class Emulator:
         if clean:
             await bot.close()
         else:
-            keep_alives = harness.heartbeat_threads(bot)
+            keep_alives = discord_door.heartbeat_threads(bot)
             task.cancel()
             with contextlib.suppress(BaseException):
                 await task

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, TypeVar
 
 import discord
 
-from bot.discord_internals import release_response
 from bot.errors import BadRequest, Refusal, TableMovedOn
 from bot.live import LiveGame
 from bot.storage import StoreUnavailable
@@ -26,6 +25,7 @@ from cogs.play._gate import admit, can_manage, check_component_type, on_private_
 from cogs.play._help import on_guide
 from cogs.play._seat import fresh_events, on_back, on_refresh, on_replace, welcome_back
 from cogs.play._settings import choose_setting
+from discord_door import release_response
 from engine import EngineError, InvalidInput, OutOfDate
 
 if TYPE_CHECKING:

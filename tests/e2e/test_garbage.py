@@ -11,7 +11,7 @@ from __future__ import annotations
 import gc
 from collections import Counter
 
-from bot.discord_internals import stored_views
+from discord_door import stored_views
 from engine import Rng
 from tests.e2e.driver import Table, catnip, open_table
 
