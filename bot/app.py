@@ -24,7 +24,7 @@ from bot.storage import GameStore
 from bot.storage.factory import store_for_settings
 from bot.timers import Timers, TimerSettings
 from bot.translations import CatalogueTranslator
-from discord_door import bot_gateway
+from discord_door import bot_gateway, handling_events
 
 log = logging.getLogger("catnip")
 
@@ -96,6 +96,7 @@ class CatnipBot(commands.AutoShardedBot):
         self.sync_commands = sync_commands
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self._background: list[asyncio.Task] = []
+        self._ticking = False  # the timers' tick is under way (it may warn, decide and close games)
         self.identify_window = identify_window
         self.identify_locks = identify_locks  # shared with the other processes of this machine
         self.identify_gate: IdentifyGate | None = None
@@ -110,6 +111,18 @@ class CatnipBot(commands.AutoShardedBot):
         """What shows the tables: the one the play cog gives the service when it loads."""
         (presenter,) = self.service.presenters
         return presenter
+
+    def busy(self) -> bool:
+        """Whether the bot is still at work on what it was told: a gateway event's listener or a command
+        running, a computer seat moving, a table, picture or deletion under way. Not busy, with every
+        event Discord sent received (`discord_door.events_received`), it does nothing until told
+        something new or its clock moves on (tests wait for this instead of for quiet time)."""
+        return (
+            self._ticking
+            or handling_events()
+            or self.service.busy()
+            or any(p.busy() for p in self.service.presenters)
+        )
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogueTranslator())
@@ -179,11 +192,14 @@ class CatnipBot(commands.AutoShardedBot):
     async def _tick_timers(self) -> None:
         await self.wait_until_ready()
         while not self.is_closed():
+            self._ticking = True
             try:
                 await self.timers.tick()
                 await self.absence.tick()
             except Exception:
                 log.exception("timer tick failed")
+            finally:
+                self._ticking = False
             await asyncio.sleep(1)
 
     async def _release_memory(self) -> None:

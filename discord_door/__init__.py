@@ -30,6 +30,8 @@ __all__ = [
     "UnstoredView",
     "bot_gateway",
     "discord_at",
+    "events_received",
+    "handling_events",
     "heartbeat_threads",
     "recommended_shard_count",
     "release_response",
@@ -153,18 +155,57 @@ def discord_at(api_base: str, gateway_url: str) -> Iterator[None]:
         Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = old_base, old_gateway
 
 
-def heartbeat_threads(client: Any) -> list[Any]:
-    """The heartbeat threads of a client's gateway connections: one, or one per shard of a sharded client
-    (each has a `stop()`), so that a test killing a bot can stop them as a dead process's would.
+def _gateway_sockets(client: Any) -> list[Any]:
+    """The gateway connections of a client: its one, or one per shard of a sharded client.
 
-    Private: `DiscordWebSocket._keep_alive` and `ShardInfo._parent` (the shard behind the public info).
+    Private: `ShardInfo._parent`, the shard behind the public info, which holds its connection.
     """
     sockets = [getattr(client, "ws", None)]
     shards = getattr(client, "shards", None)
     if isinstance(shards, dict):
         sockets += [getattr(info._parent, "ws", None) for info in shards.values()]
-    found = [getattr(ws, "_keep_alive", None) for ws in sockets]
+    return [ws for ws in sockets if ws is not None]
+
+
+def heartbeat_threads(client: Any) -> list[Any]:
+    """The heartbeat threads of a client's gateway connections (each has a `stop()`), so that a test
+    killing a bot can stop them as a dead process's would.
+
+    Private: `DiscordWebSocket._keep_alive`.
+    """
+    found = [getattr(ws, "_keep_alive", None) for ws in _gateway_sockets(client)]
     return [keep_alive for keep_alive in found if keep_alive is not None]
+
+
+def events_received(client: Any) -> dict[str, int]:
+    """The sequence number of the last gateway event each of a client's sessions received, by session
+    id: an event up to it has been read and handed to its listeners (their tasks are created in the
+    same step), so a local Discord can tell that an event it sent is no longer on its way.
+
+    Undocumented: `DiscordWebSocket.session_id` and `sequence`, which discord.py keeps to RESUME.
+    """
+    received = {}
+    for ws in _gateway_sockets(client):
+        if ws.session_id is not None and ws.sequence is not None:
+            received[ws.session_id] = max(ws.sequence, received.get(ws.session_id, 0))
+    return received
+
+
+EVENT_TASK_PREFIX = "discord.py: "
+COMMAND_TASK = "CommandTree-invoker"
+
+
+def handling_events() -> bool:
+    """Whether a listener of a gateway event, or an application command, still runs in this event loop.
+
+    Undocumented: the names discord.py gives the tasks it runs them in ("discord.py: on_<event>" for
+    every listener of `Client.dispatch`, "CommandTree-invoker" for a command); no public call says
+    whether a client has finished with the events it received.
+    """
+    return any(
+        not task.done() and (task.get_name().startswith(EVENT_TASK_PREFIX) or task.get_name() == COMMAND_TASK)
+        for task in asyncio.all_tasks()
+    )
 
 
 # ------------------------------------------------------------------ JSON

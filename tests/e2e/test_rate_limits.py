@@ -26,7 +26,7 @@ class FastForwardClock(EmulatorClock):
 
     async def sleep(self, seconds: float) -> None:
         await self.bot.presenter.settle()
-        await self.emu.settle(idle=0.01)
+        await self.emu.settle()
         self.emu.advance(seconds)
 
 
@@ -52,7 +52,7 @@ async def test_a_five_seat_game_with_computers_at_their_default_pace_stays_withi
         while game.rules.outcome(game.state) is None:
             if any(game.record.seats[s].user_id == ann.id for s in game.to_act()):
                 await bot.presenter.settle()
-                await emu.settle(idle=0.01)
+                await emu.settle()
                 emu.advance(3)  # Ann sees her ping and thinks
                 await table.step()
             else:
@@ -60,7 +60,7 @@ async def test_a_five_seat_game_with_computers_at_their_default_pace_stays_withi
             moves = game.record.version
             assert moves < 400, "the game ends"
         await bot.presenter.settle()
-        await emu.settle(idle=0.02)
+        await emu.settle()
         assert any(b.get("label") == "Rematch" for b in table_of(emu, thread).buttons())
         assert emu.rate_limited == [], "not a single 429"
         dry = [route for route in emu.buckets_run_dry if route.startswith(CHANNEL_ROUTES)]
@@ -99,7 +99,7 @@ async def test_moves_while_the_channel_is_rate_limited_end_in_one_edit_showing_t
             await bot.service.play(game.id, user, game.record.version, action.encode())
             await asyncio.sleep(0.01)
         await bot.presenter.settle()
-        await emu.settle(idle=0.05)
+        await emu.settle()
 
         assert emu.rate_limited == [EDIT]
         assert edits.count(table_id) <= 2, (
