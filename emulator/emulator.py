@@ -352,23 +352,26 @@ class Emulator:
 
     async def settle(self, idle: float = 0.1, timeout: float = 10.0) -> None:
         """Waits until the bots are done with everything they were told: no request in flight, no
-        interaction unanswered, no rate-limit bucket dry (discord.py holds requests back until it
-        refills), every gateway event received and its listeners done by the bots run here (`run_bot`),
-        and none of the `busy` callbacks says a bot is still at work on its own.
+        interaction unanswered, every gateway event received and its listeners done by the bots run
+        here (`run_bot`), and none of the `busy` callbacks says a bot is still at work on its own.
 
         A bot in another process cannot be seen into: while one of its sessions is connected (or a
-        local bot's session is not yet READY), ``idle`` s of quiet are waited for as well."""
+        local bot's session is not yet READY), ``idle`` s of quiet are waited for as well, and for
+        every dry rate-limit bucket to refill (discord.py holds requests back until then)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         server = self.server
         while True:
             self.check_bots()
             unseen, unread = self._gateway_backlog()
-            quiet = not unseen or loop.time() - server.last_activity >= idle
-            # discord.py holds requests back until a dry bucket refills (its wait ends a little later)
-            limited = server.limiter.waiting_until() + 0.02 > self.world.now()
+            # A bot run here that holds a request back until a dry bucket refills is busy (the request
+            # waits in its task); one elsewhere may be holding one (its wait ends a little later).
+            quiet = not unseen or (
+                loop.time() - server.last_activity >= idle
+                and server.limiter.waiting_until() + max(idle, 0.02) <= self.world.now()
+            )
             busy = server.in_flight or self.invoker.pending or unread or discord_door.handling_events()
-            if not busy and quiet and not limited and not any(working() for working in self.busy):
+            if not busy and quiet and not any(working() for working in self.busy):
                 return
             if loop.time() > deadline:
                 raise TimeoutError(f"the bot did not settle within {timeout:g} s")
