@@ -52,6 +52,7 @@ async def start_sharded(emu: Emulator, db: Path, *, seed: int = 1, **shards) -> 
         identify_locks=db.parent,  # the processes share the identify buckets, as `catnip fleet`'s do
     )
     await emu.run_bot(bot)
+    emu.busy.append(bot.busy)
     return bot
 
 
