@@ -106,12 +106,9 @@ waiting), or no freed memory handed back to the system (bot/memory.py)."""
 
 def use_stdlib_json() -> None:
     """discord.py as it is without orjson installed (its own fallback, as in discord/utils.py)."""
-    import json
+    import discord_door
 
-    import discord.utils
-
-    discord.utils._from_json = json.loads
-    discord.utils._to_json = lambda obj: json.dumps(obj, separators=(",", ":"), ensure_ascii=True)
+    discord_door.use_stdlib_json()
 
 
 def use_dynamic_item_routing() -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from bench.floor_bot import FloorBot, Sizes
 from bench.load_figures import ErrorCount
-from bot.discord_internals import stored_views
+from discord_door import stored_views
 
 
 class EmulatorProcess:

@@ -64,7 +64,7 @@ async def start_catnip(
         clock=EmulatorClock(emu),
     )
     await emu.run_bot(bot)
-    emu.busy.append(lambda: any(presenter.busy() for presenter in bot.service.presenters))
+    emu.busy.append(bot.busy)
     return bot
 
 
@@ -154,7 +154,7 @@ class Table:
         assert result.ok, f"{member.name}'s click was not answered in time: {result.failed}"
         if result.message is not None and result.message.ephemeral and result.response_type == 4:
             self.refusals += 1
-        await self.emu.settle(idle=0.005, timeout=10)
+        await self.emu.settle(timeout=10)
         return result
 
     async def panel(self, member):
@@ -208,9 +208,9 @@ async def open_table(
         assert (await member.click(lobby, "Join")).ok
     for _ in range(computers):
         assert (await host.select(lobby, "Add computer player (host)…", ["easy"])).ok
-    await emu.settle(idle=0.01)
+    await emu.settle()
     # A bot in another process may not have shown the last seat taken yet: Start waits for it.
     await emu.wait_for(lambda: start_enabled(emu.message(lobby.id)))
     assert (await host.click(lobby, "Start")).ok
-    await emu.settle(idle=0.01)
+    await emu.settle()
     return thread, members

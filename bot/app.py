@@ -17,7 +17,6 @@ from bot.absence import Absence
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.discord_budget import GlobalBudget, share, trace_config
-from bot.discord_internals import bot_gateway, recommended_shard_count
 from bot.health import HealthServer, Metrics
 from bot.logs import name_shards
 from bot.memory import RELEASE_EVERY_SECONDS, can_release, release_free_memory
@@ -29,6 +28,7 @@ from bot.storage import GameStore, StoreUnavailable
 from bot.storage.factory import store_for_settings
 from bot.timers import Timers, TimerSettings
 from bot.translations import CatalogueTranslator
+from discord_door import bot_gateway, handling_events, recommended_shard_count
 
 log = logging.getLogger("catnip")
 
@@ -114,6 +114,7 @@ class CatnipBot(commands.AutoShardedBot):
         self.sync_commands = sync_commands
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self._background: list[asyncio.Task] = []
+        self._ticking = False  # the timers' tick is under way (it may warn, decide and close games)
         self.identify_window = identify_window
         self.identify_locks = identify_locks  # shared with the other processes of this machine
         self.identify_gate: IdentifyGate | None = None
@@ -154,6 +155,18 @@ class CatnipBot(commands.AutoShardedBot):
             self.store.outage,
             is_outage=lambda error: isinstance(error, StoreUnavailable),
             sleep=self.clock.sleep,
+        )
+
+    def busy(self) -> bool:
+        """Whether the bot is still at work on what it was told: a gateway event's listener or a command
+        running, a computer seat moving, a table, picture or deletion under way. Not busy, with every
+        event Discord sent received (`discord_door.events_received`), it does nothing until told
+        something new or its clock moves on (tests wait for this instead of for quiet time)."""
+        return (
+            self._ticking
+            or handling_events()
+            or self.service.busy()
+            or any(p.busy() for p in self.service.presenters)
         )
 
     async def setup_hook(self) -> None:
@@ -225,6 +238,7 @@ class CatnipBot(commands.AutoShardedBot):
     async def _tick_timers(self) -> None:
         await self.wait_until_ready()
         while not self.is_closed():
+            self._ticking = True
             try:
                 await self.timers.tick()
                 await self.absence.tick()
@@ -232,6 +246,8 @@ class CatnipBot(commands.AutoShardedBot):
                 pass  # the store tells of the outage; the next tick tries again
             except Exception:
                 log.exception("timer tick failed")
+            finally:
+                self._ticking = False
             await asyncio.sleep(1)
 
     async def _release_memory(self) -> None:

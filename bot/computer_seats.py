@@ -29,6 +29,7 @@ class ComputerSeats:
         self.delay = delay
         """Seconds a computer seat waits before it moves, so people can follow the table."""
         self.tasks: dict[int, asyncio.Task] = {}
+        self._pausing: set[int] = set()  # games whose computer seat waits out `delay` before it moves
 
     def to_act(self, game: LiveGame) -> list[int]:
         """The computer seats to act; none while every member is away, so the game waits for them (G-X9)."""
@@ -44,6 +45,10 @@ class ComputerSeats:
         if running is not None and not running.done():
             return
         self.tasks[game.id] = asyncio.create_task(self._run(game.id))
+
+    def busy(self) -> bool:
+        """Whether a computer seat is deciding or making its move now (waiting out `delay` is not)."""
+        return any(not task.done() and game_id not in self._pausing for game_id, task in self.tasks.items())
 
     def stop(self, game_id: int) -> None:
         """Stop `game_id`'s computer seats between moves (unless it is their own task asking)."""
@@ -65,7 +70,11 @@ class ComputerSeats:
             if game is None or game.state is None or not self.to_act(game):
                 return
             if self.delay:
-                await self.games.clock.sleep(self.delay)
+                self._pausing.add(game_id)
+                try:
+                    await self.games.clock.sleep(self.delay)
+                finally:
+                    self._pausing.discard(game_id)
             try:
                 await self.decide_for(game, self.to_act(game)[:1], reason=None)
             except TableMovedOn:

@@ -26,9 +26,9 @@ import aiohttp
 from discord import LoginFailure
 
 from bot.config import Settings
-from bot.discord_internals import recommended_shard_count
 from bot.outages import OutageLog, is_discord_outage, wait_until_up
 from bot.sharding import describe_ids, split_shards
+from discord_door import recommended_shard_count
 
 log = logging.getLogger("catnip.fleet")
 

@@ -100,9 +100,9 @@ async def play_demo_game(emu: Emulator, key: str, players: int) -> None:
     lobby = await emu.wait_for(lambda: next((m for m in emu.public_messages(thread) if is_table(m)), None))
     for _ in range(players - 1):
         await you.select(lobby, "Add computer player (host)…", ["normal"])
-    await emu.settle(idle=0.05)
+    await emu.settle()
     await you.click(lobby, "Start")
-    await emu.settle(idle=0.05)
+    await emu.settle()
     await you.slash("game leave", thread)
 
     def finished() -> bool:
@@ -110,7 +110,7 @@ async def play_demo_game(emu: Emulator, key: str, players: int) -> None:
         return bool(tables) and "🏆" in (tables[-1].embeds[0].get("description") or "")
 
     await emu.wait_for(finished, timeout=GAME_TIMEOUT)
-    await emu.settle(idle=0.1)
+    await emu.settle()
 
 
 async def run_offline(
@@ -148,6 +148,7 @@ async def run_offline(
             for listener in (narrator.moves(), *listeners):
                 bot.service.keep(listener)
             await emu.run_bot(bot)
+            emu.busy.append(bot.busy)
             try:
                 for key in games or tuple(GAMES):
                     count = max(GAMES[key].rules.min_players, min(players, GAMES[key].rules.max_players))

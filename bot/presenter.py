@@ -22,3 +22,6 @@ class Presenter(GameListener, Protocol):
 
     async def settle(self) -> None:
         """Return once every table update under way or waiting is done."""
+
+    def busy(self) -> bool:
+        """Whether a table update, a picture or a message deletion is waiting or under way."""

@@ -51,6 +51,10 @@ class GameService:
         self.lobby = Lobby(self.games, self.endings, pictures=pictures)
         self.leases = Leases(self.games, self.computers, leasing=shards is not None)
 
+    def busy(self) -> bool:
+        """Whether work of its own is under way now: a computer seat deciding or moving."""
+        return self.computers.busy()
+
     @property
     def shard_plan(self) -> ShardPlan:
         return self.games.shard_plan

@@ -5,7 +5,7 @@ Catnip never stores a view: every message's view is sent once and clicks are rou
 parsed emoji, all tied to their View in reference cycles that only the garbage collector frees, for
 a view nobody ever dispatches to. These are small frozen records instead, laid out in rows as
 discord.ui lays them out, and `Controls` is what discord.py's send and edit calls accept as a view
-(an `UnstoredView`, bot/discord_internals.py).
+(an `UnstoredView`, discord_door/).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 import discord
 
-from bot.discord_internals import UnstoredView
+from discord_door import UnstoredView
 
 ROWS = 5
 ROW_WIDTH = 5

@@ -6,7 +6,7 @@ and a websocket on 127.0.0.1, and simulated members click, select and type slash
             await emu.run_bot(bot)                # bot.start("emulator-token"); READY + guild
             ann = emu.member("Ann")
             result = await ann.slash("play", "games", game="catsdogs")   # waits for the reply (3 s rule)
-            await emu.settle()                    # the bot went quiet
+            await emu.settle()                    # the bot is done with all it was told
             table = emu.public_messages(emu.threads()[0])[0]
             await ann.click(table, "Join")        # custom_id or label; select(message, id, values)
             ann.visible_messages("games"), ann.ephemeral_messages(), emu.interaction_timings()

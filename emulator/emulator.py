@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import discord_door
 from emulator import guilds, harness
 from emulator.control import Control
 from emulator.entities import permission_value
@@ -204,7 +205,7 @@ class Emulator:
         if clean:
             await bot.close()
         else:
-            keep_alives = harness.heartbeat_threads(bot)
+            keep_alives = discord_door.heartbeat_threads(bot)
             task.cancel()
             with contextlib.suppress(BaseException):
                 await task
@@ -350,23 +351,48 @@ class Emulator:
         self.world.clock.advance(seconds)
 
     async def settle(self, idle: float = 0.1, timeout: float = 10.0) -> None:
-        """Waits until no request is in flight, no interaction is unanswered, no rate-limit bucket is dry
-        (discord.py holds requests back until it refills), and ``idle`` s are quiet."""
+        """Waits until the bots are done with everything they were told: no request in flight, no
+        interaction unanswered, every gateway event received and its listeners done by the bots run
+        here (`run_bot`), and none of the `busy` callbacks says a bot is still at work on its own.
+
+        A bot in another process cannot be seen into: while one of its sessions is connected (or a
+        local bot's session is not yet READY), ``idle`` s of quiet are waited for as well, and for
+        every dry rate-limit bucket to refill (discord.py holds requests back until then)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         server = self.server
         while True:
             self.check_bots()
-            quiet = loop.time() - server.last_activity
-            queued = any(not c.queue.empty() for c in server.gateway.connections)
-            # discord.py holds requests back until a dry bucket refills (its wait ends a little later)
-            limited = server.limiter.waiting_until() + max(idle, 0.02) > self.world.now()
-            busy = server.in_flight or self.invoker.pending or queued
-            if not busy and quiet >= idle and not limited and not any(working() for working in self.busy):
+            unseen, unread = self._gateway_backlog()
+            # A bot run here that holds a request back until a dry bucket refills is busy (the request
+            # waits in its task); one elsewhere may be holding one (its wait ends a little later).
+            quiet = not unseen or (
+                loop.time() - server.last_activity >= idle
+                and server.limiter.waiting_until() + max(idle, 0.02) <= self.world.now()
+            )
+            busy = server.in_flight or self.invoker.pending or unread or discord_door.handling_events()
+            if not busy and quiet and not any(working() for working in self.busy):
                 return
             if loop.time() > deadline:
                 raise TimeoutError(f"the bot did not settle within {timeout:g} s")
-            await asyncio.sleep(min(0.02, idle / 2))
+            await asyncio.sleep(0.002)
+
+    def _gateway_backlog(self) -> tuple[bool, bool]:
+        """Whether a connected session belongs to no bot run here (or is not READY yet), and whether an
+        event sent is still on its way to a bot run here (queued, or not yet read)."""
+        received: dict[str, int] = {}
+        for bot, _ in self.bots:
+            received.update(discord_door.events_received(bot))
+        unseen = unread = False
+        for session in self.server.gateway.sessions.values():
+            connection = session.connection
+            if connection is None or connection not in self.server.gateway.connections:
+                continue
+            if session.id not in received:
+                unseen = True
+            elif session.seq > received[session.id] or not connection.queue.empty():
+                unread = True
+        return unseen, unread
 
     async def wait_for(self, predicate: Callable[[], Any], timeout: float = 5.0) -> Any:
         """Waits until ``predicate()`` returns something truthy, and returns it."""

@@ -73,6 +73,21 @@ class VirtualClock:
         self.offset += seconds
 
 
+class StandingClock(VirtualClock):
+    """A time that moves only when a test moves it (:meth:`advance`): however long the machine takes,
+    no deadline passes and no rate-limit window ends meanwhile."""
+
+    def __init__(self, start: float | None = None) -> None:
+        super().__init__(start)
+        self.standing_at = time.time() if start is None else start
+
+    def time(self) -> float:
+        return self.standing_at
+
+    def advance(self, seconds: float) -> None:
+        self.standing_at += seconds
+
+
 def iso(timestamp: float) -> str:
     """ISO 8601 text of a Unix timestamp, as Discord writes it."""
     return dt.datetime.fromtimestamp(timestamp, tz=dt.UTC).isoformat()

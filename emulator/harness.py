@@ -12,6 +12,8 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+import discord_door
+
 _guard_lock = threading.Lock()
 _guard_depth = 0
 _originals: dict[str, Any] = {}
@@ -81,19 +83,10 @@ def loopback_only() -> Iterator[None]:
 
 @contextlib.contextmanager
 def point_discord_py(api_base: str, gateway_url: str) -> Iterator[None]:
-    """Sets discord.py's REST base and default gateway (its own class attributes), restores them on exit."""
-    import yarl
-    from discord.gateway import DiscordWebSocket
-    from discord.http import Route
-
-    old_base, old_gateway = Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
-    Route.BASE = api_base
-    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
-    try:
-        with loopback_only():
-            yield
-    finally:
-        Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = old_base, old_gateway
+    """Points discord.py's REST base and default gateway here (through the one door to its internals),
+    restores them on exit."""
+    with discord_door.discord_at(api_base, gateway_url), loopback_only():
+        yield
 
 
 class ErrorLog(logging.Handler):
@@ -126,16 +119,6 @@ class ErrorLog(logging.Handler):
         finally:
             for logger in loggers:
                 logger.removeHandler(self)
-
-
-def heartbeat_threads(bot: Any) -> list[Any]:
-    """The heartbeat threads of a bot's gateway connections: one, or one per shard of a sharded bot."""
-    sockets = [getattr(bot, "ws", None)]
-    shards = getattr(bot, "shards", None)
-    if isinstance(shards, dict):
-        sockets += [getattr(info._parent, "ws", None) for info in shards.values()]
-    found = [getattr(ws, "_keep_alive", None) for ws in sockets]
-    return [keep_alive for keep_alive in found if keep_alive is not None]
 
 
 class BotCrashed(RuntimeError):

@@ -1,9 +1,8 @@
-"""The contract Catnip keeps with discord.py's private and undocumented names (bot/discord_internals.py).
+"""The contract Catnip keeps with discord.py's private and undocumented names (discord_door/).
 
-Each test holds one name or shape that bot/discord_internals.py (or the emulator's harness, which
-points discord.py at the emulator) relies on, so a discord.py release that changes it fails here, by
-name, rather than as a slow bot or a table that no longer shows. pyproject.toml pins discord.py to the
-minor releases these tests pass on.
+Each test holds one name or shape that discord_door relies on, so a discord.py release that changes
+it fails here, by name, rather than as a slow bot, a table that no longer shows or an emulator that
+no longer reaches the bot. pyproject.toml pins discord.py to the minor releases these tests pass on.
 """
 
 from __future__ import annotations
@@ -15,15 +14,15 @@ import re
 from pathlib import Path
 
 import discord
+import discord.utils
 import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import HTTPClient, Route, handle_message_parameters
 
-from bot import discord_internals
-from bot.discord_internals import UnstoredView, release_response
+import discord_door
 from cogs.components import Button, Controls
+from discord_door import UnstoredView, release_response
 from emulator import Emulator
-from emulator import harness as emulator_harness
 
 DISCORD_SOURCE = Path(discord.__file__).parent
 
@@ -47,11 +46,11 @@ def test_an_http_client_of_its_own_logs_in_with_the_token_alone():
 async def test_the_recommended_shard_count_and_identify_limits_come_from_discord():
     async with Emulator.start(max_concurrency=4) as emu:
         with emu.point_discord_py():
-            assert await discord_internals.recommended_shard_count(emu.token) == 1
+            assert await discord_door.recommended_shard_count(emu.token) == 1
             client = a_client()
             await client.login(emu.token)
             try:
-                shards, limits = await discord_internals.bot_gateway(client)
+                shards, limits = await discord_door.bot_gateway(client)
             finally:
                 await client.close()
     assert shards == 1
@@ -109,32 +108,51 @@ def test_an_interaction_caches_its_response_where_release_response_drops_it():
     release_response(holder)  # type: ignore[arg-type]  # nothing cached: nothing to do
 
 
-# ------------------------------------------------------------------ the emulator's harness
+# ------------------------------------------------------------------ another Discord (the emulator)
 
 
-def test_discord_py_builds_its_urls_from_the_base_and_gateway_the_harness_points():
-    with emulator_harness.point_discord_py("http://127.0.0.1:1/api/v10", "ws://127.0.0.1:1/"):
+def test_discord_py_builds_its_urls_from_the_base_and_gateway_the_door_sets():
+    before = Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
+    with discord_door.discord_at("http://127.0.0.1:1/api/v10", "ws://127.0.0.1:1/"):
         assert Route("GET", "/gateway/bot").url == "http://127.0.0.1:1/api/v10/gateway/bot"
         assert yarl.URL("ws://127.0.0.1:1/") == DiscordWebSocket.DEFAULT_GATEWAY
+    assert before == (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
     assert "cls.DEFAULT_GATEWAY" in inspect.getsource(DiscordWebSocket.from_client)
 
 
-def test_the_harness_finds_each_shards_heartbeat_where_discord_py_keeps_it():
+async def test_the_door_finds_a_connected_bots_heartbeat_where_discord_py_keeps_it():
     assert "self._keep_alive" in inspect.getsource(DiscordWebSocket)
     assert "_parent" in discord.ShardInfo.__slots__
+    async with Emulator.start() as emu:
+        with emu.point_discord_py():
+            client = a_client()
+            await emu.run_bot(client)
+            assert [type(t).__name__ for t in discord_door.heartbeat_threads(client)] == ["KeepAliveHandler"]
+
+
+# ------------------------------------------------------------------ JSON
+
+
+def test_discord_py_reads_and_writes_json_through_the_functions_the_door_replaces():
+    before = discord.utils._from_json, discord.utils._to_json
+    try:
+        discord_door.use_stdlib_json()
+        assert discord.utils._from_json('{"a": [1]}') == {"a": [1]}
+        assert discord.utils._to_json({"a": "é"}) == '{"a":"\\u00e9"}'
+    finally:
+        discord.utils._from_json, discord.utils._to_json = before
+    for module in ("gateway.py", "http.py"):  # each reads the replaced functions at every call
+        source = (DISCORD_SOURCE / module).read_text()
+        assert "utils._from_json(" in source and "utils._to_json(" in source, module
 
 
 # ------------------------------------------------------------------ one door
 
 
 ROOT = Path(__file__).resolve().parents[1]
-SCANNED = ("engine", "pictures", "bot", "cogs", "emulator", "bench")
-DOORS = {
-    "bot/discord_internals.py": "Catnip's one door",
-    "emulator/harness.py": "points discord.py at the emulator, which imports nothing of Catnip",
-    "bench/bot_load.py": "its stdlib-json variant runs discord.py as it is without orjson",
-}
-"""The modules allowed to use discord.py's private names, and why."""
+SCANNED = ("engine", "pictures", "bot", "cogs", "emulator", "bench", "discord_door")
+DOOR = "discord_door/__init__.py"
+"""The one module allowed to use discord.py's private names."""
 PRIVATE_MODULES = {"discord.http", "discord.gateway", "discord.state"}
 UNDOCUMENTED = {
     "__discord_ui_view__",
@@ -213,10 +231,10 @@ def test_no_module_but_the_doors_uses_a_private_name_of_discord_py():
         use
         for package in SCANNED
         for path in sorted((ROOT / package).rglob("*.py"))
-        if str(path.relative_to(ROOT)) not in DOORS
+        if str(path.relative_to(ROOT)) != DOOR
         for use in private_uses(path, private)
     ]
-    assert not uses, "discord.py's private names are for bot/discord_internals.py alone:\n" + "\n".join(uses)
+    assert not uses, "discord.py's private names are for discord_door/ alone:\n" + "\n".join(uses)
 
 
 def test_the_door_check_finds_each_kind_of_use(tmp_path):

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, TypeVar
 
 import discord
 
-from bot.discord_internals import release_response
 from bot.errors import BadRequest, Refusal, TableMovedOn
 from bot.live import LiveGame
 from bot.storage import StoreUnavailable
@@ -28,6 +27,7 @@ from cogs.play._replay import on_replay
 from cogs.play._seat import fresh_events, on_back, on_refresh, on_replace, welcome_back
 from cogs.play._settings import choose_setting
 from cogs.play._tokens import InteractionBook, noting
+from discord_door import release_response
 from engine import EngineError, InvalidInput, OutOfDate
 
 if TYPE_CHECKING:

@@ -27,6 +27,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 
+from bot.clock import Clock
 from bot.live import LiveGame
 from bot.sessions import GameService
 from bot.timers import Timers
@@ -47,12 +48,23 @@ CLICK_DEADLINE = 3.0
 """Discord's time to answer a click: a click waiting longer is past saving and holds nothing back."""
 
 
+class Monotonic:
+    """The clock a click's wait is measured on: one no setting of the system clock moves."""
+
+    def now(self) -> float:
+        return time.monotonic()
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+
 class TableSchedule:
     """When each table is shown: the latest state of each waiting table, oldest first, by a few workers
     at a time (more when many wait), none starting while a click waits too long for its answer."""
 
-    def __init__(self, show: Callable[[LiveGame], Awaitable[None]]) -> None:
+    def __init__(self, show: Callable[[LiveGame], Awaitable[None]], clock: Clock | None = None) -> None:
         self.show = show
+        self.clock: Clock = clock or Monotonic()
         self._waiting: dict[int, LiveGame] = {}
         self._showing: set[int] = set()
         self._workers: set[asyncio.Task] = set()
@@ -75,7 +87,7 @@ class TableSchedule:
     def click_arrived(self) -> int:
         """Note a click to answer; the token for `click_answered`."""
         token = next(self._click_ids)
-        self._clicks[token] = time.monotonic()
+        self._clicks[token] = self.clock.now()
         return token
 
     def click_answered(self, token: int) -> None:
@@ -85,13 +97,13 @@ class TableSchedule:
         """Wait while a click has waited more than `CLICKS_FIRST_AFTER` for its answer."""
         while self._clicks:
             token, since = next(iter(self._clicks.items()))
-            waited = time.monotonic() - since
+            waited = self.clock.now() - since
             if waited > CLICK_DEADLINE:
                 del self._clicks[token]
             elif waited <= CLICKS_FIRST_AFTER:
                 return
             else:
-                await asyncio.sleep(CLICKS_FIRST_AFTER / 5)
+                await self.clock.sleep(CLICKS_FIRST_AFTER / 5)
 
     def _start_workers(self, limit: int) -> None:
         for _ in range(min(limit - len(self._workers), len(self._waiting))):
@@ -122,7 +134,10 @@ class TableSchedule:
 class TablePresenter:
     """Edits the table after each change, reposts it when old or buried, pings whoever must act."""
 
-    def __init__(self, bot: discord.Client, service: GameService, timers: Timers) -> None:
+    def __init__(
+        self, bot: discord.Client, service: GameService, timers: Timers, *, click_clock: Clock | None = None
+    ) -> None:
+        """`click_clock` measures how long clicks wait for their answer (by default the monotonic clock)."""
         self.service = service
         self.pictures = TablePictures(service.pictures, follow_up=self.refresh, clock=service.clock.now)
         self.tokens = InteractionBook(service.clock.now)
@@ -130,7 +145,7 @@ class TablePresenter:
         self.deletions = OwnDeletions(bot, routes)
         self.pings = TurnPings(bot, service, routes, self.deletions)
         self.writer = TableWriter(bot, service, timers, routes, self.pictures, self.pings, self.deletions)
-        self.schedule = TableSchedule(self.writer.show)
+        self.schedule = TableSchedule(self.writer.show, click_clock)
 
     # -------------------------------------------------------------- listening to the game service
 

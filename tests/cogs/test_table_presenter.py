@@ -75,6 +75,48 @@ class Discord:
             self.busy[channel_id] -= 1
 
 
+class ClickClock(ManualClock):
+    """How long clicks have waited, as the test says: `sleep` tells the test it was called (the
+    schedule holds the tables back for a click) and returns once the test moves the clock."""
+
+    def __init__(self) -> None:
+        super().__init__(start=0.0)
+        self.sleeping = asyncio.Event()
+        self._moved = asyncio.Event()
+
+    def advance(self, seconds: float) -> None:
+        super().advance(seconds)
+        self._moved.set()
+        self._moved = asyncio.Event()
+
+    async def sleep(self, seconds: float) -> None:
+        moved = self._moved
+        self.sleeping.set()
+        await moved.wait()
+
+
+async def until(condition, what: str) -> None:
+    """Let the presenter's tasks run until `condition()` holds (a test that fails waits 10 s, then says
+    `what` did not happen)."""
+
+    async def polled() -> None:
+        while not condition():
+            await asyncio.sleep(0)
+
+    try:
+        await asyncio.wait_for(polled(), 10)
+    except TimeoutError:
+        raise AssertionError(f"never came to pass: {what}") from None
+
+
+async def every_worker_calls_discord(fake: Discord, presenter: TablePresenter) -> None:
+    """Return once each of the schedule's workers is in a call to Discord (which the test holds)."""
+    await until(
+        lambda: sum(fake.busy.values()) >= len(presenter.schedule.pending()),
+        "every worker showing a table at once",
+    )
+
+
 @pytest.fixture
 async def tables(tmp_path):
     store = SqliteGameStore(tmp_path / "catnip.sqlite3")
@@ -94,7 +136,7 @@ async def tables(tmp_path):
         await service.join(lobby.id, BO, "Bo")
         games.append(await service.start(lobby.id, ANN, seed=index))
     fake = Discord(service.clock)
-    presenter = TablePresenter(fake, service, Timers(service, TimerSettings()))
+    presenter = TablePresenter(fake, service, Timers(service, TimerSettings()), click_clock=ClickClock())
     yield fake, presenter, games
     await service.shutdown()
     await store.close()
@@ -106,7 +148,7 @@ async def test_a_few_tables_are_shown_at_a_time_and_every_one_once(tables):
         presenter.refresh(game)
     for _ in range(3):  # changes to a table still waiting for its turn add nothing
         presenter.refresh(games[-1])
-    await asyncio.sleep(0.01)
+    await every_worker_calls_discord(fake, presenter)
     assert fake.most_busy == REFRESH_SLOTS, "the first tables are shown side by side, the rest wait"
     fake.open.set()
     await presenter.settle()
@@ -121,7 +163,7 @@ async def test_a_few_tables_are_shown_at_a_time_and_every_one_once(tables):
 async def test_after_a_restart_more_tables_are_shown_at_once(tables):
     fake, presenter, games = tables
     presenter.schedule.add_resumed(games)
-    await asyncio.sleep(0.01)
+    await every_worker_calls_discord(fake, presenter)
     assert fake.most_busy == min(BACKLOG_SLOTS, TABLES) > REFRESH_SLOTS
     fake.open.set()
     await presenter.settle()
@@ -135,7 +177,7 @@ async def test_when_many_tables_wait_more_are_shown_at_once(tables, monkeypatch)
     monkeypatch.setattr(_presenter, "TABLES_A_SLOT", 1)
     for game in games:
         presenter.refresh(game)
-    await asyncio.sleep(0.01)
+    await every_worker_calls_discord(fake, presenter)
     assert fake.most_busy == min(BACKLOG_SLOTS, TABLES) > REFRESH_SLOTS
     fake.open.set()
     await presenter.settle()
@@ -156,35 +198,47 @@ async def test_a_table_edited_in_place_and_its_ping_go_out_together(tables):
     fake.open.clear()
     fake.calls.clear()
     presenter.refresh(game)
-    await asyncio.sleep(0.01)
-    assert fake.most_at_one_table == 2
+    await until(lambda: fake.most_at_one_table == 2, "the edit and the ping under way together")
     fake.open.set()
     await presenter.settle()
     assert sorted(what for _, what, _ in fake.calls) == ["delete", "edit", "send"], "the old ping goes"
 
 
-async def test_tables_wait_while_a_click_has_waited_too_long_for_its_answer(tables, monkeypatch):
+async def test_tables_wait_while_a_click_has_waited_too_long_for_its_answer(tables):
     """A bot with more tables than it keeps up with answers its clicks first: Discord gives a click 3 s."""
     fake, presenter, games = tables
-    monkeypatch.setattr(_presenter, "CLICKS_FIRST_AFTER", 0.01)
+    clock = presenter.schedule.clock
     fake.open.set()
     click = presenter.click_arrived()
-    await asyncio.sleep(0.02)
+    clock.advance(_presenter.CLICKS_FIRST_AFTER + 0.01)
     presenter.refresh(games[0])
-    await asyncio.sleep(0.05)
+    await clock.sleeping.wait()
     assert fake.calls == [], "the click waiting too long comes first"
     presenter.click_answered(click)
-    await asyncio.wait_for(presenter.settle(), 5)
+    clock.advance(_presenter.CLICKS_FIRST_AFTER / 5)
+    await presenter.settle()
     assert [what for _, what, _ in fake.calls] == ["send", "send"], "then the table and its ping"
 
 
-async def test_a_click_past_discords_deadline_holds_the_tables_back_no_more(tables, monkeypatch):
+async def test_a_click_past_discords_deadline_holds_the_tables_back_no_more(tables):
     fake, presenter, games = tables
-    monkeypatch.setattr(_presenter, "CLICKS_FIRST_AFTER", 0.01)
-    monkeypatch.setattr(_presenter, "CLICK_DEADLINE", 0.1)
+    clock = presenter.schedule.clock
     fake.open.set()
     presenter.click_arrived()  # never answered: its handler hangs
-    await asyncio.sleep(0.02)
+    clock.advance(_presenter.CLICK_DEADLINE + 0.01)
     presenter.refresh(games[0])
-    await asyncio.wait_for(presenter.settle(), 5)
+    await asyncio.wait_for(presenter.settle(), 10)
     assert [what for _, what, _ in fake.calls] == ["send", "send"]
+    assert not clock.sleeping.is_set(), "the tables never waited"
+
+
+async def test_a_click_answered_in_time_holds_nothing_back(tables):
+    fake, presenter, games = tables
+    clock = presenter.schedule.clock
+    fake.open.set()
+    presenter.click_arrived()
+    clock.advance(_presenter.CLICKS_FIRST_AFTER)
+    presenter.refresh(games[0])
+    await asyncio.wait_for(presenter.settle(), 10)
+    assert [what for _, what, _ in fake.calls] == ["send", "send"]
+    assert not clock.sleeping.is_set()

@@ -20,7 +20,7 @@ HANDED = "Hand a seat to a computer player…"
 
 async def settle(emu, bot) -> None:
     await bot.presenter.settle()
-    await emu.settle(idle=0.02)
+    await emu.settle()
 
 
 async def run_out(emu, bot, game) -> None:

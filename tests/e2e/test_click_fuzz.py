@@ -26,9 +26,9 @@ async def tables(tmp_path):
             thread, members = await open_table(emu, key, 2)
             surfaces.append((thread, members))
         other = emu.add_guild("Other Server", channels=("lounge",), members=("Gus",))
-        await emu.settle(idle=0.02)
+        await emu.settle()
         await open_lobby(emu, emu.member("Gus"), emu.guild_channel(other, "lounge"))
-        await emu.settle(idle=0.05)
+        await emu.settle()
         yield emu, bot, surfaces
 
 
@@ -109,7 +109,7 @@ async def test_arbitrary_custom_ids_get_one_answer_and_change_no_game(tables, ca
         answer = result.message
         assert answer is not None and answer.ephemeral and answer.visible_to == clicker.id
         assert len(answer.text()) <= 2000
-    await emu.settle(idle=0.005)
+    await emu.settle()
     assert {game.id: game.record.version for game in bot.service.live.values()} == versions, "no game moved"
     assert {t.id: shown(table_of(emu, t)) for t, _ in surfaces} == tables_before
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

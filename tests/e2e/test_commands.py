@@ -46,7 +46,7 @@ async def test_a_manager_may_end_someone_elses_game(tmp_path):
     async with catnip(tmp_path, members=members) as (emu, bot):
         thread, _ = await open_table(emu, "catsdogs", 3)
         assert "was ended" in await answer(emu.member("Mo"), "game end", thread)
-        await emu.settle(idle=0.05)
+        await emu.settle()
         assert not bot.service.live
         assert any("closed" in m.text() for m in emu.public_messages(thread)), "the table says so"
 
@@ -59,13 +59,13 @@ async def test_the_host_sets_options_in_the_lobby_and_others_cannot(tmp_path):
         thread = await emu.wait_for(lambda: (emu.threads("games") or [None])[-1])
         lobby = await emu.wait_for(lambda: table_of(emu, thread))
         assert (await bo.click(lobby, "Join")).ok
-        await emu.settle(idle=0.02)
+        await emu.settle()
         refused = await bo.click(lobby, "Limited powers: on")
         assert "Only Ann" in refused.message.text()
         await ann.click(lobby, "Limited powers: on")
         await ann.select(lobby, "First queen…", ["1"])
         await ann.select(lobby, "Decision timer…", ["300"])
-        await emu.settle(idle=0.02)
+        await emu.settle()
         game = next(iter(bot.service.live.values()))
         assert game.record.options == {
             "limited_powers": False,
@@ -75,9 +75,9 @@ async def test_the_host_sets_options_in_the_lobby_and_others_cannot(tmp_path):
         }
         assert "First queen: **Bo**" in table_of(emu, thread).text()
         await ann.click(lobby, "Start")
-        await emu.settle(idle=0.02)
+        await emu.settle()
         await (await ann.slash("play", game="ninelives")).wait_final()
-        await emu.settle(idle=0.02)
+        await emu.settle()
         remembered = max(bot.service.live.values(), key=lambda g: g.id).record.options
         assert remembered["limited_powers"] is False and remembered["turn_timer"] == 300
 
@@ -91,13 +91,13 @@ async def test_the_host_shuffles_the_seats_and_the_lobby_shows_the_new_order(tmp
         lobby = await emu.wait_for(lambda: table_of(emu, thread))
         for member in (bo, cy):
             assert (await member.click(lobby, "Join")).ok
-        await emu.settle(idle=0.02)
+        await emu.settle()
         refused = await bo.click(lobby, "Shuffle seats")
         assert "Only Ann" in refused.message.text()
         game = next(iter(bot.service.live.values()))
         before = [seat.user_id for seat in game.record.seats]
         assert (await ann.click(lobby, "Shuffle seats")).ok
-        await emu.settle(idle=0.02)
+        await emu.settle()
         after = [seat.user_id for seat in game.record.seats]
         assert after != before and sorted(after) == sorted(before)
         listed = table_of(emu, thread).text()

@@ -30,7 +30,7 @@ async def test_a_table_edit_reaches_a_listener_or_a_waiter_though_no_part_of_cat
             bot.add_listener(on_raw_message_edit)
         await table.step()
         await bot.presenter.settle()
-        await emu.settle(idle=0.02)
+        await emu.settle()
         if hearing == "waiter":
             heard.append((await waiting).message_id)
         assert table_of(emu, thread).id in heard

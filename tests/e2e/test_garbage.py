@@ -11,7 +11,7 @@ from __future__ import annotations
 import gc
 from collections import Counter
 
-from bot.discord_internals import stored_views
+from discord_door import stored_views
 from engine import Rng
 from tests.e2e.driver import Table, catnip, open_table
 
@@ -30,7 +30,7 @@ async def test_moves_leave_no_interaction_or_view_of_catnips_for_the_garbage_col
             for _ in range(12):
                 moves += await table.step() is not None
             await bot.presenter.settle()
-            await emu.settle(idle=0.02)
+            await emu.settle()
             gc.collect()
             kinds = (type(o) for o in gc.garbage)
             left = Counter(kind.__qualname__ for kind in kinds if kind.__module__.startswith("discord"))

@@ -39,7 +39,7 @@ async def play_a_move(emu, bot, members, where):
     panel = await Table(emu, where, members, Rng.seeded(1)).panel(members[seat])
     result = await members[seat].click(panel, f"cn:a:{game.id}:{version}:p:{card}", force=True)
     assert result.ok
-    await emu.settle(idle=0.05)
+    await emu.settle()
     return game, version
 
 
@@ -47,10 +47,10 @@ async def test_a_deleted_table_message_is_posted_again_in_its_thread(tmp_path, c
     caplog.set_level(logging.INFO)
     async with catnip(tmp_path) as (emu, bot):
         thread, members = await open_table(emu, "catsdogs", 3)
-        await emu.settle(idle=0.05)
+        await emu.settle()
         old = table_of(emu, thread)
         emu.delete_message(old)
-        await emu.settle(idle=0.05)
+        await emu.settle()
 
         new = table_of(emu, thread)
         assert new is not None and new.id != old.id
@@ -68,10 +68,10 @@ async def test_a_deleted_thread_moves_the_table_to_its_channel(tmp_path, caplog)
     caplog.set_level(logging.INFO)
     async with catnip(tmp_path) as (emu, bot):
         thread, members = await open_table(emu, "catsdogs", 3)
-        await emu.settle(idle=0.05)
+        await emu.settle()
         game = next(iter(bot.service.live.values()))
         emu.delete_channel(thread)
-        await emu.settle(idle=0.05)
+        await emu.settle()
 
         games = emu.channel("games")
         assert table_of(emu, games) is not None, "the table is shown in the channel"
@@ -86,9 +86,9 @@ async def table_after_losing(emu, bot, caplog, denied: int):
     """A started game in its thread; the bot is denied `denied` in the channel; the next move is made."""
     caplog.set_level(logging.INFO)
     thread, members = await open_table(emu, "catsdogs", 3)
-    await emu.settle(idle=0.05)
+    await emu.settle()
     emu.deny_bot("games", denied)
-    await emu.settle(idle=0.02)
+    await emu.settle()
     # The next move comes with no click (as a computer's would) after Start's interaction token is too
     # old: the table and the ping go through the bot's own routes, which the channel's permissions
     # bind (a click's token needs none of them, so while members click, the game goes on in its thread).
@@ -99,7 +99,7 @@ async def table_after_losing(emu, bot, caplog, denied: int):
     card = game.state.hands[seat][0]
     await bot.service.play(game.id, members[seat].id, version, f"p:{card}")
     await bot.presenter.settle()
-    await emu.settle(idle=0.05)
+    await emu.settle()
     return thread, members, game, version
 
 
@@ -135,7 +135,7 @@ async def test_a_channel_the_bot_lost_ends_the_game_with_a_note(tmp_path, caplog
 async def test_without_create_public_threads_the_table_opens_in_the_channel(tmp_path, caplog):
     async with catnip(tmp_path) as (emu, bot):
         emu.deny_bot("games", CREATE_PUBLIC_THREADS)
-        await emu.settle(idle=0.02)
+        await emu.settle()
         ann, bo = emu.member("Ann"), emu.member("Bo")
         await (await ann.slash("play", game="catsdogs")).wait_final()
         games = emu.channel("games")
@@ -143,7 +143,7 @@ async def test_without_create_public_threads_the_table_opens_in_the_channel(tmp_
         assert not emu.threads("games")
         assert (await bo.click(lobby, "Join")).ok
         assert (await ann.click(lobby, "Start")).ok
-        await emu.settle(idle=0.02)
+        await emu.settle()
         game, version = await play_a_move(emu, bot, [ann, bo], games)
         assert game.record.version == version + 1
         assert not emu.take_violations()

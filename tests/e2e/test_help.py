@@ -59,9 +59,9 @@ async def test_how_to_play_on_the_lobby_and_the_table_pages_through_the_whole_gu
         assert "lock" in "\n".join(pages).lower()
 
         assert (await bo.click(lobby, "Join")).ok
-        await emu.settle(idle=0.01)
+        await emu.settle()
         assert (await ann.click(lobby, "Start")).ok
-        await emu.settle(idle=0.01)
+        await emu.settle()
         table = table_of(emu, thread)
         guide = await open_guide(bo, table)
         assert "How to play Mad Cat Sad Cat" in guide.text()
@@ -141,5 +141,5 @@ async def test_only_managers_see_admin_end_and_it_ends_a_game_they_do_not_host(t
             await bo.slash("admin end", thread)
         result = await emu.member("Mo").slash("admin end", thread)
         assert result.ok and "was ended" in result.message.text()
-        await emu.settle(idle=0.05)
+        await emu.settle()
         assert not bot.service.live

@@ -19,7 +19,7 @@ async def two_servers(tmp_path):
     """Catnip in its usual server and in another one, whose members are Gus and Hal."""
     async with catnip(tmp_path) as (emu, bot):
         other = emu.add_guild("Other Server", channels=("lounge",), members=("Gus", "Hal"))
-        await emu.settle(idle=0.02)
+        await emu.settle()
         yield emu, bot, other
 
 
@@ -54,7 +54,7 @@ async def test_a_member_of_another_server_cannot_join_start_or_peek_at_a_game(tm
         gus = emu.member("Gus")
         home, home_lobby = await open_lobby(emu, ann, emu.channel("games"))
         assert (await bo.click(home_lobby, "Join")).ok
-        await emu.settle(idle=0.02)
+        await emu.settle()
         game = next(iter(bot.service.live.values()))
         lounge = emu.guild_channel(other, "lounge")
         _, away_lobby = await open_lobby(emu, gus, lounge)
@@ -71,7 +71,7 @@ async def test_a_member_of_another_server_cannot_join_start_or_peek_at_a_game(tm
         from_dm = await gus.forge_click(home_lobby, f"cn:l:{game.id}:join", channel=emu.dm_channel(gus))
         assert ELSEWHERE in await short_answer(from_dm, gus)
 
-        await emu.settle(idle=0.02)
+        await emu.settle()
         assert len(game.record.seats) == 2 and game.record.status == "lobby"
         assert snapshot(table_of(emu, home)) == before
 
@@ -86,7 +86,7 @@ async def test_a_game_answers_no_click_from_another_channel_of_its_server(tmp_pa
 
         joined = await bo.forge_click(second_lobby, f"cn:l:{game.id}:join")
         assert ELSEWHERE in await short_answer(joined, bo)
-        await emu.settle(idle=0.02)
+        await emu.settle()
         assert len(game.record.seats) == 1 and snapshot(table_of(emu, first)) == before
 
 
@@ -99,7 +99,7 @@ async def test_a_forged_page_click_on_the_table_never_shows_a_private_panel_ther
         for member in members:
             result = await member.forge_click(table, f"cn:pg:{game.id}:{game.record.version}:0")
             assert "private panel" in await short_answer(result, member)
-        await emu.settle(idle=0.02)
+        await emu.settle()
         assert snapshot(emu.message(table.id)) == before
         assert "Your hand" not in emu.message(table.id).text()
 
@@ -140,7 +140,7 @@ async def test_a_timer_or_a_bid_in_superscript_digits_gets_the_short_answer(tmp_
         assert (await bo.click(sanity_lobby, "Join")).ok
         await emu.settle(idle=0.01)  # the lobby shows Bo seated: Start is enabled
         assert (await ann.click(sanity_lobby, "Start")).ok
-        await emu.settle(idle=0.02)
+        await emu.settle()
         version = sanity.record.version
         actor = ann if sanity.seat_of(ann.id) in sanity.to_act() else bo
         panel = await Table(emu, sanity_thread, [ann, bo], Rng.seeded(1)).panel(actor)
@@ -186,7 +186,7 @@ async def test_a_button_click_carrying_a_select_id_is_answered_and_logged(tmp_pa
         assert INVALID in await short_answer(as_button, ann)
         as_select = await ann.forge_click(lobby, f"cn:l:{game.id}:start", component_type=3, values=["easy"])
         assert INVALID in await short_answer(as_select, ann)
-        await emu.settle(idle=0.02)
+        await emu.settle()
         assert len(game.record.seats) == 1 and game.record.status == "lobby"
         assert snapshot(emu.message(lobby.id)) == before
         warned = [r for r in caplog.records if r.name == "catnip.components" and r.levelno == logging.WARNING]
@@ -201,7 +201,7 @@ async def test_a_host_who_left_cannot_end_the_game_and_the_next_member_can(tmp_p
         host = members[0]
         successor = members[(game.seat_of(host.id) + 1) % 3]
         assert (await host.slash("game leave", thread)).ok
-        await emu.settle(idle=0.02)
+        await emu.settle()
         refused = await host.slash("game end", thread)
         assert "host" in await short_answer(refused, host)
         assert game.id in bot.service.live
@@ -220,5 +220,5 @@ async def test_a_public_move_on_the_table_still_works(tmp_path):
         actor = members[game.to_act()[0]]
         result = await actor.click(table, roll["custom_id"])
         assert result.ok and result.response_type == DEFERRED_UPDATE
-        await emu.settle(idle=0.02)
+        await emu.settle()
         assert game.record.version > 1

@@ -28,7 +28,7 @@ async def test_anyone_in_the_thread_sees_the_details_privately_during_and_after_
                 break
             await table.step()
         assert table.over()
-        await emu.settle(idle=0.02)
+        await emu.settle()
         assert not bot.service.live, "the finished game is no longer in memory"
         final = table.table()
         assert "Round 1" not in final.embeds[0]["description"], "the table lists each score once"
@@ -48,7 +48,7 @@ async def test_options_beyond_the_rows_are_set_by_the_host_in_a_settings_select(
         assert (await ann.select(lobby, "⚙️ Settings (host)…", ["limited_powers=off"])).ok
         assert (await ann.select(lobby, "⚙️ Settings (host)…", ["first_queen=1"])).ok
         assert (await ann.select(lobby, "⚙️ Settings (host)…", ["turn_timer=120"])).ok
-        await emu.settle(idle=0.02)
+        await emu.settle()
         game = next(iter(bot.service.live.values()))
         assert game.record.options == {
             "limited_powers": False, "first_queen": 1, "turn_timer": 120, "pictures": False

@@ -43,14 +43,14 @@ async def test_the_host_turns_pictures_off_in_the_lobby(tmp_path):
         thread = await emu.wait_for(lambda: (emu.threads("games") or [None])[-1])
         lobby = await emu.wait_for(lambda: table_of(emu, thread))
         assert (await bo.click(lobby, "Join")).ok
-        await emu.settle(idle=0.02)
+        await emu.settle()
         refused = await bo.click(lobby, "Pictures: on")
         assert "Only Ann" in refused.message.text()
         assert (await ann.click(lobby, "Pictures: on")).ok
-        await emu.settle(idle=0.02)
+        await emu.settle()
         assert "Pictures: **off**" in table_of(emu, thread).text()
         assert (await ann.click(lobby, "Start")).ok
-        await emu.settle(idle=0.02)
+        await emu.settle()
         table = table_of(emu, thread)
         assert "Now:" in table.embeds[0]["description"]
         assert "image" not in table.embeds[0] and not table.attachments and not emu.world.files
@@ -65,7 +65,7 @@ async def test_an_unchanged_picture_is_not_uploaded_again(tmp_path):
         emu.world.listeners.append(lambda kind, m: edits.append(m.id) if kind == "update" else None)
         game = next(iter(bot.service.live.values()))
         bot.presenter.refresh(game)
-        await emu.settle(idle=0.02)
+        await emu.settle()
         assert message.id in edits, "the table was edited again"
         message = table_of(emu, thread)
         assert (message.attachments[0]["id"], len(emu.world.files)) == before
@@ -110,7 +110,7 @@ async def test_a_closed_table_drops_its_picture(tmp_path):
         table = table_of(emu, thread)
         assert picture_bytes(emu, table)
         assert (await members[0].slash("game end", thread)).ok
-        await emu.settle(idle=0.05)
+        await emu.settle()
         closed = emu.message(table.id)
         assert "closed" in closed.embeds[0]["title"]
         assert "image" not in closed.embeds[0] and not closed.attachments, "no loose picture is left"

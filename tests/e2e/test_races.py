@@ -71,7 +71,7 @@ async def open_lobby(emu, game: str = "catsdogs"):
     thread = await emu.wait_for(lambda: (emu.threads("games") or [None])[-1])
     lobby = await emu.wait_for(lambda: table_of(emu, thread))
     assert (await bo.click(lobby, "Join")).ok
-    await emu.settle(idle=0.01)
+    await emu.settle()
     return thread, table_of(emu, thread)
 
 
@@ -82,7 +82,7 @@ async def press_in_order(emu, bot, game_id: int, first, second):
     late = await second()
     for result in (early, late):
         await emu.invoker.wait(result)
-    await emu.settle(idle=0.02)
+    await emu.settle()
     return early, late
 
 
@@ -132,7 +132,7 @@ async def test_join_and_leave_at_the_same_moment_both_apply(tmp_path, caplog):
         game_id = next(iter(bot.service.live))
         cy, bo = emu.member("Cy"), emu.member("Bo")
         results = await asyncio.gather(cy.click(lobby, "Join"), bo.click(lobby, "Leave"))
-        await emu.settle(idle=0.02)
+        await emu.settle()
 
         record = await bot.store.get_game(game_id)
         assert names(record) == ["Ann", "Cy"], "neither change undid the other"
@@ -151,7 +151,7 @@ async def finished_game(emu, bot):
         action = game.rules.legal_actions(game.state, seat)[0]
         user = game.record.seats[seat].user_id
         await bot.service.play(game.id, user, game.record.version, action.encode())
-    await emu.settle(idle=0.02)
+    await emu.settle()
     assert any(b.get("label") == "Rematch" for b in table_of(emu, thread).buttons())
     return thread, game.id
 
@@ -164,7 +164,7 @@ async def test_rematch_pressed_twice_makes_one_rematch_table(tmp_path, caplog, w
         ann, bo = emu.member("Ann"), emu.member("Bo")
         clickers = (ann, bo) if who == "two players" else (ann, ann)
         results = await asyncio.gather(*(m.click(final, "Rematch") for m in clickers))
-        await emu.settle(idle=0.02)
+        await emu.settle()
 
         rematches = [g for g in bot.service.live.values() if g.id != game_id]
         assert len(rematches) == 1
@@ -181,7 +181,7 @@ async def test_a_move_against_its_running_out_timer_applies_once(tmp_path, caplo
     async with catnip(tmp_path) as (emu, bot):
         thread, members = await open_table(emu, "catsdogs", 3)
         game = next(iter(bot.service.live.values()))
-        await emu.settle(idle=0.02)
+        await emu.settle()
         seat, version = game.to_act()[0], game.record.version
         card = game.state.hands[seat][0]
         actor = members[seat]
@@ -207,7 +207,7 @@ async def test_a_move_against_its_running_out_timer_applies_once(tmp_path, caplo
             clicked = await click()
             await ticking
         await emu.invoker.wait(clicked)
-        await emu.settle(idle=0.02)
+        await emu.settle()
 
         moves = await bot.store.moves(game.id)
         assert [m.seat for m in moves][:1] == [seat] and sum(m.seat == seat for m in moves) == 1

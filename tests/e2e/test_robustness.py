@@ -34,7 +34,7 @@ async def test_a_crashed_bot_restarts_and_the_game_goes_on_through_its_old_butto
 
         again = await start_catnip(emu, tmp_path / "catnip.sqlite3", seed=2)
         try:
-            await emu.settle(idle=0.05)
+            await emu.settle()
             assert table_of(emu, thread).id == before.id, "the resumed table is edited in place"
             game = next(iter(again.service.live.values()))
             assert len(await again.store.moves(game.id)) == moves_before
@@ -83,7 +83,7 @@ async def test_a_game_that_ended_as_the_bot_died_shows_its_result_when_the_bot_i
             assert not again.service.live, "the finished game is shown, not run"
             assert await again.store.endings_to_show() == []
             assert (await members[0].click(final, "Rematch")).ok
-            await emu.settle(idle=0.05)
+            await emu.settle()
             assert len(again.service.live) == 1, "the rematch started"
         finally:
             await again.close()
@@ -156,7 +156,7 @@ async def test_bad_clicks_get_a_private_answer_and_change_nothing(tmp_path):
 
         first = await actor.click(actor_panel, f"cn:a:{game.id}:{version}:p:{actor_card}", force=True)
         assert first.ok
-        await emu.settle(idle=0.02)
+        await emu.settle()
         assert "moved on" in await bad_click(actor, actor_panel, f"cn:a:{game.id}:{version}:p:{actor_card}")
         assert game.record.version == version + 1
 
@@ -200,7 +200,7 @@ async def test_a_click_answered_too_late_logs_one_warning_and_its_move_is_kept(t
         emu.world.response_deadline = 0.0  # every answer from now on comes too late
         result = await actor.click(panel, f"cn:a:{game.id}:{version}:p:{card}")
         await bot.presenter.settle()
-        await emu.settle(idle=0.02)
+        await emu.settle()
         assert result.failed and "no initial response" in result.failed
         assert game.record.version == version + 1, "the move was made"
         assert f"move {version}" in table_of(emu, thread).embeds[0]["footer"]["text"], "and is shown"
@@ -223,7 +223,7 @@ async def test_a_refusal_answered_too_late_is_the_same_one_warning(tmp_path, cap
         card = game.state.hands[idle][0]
         result = await members[idle].click(panel, f"cn:a:{game.id}:{version}:p:{card}", force=True)
         await emu.wait_for(lambda: [r for r in caplog.records if "answered too late" in r.getMessage()])
-        await emu.settle(idle=0.02)
+        await emu.settle()
         assert result.failed and game.record.version == version
         late = [r for r in caplog.records if "answered too late" in r.getMessage()]
         assert len(late) == 1 and late[0].levelname == "WARNING" and late[0].exc_info is None

@@ -56,7 +56,7 @@ async def start_sharded(
         **(client_options or {}),
     )
     await emu.run_bot(bot)
-    emu.busy.append(lambda: any(presenter.busy() for presenter in bot.service.presenters))  # `settle` waits
+    emu.busy.append(bot.busy)
     return bot
 
 
@@ -81,7 +81,7 @@ async def test_one_process_runs_two_shards_and_games_are_played_in_guilds_of_bot
             assert {m.seat for m in moves} == {0, 1, 2}, "both members and the computer player moved"
             assert f"table #{game.id}" in table_of(emu, thread).embeds[0]["title"]
             assert (await members[0].slash("game end", thread)).ok
-            await emu.settle(idle=0.02)
+            await emu.settle()
         assert bot.service.live == {}, "both games ended"
 
 
@@ -133,7 +133,7 @@ async def test_two_processes_on_one_store_each_play_resume_and_time_only_their_o
             shard: await start_sharded(emu, db, seed=shard + 3, shard_count=2, shard_ids=(shard,))
             for shard in (0, 1)
         }
-        await emu.settle(idle=0.05)
+        await emu.settle()
         versions = {}
         for shard, bot in bots.items():
             assert set(bot.service.live) == {games[shard]}
@@ -147,7 +147,7 @@ async def test_two_processes_on_one_store_each_play_resume_and_time_only_their_o
                 lambda bot=bot, shard=shard: bot.service.live[games[shard]].record.version > versions[shard],
                 15,
             )
-        await emu.settle(idle=0.05)
+        await emu.settle()
         for shard, bot in bots.items():
             assert set(bot.service.live) == {games[shard]}
             stored = await bot.store.get_game(games[shard])

@@ -29,7 +29,7 @@ async def test_an_old_table_is_reposted_before_discord_refuses_to_edit_it(tmp_pa
         for _ in range(3):
             await table.step()
         await bot.presenter.settle()
-        await emu.settle(idle=0.02)
+        await emu.settle()
         fresh = table_of(emu, thread)
         assert fresh.id != first.id
         assert first.id not in [m.id for m in emu.public_messages(thread)], "the old table is retired"
@@ -47,7 +47,7 @@ async def test_a_table_buried_under_chat_is_reposted(tmp_path):
         for _ in range(3):
             await table.step()
         await bot.presenter.settle()
-        await emu.settle(idle=0.02)
+        await emu.settle()
         assert table_of(emu, thread).id != first.id
         assert emu.public_messages(thread)[-1].id in {table_of(emu, thread).id, pings(emu, thread)[-1].id}
 
@@ -80,18 +80,18 @@ async def test_a_timer_warning_goes_away_once_the_decision_is_made(tmp_path):
         version = bot.service.live[game_id].record.version
         emu.advance(bot.timers.due(game_id) - emu.world.clock.time() - 5)
         await bot.timers.tick()
-        await emu.settle(idle=0.02)
+        await emu.settle()
         (warning,) = warnings(emu, thread)
         assert "5 s left to decide" in warning.content
         bot.presenter.refresh(bot.service.live[game_id])  # a refresh of the same decision keeps it
         await bot.presenter.settle()
-        await emu.settle(idle=0.02)
+        await emu.settle()
         assert warnings(emu, thread) == [warning]
         table = Table(emu, thread, members, Rng.seeded(3))
         while bot.service.live[game_id].record.version == version:
             await table.step()
         await bot.presenter.settle()
-        await emu.settle(idle=0.02)
+        await emu.settle()
         assert warnings(emu, thread) == [] and not bot.presenter.busy()
 
 
@@ -102,7 +102,7 @@ async def test_turn_pings_mention_only_whoever_acts_and_go_away(tmp_path):
         for _ in range(12):
             await table.step()
             await bot.presenter.settle()
-            await emu.settle(idle=0.02)
+            await emu.settle()
             current = pings(emu, thread)
             assert len(current) <= 1, "an old ping is removed when the turn passes"
             game = next(iter(bot.service.live.values()), None)
@@ -149,7 +149,7 @@ async def test_the_table_shows_each_decisions_deadline_from_the_start_after_move
     async with catnip(tmp_path) as (emu, bot):
         thread, members = await open_table(emu, "catsdogs", 3)
         await bot.presenter.settle()
-        await emu.settle(idle=0.02)
+        await emu.settle()
         game_id = next(iter(bot.service.live))
         assert deadline_shown(emu, thread) == int(bot.timers.due(game_id))
         first = deadline_shown(emu, thread)
@@ -158,7 +158,7 @@ async def test_the_table_shows_each_decisions_deadline_from_the_start_after_move
         while bot.service.live[game_id].record.version == 1:
             await table.step()
         await bot.presenter.settle()
-        await emu.settle(idle=0.02)
+        await emu.settle()
         assert deadline_shown(emu, thread) == int(bot.timers.due(game_id)) > first, "a move sets a new one"
         await crash(emu, bot)
 
@@ -167,7 +167,7 @@ async def test_the_table_shows_each_decisions_deadline_from_the_start_after_move
         try:
             await emu.wait_for(lambda: again.timers.due(game_id))
             await again.presenter.settle()
-            await emu.settle(idle=0.02)
+            await emu.settle()
             assert deadline_shown(emu, thread) == int(again.timers.due(game_id))
         finally:
             await again.close()
@@ -200,7 +200,7 @@ async def test_a_restarted_bot_deletes_the_turn_ping_the_last_one_left_up(tmp_pa
             assert standing.content == left_up.content
             await table.step()  # play goes on, and its pings stay one
             await again.presenter.settle()
-            await emu.settle(idle=0.02)
+            await emu.settle()
             assert len(pings(emu, thread)) == 1
         finally:
             await again.close()
@@ -219,7 +219,7 @@ async def test_a_ping_gone_since_the_last_note_is_forgotten_at_the_next(tmp_path
         assert noted_pings(tmp_path) == {m.id for m in pings(emu, thread)} != set()
         await bot.service.abandon(next(iter(bot.service.live.values())), "Nobody moved for a day.")
         await bot.presenter.settle()
-        await emu.settle(idle=0.02)
+        await emu.settle()
         assert pings(emu, thread) == []
         await bot.presenter.note_pings()
         assert noted_pings(tmp_path) == set(), "a restarted bot would delete a message already gone"

@@ -36,7 +36,8 @@ async def test_a_follow_up_after_15_minutes_is_refused(emu: Emulator, bot, gate)
 
 async def test_editing_a_message_older_than_an_hour_is_refused(emu: Emulator, bot, gate) -> None:
     await emu.member("Ann").slash("note")
-    await emu.settle()
+    # The command posts its note, then waits for the gate before it edits it: it is never done first.
+    await emu.wait_for(lambda: [m.content for m in emu.public_messages("games")] == ["note v1"])
     emu.advance(60 * 60 + 1)
     gate.set()
     await emu.wait_for(lambda: "edit refused 400" in bot.seen)

@@ -156,7 +156,7 @@ async def test_modal_is_shown_and_submitted(emu: Emulator, bot) -> None:
 
 async def test_settle_waits_for_the_bot_to_go_quiet(emu: Emulator, bot) -> None:
     await emu.member("Ann").slash("post", wait=False)
-    await emu.settle(idle=0.05)
+    await emu.settle()
     assert emu.server.in_flight == 0 and emu.invoker.pending == 0
     assert [m.content for m in emu.public_messages("games")] == ["kept (edited)"]
 

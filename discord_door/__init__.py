@@ -1,5 +1,8 @@
 """The one door to discord.py's private and undocumented names: Catnip uses them here and nowhere else.
 
+A package of its own, importing nothing of Catnip, so that the bot, the cogs, the emulator (which
+imports nothing of Catnip either) and the benchmarks all come through the same door.
+
 discord.py keeps the right to change what it does not document, even between minor releases. Each use
 below says why it is there and what it saves; the savings were measured with `python -m bench.bot_load`
 (docs/benchmarks.md, "One door to discord.py's internals"), and a use whose saving was within the
@@ -12,18 +15,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+from collections.abc import Iterator
 from typing import Any, ClassVar, TypedDict
 
 import discord
-from discord.http import HTTPClient
+import discord.utils
+import yarl
+from discord.gateway import DiscordWebSocket
+from discord.http import HTTPClient, Route
 
 __all__ = [
     "SessionStartLimits",
     "UnstoredView",
     "bot_gateway",
+    "discord_at",
+    "events_received",
+    "handling_events",
+    "heartbeat_threads",
     "recommended_shard_count",
     "release_response",
     "stored_views",
+    "use_stdlib_json",
 ]
 
 
@@ -120,3 +133,89 @@ def stored_views(client: discord.Client) -> tuple[int, int]:
     """
     store = client._connection._view_store
     return len(store._views), len(store._synced_message_views)
+
+
+# ------------------------------------------------------------------ another Discord (the emulator)
+
+
+@contextlib.contextmanager
+def discord_at(api_base: str, gateway_url: str) -> Iterator[None]:
+    """Point discord.py's REST base and default gateway at `api_base` and `gateway_url` for the block.
+
+    Undocumented: the class attributes `Route.BASE` and `DiscordWebSocket.DEFAULT_GATEWAY`, which
+    discord.py builds every request's URL and its first gateway connection from. No public setting
+    names another Discord; the emulator (tests, benchmarks, the offline demo) needs one.
+    """
+    old_base, old_gateway = Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
+    Route.BASE = api_base
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+    try:
+        yield
+    finally:
+        Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = old_base, old_gateway
+
+
+def _gateway_sockets(client: Any) -> list[Any]:
+    """The gateway connections of a client: its one, or one per shard of a sharded client.
+
+    Private: `ShardInfo._parent`, the shard behind the public info, which holds its connection.
+    """
+    sockets = [getattr(client, "ws", None)]
+    shards = getattr(client, "shards", None)
+    if isinstance(shards, dict):
+        sockets += [getattr(info._parent, "ws", None) for info in shards.values()]
+    return [ws for ws in sockets if ws is not None]
+
+
+def heartbeat_threads(client: Any) -> list[Any]:
+    """The heartbeat threads of a client's gateway connections (each has a `stop()`), so that a test
+    killing a bot can stop them as a dead process's would.
+
+    Private: `DiscordWebSocket._keep_alive`.
+    """
+    found = [getattr(ws, "_keep_alive", None) for ws in _gateway_sockets(client)]
+    return [keep_alive for keep_alive in found if keep_alive is not None]
+
+
+def events_received(client: Any) -> dict[str, int]:
+    """The sequence number of the last gateway event each of a client's sessions received, by session
+    id: an event up to it has been read and handed to its listeners (their tasks are created in the
+    same step), so a local Discord can tell that an event it sent is no longer on its way.
+
+    Undocumented: `DiscordWebSocket.session_id` and `sequence`, which discord.py keeps to RESUME.
+    """
+    received = {}
+    for ws in _gateway_sockets(client):
+        if ws.session_id is not None and ws.sequence is not None:
+            received[ws.session_id] = max(ws.sequence, received.get(ws.session_id, 0))
+    return received
+
+
+EVENT_TASK_PREFIX = "discord.py: "
+COMMAND_TASK = "CommandTree-invoker"
+
+
+def handling_events() -> bool:
+    """Whether a listener of a gateway event, or an application command, still runs in this event loop.
+
+    Undocumented: the names discord.py gives the tasks it runs them in ("discord.py: on_<event>" for
+    every listener of `Client.dispatch`, "CommandTree-invoker" for a command); no public call says
+    whether a client has finished with the events it received.
+    """
+    return any(
+        not task.done() and (task.get_name().startswith(EVENT_TASK_PREFIX) or task.get_name() == COMMAND_TASK)
+        for task in asyncio.all_tasks()
+    )
+
+
+# ------------------------------------------------------------------ JSON
+
+
+def use_stdlib_json() -> None:
+    """discord.py as it is without orjson installed: its own fallback to the standard `json`, as in
+    discord/utils.py (a benchmark compares the two).
+
+    Private: `discord.utils._from_json` and `_to_json`, chosen once on import by whether orjson is there.
+    """
+    discord.utils._from_json = json.loads
+    discord.utils._to_json = lambda obj: json.dumps(obj, separators=(",", ":"), ensure_ascii=True)
