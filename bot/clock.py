@@ -23,6 +23,17 @@ class SystemClock:
         await asyncio.sleep(seconds)
 
 
+class MonotonicClock:
+    """Seconds that never go back: for waits and budgets that a setting of the system clock must not
+    move (a click's wait for its answer, Discord's global rate limit)."""
+
+    def now(self) -> float:
+        return time.monotonic()
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+
 class ManualClock:
     """A clock that only moves when told to; `sleep` yields without waiting."""
 

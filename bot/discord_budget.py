@@ -33,7 +33,6 @@ import contextvars
 import heapq
 import itertools
 import re
-import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from enum import IntEnum
@@ -41,7 +40,7 @@ from typing import Any
 
 import aiohttp
 
-from bot.clock import Clock
+from bot.clock import Clock, MonotonicClock
 
 
 class Priority(IntEnum):
@@ -55,16 +54,6 @@ class Priority(IntEnum):
     """A turn ping or a timer warning."""
     CLEAN_UP = 3
     """Deleting what is no longer needed: old pings, warnings, reposted tables."""
-
-
-class MonotonicClock:
-    """Seconds that never go back (a budget must not be refilled by the wall clock being set)."""
-
-    def now(self) -> float:
-        return time.monotonic()
-
-    async def sleep(self, seconds: float) -> None:
-        await asyncio.sleep(seconds)
 
 
 SLACK = 0.25

@@ -22,12 +22,11 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-import time
 from collections.abc import Awaitable, Callable, Sequence
 
 import discord
 
-from bot.clock import Clock
+from bot.clock import Clock, MonotonicClock
 from bot.live import LiveGame
 from bot.sessions import GameService
 from bot.timers import Timers
@@ -48,23 +47,13 @@ CLICK_DEADLINE = 3.0
 """Discord's time to answer a click: a click waiting longer is past saving and holds nothing back."""
 
 
-class Monotonic:
-    """The clock a click's wait is measured on: one no setting of the system clock moves."""
-
-    def now(self) -> float:
-        return time.monotonic()
-
-    async def sleep(self, seconds: float) -> None:
-        await asyncio.sleep(seconds)
-
-
 class TableSchedule:
     """When each table is shown: the latest state of each waiting table, oldest first, by a few workers
     at a time (more when many wait), none starting while a click waits too long for its answer."""
 
     def __init__(self, show: Callable[[LiveGame], Awaitable[None]], clock: Clock | None = None) -> None:
         self.show = show
-        self.clock: Clock = clock or Monotonic()
+        self.clock: Clock = clock or MonotonicClock()
         self._waiting: dict[int, LiveGame] = {}
         self._showing: set[int] = set()
         self._workers: set[asyncio.Task] = set()
