@@ -24,8 +24,7 @@ from bot.outages import OutageLog, is_discord_outage, wait_until_up
 from bot.presenter import Presenter
 from bot.sessions import GameService
 from bot.sharding import IDENTIFY_WINDOW, IdentifyGate, ShardPlan
-from bot.storage import GameStore, StoreUnavailable
-from bot.storage.factory import store_for_settings
+from bot.storage import GameStore, StoreUnavailable, store_for_settings
 from bot.timers import Timers, TimerSettings
 from bot.translations import CatalogueTranslator
 from discord_door import bot_gateway, handling_events, recommended_shard_count

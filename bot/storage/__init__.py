@@ -7,7 +7,6 @@ own dialect (dialects.py) over one schema (migrations.py); only connecting, grou
 start-up checks are their own.
 """
 
-from bot.storage.factory import store_for_settings
 from bot.storage.models import (
     ENDED_STATUSES,
     LIVE_STATUSES,
@@ -26,7 +25,7 @@ from bot.storage.models import (
     StoreUnavailable,
     load_state,
 )
-from bot.storage.postgres import PostgresGameStore
+from bot.storage.postgres import PostgresGameStore, is_postgresql_url, without_password
 from bot.storage.sqlite import SqliteGameStore
 from bot.storage.store import GameStore
 
@@ -49,6 +48,16 @@ __all__ = [
     "SqliteGameStore",
     "StaleMove",
     "StoreUnavailable",
+    "is_postgresql_url",
     "load_state",
     "store_for_settings",
+    "without_password",
 ]
+
+
+def store_for_settings(settings, *, owner: str | None = None) -> GameStore:
+    """The (not yet open) store of `settings`: on `database_url` if set, else on `database_path`."""
+    if settings.database_url is not None:
+        return PostgresGameStore(settings.database_url.get_secret_value(), owner=owner)
+    return SqliteGameStore(settings.database_path, owner=owner)
+

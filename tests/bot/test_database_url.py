@@ -15,8 +15,7 @@ import pytest
 
 from bench.postgres_server import fresh_schema_url
 from bot.config import SettingsError, load_settings
-from bot.storage import SqliteGameStore
-from bot.storage.factory import store_for_settings, without_password
+from bot.storage import SqliteGameStore, store_for_settings, without_password
 from bot.storage.models import DatabaseUnusable
 from bot.storage.postgres import PostgresGameStore, check_database_url
 
