@@ -10,6 +10,7 @@ import secrets
 import sys
 from pathlib import Path
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -80,6 +81,8 @@ class CatnipBot(commands.AutoShardedBot):
         if settings.metrics_port is not None:  # Discord's requests are counted only when served
             self.metrics.count_requests(trace)
         client_options.setdefault("http_trace", trace)
+        self.request_trace: aiohttp.TraceConfig | None = client_options["http_trace"]
+        """The trace every request to Discord goes through (the budget's), the start-up probe's too."""
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents, help_command=None, **client_options
         )
@@ -136,7 +139,7 @@ class CatnipBot(commands.AutoShardedBot):
         if self.settings.metrics_port is not None and self.health is None:
             self.health = HealthServer(self, self.settings.metrics_port)
             await self.health.start()
-        await self._wait_for_discord(lambda: recommended_shard_count(token))
+        await self._wait_for_discord(lambda: recommended_shard_count(token, self.request_trace))
         await super().login(token)
 
     async def _wait_for_discord(self, attempt):

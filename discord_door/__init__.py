@@ -19,6 +19,7 @@ import json
 from collections.abc import Iterator
 from typing import Any, ClassVar, TypedDict
 
+import aiohttp
 import discord
 import discord.utils
 import yarl
@@ -64,13 +65,14 @@ async def bot_gateway(client: discord.Client) -> tuple[int, SessionStartLimits]:
     return shards, limits
 
 
-async def recommended_shard_count(token: str) -> int:
-    """Discord's recommended shard count for the bot of `token`, asked without connecting a client.
+async def recommended_shard_count(token: str, http_trace: aiohttp.TraceConfig | None = None) -> int:
+    """Discord's recommended shard count for the bot of `token`, asked without connecting a client;
+    `http_trace` as a client's (a bot's budget of Discord's global limit counts these requests too).
 
     Undocumented: `discord.http.HTTPClient` and its `static_login` and `get_bot_gateway`; a whole
     `Client` would be the public way, with its gateway, for a single request.
     """
-    http = HTTPClient(asyncio.get_running_loop())
+    http = HTTPClient(asyncio.get_running_loop(), http_trace=http_trace)
     try:
         await http.static_login(token)
         shards, _url, _limits = await http.get_bot_gateway()
