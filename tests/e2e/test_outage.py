@@ -104,12 +104,18 @@ async def test_a_fleet_rides_out_a_database_outage_and_a_death_during_it(tmp_pat
             server_down = True
             # Clicks while the server is away: answered, nothing applied.
             answers = []
+            footers = [t.table().embeds[0]["footer"]["text"] for t in on_survivor]
             for table in on_survivor * 3:
                 if not table.over() and (result := await table.step()) is not None:
-                    answers.append(result.message.content if result.message is not None else "")
-            try_again = [text for text in answers if "try again in a moment" in text]
-            refused = [text for text in answers if "not your turn" in text]  # nothing to save
+                    message = result.message
+                    answers.append((message.content, message.ephemeral) if message else ("", False))
+            try_again = [text for text, _ in answers if "try again in a moment" in text]
+            # The others are refused before anything is saved: out of turn, or a choice the rules refuse.
+            refused = [text for text, private in answers if private and "try again" not in text]
             assert try_again and len(try_again) + len(refused) == len(answers), answers
+            assert [t.table().embeds[0]["footer"]["text"] for t in on_survivor] == footers, (
+                "no move was applied while the server was away"
+            )
             await wait_for_line(survivor.logs[-1], BEGAN)
 
             # A death during the outage: started again, the process waits for the server.
