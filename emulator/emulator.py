@@ -15,6 +15,7 @@ from emulator.control import Control
 from emulator.entities import permission_value
 from emulator.gateway import shard_of
 from emulator.guilds import Guild
+from emulator.harness import WAIT
 from emulator.model import (
     BOT_PERMISSIONS,
     EVERYONE_PERMISSIONS,
@@ -178,7 +179,7 @@ class Emulator:
         """Points discord.py here and refuses non-loopback connections until the block ends."""
         return harness.point_discord_py(self.api_base, self.gateway_url)
 
-    async def run_bot(self, bot: Any, *, timeout: float = 10.0) -> asyncio.Task[None]:
+    async def run_bot(self, bot: Any, *, timeout: float = WAIT) -> asyncio.Task[None]:
         """Starts ``bot.start(token)``; returns its task once READY and the guild is available."""
 
         def ready() -> bool:
@@ -350,7 +351,7 @@ class Emulator:
         """Moves the emulator's clock forward (deadlines, token lifetime, message age)."""
         self.world.clock.advance(seconds)
 
-    async def settle(self, idle: float = 0.1, timeout: float = 10.0) -> None:
+    async def settle(self, idle: float = 0.1, timeout: float = WAIT) -> None:
         """Waits until the bots are done with everything they were told: no request in flight, no
         interaction unanswered, every gateway event received and its listeners done by the bots run
         here (`run_bot`), and none of the `busy` callbacks says a bot is still at work on its own.
@@ -394,7 +395,7 @@ class Emulator:
                 unread = True
         return unseen, unread
 
-    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 5.0) -> Any:
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float = WAIT) -> Any:
         """Waits until ``predicate()`` returns something truthy, and returns it."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout

@@ -14,6 +14,10 @@ from typing import Any
 
 import discord_door
 
+WAIT = 30.0
+"""Seconds a test waits for something the bot should do before it fails: long enough for a machine
+under heavy load, and only a failing test ever waits it out."""
+
 _guard_lock = threading.Lock()
 _guard_depth = 0
 _originals: dict[str, Any] = {}
@@ -125,7 +129,7 @@ class BotCrashed(RuntimeError):
     """The bot's ``start()`` task ended: the original exception is chained."""
 
 
-async def start_bot(bot: Any, token: str, *, is_ready: Any, timeout: float = 10.0) -> asyncio.Task[None]:
+async def start_bot(bot: Any, token: str, *, is_ready: Any, timeout: float = WAIT) -> asyncio.Task[None]:
     """Starts ``bot.start(token)`` as a task and returns once ``is_ready()``; raises if the task dies."""
     task = asyncio.create_task(bot.start(token), name=f"bot {type(bot).__name__}")
     loop = asyncio.get_running_loop()

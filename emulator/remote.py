@@ -16,6 +16,7 @@ from urllib.parse import urlencode
 import aiohttp
 
 from emulator import harness
+from emulator.harness import WAIT
 from emulator.model import StoredMessage
 
 
@@ -61,7 +62,7 @@ class RemoteResult:
             self.client, await self.client.call("GET", f"/_emu/interactions/{self.id}")
         )
 
-    async def wait_followup(self, count: int = 1, timeout: float = 3.0) -> StoredMessage:
+    async def wait_followup(self, count: int = 1, timeout: float = WAIT) -> StoredMessage:
         """Polls until the ``count``-th follow-up exists and returns it."""
         async with asyncio.timeout(timeout):
             while True:
@@ -170,7 +171,7 @@ class RemoteEmulator:
     async def public_messages(self, channel: str | None = None) -> list[StoredMessage]:
         return await self.messages(channel)
 
-    async def settle(self, idle: float = 0.1, timeout: float = 10.0) -> None:
+    async def settle(self, idle: float = 0.1, timeout: float = WAIT) -> None:
         await self.call("POST", "/_emu/settle", {"idle": idle, "timeout": timeout})
 
     async def control(self, **body: Any) -> dict[str, Any]:

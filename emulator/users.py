@@ -11,6 +11,7 @@ from typing import Any
 
 from emulator import limits
 from emulator.callbacks import COMMAND, COMPONENT, MODAL_SUBMIT, fail
+from emulator.harness import WAIT
 from emulator.model import Channel, Interaction, StoredMessage, User, World
 
 ATTACHMENT_SIZE_LIMIT = 25 * 1024 * 1024
@@ -72,7 +73,7 @@ class InteractionResult:
     def modal(self) -> dict[str, Any] | None:
         return self.interaction.modal
 
-    async def wait_for(self, predicate: Callable[[InteractionResult], Any], timeout: float = 3.0) -> Any:
+    async def wait_for(self, predicate: Callable[[InteractionResult], Any], timeout: float = WAIT) -> Any:
         """Waits until ``predicate(self)`` is truthy (after follow-ups and edits); returns its value."""
         async with asyncio.timeout(timeout):
             while True:
@@ -82,11 +83,11 @@ class InteractionResult:
                 self.interaction.changed.clear()
                 await self.interaction.changed.wait()
 
-    async def wait_followup(self, count: int = 1, timeout: float = 3.0) -> StoredMessage:
+    async def wait_followup(self, count: int = 1, timeout: float = WAIT) -> StoredMessage:
         """Waits for the ``count``-th follow-up message and returns it."""
         return await self.wait_for(lambda r: len(r.followups) >= count and r.followups[count - 1], timeout)
 
-    async def wait_final(self, timeout: float = 3.0) -> StoredMessage:
+    async def wait_final(self, timeout: float = WAIT) -> StoredMessage:
         """Waits until a deferred reply's "thinking…" message has been replaced; returns it."""
         return await self.wait_for(
             lambda r: r.message is not None and not r.message.loading and r.message, timeout
