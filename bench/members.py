@@ -22,11 +22,17 @@ MEMBERS = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
 # buckets, counts, headers and 429s with their windows 100 times shorter; tests/e2e/test_rate_limits.py
 # plays at human and computer speed under the real figures.
 FAST_DISCORD = DISCORD.scaled(0.01)
+FAST_DRAWING = 1.0
+"""The share of a core the bot's pictures may take here (PICTURE_CPU_SHARE): these members click at
+machine speed, many times a human's pace, so the drawing budget is widened as FAST_DISCORD shortens
+Discord's windows; the bot's default (2 %) would hold every table's picture back behind its text."""
 ACTION = re.compile(r"^cn:(a|s|m|pg):")
 DEFERRED_UPDATE = 6
 
 
-def settings_for(db: Path, pictures: bool = False, database_url: str | None = None) -> Settings:
+def settings_for(
+    db: Path, pictures: bool = False, database_url: str | None = None, picture_cpu_share: float = FAST_DRAWING
+) -> Settings:
     """The bot's settings for these members; tables show no pictures unless a test asks for them (drawing them
     costs CPU that tests of the table's text do not need). With `database_url` the games are kept in
     that PostgreSQL database instead of the SQLite file `db`."""
@@ -36,6 +42,7 @@ def settings_for(db: Path, pictures: bool = False, database_url: str | None = No
         database_url=database_url,
         computer_delay_seconds=0,
         pictures=pictures,
+        picture_cpu_share=picture_cpu_share,
         _env_file=None,
     )
 

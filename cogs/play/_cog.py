@@ -52,7 +52,9 @@ class PlayCog(commands.Cog, name="Play"):
 
     def __init__(self, bot: CatnipBot) -> None:
         self.bot = bot
-        self.presenter = TablePresenter(bot, bot.service, bot.timers)
+        self.presenter = TablePresenter(
+            bot, bot.service, bot.timers, picture_cpu_share=bot.settings.picture_cpu_share
+        )
 
     async def cog_load(self) -> None:
         """Show the tables as the games change (told after the timers)."""

@@ -40,9 +40,10 @@ DRAWING_THREADS = 1
 render from two threads at once; with the GIL a second thread would gain little anyway."""
 WAIT_SECONDS = 0.05
 CPU_SHARE = 0.02
-"""The share of one core pictures may take, averaged over time (~5 new pictures a second): when many
-tables move at once, each table's picture is redrawn less often (its text stays current) rather than
-slowing the games down. Set with bench.bot_load (docs/benchmarks.md, section 6)."""
+"""The share of one core pictures may take by default, averaged over time (~5 new pictures a second):
+when many tables move at once, each table's picture is redrawn less often (its text stays current)
+rather than slowing the games down. Set with bench.bot_load (docs/benchmarks.md, section 6); the
+PICTURE_CPU_SHARE setting changes it."""
 BURST_SECONDS = 0.1
 """Drawing time a calm bot may spend at once (a restart showing many tables, a few quick moves)."""
 FINAL_PICTURES_WAITING = 64
@@ -67,19 +68,20 @@ class Scene:
 
 
 class DrawingBudget:
-    """Seconds of drawing the bot may still spend: refilled at `CPU_SHARE` of a second each second, up
-    to `BURST_SECONDS`. A drawing reserves a guess of its cost when it starts and pays the rest (or
-    gets the change back) when it ends, so a burst of tables cannot all start at once."""
+    """Seconds of drawing the bot may still spend: refilled at `share` of a second each second, up to
+    `BURST_SECONDS`. A drawing reserves a guess of its cost when it starts and pays the rest (or gets
+    the change back) when it ends, so a burst of tables cannot all start at once."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic, share: float = CPU_SHARE) -> None:
         self.clock = clock
+        self.share = share
         self.seconds = BURST_SECONDS
         self.guess = 0.005
         self._at = clock()
 
     def _refill(self) -> None:
         now = self.clock()
-        self.seconds = min(BURST_SECONDS, self.seconds + (now - self._at) * CPU_SHARE)
+        self.seconds = min(BURST_SECONDS, self.seconds + (now - self._at) * self.share)
         self._at = now
 
     def start(self) -> bool:
@@ -98,7 +100,7 @@ class DrawingBudget:
     def wait(self) -> float:
         """Seconds until the budget allows a drawing again."""
         self._refill()
-        return max(0.0, -self.seconds / CPU_SHARE) + 0.001
+        return max(0.0, -self.seconds / self.share) + 0.001
 
 
 def timed_draw(game: str, scene: tuple) -> tuple[bytes, float]:
@@ -129,8 +131,10 @@ class TablePictures:
         default: bool,
         follow_up: Callable[[LiveGame], None],
         clock: Callable[[], float] = time.monotonic,
+        cpu_share: float = CPU_SHARE,
     ) -> None:
-        """`clock`: the bot's, on which the drawing budget refills (a test's fast-forward clock too)."""
+        """`clock`: the bot's, on which the drawing budget refills (a test's fast-forward clock too);
+        `cpu_share`: the share of one core the drawings may take."""
         self.default = default
         self.follow_up = follow_up
         self.drawn = 0
@@ -140,7 +144,7 @@ class TablePictures:
         self._drawing: dict[int, tuple[str, asyncio.Future]] = {}  # game id -> its drawing under way
         self._behind: dict[int, LiveGame] = {}  # tables that went out without their newest picture
         self._executor: ThreadPoolExecutor | None = None
-        self.budget = DrawingBudget(clock)
+        self.budget = DrawingBudget(clock, cpu_share)
         self._deferred: dict[int, LiveGame] = {}  # live tables waiting for the budget to draw their picture
         self._finals: dict[int, LiveGame] = {}  # finished tables waiting for it, drawn first
         self._wake: asyncio.Task | None = None

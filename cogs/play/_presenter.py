@@ -30,7 +30,7 @@ from bot.clock import Clock, MonotonicClock
 from bot.live import LiveGame
 from bot.sessions import GameService
 from bot.timers import Timers
-from cogs.play._pictures import TablePictures
+from cogs.play._pictures import CPU_SHARE, TablePictures
 from cogs.play._pings import OwnDeletions, TurnPings
 from cogs.play._table_writer import TableWriter
 from cogs.play._tokens import InteractionBook
@@ -124,11 +124,20 @@ class TablePresenter:
     """Edits the table after each change, reposts it when old or buried, pings whoever must act."""
 
     def __init__(
-        self, bot: discord.Client, service: GameService, timers: Timers, *, click_clock: Clock | None = None
+        self,
+        bot: discord.Client,
+        service: GameService,
+        timers: Timers,
+        *,
+        click_clock: Clock | None = None,
+        picture_cpu_share: float = CPU_SHARE,
     ) -> None:
-        """`click_clock` measures how long clicks wait for their answer (by default the monotonic clock)."""
+        """`click_clock` measures how long clicks wait for their answer (by default the monotonic clock);
+        `picture_cpu_share`: the share of a core drawing pictures may take (the PICTURE_CPU_SHARE setting)."""
         self.service = service
-        self.pictures = TablePictures(service.pictures, follow_up=self.refresh, clock=service.clock.now)
+        self.pictures = TablePictures(
+            service.pictures, follow_up=self.refresh, clock=service.clock.now, cpu_share=picture_cpu_share
+        )
         self.tokens = InteractionBook(service.clock.now)
         routes = Writer(self.tokens)
         self.deletions = OwnDeletions(bot, routes)
