@@ -106,7 +106,7 @@ async def play_whole_games(
         final = table_of(emu, thread)
         assert (await members[0].click(final, "Rematch")).ok
         await emu.wait_for(lambda final=final: table_of(emu, thread).id != final.id)
-        await emu.settle(idle=0.02)
+        await emu.settle()
         cost = GameCost(key, players, moves, table_edits=edited[final.id])
         for label in log[first:]:
             (cost.exempt if exempt(label) else cost.counted)[label] += 1

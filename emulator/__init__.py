@@ -22,7 +22,7 @@ Rules live in :mod:`~emulator.limits`, the clock is ``emu.clock`` (``emu.advance
 client :mod:`~emulator.remote`).
 """
 
-from emulator.emulator import TOKEN, Emulator, EmulatorFailure, MemberSpec, Timing
+from emulator.emulator import TOKEN, Emulator, EmulatorFailure, MemberSpec, RemoteState, Timing
 from emulator.harness import BotCrashed, NonLoopbackRefused, loopback_only, point_discord_py
 from emulator.model import StoredMessage, Violation, VirtualClock
 from emulator.users import InteractionResult, InvalidInvocation, SimulatedMember
@@ -36,6 +36,7 @@ __all__ = [
     "InvalidInvocation",
     "MemberSpec",
     "NonLoopbackRefused",
+    "RemoteState",
     "SimulatedMember",
     "StoredMessage",
     "Timing",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +43,30 @@ class MemberSpec:
 
     name: str
     permissions: Any = None
+
+
+@dataclass(frozen=True)
+class RemoteState:
+    """What a bot in another process says when `settle` asks it: whether it is at work on its own
+    (`CatnipBot.busy`), and the last gateway event each of its sessions received, by session id."""
+
+    busy: bool
+    received: dict[str, int]
+
+    LINE = "STATE"
+
+    def line(self) -> str:
+        """The state as the one line the bot's process answers with."""
+        return " ".join(
+            [self.LINE, "busy" if self.busy else "idle", *(f"{s}:{n}" for s, n in self.received.items())]
+        )
+
+    @classmethod
+    def parse(cls, line: str) -> RemoteState:
+        words = line.split()
+        assert words[:1] == [cls.LINE] and words[1] in ("busy", "idle"), f"not a bot's state: {line!r}"
+        received = dict(word.rsplit(":", 1) for word in words[2:])
+        return cls(words[1] == "busy", {session: int(seq) for session, seq in received.items()})
 
 
 @dataclass(frozen=True)
@@ -119,6 +143,9 @@ class Emulator:
         self.busy: list[Callable[[], bool]] = []
         """Tell `settle` a bot is still working off the wire (e.g. drawing in a thread): it waits while
         any of these returns True."""
+        self.remote_bots: list[Callable[[], Awaitable[RemoteState | None]]] = []
+        """Ask a bot in another process what `settle` reads off a bot run here (None: it is not
+        running): then `settle` waits for it as for a local bot, not for quiet time."""
         self._log_guard: contextlib.ExitStack | None = None
 
     # lifecycle --------------------------------------------------------------------------------------
@@ -354,17 +381,20 @@ class Emulator:
     async def settle(self, idle: float = 0.1, timeout: float = WAIT) -> None:
         """Waits until the bots are done with everything they were told: no request in flight, no
         interaction unanswered, every gateway event received and its listeners done by the bots run
-        here (`run_bot`), and none of the `busy` callbacks says a bot is still at work on its own.
+        here (`run_bot`) or asked in other processes (`remote_bots`), and none of the `busy`
+        callbacks says a bot is still at work on its own.
 
-        A bot in another process cannot be seen into: while one of its sessions is connected (or a
-        local bot's session is not yet READY), ``idle`` s of quiet are waited for as well, and for
-        every dry rate-limit bucket to refill (discord.py holds requests back until then)."""
+        A bot in another process that cannot be asked cannot be seen into: while one of its sessions
+        is connected (or a local bot's session is not yet READY), ``idle`` s of quiet are waited for as
+        well, and for every dry rate-limit bucket to refill (discord.py holds requests back until
+        then)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         server = self.server
         while True:
             self.check_bots()
-            unseen, unread = self._gateway_backlog()
+            remote = [state for state in await asyncio.gather(*(ask() for ask in self.remote_bots)) if state]
+            unseen, unread = self._gateway_backlog(remote)
             # A bot run here that holds a request back until a dry bucket refills is busy (the request
             # waits in its task); one elsewhere may be holding one (its wait ends a little later).
             quiet = not unseen or (
@@ -372,18 +402,21 @@ class Emulator:
                 and server.limiter.waiting_until() + max(idle, 0.02) <= self.world.now()
             )
             busy = server.in_flight or self.invoker.pending or unread or discord_door.handling_events()
+            busy = busy or any(state.busy for state in remote)
             if not busy and quiet and not any(working() for working in self.busy):
                 return
             if loop.time() > deadline:
                 raise TimeoutError(f"the bot did not settle within {timeout:g} s")
-            await asyncio.sleep(0.002)
+            await asyncio.sleep(0.01 if remote else 0.002)  # asking another process is a round trip
 
-    def _gateway_backlog(self) -> tuple[bool, bool]:
-        """Whether a connected session belongs to no bot run here (or is not READY yet), and whether an
-        event sent is still on its way to a bot run here (queued, or not yet read)."""
+    def _gateway_backlog(self, remote: list[RemoteState]) -> tuple[bool, bool]:
+        """Whether a connected session belongs to no bot run here or asked (or is not READY yet), and
+        whether an event sent is still on its way to one of those (queued, or not yet read)."""
         received: dict[str, int] = {}
         for bot, _ in self.bots:
             received.update(discord_door.events_received(bot))
+        for state in remote:
+            received.update(state.received)
         unseen = unread = False
         for session in self.server.gateway.sessions.values():
             connection = session.connection

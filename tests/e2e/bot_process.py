@@ -6,7 +6,9 @@ real bot (the same `create_bot` as `catnip`) with discord.py pointed at the emul
 a fraction of a second while deadlines stored by one process still mean the same to the next.
 Settings the arguments leave out come from the environment as for `catnip` (e.g. SHARD_COUNT,
 SHARD_IDS, DATABASE_URL). Prints ``READY`` and the ids of the games it runs once the gateway is
-ready (they were resumed before it connected); SIGTERM stops it cleanly.
+ready (they were resumed before it connected), then answers each line on its stdin with its state
+(`emulator.RemoteState`: busy or idle, and the gateway events received), which the test's emulator
+waits on as it does for a bot of its own; SIGTERM stops it cleanly.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ import sys
 import time
 from pathlib import Path
 
-from bot.app import create_bot
+import discord_door
+from bot.app import CatnipBot, create_bot
 from bot.config import Settings
+from emulator import RemoteState
 from emulator.harness import point_discord_py
 
 TOKEN = "emulator-token"
@@ -84,10 +88,22 @@ async def run(args: argparse.Namespace) -> None:
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     stopping = asyncio.create_task(stop.wait())
+    answering = asyncio.create_task(answer_state(bot))
     await asyncio.wait({runner, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    answering.cancel()
     await bot.close()
     if runner.done():
         runner.result()
+
+
+async def answer_state(bot: CatnipBot) -> None:
+    """One line of state on stdout for each line read on stdin, until stdin closes."""
+    reader = asyncio.StreamReader()
+    protocol = asyncio.StreamReaderProtocol(reader)
+    await asyncio.get_running_loop().connect_read_pipe(lambda: protocol, sys.stdin)
+    while await reader.readline():
+        state = RemoteState(bot.busy(), discord_door.events_received(bot))
+        print(state.line(), flush=True)
 
 
 def main(argv: list[str] | None = None) -> None:

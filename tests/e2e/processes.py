@@ -1,7 +1,8 @@
 """Catnip as real OS processes against the emulator in the test's process, and what a kill must keep.
 
 `BotProcess` starts `tests.e2e.bot_process` (the real bot, its clock sped up) and kills it with
-SIGKILL or stops it with SIGTERM. `Witness` records what members were shown; `check_saved` reads
+SIGKILL or stops it with SIGTERM; the emulator's `settle` asks it whether it is done, as it does a bot
+of its own. `Witness` records what members were shown; `check_saved` reads
 the database back through a store of its own and checks that nothing shown was lost or doubled.
 """
 
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.storage import GameNotFound, GameStore
-from emulator import Emulator
+from emulator import Emulator, RemoteState
 from emulator.ratelimits import DISCORD
 from engine import GAMES
 from tests.e2e.driver import opened_panel
@@ -50,8 +51,12 @@ class BotProcess:
         self.games: set[int] = set()
         """The games it said it runs when it was ready."""
         self._readers: set[asyncio.Task] = set()
+        self._asking = asyncio.Lock()
+        self.ready = False
+        emu.remote_bots.append(self.state)
 
     async def start(self) -> None:
+        self.ready = False
         self.process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
@@ -66,6 +71,7 @@ class BotProcess:
             repr(self.epoch),
             "--speed",
             repr(SPEED),
+            stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE if self.keep_logs else None,
             env={**os.environ, "PYTHONPATH": os.getcwd(), **self.env},
@@ -76,7 +82,22 @@ class BotProcess:
         line = await asyncio.wait_for(self.process.stdout.readline(), 60)
         assert line.startswith(b"READY"), f"the bot did not start: {line!r}"
         self.games = {int(word) for word in line.split()[1:]}
+        self.ready = True
         self.starts += 1
+
+    async def state(self) -> RemoteState | None:
+        """What the running bot says of itself (None while it is not running or not ready)."""
+        async with self._asking:
+            process = self.process
+            if process is None or process.returncode is not None or not self.ready:
+                return None
+            try:
+                process.stdin.write(b"state\n")
+                await process.stdin.drain()
+                line = await process.stdout.readline()
+            except (BrokenPipeError, ConnectionResetError):
+                return None
+            return RemoteState.parse(line.decode()) if line else None
 
     async def kill(self) -> None:
         assert self.process is not None and self.process.returncode is None, "the bot died by itself"

@@ -122,7 +122,7 @@ async def test_a_fleet_survives_a_kill_and_a_reshard_each_game_on_one_process(tm
             live = {record.id for record in await store.active_games()}
             await killed_process.start()
             await resumed_once(store, live & ids_of_killed, killed_process)
-            await emu.settle(idle=0.05, timeout=15)
+            await emu.settle()
             await old_buttons_answer(tables, before)
             only_killed_clicks_failed(emu, killed)
             assert click is None or click.ok or click.id in killed
@@ -139,7 +139,7 @@ async def test_a_fleet_survives_a_kill_and_a_reshard_each_game_on_one_process(tm
             first = processes[0].games
             for game_id in first:
                 assert shard_of(shard_by_game.get(game_id, 0), 3) in (0, 1) or game_id not in shard_by_game
-            await emu.settle(idle=0.05, timeout=15)
+            await emu.settle()
             await old_buttons_answer(tables, before)
             await play(tables, rng, 30)
             await asyncio.gather(*(p.stop() for p in processes))

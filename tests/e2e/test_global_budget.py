@@ -86,7 +86,7 @@ async def test_a_burst_past_the_budget_gets_no_429_and_every_table_ends_at_its_l
         emu.advance(TOKEN_LIFETIME + 60)  # the clicks' tokens have expired: every request counts
         held_back = budget.waited
         await burst([bot], rounds=3)
-        await emu.settle(idle=0.05)
+        await emu.settle()
 
         assert budget.waited > held_back, "the burst went past the budget, so requests waited their turn"
         assert emu.rate_limited == [], "not a single 429"
@@ -110,7 +110,7 @@ async def test_two_processes_one_shard_each_keep_to_one_budget_together(tmp_path
         emu.advance(TOKEN_LIFETIME + 60)
         held_back = [budget.waited for budget in budgets]
         await burst(bots, rounds=3)
-        await emu.settle(idle=0.05)
+        await emu.settle()
 
         assert all(budget.waited > before for budget, before in zip(budgets, held_back, strict=True)), (
             "each process held its own requests back to its share"

@@ -138,7 +138,7 @@ async def test_a_timer_or_a_bid_in_superscript_digits_gets_the_short_answer(tmp_
         sanity_thread, sanity_lobby = await open_lobby(emu, ann, emu.channel("games"), "catsanity")
         sanity = next(g for g in bot.service.live.values() if g.record.game == "catsanity")
         assert (await bo.click(sanity_lobby, "Join")).ok
-        await emu.settle(idle=0.01)  # the lobby shows Bo seated: Start is enabled
+        await emu.settle()  # the lobby shows Bo seated: Start is enabled
         assert (await ann.click(sanity_lobby, "Start")).ok
         await emu.settle()
         version = sanity.record.version

@@ -29,7 +29,7 @@ async def requests_of(emu, bot, game, *, minutes_later: float) -> list[str]:
     emu.advance(minutes_later * 60)
     first = len(log)
     await move_without_a_click(bot, game)
-    await emu.settle(idle=0.02)
+    await emu.settle()
     return log[first:]
 
 
@@ -71,12 +71,12 @@ async def test_a_click_on_the_table_shows_its_move_through_its_own_token(tmp_pat
         table = table_of(emu, thread)
         assert (await roller.click(table, "🎲 Roll the dice")).ok, "a move on the table itself"
         await bot.presenter.settle()
-        await emu.settle(idle=0.02)
+        await emu.settle()
         driver = Table(emu, thread, members, Rng.seeded(3))
         for _ in range(3):  # and moves after it, on the table or on the private panels
             await driver.step()
             await bot.presenter.settle()
-            await emu.settle(idle=0.02)
+            await emu.settle()
         counted = [label for label in log[first:] if not exempt(label)]
         assert counted == [PING_DELETE], (
             "only the ping Start's token posted is deleted through the bot's route: that token is too old",

@@ -59,10 +59,10 @@ async def open_game(emu: Emulator, key: str, names: tuple[str, ...], computers: 
         assert (await member.click(lobby, "Join")).ok
     for _ in range(computers):
         assert (await members[0].select(lobby, "Add computer player (host)…", ["normal"])).ok
-    await emu.settle(idle=0.02)
+    await emu.settle()
     await emu.wait_for(lambda: start_enabled(emu.message(lobby.id)))
     assert (await members[0].click(lobby, "Start")).ok
-    await emu.settle(idle=0.02)
+    await emu.settle()
     return Table(emu, thread, members, rng)
 
 
@@ -132,7 +132,7 @@ async def test_twenty_real_kills_lose_no_acknowledged_move_and_apply_none_twice(
                 logged = await saved_in(bot.db, witness, answered_action_clicks(emu))
                 finished += sum(1 for t in tables if t.over())
                 await bot.start()
-                await emu.settle(idle=0.05, timeout=15)
+                await emu.settle()
                 await old_buttons_answer(tables, before)
                 only_killed_clicks_failed(emu, killed)
             assert bot.starts == KILLS + 1
