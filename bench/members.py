@@ -71,7 +71,6 @@ async def start_catnip(
         clock=EmulatorClock(emu),
     )
     await emu.run_bot(bot)
-    emu.busy.append(bot.busy)
     return bot
 
 

@@ -148,7 +148,6 @@ async def run_offline(
             for listener in (narrator.moves(), *listeners):
                 bot.service.keep(listener)
             await emu.run_bot(bot)
-            emu.busy.append(bot.busy)
             try:
                 for key in games or tuple(GAMES):
                     count = max(GAMES[key].rules.min_players, min(players, GAMES[key].rules.max_players))

@@ -207,7 +207,8 @@ class Emulator:
         return harness.point_discord_py(self.api_base, self.gateway_url)
 
     async def run_bot(self, bot: Any, *, timeout: float = WAIT) -> asyncio.Task[None]:
-        """Starts ``bot.start(token)``; returns its task once READY and the guild is available."""
+        """Starts ``bot.start(token)``; returns its task once READY and the guild is available. A bot
+        with a ``busy()`` method (Catnip's) is waited for by `settle` while it says it is at work."""
 
         def ready() -> bool:
             if not bot.is_ready():
@@ -220,6 +221,8 @@ class Emulator:
 
         task = await harness.start_bot(bot, self.token, is_ready=ready, timeout=timeout)
         self.bots.append((bot, task))
+        if callable(busy := getattr(bot, "busy", None)) and busy not in self.busy:
+            self.busy.append(busy)
         self.check_bots()
         return task
 

@@ -56,7 +56,6 @@ async def start_sharded(
         **(client_options or {}),
     )
     await emu.run_bot(bot)
-    emu.busy.append(bot.busy)
     return bot
 
 
