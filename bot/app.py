@@ -298,8 +298,8 @@ class CatnipBot(commands.AutoShardedBot):
         if self.health is not None:
             await self.health.close()
 
-    async def on_interaction(self, _interaction: discord.Interaction) -> None:
-        self.metrics.clicks.inc()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        self.metrics.interaction_arrived(interaction.id)
 
 
 NOTE_PINGS_EVERY_SECONDS = 60.0

@@ -52,7 +52,7 @@ class PlayCog(commands.Cog, name="Play"):
 
     def __init__(self, bot: CatnipBot) -> None:
         self.bot = bot
-        self.presenter = TablePresenter(bot, bot.service, bot.timers)
+        self.presenter = TablePresenter(bot, bot.service, bot.timers, metrics=bot.metrics)
 
     async def cog_load(self) -> None:
         """Show the tables as the games change (told after the timers)."""

@@ -47,6 +47,15 @@ async def test_healthz_says_whether_the_shards_and_the_store_answer_and_metrics_
         with emu.point_discord_py():
             bot = create_bot(settings, guild_ready_timeout=0.05)
             await emu.run_bot(bot)
+            emu.busy.append(bot.busy)  # settled: the tables and pings of each click are shown too
+            pings_posted = []
+            emu.on_message(
+                lambda kind, message: (
+                    pings_posted.append(message.id)
+                    if kind == "create" and message.content.startswith("🔔")
+                    else None
+                )
+            )
             try:
                 assert await get(port, "/healthz") == (200, "ok\n")
                 thread, members = await open_table(emu, "catsdogs", 3)
@@ -60,7 +69,18 @@ async def test_healthz_says_whether_the_shards_and_the_store_answer_and_metrics_
                 assert seen[("catnip_leases_held", ())] == 1
                 moves = seen[("catnip_moves_total", (("by", "member"),))]
                 assert moves >= 1 and seen[("catnip_store_commit_seconds_count", ())] == moves
-                assert seen[("catnip_clicks_total", ())] >= 6
+                interactions = emu.interaction_timings()
+                assert seen[("catnip_clicks_total", ())] == len(interactions) >= 6
+                # Every click and command answered is timed once, from its arrival to its answer.
+                answered = [timing for timing in interactions if timing.seconds is not None]
+                assert seen[("catnip_click_answer_seconds_count", ())] == len(answered)
+                assert seen[("catnip_click_answer_seconds_sum", ())] > 0
+                # Each showing of the table after the game started or moved (moves in a row: one showing).
+                shown = seen[("catnip_table_lag_seconds_count", ())]
+                assert 1 <= shown <= moves + 1 and seen[("catnip_table_lag_seconds_sum", ())] > 0
+                assert pings_posted and seen[("catnip_pings_sent_total", (("kind", "turn"),))] == len(
+                    pings_posted
+                )
                 routes = {labels[0][1] for name, labels in seen if name == "catnip_discord_requests_total"}
                 assert "POST /api/v10/interactions/{id}/{token}/callback" in routes, routes
                 assert "POST /api/v10/channels/{id}/messages" in routes, routes
