@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 
 import aiohttp
@@ -16,7 +17,7 @@ from bot.app import create_bot
 from bot.config import SettingsError, load_settings
 from emulator import Emulator
 from engine import Rng
-from tests.bot.test_fleet import bot_environment, fleet_process, stop_cleanly
+from tests.bot.test_fleet import REPO, bot_environment, fleet_process, stop_cleanly
 from tests.bot.test_fleet_failures import free_port
 from tests.e2e.driver import Table, open_table, settings_for
 
@@ -33,6 +34,23 @@ def samples(text: str) -> dict[tuple[str, tuple], float]:
         for family in text_string_to_metric_families(text)
         for sample in family.samples
     }
+
+
+def served_names(text: str) -> set[str]:
+    """Every metric a Prometheus text page names, by its family's name and by its samples' names (a
+    counter with no sample yet, such as 429s before any, is named `<family>_total`)."""
+    names = set()
+    for family in text_string_to_metric_families(text):
+        names |= {family.name, *(sample.name for sample in family.samples)}
+        if family.type == "counter":
+            names.add(f"{family.name}_total")
+    return names
+
+
+def readme_metrics() -> set[str]:
+    """The metrics the README's "For operators" section names."""
+    section = (REPO / "README.md").read_text().split("## For operators", 1)[1].split("\n## ", 1)[0]
+    return set(re.findall(r"`(catnip_[a-z0-9_]+)`", section))
 
 
 async def test_healthz_says_whether_the_shards_and_the_store_answer_and_metrics_count_the_play(
@@ -84,6 +102,8 @@ async def test_healthz_says_whether_the_shards_and_the_store_answer_and_metrics_
                 routes = {labels[0][1] for name, labels in seen if name == "catnip_discord_requests_total"}
                 assert "POST /api/v10/interactions/{id}/{token}/callback" in routes, routes
                 assert "POST /api/v10/channels/{id}/messages" in routes, routes
+                listed = readme_metrics()
+                assert len(listed) >= 12 and listed <= served_names(text), listed - served_names(text)
 
                 await asyncio.to_thread(stop_server, postgres_server)
                 try:
