@@ -75,7 +75,8 @@ class PlayCog(commands.Cog, name="Play"):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        await route_click(interaction, self.presenter)
+        if self.bot.in_charge(interaction):  # in a fleet changing its shard count, one process answers
+            await route_click(interaction, self.presenter)
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
