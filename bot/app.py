@@ -358,17 +358,19 @@ class CatnipBot(commands.AutoShardedBot):
     async def _take_released(self) -> None:
         """Right after taking over: take each game still held by the fleet before once it lets it go."""
         plan, handover = self.shard_plan, self.handover
+        before: int | None = None
         while True:
             try:
                 held = await self.store.held_elsewhere(plan.shard_ids, plan.shard_count, self.clock.now())
             except StoreUnavailable:
-                held = 1  # asked again in a moment
-            if await self._renew_leases():
+                held = before  # asked again in a moment
+            if held != before and await self._renew_leases():  # claimed only once some were let go
                 waited = handover.wall() - handover.layout.since
                 log.info("%s: took over games %.2f s after the handover", plan, waited)
-            if not held:
+            if held == 0:
                 log.info("%s: runs every game of its shards", plan)
                 return
+            before = held
             await asyncio.sleep(CLAIM_EVERY_SECONDS)
 
     async def _hand_over(self) -> None:
@@ -389,6 +391,8 @@ class CatnipBot(commands.AutoShardedBot):
             await self.service.leases.hand_over()
             waited = self.handover.wall() - self.handover.layout.since
             log.info("%s: handed its games over %.2f s after the handover; answers nothing now", plan, waited)
+        except StoreUnavailable:
+            log.warning("%s: the store is away; its games go over when their leases run out", plan)
         except Exception:
             log.exception("handing the games over failed; they go over when their leases run out")
 
