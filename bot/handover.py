@@ -12,8 +12,8 @@ answers nothing and runs no game. When every shard of its count is connected, th
 the moment before it comes. When the fleet in charge has no shard connected any more (it was stopped
 before the new one started, or died), the new one takes over at once, at its start if it can.
 
-From then on each click or command is answered by exactly one process, whichever saw it first: by the
-old fleet if it was made before the moment (its id carries Discord's time), by the new one if after.
+Each click or command is answered by exactly one process: by the old fleet if it was made before the
+moment (its id carries Discord's time), by the new one if after.
 At the moment the old processes stop running games (the clicks they are answering are answered, table
 updates and pings finished and noted, leases released), and the new ones take each game as soon as its
 lease is free; a click on a game not taken yet is told to try again in a moment. The old processes
@@ -36,7 +36,7 @@ from bot.storage.layouts import ShardLayout
 log = logging.getLogger("catnip.handover")
 
 POLL_SECONDS = 1.0
-"""How often each process of a fleet reads the layout (and a standby says it is still connected)."""
+"""How often each process of a fleet reads the layout (and says its shards are still connected)."""
 TAKE_OVER_AFTER = 3.0
 """Seconds between the layout changing hands in the database and the moment it takes effect: every
 process reads it within `POLL_SECONDS`, with time to spare for a slow read."""
