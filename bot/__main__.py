@@ -1,7 +1,8 @@
 """`catnip` / `python -m bot`: run the bot, or the offline demo when no Discord token is configured.
 
 `catnip fleet --processes N` runs N bot processes with a shard range each (see `bot.fleet`);
-`catnip migrate-db --from … --to …` copies a database into PostgreSQL (bot/storage/transfer.py).
+`catnip migrate-db --from … --to …` copies a database into PostgreSQL (bot/storage/transfer.py);
+`catnip backup-db <file>` copies the SQLite database while the bot runs (bot/storage/backup.py).
 """
 
 from __future__ import annotations
@@ -71,6 +72,10 @@ def main(argv: list[str] | None = None) -> None:
         for problem in str(error).splitlines():  # one line per bad setting
             print(f"catnip: {problem}", file=sys.stderr)
         raise SystemExit(2) from None
+    if args[:1] == ["backup-db"]:
+        from bot.storage.backup import backup_main
+
+        raise SystemExit(backup_main(args[1:], settings))
     shards = shards_named(settings, args[0] if args else None)
     configure_logging(settings.log_level, settings.log_format, shards)
     if args[:1] == ["fleet"]:

@@ -12,12 +12,14 @@ from pathlib import Path
 
 import aiohttp
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.absence import Absence
 from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.discord_budget import GlobalBudget, share, trace_config
+from bot.handover import Handover
 from bot.health import HealthServer, Metrics
 from bot.logs import name_shards
 from bot.memory import RELEASE_EVERY_SECONDS, can_release, release_free_memory
@@ -42,6 +44,13 @@ def cog_extensions() -> list[str]:
         for path in COGS_DIR.glob("*/__init__.py")
         if "async def setup(" in path.read_text()
     )
+
+
+class CatnipTree(app_commands.CommandTree):
+    """The slash commands, each run by the one process of a fleet in charge of it (bot/handover.py)."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return self.client.in_charge(interaction)
 
 
 class CatnipBot(commands.AutoShardedBot):
@@ -84,10 +93,17 @@ class CatnipBot(commands.AutoShardedBot):
         self.request_trace: aiohttp.TraceConfig | None = client_options["http_trace"]
         """The trace every request to Discord goes through (the budget's), the start-up probe's too."""
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=intents, help_command=None, **client_options
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=CatnipTree,
+            **client_options,
         )
         self.settings = settings
         self.health: HealthServer | None = None
+        self.handover: Handover | None = None
+        """In a fleet: whether this process runs the games or stands by for them (bot/handover.py)."""
+        self._renewing = asyncio.Lock()  # one claim of the leases at a time
         self.store: GameStore = store or store_for_settings(settings)
         self.clock: Clock = clock or SystemClock()
         self.discord_outage = OutageLog("Discord", log, now=self.clock.now)
@@ -180,18 +196,30 @@ class CatnipBot(commands.AutoShardedBot):
         fleet = self.settings.shard_ids is not None or self.settings.database_url is not None
         if fleet:
             self.store.owner = str(self.shard_plan)
+            self.handover = Handover(self.store, self.shard_plan)
+            await self.handover.join()
         self.service.run_shards(self.shard_plan, leasing=fleet)
         for extension in cog_extensions():
             await self.load_extension(extension)
-        resumed = await self.service.resume()
-        await self.timers.resume()
-        log.info("%s: resumed %d games", self.shard_plan, len(resumed))
+        if self.runs_games():
+            resumed = await self.service.resume()
+            await self.timers.resume()
+            log.info("%s: resumed %d games", self.shard_plan, len(resumed))
+            self._background.append(asyncio.create_task(self._after_ready(resumed)))
+        else:
+            log.info(
+                "%s: standing by while %s runs the games; taking them over once all %d shards are connected",
+                self.shard_plan,
+                self.handover.describe(),
+                self.shard_plan.shard_count,
+            )
         if self.sync_commands and 0 in self.shard_plan.shard_ids:  # one process of a fleet is enough
             await self._sync()
-        self._background.append(asyncio.create_task(self._after_ready(resumed)))
         self._background.append(asyncio.create_task(self._tick_timers()))
         if self.service.leases.leasing:
             self._background.append(asyncio.create_task(self._keep_leases()))
+        if self.handover is not None:
+            self._background.append(asyncio.create_task(self._follow_layout()))
         if can_release():
             self._background.append(asyncio.create_task(self._release_memory()))
         self._background.append(asyncio.create_task(self._note_pings()))
@@ -272,15 +300,101 @@ class CatnipBot(commands.AutoShardedBot):
         await self.wait_until_ready()
         while not self.is_closed():
             await asyncio.sleep(self.shard_plan.lease_seconds / 3)
-            try:
+            if self.runs_games():
+                await self._renew_leases()
+
+    async def _renew_leases(self) -> int:
+        """Renew the leases and show the games newly taken; how many were taken."""
+        try:
+            async with self._renewing:
                 taken = await self.service.renew_leases()
                 if taken:
                     log.info("%s: took over %d games", self.shard_plan, len(taken))
                     await self.service.announce_resumed(taken)
+                return len(taken)
+        except StoreUnavailable:
+            pass  # the store tells of the outage; the leases are renewed at the next round
+        except Exception:
+            log.exception("renewing the game leases failed")
+        return 0
+
+    # -------------------------------------------------------------- a fleet's handover (bot/handover.py)
+
+    def runs_games(self) -> bool:
+        """Whether this process runs its shards' games now (not while its fleet stands by for them)."""
+        return self.handover is None or self.handover.running()
+
+    def in_charge(self, interaction: discord.Interaction) -> bool:
+        """Whether this process answers `interaction` (in a fleet changing its shard count, exactly
+        one process does: by the time Discord gave it)."""
+        return self.handover is None or self.handover.in_charge(interaction.created_at.timestamp())
+
+    def _shards_connected(self) -> bool:
+        return self.is_ready() and not any(shard.is_closed() for shard in self.shards.values())
+
+    async def _follow_layout(self) -> None:
+        await self.handover.follow(
+            connected=self._shards_connected, take_over=self._take_over, hand_over=self._hand_over
+        )
+
+    async def _take_over(self) -> None:
+        """This fleet's shard count is in charge from now on: take the games the fleet before has let
+        go of, and each of the others as soon as it does."""
+        try:
+            async with self._renewing:
+                taken = await self.service.resume()
+            await self.timers.resume()
+            waited = self.handover.wall() - self.handover.layout.since
+            log.info("%s: in charge now; took over %d games %.2f s after the handover", self.shard_plan,
+                     len(taken), waited)  # fmt: skip
+            await self.service.announce_resumed(taken)
+            await self.service.show_endings()
+        except StoreUnavailable:
+            pass  # the games not taken yet are taken when the leases are next renewed
+        except Exception:
+            log.exception("taking over the games failed; they are taken when the leases are next renewed")
+        self._background.append(asyncio.create_task(self._take_released()))
+
+    async def _take_released(self) -> None:
+        """Right after taking over: take each game still held by the fleet before once it lets it go."""
+        plan, handover = self.shard_plan, self.handover
+        before: int | None = None
+        while True:
+            try:
+                held = await self.store.held_elsewhere(plan.shard_ids, plan.shard_count, self.clock.now())
             except StoreUnavailable:
-                pass  # the store tells of the outage; the leases are renewed at the next round
-            except Exception:
-                log.exception("renewing the game leases failed")
+                held = before  # asked again in a moment
+            if held != before and await self._renew_leases():  # claimed only once some were let go
+                waited = handover.wall() - handover.layout.since
+                log.info("%s: took over games %.2f s after the handover", plan, waited)
+            if held == 0:
+                log.info("%s: runs every game of its shards", plan)
+                return
+            before = held
+            await asyncio.sleep(CLAIM_EVERY_SECONDS)
+
+    async def _hand_over(self) -> None:
+        """Another shard count is in charge from now on: finish the clicks being answered, the table
+        updates and the pings, then let the games go to the fleet taking over."""
+        plan = self.shard_plan
+        games = len(self.service.live)
+        log.info("%s: %s takes over; handing over %d games", plan, self.handover.describe(), games)
+        try:
+            await self.service.computers.stop_all()
+            deadline = asyncio.get_running_loop().time() + CLICK_ANSWER_SECONDS
+            while handling_events() and asyncio.get_running_loop().time() < deadline:
+                await asyncio.sleep(0.05)  # the clicks made before the handover are answered here
+            await self.timers.save()
+            for presenter in self.service.presenters:
+                await presenter.settle(drawings=False)
+                await presenter.note_pings()
+            await self.service.leases.hand_over()
+            waited = self.handover.wall() - self.handover.layout.since
+            log.info("%s: handed its games over %.2f s after the handover; answers nothing now", plan, waited)
+        except StoreUnavailable:
+            log.warning("%s: the store is away; its games go over when their leases run out", plan)
+        except Exception:
+            log.exception("handing the games over failed; they go over when their leases run out")
 
     async def close(self) -> None:
         for task in self._background:
@@ -289,6 +403,9 @@ class CatnipBot(commands.AutoShardedBot):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.service.shutdown()
+        if self.handover is not None:
+            with contextlib.suppress(StoreUnavailable):  # else its word runs out by itself
+                await self.handover.leave()
         await super().close()  # unloads the cogs: their table updates are done before Discord closes
         try:
             await self.timers.save()
@@ -298,11 +415,16 @@ class CatnipBot(commands.AutoShardedBot):
         if self.health is not None:
             await self.health.close()
 
-    async def on_interaction(self, _interaction: discord.Interaction) -> None:
-        self.metrics.clicks.inc()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if self.in_charge(interaction):
+            self.metrics.interaction_arrived(interaction.id)
 
 
 NOTE_PINGS_EVERY_SECONDS = 60.0
+CLAIM_EVERY_SECONDS = 0.1
+"""Right after a fleet takes over: how often it looks for the games the fleet before has let go of."""
+CLICK_ANSWER_SECONDS = 3.0
+"""Discord's time to answer a click: a fleet handing over waits this long at most for those under way."""
 
 GC_THRESHOLDS = (10_000, 20, 10)
 

@@ -7,7 +7,7 @@ import asyncio
 import logging
 from collections.abc import Sequence
 
-from bot.errors import TableMovedOn
+from bot.errors import RunElsewhere, TableMovedOn
 from bot.live import LiveGame
 from bot.moves import Moves
 from bot.running_games import RunningGames
@@ -79,6 +79,8 @@ class ComputerSeats:
                 await self.decide_for(game, self.to_act(game)[:1], reason=None)
             except TableMovedOn:
                 continue  # the store held a newer version: the game was read again, decide on that
+            except RunElsewhere:
+                return  # another process runs the game now: its computer seats move there
             except StoreUnavailable:  # the store tells of the outage; the move is tried again after it
                 await self.games.clock.sleep(RETRY_AFTER_OUTAGE_SECONDS)
             except Exception:

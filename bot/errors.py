@@ -36,3 +36,8 @@ class NotOwned(Refusal):
 
     def __init__(self) -> None:
         super().__init__("Catnip is moving this server's games just now — try again in a moment.")
+
+
+class RunElsewhere(Refusal):
+    """Another Catnip process holds the game's lease now (the game moved to it, as in a fleet's
+    handover): nothing was applied here, and this process has let the game go."""

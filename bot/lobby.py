@@ -70,7 +70,7 @@ class Lobby:
             now=self.games.clock.now(),
         )
         game = LiveGame(record=record, rules=rules, last_human_at=self.games.clock.now())
-        self.games.live[record.id] = game
+        self.games.add_created(game)
         log.info("%s opened a %s lobby", game.log_prefix(), game_key)
         await self.games.tell_lobby(game)
         return game
@@ -259,7 +259,7 @@ class Lobby:
         )
         now = self.games.clock.now()
         game = LiveGame(record=new, rules=GAMES[new.game].rules, last_human_at=now, rematch_of=record.id)
-        self.games.live[new.id] = game
+        self.games.add_created(game)
         return await self.start(new.id, user_id, seed)
 
 

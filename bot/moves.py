@@ -7,7 +7,7 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from bot.errors import NotInGame, Refusal, TableMovedOn
+from bot.errors import NotInGame, Refusal, RunElsewhere, TableMovedOn
 from bot.live import LiveGame, describe_players
 from bot.running_games import RunningGames
 from bot.storage import FinalResult, NotOwner, SeatRecord, StaleMove, StoreUnavailable, load_state
@@ -95,7 +95,7 @@ class Moves:
                 self.metrics.not_committed(error)
             if isinstance(error, NotOwner):  # another process took the game over: no longer this one's
                 self.games.live.pop(game.id, None)
-                raise Refusal(str(error)) from error
+                raise RunElsewhere(str(error)) from error
             if not isinstance(error, StaleMove):
                 raise
             game.record = await store.get_game(game.id)

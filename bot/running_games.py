@@ -33,6 +33,10 @@ class RunningGames:
         self.shard_plan = shard_plan
         """The guilds whose games this process runs; `live` never holds a game of another guild."""
         self.live: dict[int, LiveGame] = {}
+        self.claimed: set[int] | None = None
+        """With leases (a fleet): the games whose lease this process held when it last claimed, and
+        those it created since (leased to it from their start); a game loaded for a click without
+        its lease is not one of them (bot/leases.py)."""
         self.keepers: list[GameListener] = []
         """Told first of each change: the timers and absence, whose state a table shows."""
         self.presenters: list[Presenter] = []
@@ -59,6 +63,12 @@ class RunningGames:
             self.check_owner(record.guild_id)
             game = await self.load(record)
         return game
+
+    def add_created(self, game: LiveGame) -> None:
+        """A game this process has just created (leased to it, in a fleet) runs here from now on."""
+        self.live[game.id] = game
+        if self.claimed is not None:
+            self.claimed.add(game.id)
 
     async def load(self, record: GameRecord) -> LiveGame:
         game = self.live[record.id] = await self.read(record)

@@ -19,6 +19,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.errors import RunElsewhere
 from bot.live import LiveGame
 from bot.sessions import GameService
 from bot.storage import Deadline, StoreUnavailable
@@ -146,9 +147,12 @@ class Timers:
             if left <= 0:
                 self._deadlines.pop(game_id, None)
                 log.info("%s timer expired for seats %s", game.log_prefix(), humans)
-                await self.service.decide_for(
-                    game, humans, reason="ran out of time", version=game.record.version
-                )
+                try:
+                    await self.service.decide_for(
+                        game, humans, reason="ran out of time", version=game.record.version
+                    )
+                except RunElsewhere:
+                    continue  # another process runs the game now: its timer runs there
                 self.service.schedule_computers(game)
             elif left <= self.settings.warning_seconds and (game_id, deadline.decision) not in self._warned:
                 self._warned.add((game_id, deadline.decision))

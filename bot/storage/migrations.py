@@ -207,6 +207,29 @@ TABLES: tuple[Table, ...] = (
         key=("game_id", "seat"),
         since=5,
     ),
+    # Which shard count runs the games, the one before it and since when (one row, `id` 1), and the
+    # shards each fleet has connected, as its processes last said (see bot/handover.py).
+    Table(
+        "shard_layout",
+        (
+            Column("id", "int", True, "id = 1"),
+            Column("shard_count", "int", True, "shard_count >= 1"),
+            Column("previous_count", "int"),
+            Column("since", "time", required=True),
+        ),
+        key=("id",),
+        since=6,
+    ),
+    Table(
+        "fleet_shards",
+        (
+            Column("shard_count", "int", True, "shard_count >= 1"),
+            Column("shard_id", "int", True, "shard_id >= 0"),
+            Column("connected_until", "time", required=True),
+        ),
+        key=("shard_count", "shard_id"),
+        since=6,
+    ),
     Table(
         "remembered_options",
         (
@@ -248,6 +271,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(3, "ended games whose last table is not shown yet"),
     Migration(4, "the standing turn pings"),
     Migration(5, "skill ratings"),
+    Migration(6, "the fleet's shard count, and the shards each fleet has connected"),
 )
 
 

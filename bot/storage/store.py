@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.storage.commits import SNAPSHOT_UPSERT, PendingMove, write_result
 from bot.storage.dialects import Connection, Dialect
+from bot.storage.layouts import ShardLayouts
 from bot.storage.models import (
     ENDED_STATUSES,
     Deadline,
@@ -114,7 +115,7 @@ RETURNING id
 REMEMBER_OPTIONS = "ON CONFLICT (channel_id, game) DO UPDATE SET options = excluded.options"
 
 
-class GameStore(Ownership, GameLocks, Ratings):
+class GameStore(Ownership, GameLocks, Ratings, ShardLayouts):
     """The only way the bot reads and writes games; times are passed in by the caller.
 
     `owner` is this instance's role in a fleet and `token` its own identity (see ownership.py);

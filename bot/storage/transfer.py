@@ -4,8 +4,9 @@ Games, seats, the action logs, snapshots, deadlines, results, outcomes, ratings,
 show, the standing turn pings and remembered options are copied as they are (ids included), in one
 transaction: the target ends up with all of it or, if anything fails, with nothing. The target must
 be empty (its schema is created if missing); a target that already holds games is refused, so
-running the command twice never copies twice. Leases are not copied: the first process to run on
-the target takes the games. The source is only read (a SQLite file is opened read-only).
+running the command twice never copies twice. Leases and the fleet's shard layout are not copied:
+the first processes to run on the target take the games. The source is only read (a SQLite file is
+opened read-only).
 """
 
 from __future__ import annotations
@@ -26,9 +27,12 @@ from bot.storage.postgres import PostgresGameStore, is_postgresql_url, without_p
 
 NOT_COPIED = frozenset({"owner", "owner_token", "lease_until"})
 """The leases: the first process to run on the target takes the games."""
+TABLES_NOT_COPIED = frozenset({"shard_layout", "fleet_shards"})
+"""The fleet's shard layout: the first fleet to run on the target records its own."""
 COPIED: dict[str, tuple[str, ...]] = {
     table.name: tuple(column.name for column in table.columns if column.name not in NOT_COPIED)
     for table in TABLES
+    if table.name not in TABLES_NOT_COPIED
 }
 """Every table of a Catnip database (the schema's, parents before children) and the columns copied.
 A source made by an older Catnip may lack the newer tables: those have nothing to copy."""

@@ -53,7 +53,11 @@ class PlayCog(commands.Cog, name="Play"):
     def __init__(self, bot: CatnipBot) -> None:
         self.bot = bot
         self.presenter = TablePresenter(
-            bot, bot.service, bot.timers, picture_cpu_share=bot.settings.picture_cpu_share
+            bot,
+            bot.service,
+            bot.timers,
+            picture_cpu_share=bot.settings.picture_cpu_share,
+            metrics=bot.metrics,
         )
 
     async def cog_load(self) -> None:
@@ -77,7 +81,8 @@ class PlayCog(commands.Cog, name="Play"):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        await route_click(interaction, self.presenter)
+        if self.bot.in_charge(interaction):  # in a fleet changing its shard count, one process answers
+            await route_click(interaction, self.presenter)
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:

@@ -15,7 +15,7 @@ import itertools
 import logging
 import secrets
 from collections.abc import Coroutine, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -26,6 +26,9 @@ from bot.storage import StoreUnavailable
 from cogs.components import Controls
 from cogs.play._writer import Writer
 from cogs.seat_controls import hand_button
+
+if TYPE_CHECKING:
+    from bot.health import Metrics
 
 log = logging.getLogger("catnip.table")
 
@@ -86,12 +89,20 @@ class TurnPings:
     """Pings whoever must act at each table, warns of timers running out, and cleans both up."""
 
     def __init__(
-        self, bot: discord.Client, service: GameService, writer: Writer, deletions: OwnDeletions
+        self,
+        bot: discord.Client,
+        service: GameService,
+        writer: Writer,
+        deletions: OwnDeletions,
+        *,
+        metrics: Metrics | None = None,
     ) -> None:
         self.bot = bot
         self.service = service
         self.writer = writer
         self.deletions = deletions
+        self.metrics = metrics
+        """Where each ping and warning posted is counted (bot/health.py), if anywhere."""
         self._pings: dict[int, tuple[int, int, frozenset[int]]] = {}  # game -> (channel, message, users)
         self._noted: dict[int, tuple[int, int]] = {}  # the pings as last noted
         self._warnings: dict[int, tuple[int, int, int]] = {}  # game -> (channel, message, version warned at)
@@ -122,6 +133,8 @@ class TurnPings:
             nonce = next(PING_NONCES)
             sent = await self.writer.counted(Priority.PING, lambda: channel.send(**fields, nonce=nonce))
             sent_id = sent.id
+        if self.metrics is not None:
+            self.metrics.turn_pings.inc()
         self._pings[game.id] = (channel.id, sent_id, users)
         if previous is not None:
             # Off the refresh path: the slot is free for the next table while the old ping goes.
@@ -171,6 +184,8 @@ class TurnPings:
         except (discord.Forbidden, discord.NotFound) as error:
             log.warning("%s could not post the timer warning (HTTP %s)", game.log_prefix(), error.status)
             return
+        if self.metrics is not None:
+            self.metrics.timer_warnings.inc()
         self.clear_warning(game, force=True)  # an earlier one still up
         self._warnings[game.id] = (channel.id, sent_id, game.record.version)
 

@@ -22,7 +22,9 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -36,6 +38,9 @@ from cogs.play._table_writer import TableWriter
 from cogs.play._tokens import InteractionBook
 from cogs.play._writer import Writer
 from engine import Event
+
+if TYPE_CHECKING:
+    from bot.health import Metrics
 
 log = logging.getLogger("catnip.table")
 
@@ -131,19 +136,25 @@ class TablePresenter:
         *,
         click_clock: Clock | None = None,
         picture_cpu_share: float = CPU_SHARE,
+        metrics: Metrics | None = None,
     ) -> None:
         """`click_clock` measures how long clicks wait for their answer (by default the monotonic clock);
-        `picture_cpu_share`: the share of a core drawing pictures may take (the PICTURE_CPU_SHARE setting)."""
+        `picture_cpu_share`: the share of a core drawing pictures may take (the PICTURE_CPU_SHARE setting);
+        `metrics` (bot/health.py), if given, hears how long tables lag behind their games and of each
+        ping posted."""
         self.service = service
+        self.metrics = metrics
         self.pictures = TablePictures(
             service.pictures, follow_up=self.refresh, clock=service.clock.now, cpu_share=picture_cpu_share
         )
         self.tokens = InteractionBook(service.clock.now)
         routes = Writer(self.tokens)
         self.deletions = OwnDeletions(bot, routes)
-        self.pings = TurnPings(bot, service, routes, self.deletions)
+        self.pings = TurnPings(bot, service, routes, self.deletions, metrics=metrics)
         self.writer = TableWriter(bot, service, timers, routes, self.pictures, self.pings, self.deletions)
-        self.schedule = TableSchedule(self.writer.show, click_clock)
+        self.schedule = TableSchedule(self._show, click_clock)
+        self._changed_since: dict[int, float] = {}
+        """When the oldest change of each game its table does not show yet was made (perf_counter)."""
 
     # -------------------------------------------------------------- listening to the game service
 
@@ -151,7 +162,16 @@ class TablePresenter:
         self.refresh(game)
 
     async def game_changed(self, game: LiveGame, events: Sequence[Event]) -> None:
+        if self.metrics is not None:
+            self._changed_since.setdefault(game.id, time.perf_counter())
         self.refresh(game)
+
+    async def _show(self, game: LiveGame) -> None:
+        """Show `game`'s table; with metrics, how long after the first change it did not show yet."""
+        since = self._changed_since.pop(game.id, None)  # a change made while showing is shown next time
+        await self.writer.show(game)
+        if since is not None:
+            self.metrics.table_shown(since)
 
     async def games_resumed(self, games: Sequence[LiveGame]) -> None:
         """Show the tables again, and delete the turn pings the process that ran them last left up."""
@@ -161,6 +181,7 @@ class TablePresenter:
     async def game_closed(self, game: LiveGame, reason: str) -> None:
         await self.writer.show_closed(game, reason)
         self.tokens.forget(game.id)
+        self._changed_since.pop(game.id, None)
 
     async def timer_warning(self, game: LiveGame, seats: list[int], seconds_left: int) -> None:
         await self.pings.warn(game, await self.writer.table_channel(game), seats, seconds_left)

@@ -111,6 +111,8 @@ async def test_a_fleet_started_while_discord_and_the_database_are_away_waits_for
         assert output.count(database) == 4, "each process's outage said when it began and ended"
         assert output.count("cannot be reached") == 4, "Discord's and the database's, once a process"
         assert {index: len(runs) for index, runs in output.started().items()} == {0: 1, 1: 1}
+        # Stopped once connected: a stop in the middle of a shard's IDENTIFY is discord.py's to log.
+        await output.wait_for(lambda _: output.count("has connected to Gateway") == 2)
         fleet.send_signal(signal.SIGTERM)
         assert await asyncio.wait_for(fleet.wait(), 30) == 0
     assert not [line for line in output.lines if "Traceback" in line], "\n".join(output.lines)

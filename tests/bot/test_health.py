@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 
 import aiohttp
@@ -16,7 +17,7 @@ from bot.app import create_bot
 from bot.config import SettingsError, load_settings
 from emulator import Emulator
 from engine import Rng
-from tests.bot.test_fleet import bot_environment, fleet_process, stop_cleanly
+from tests.bot.test_fleet import REPO, bot_environment, fleet_process, stop_cleanly
 from tests.bot.test_fleet_failures import free_port
 from tests.e2e.driver import Table, open_table, settings_for
 
@@ -35,6 +36,23 @@ def samples(text: str) -> dict[tuple[str, tuple], float]:
     }
 
 
+def served_names(text: str) -> set[str]:
+    """Every metric a Prometheus text page names, by its family's name and by its samples' names (a
+    counter with no sample yet, such as 429s before any, is named `<family>_total`)."""
+    names = set()
+    for family in text_string_to_metric_families(text):
+        names |= {family.name, *(sample.name for sample in family.samples)}
+        if family.type == "counter":
+            names.add(f"{family.name}_total")
+    return names
+
+
+def readme_metrics() -> set[str]:
+    """The metrics the README's "For operators" section names."""
+    section = (REPO / "README.md").read_text().split("## For operators", 1)[1].split("\n## ", 1)[0]
+    return set(re.findall(r"`(catnip_[a-z0-9_]+)`", section))
+
+
 async def test_healthz_says_whether_the_shards_and_the_store_answer_and_metrics_count_the_play(
     tmp_path, postgres_server
 ):
@@ -47,6 +65,15 @@ async def test_healthz_says_whether_the_shards_and_the_store_answer_and_metrics_
         with emu.point_discord_py():
             bot = create_bot(settings, guild_ready_timeout=0.05)
             await emu.run_bot(bot)
+            emu.busy.append(bot.busy)  # settled: the tables and pings of each click are shown too
+            pings_posted = []
+            emu.on_message(
+                lambda kind, message: (
+                    pings_posted.append(message.id)
+                    if kind == "create" and message.content.startswith("🔔")
+                    else None
+                )
+            )
             try:
                 assert await get(port, "/healthz") == (200, "ok\n")
                 thread, members = await open_table(emu, "catsdogs", 3)
@@ -60,10 +87,23 @@ async def test_healthz_says_whether_the_shards_and_the_store_answer_and_metrics_
                 assert seen[("catnip_leases_held", ())] == 1
                 moves = seen[("catnip_moves_total", (("by", "member"),))]
                 assert moves >= 1 and seen[("catnip_store_commit_seconds_count", ())] == moves
-                assert seen[("catnip_clicks_total", ())] >= 6
+                interactions = emu.interaction_timings()
+                assert seen[("catnip_clicks_total", ())] == len(interactions) >= 6
+                # Every click and command answered is timed once, from its arrival to its answer.
+                answered = [timing for timing in interactions if timing.seconds is not None]
+                assert seen[("catnip_click_answer_seconds_count", ())] == len(answered)
+                assert seen[("catnip_click_answer_seconds_sum", ())] > 0
+                # Each showing of the table after the game started or moved (moves in a row: one showing).
+                shown = seen[("catnip_table_lag_seconds_count", ())]
+                assert 1 <= shown <= moves + 1 and seen[("catnip_table_lag_seconds_sum", ())] > 0
+                assert pings_posted and seen[("catnip_pings_sent_total", (("kind", "turn"),))] == len(
+                    pings_posted
+                )
                 routes = {labels[0][1] for name, labels in seen if name == "catnip_discord_requests_total"}
                 assert "POST /api/v10/interactions/{id}/{token}/callback" in routes, routes
                 assert "POST /api/v10/channels/{id}/messages" in routes, routes
+                listed = readme_metrics()
+                assert len(listed) >= 12 and listed <= served_names(text), listed - served_names(text)
 
                 await asyncio.to_thread(stop_server, postgres_server)
                 try:
