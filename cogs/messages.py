@@ -25,7 +25,7 @@ from cogs.phone import (
     text_lines,
 )
 from cogs.ratings import change_note
-from cogs.seat_controls import away_line, hand_button, refresh_button, table_buttons
+from cogs.seat_controls import away_line, hand_button, more_button, refresh_button, table_buttons
 from engine import Action, Outcome, events_for, fill_names
 from engine.decisions import your_decision
 from engine.texts import Choice
@@ -485,15 +485,49 @@ def private_panel(
         for index, event in enumerate(recent)
     ]
     own = renderer.private_fields(view, public, game.names)
-    if actions:
-        items = action_items(game, seat, actions, page)
+    if rules.outcome(state) is not None:
+        items: list[Item] = []
     else:
-        items = [] if rules.outcome(state) is not None else [refresh_button(game)]
+        items = action_items(game, seat, actions, page) if actions else [refresh_button(game)]
+        items = _with_more(game, items, waiting=not actions)
     controls = Controls(items)
     lines = lines[len(lines) - max(fresh, _recent_room(embed, own, controls, lines)) :]
     recently = [("Recently", "\n".join(lines))] if lines else []
     add_fields(embed, [*recently, *own] if fresh else [*own, *recently])
     return Message(embed=embed, view=controls)
+
+
+def _with_more(game: LiveGame, items: list[Item], waiting: bool) -> list[Item]:
+    """The panel's controls and its more button after them: beside 🔄 Refresh on a waiting panel, else
+    on a row of its own, else beside the last row's buttons if it has room (never before a move)."""
+    last = max((item.row or 0 for item in items), default=0)
+    on_last = [item for item in items if (item.row or 0) == last]
+    if waiting:
+        row = 0
+    elif last < 4:
+        row = last + 1
+    elif len(on_last) < 5 and all(isinstance(item, Button) for item in on_last):
+        row = last
+    else:
+        return items
+    button = more_button(game, row)
+    return items if button is None else [*items, button]
+
+
+def more_message(game: LiveGame, seat: int) -> Message:
+    """The rest of `seat`'s own view, which its panel leaves out to keep the decision on a phone's first
+    screen (`Texts.more_fields`), and more of what happened: shown privately to the seat."""
+    renderer = game.game.texts
+    embed = discord.Embed(
+        title=f"{renderer.emoji} {game.names[seat]} — more of your view (table #{game.id})", colour=COLOUR
+    )
+    fields = renderer.more_fields(game.view(seat), game.view(None), game.names)
+    story = narration(game, seat, limit=DETAILS_NARRATION)
+    add_fields(embed, [*fields, *([("What happened", story)] if story else [])])
+    if not embed.fields:
+        embed.description = "Your panel already shows all of your view."
+    embed.set_footer(text=f"Game #{game.id} · move {game.record.version - 1}")
+    return Message(embed=embed)
 
 
 def _recent_room(

@@ -210,18 +210,13 @@ class MadCatTexts(Texts):
         return fields
 
     def _mooch_menu(self, view: View) -> str:
-        """What each mooch card would share now (MC-6, MC-9), and which the tray already reads as."""
-        lines = []
-        for pick in MOOCH_CARDS:
-            if pick == "fail":
-                lines.append(f"{MOOCH_LABELS[pick]} — catpot {vps(view.cards[CATPOT])}, if the turn fails")
-                continue
-            pot = view.cards[card(view.kind, pick, False)]
-            now = " ✨ the tray reads as this already" if pick in view.readings else ""
-            lines.append(f"{MOOCH_LABELS[pick]} — {vps(pot)} to share{now}")
-        lines.append(f"{MOOCH_LABELS['none']} — keep your cards")
-        lines.append("Moochers who picked the same card split its VPs; the rest stays on the card.")
-        return "\n".join(lines)
+        """How the mooch cards pay (MC-6, MC-9), in short: each button says what its card would share
+        now, and the roller's tray above says which the tray already reads as."""
+        return (
+            f"Each button shows the VPs its card shares if the tray reads as it; moochers who picked the "
+            f"same card split them, the rest stays on the card. {MOOCH_LABELS['fail']} takes the catpot "
+            f"if the turn fails; {MOOCH_LABELS['none']} keeps your cards."
+        )
 
     def prompt(self, view: View, names: Sequence[str]) -> str:
         seat = view.seat
