@@ -29,7 +29,8 @@ from PIL import Image
 
 import pictures
 from bench.table_in_memory import TableCase, commit, computer_move, new_table
-from cogs.messages import Message, private_panel, table_message
+from cogs.messages import Message, table_message
+from cogs.panel import private_panel
 from cogs.phone import screen_of
 from engine import GAMES
 

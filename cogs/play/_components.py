@@ -18,7 +18,7 @@ from bot.live import LiveGame
 from bot.storage import StoreUnavailable
 from cogs import custom_ids as ids
 from cogs.lobby_settings import setting_value
-from cogs.messages import private_panel
+from cogs.panel import private_panel
 from cogs.play._answers import acknowledge, reply, show
 from cogs.play._details import on_details
 from cogs.play._gate import admit, can_manage, check_component_type, on_private_panel

@@ -12,7 +12,7 @@ from bot.errors import BadRequest, Refusal
 from bot.live import LiveGame
 from cogs import custom_ids as ids
 from cogs.components import Controls
-from cogs.messages import more_message, private_panel
+from cogs.panel import more_message, private_panel
 from cogs.play._answers import reply, show
 from cogs.play._gate import can_manage, on_private_panel
 from cogs.ratings import rating_text

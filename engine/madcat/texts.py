@@ -58,14 +58,14 @@ def vps(amount: int) -> str:
     return f"{amount} VP" if amount == 1 else f"{amount} VPs"
 
 
-def hidden_pick_line(name: str, pick: str) -> str:
+def hidden_pick_line(pick: str) -> str:
     """The owner's own line for a pick still face down: only their panel ever shows it."""
-    return f"{MOOCH_LABELS[pick]} — face down in front of you, {name}"
+    return f"{MOOCH_LABELS[pick]} — face down in front of you"
 
 
-def revealed_pick_line(name: str, pick: str) -> str:
+def revealed_pick_line(pick: str) -> str:
     """The owner's own line for a pick they revealed (and were paid for)."""
-    return f"{MOOCH_LABELS[pick]} — you revealed it, {name} ✅"
+    return f"{MOOCH_LABELS[pick]} — you revealed it ✅"
 
 
 def player_line(icon: str, name: str, score: int, status: str = "") -> str:
@@ -195,11 +195,10 @@ class MadCatTexts(Texts):
         seat = view.seat
         fields = []
         if seat is not None and view.my_pick is not None:
-            name = names[seat]
             if view.revealed[seat] is not None:
-                line = revealed_pick_line(name, view.my_pick)
+                line = revealed_pick_line(view.my_pick)
             else:
-                line = hidden_pick_line(name, view.my_pick)
+                line = hidden_pick_line(view.my_pick)
             fields.append(("Your mooch pick", line))
         if view.phase == "mooch" and seat in view.to_act:
             fields.append(("🤫 Mooch cards — pick one in secret", self._mooch_menu(view)))

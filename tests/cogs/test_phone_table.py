@@ -13,7 +13,8 @@ import discord
 import pytest
 
 from cogs import custom_ids as ids
-from cogs.messages import Message, details_message, panel_screen, private_panel, table_message, table_screen
+from cogs.messages import Message, details_message, table_message, table_screen
+from cogs.panel import panel_screen, private_panel
 from cogs.phone import PANEL_BUDGET, SCREEN, TABLE_BUDGET, columns, phone_lines, screen_of, wrapped_lines
 from emulator.limits import check_message
 from engine import GAMES, Rng

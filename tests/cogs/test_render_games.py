@@ -11,7 +11,8 @@ import pytest
 from bot.clock import ManualClock
 from bot.sessions import GameService
 from bot.storage import SqliteGameStore
-from cogs.messages import Message, lobby_message, more_message, private_panel, table_message
+from cogs.messages import Message, lobby_message, table_message
+from cogs.panel import more_message, private_panel
 from emulator.limits import check_message
 from engine import GAMES, Rng
 
@@ -43,7 +44,8 @@ def catsanity_secrets(state, seat: int) -> set[str]:
 def madcat_secrets(state, seat: int) -> set[str]:
     """A mooch pick not revealed yet, as its owner's panel and the table would print it (MC-4, MC-X2).
 
-    `drive` seats players named P0, P1, …; the renderer's pick lines carry the owner's name.
+    `drive` seats players named P0, P1, …; the table's line names the owner. Another seat with the
+    same pick prints the same panel line, which `drive` leaves out of that seat's check.
     """
     from engine.madcat.texts import MOOCH_LABELS, hidden_pick_line, player_line, revealed_pick_line
 
@@ -52,7 +54,7 @@ def madcat_secrets(state, seat: int) -> set[str]:
         return set()
     name = f"P{seat}"
     shown = player_line("💰", name, state.scores[seat], f"showed {MOOCH_LABELS[pick]}")
-    return {hidden_pick_line(name, pick), revealed_pick_line(name, pick), shown}
+    return {hidden_pick_line(pick), revealed_pick_line(pick), shown}
 
 
 def ninelives_secrets(state, seat: int) -> set[str]:

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from bot.live import LiveGame
 from bot.storage.models import GameRecord, SeatRecord
-from cogs.messages import private_panel, table_message
+from cogs.messages import table_message
+from cogs.panel import private_panel
 from engine import InvalidInput
 from engine.catsanity import RULES
 from engine.catsanity._cards import ALL_CARDS, SUN_KINDS
@@ -196,7 +197,7 @@ def test_a_bidders_panel_says_what_each_sun_cat_scores_and_what_each_bidder_hold
         "☀️ 🏠 House Cat — 3 pts each",
         "☀️ 👯 Twin A Cat — 2 alone · 8 a pair · 12 with a Copy Cat",
         "Highest bid: **2** 🧠 by **Cy**",
-        "Bids: Cy 2 · ▶ Bo 🧠6 … · Cy (caller) 🧠5 …",
+        "Bids: Cy 2 · ▶ You 🧠6 … · Cy (caller) 🧠5 …",
     ]
     assert [f.name for f in panel.embed.fields][:2] == [
         "Your home — 0 pts",
