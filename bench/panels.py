@@ -14,7 +14,8 @@ import time
 from bench.machine import describe_machine
 from bench.table_in_memory import TableCase, commit, computer_move, new_table
 from cogs.components import Controls
-from cogs.messages import Message, private_panel, table_message
+from cogs.messages import Message, table_message
+from cogs.panel import private_panel
 from cogs.seat_controls import hand_button
 
 

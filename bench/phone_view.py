@@ -3,6 +3,7 @@
     python -m bench.phone_view --out /tmp/phone                        # every game, fewest and most players
     python -m bench.phone_view --game madcat --players 2 --seed 1 --move 12 --seat 1 --out /tmp/phone
     python -m bench.phone_view --measure --out /tmp/phone    # the browser's layout beside cogs.phone's
+    python -m bench.phone_view --game ninelives --players 5 --seat 3 --names "Zoë,José Álvarez,…"
 
 Renders any message the bot sends — its Discord payload (content, embed, components) and its picture —
 as an HTML page imitating Discord's mobile dark theme, and screenshots it with headless Chromium
@@ -28,8 +29,9 @@ from typing import Any
 from PIL import Image
 
 import pictures
-from bench.table_in_memory import TableCase, commit, computer_move, new_table
-from cogs.messages import Message, private_panel, table_message
+from bench.table_in_memory import NAMES, TableCase, commit, computer_move, new_table
+from cogs.messages import Message, table_message
+from cogs.panel import private_panel
 from cogs.phone import screen_of
 from engine import GAMES
 
@@ -195,8 +197,8 @@ def picture_of(live) -> bytes:
     return pictures.draw(live.game.key, scene)
 
 
-def game_at(game: str, players: int, seed: int, move: int):
-    live = new_table(TableCase(game, players, seed))
+def game_at(game: str, players: int, seed: int, move: int, names: tuple[str, ...] = NAMES):
+    live = new_table(TableCase(game, players, seed, names=names))
     for _ in range(move):
         if live.rules.outcome(live.state) is not None:
             break
@@ -205,9 +207,16 @@ def game_at(game: str, players: int, seed: int, move: int):
 
 
 def show(
-    game: str, players: int, seed: int, move: int, seat: int | None, out: Path, measured: bool = False
+    game: str,
+    players: int,
+    seed: int,
+    move: int,
+    seat: int | None,
+    out: Path,
+    measured: bool = False,
+    names: tuple[str, ...] = NAMES,
 ) -> Path:
-    live = game_at(game, players, seed, move)
+    live = game_at(game, players, seed, move, names)
     picture = None
     if seat is None:
         message = table_message(live, due=1_700_000_000)
@@ -253,7 +262,11 @@ def main() -> None:
     parser.add_argument(
         "--measure", action="store_true", help="print the browser's layout beside the model's"
     )
+    parser.add_argument("--names", help="the players' names, comma-separated (default: Ann, Bo, Cy, …)")
     args = parser.parse_args()
+    names = tuple(name.strip() for name in args.names.split(",")) if args.names else NAMES
+    if len(names) < max(game.rules.max_players for game in GAMES.values()):
+        names += NAMES[len(names) :]
     args.out.mkdir(parents=True, exist_ok=True)
     if args.game is not None:
         rules = GAMES[args.game].rules
@@ -265,11 +278,12 @@ def main() -> None:
             args.seat,
             args.out,
             args.measure,
+            names,
         )
         return
     for key, game in sorted(GAMES.items()):
         for players in sorted({game.rules.min_players, game.rules.max_players}):
-            show(key, players, args.seed, args.move, args.seat, args.out, args.measure)
+            show(key, players, args.seed, args.move, args.seat, args.out, args.measure, names)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from bench.table_in_memory import TableCase, commit, computer_move, new_table
-from cogs.messages import panel_screen, private_panel, table_message, table_screen
+from cogs.messages import table_message, table_screen
+from cogs.panel import panel_screen, private_panel
 from cogs.phone import phone_lines
 from engine import GAMES
 

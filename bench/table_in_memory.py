@@ -18,12 +18,13 @@ LEVEL = "easy"
 
 @dataclass(frozen=True)
 class TableCase:
-    """Which game, how many seats, its seed and the host's options."""
+    """Which game, how many seats, its seed, the host's options and the players' names."""
 
     game: str
     players: int
     seed: int
     options: tuple[tuple[str, object], ...] = ()
+    names: tuple[str, ...] = NAMES
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,8 @@ def new_table(case: TableCase) -> LiveGame:
     """A started table as `GameService.start` leaves it: version 1, the engine's first state, no events."""
     rules = GAMES[case.game].rules
     seats = tuple(
-        SeatRecord(seat=seat, user_id=FIRST_USER + seat, name=NAMES[seat]) for seat in range(case.players)
+        SeatRecord(seat=seat, user_id=FIRST_USER + seat, name=case.names[seat])
+        for seat in range(case.players)
     )
     record = GameRecord(
         id=GAME_ID, guild_id=1, channel_id=2, thread_id=None, game=case.game,

@@ -52,6 +52,8 @@ class Kind(StrEnum):
     DETAILS = "d"
     REPLAY = "rv"
     """A finished game's replay viewer, at a move: the move shown next and which control asks for it."""
+    MORE = "mo"
+    """Show the rest of the clicker's own view (what their private panel leaves out), privately."""
 
     @property
     def versioned(self) -> bool:
@@ -65,7 +67,7 @@ class Kind(StrEnum):
     @property
     def on_private_view(self) -> bool:
         """Made for a private view (or another private message Catnip sends the clicker)."""
-        return self.versioned or self in (Kind.REFRESH, Kind.REPLACE, Kind.REPLAY)
+        return self.versioned or self in (Kind.REFRESH, Kind.REPLACE, Kind.REPLAY, Kind.MORE)
 
 
 class LobbyOp(StrEnum):
@@ -189,6 +191,10 @@ def details_id(game_id: int) -> str:
     return ComponentId(Kind.DETAILS, game_id).encode()
 
 
+def more_id(game_id: int) -> str:
+    return ComponentId(Kind.MORE, game_id).encode()
+
+
 def replay_id(game_id: int, step: int, control: str) -> str:
     """The id of a replay viewer's control showing move `step` (a jump's select: the step is 0)."""
     return ComponentId(Kind.REPLAY, game_id, step, control).encode()
@@ -206,7 +212,7 @@ _ARGS = {
 _VERSIONED = re.compile(
     rf"cn:(?P<kind>a|s|m|pg):(?P<game>{_NUMBER}):(?P<version>{_NUMBER}):(?P<arg>.+)", re.S
 )
-_PLAIN = re.compile(rf"cn:(?P<kind>v|r|rf|bk|rp|d):(?P<game>{_NUMBER})")
+_PLAIN = re.compile(rf"cn:(?P<kind>v|r|rf|bk|rp|d|mo):(?P<game>{_NUMBER})")
 _LOBBY = re.compile(rf"cn:l:(?P<game>{_NUMBER}):(?P<op>[a-z]{{1,10}})(?:/(?P<arg>[a-z0-9_]{{1,40}}))?")
 _REPLAY = re.compile(rf"cn:rv:(?P<game>{_NUMBER}):(?P<step>{_NUMBER}):(?P<control>[a-z]{{1,8}})")
 _GUIDE = re.compile(r"cn:h:(?P<game>[a-z]{1,20}):(?P<page>[0-9]{1,2})")

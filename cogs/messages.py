@@ -1,8 +1,9 @@
-"""The messages Catnip shows: lobby, table, private panel and final scores, within Discord's limits."""
+"""The messages Catnip shows: lobby, table, details and final scores, within Discord's limits, and the
+controls for a seat's moves (the private panel itself is `cogs.panel`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +17,6 @@ from cogs.lobby_settings import option_title, option_value, settings_items
 from cogs.phone import (
     FIELD_GAP_PIXELS,
     LINE_PIXELS,
-    PANEL_BUDGET,
     SCREEN,
     TABLE_BUDGET,
     Screen,
@@ -25,9 +25,9 @@ from cogs.phone import (
     text_lines,
 )
 from cogs.ratings import change_note
-from cogs.seat_controls import away_line, hand_button, refresh_button, table_buttons
+from cogs.seat_controls import away_line, hand_button, table_buttons
 from engine import Action, Outcome, events_for, fill_names
-from engine.decisions import your_decision
+from engine.decisions import ME, your_words
 from engine.texts import Choice
 
 FIELD_LIMIT = 1024
@@ -35,8 +35,6 @@ EMBED_TOTAL = 6000
 BUTTONS_PER_PAGE = 20
 SELECT_OPTIONS = 25
 NARRATION_LINES = 6
-RECENT_LINES = 4
-"""Events a private view recalls under "Recently"."""
 DETAILS_NARRATION = 12
 COMPACT_FROM = 4
 """Players from which the table shows one line per player; the rest is behind the Details button."""
@@ -98,8 +96,11 @@ def add_fields(embed: discord.Embed, fields: Sequence[tuple[str, str]], inline: 
             total, count = total + len(label) + len(chunk), count + 1
 
 
-def narration(game: LiveGame, seat: int | None, limit: int = NARRATION_LINES) -> str:
-    return "\n".join(event.render(game.names) for event in events_for(game.events, seat, last=limit))
+def narration(
+    game: LiveGame, seat: int | None, limit: int = NARRATION_LINES, names: Sequence[str] | None = None
+) -> str:
+    names = game.names if names is None else names
+    return "\n".join(event.render(names) for event in events_for(game.events, seat, last=limit))
 
 
 def seat_list(game: LiveGame) -> str:
@@ -264,14 +265,6 @@ def table_screen(game: LiveGame, message: Message, picture: bool) -> tuple[Scree
     return screen, screen.highest_bottom(acting_controls(game, components))
 
 
-def panel_screen(message: Message) -> tuple[Screen, float | None]:
-    """Where a private panel stands on a phone, and the bottom of its first control (None if none)."""
-    components = message.view.to_components() if message.view is not None else []
-    embed = message.embed.to_dict() if message.embed is not None else None
-    screen = screen_of(message.content, embed, components)
-    return screen, screen.buttons[components[0]["components"][0]["custom_id"]] if components else None
-
-
 def _add_fitting_narration(embed: discord.Embed, game: LiveGame, controls: Controls, picture: bool) -> None:
     """The most recent events that keep the table within the phone budget — `TABLE_BUDGET` lines, and
     with its picture the acting player's first control on the first `SCREEN` (without one the fields
@@ -337,10 +330,30 @@ def final_text(game: LiveGame, outcome: Outcome, limit: int = 4000, with_breakdo
     return full if len(full) <= limit else lines(with_breakdown=False)
 
 
-def label_of(game: LiveGame, seat: int, action: Action) -> str:
-    """The game's label for `action` (its texts' words), with player names filled in."""
+Say = Callable[[str], str]
+"""Fills a text's player names in: by name on the table (`public_words`), to the reader in their own
+panel (`own_words`)."""
+
+
+def public_words(game: LiveGame) -> Say:
+    return lambda text: fill_names(text, game.names)
+
+
+def own_names(game: LiveGame, seat: int) -> list[str]:
+    """The players' names with `seat`'s own as `ME`, for texts `your_words` then turns to the seat."""
+    return [ME if other == seat else name for other, name in enumerate(game.names)]
+
+
+def own_words(game: LiveGame, seat: int) -> Say:
+    """Names filled in for `seat`'s own panel: theirs said as "you" ("Crown yourself" on a button)."""
+    mine = own_names(game, seat)
+    return lambda text: your_words(fill_names(text, mine), "yourself")
+
+
+def label_of(game: LiveGame, seat: int, action: Action, say: Say | None = None) -> str:
+    """The game's label for `action` (its texts' words), with player names filled in (by `say`)."""
     texts = game.game.texts
-    return fill_names(texts.label(game.rules, game.state, seat, action), game.names)
+    return (say or public_words(game))(texts.label(game.rules, game.state, seat, action))
 
 
 STYLES = {
@@ -352,11 +365,17 @@ STYLES = {
 
 
 def arranged_items(
-    game: LiveGame, seat: int, actions: Sequence[Action], first_row: int, last_row: int = 4
+    game: LiveGame,
+    seat: int,
+    actions: Sequence[Action],
+    first_row: int,
+    last_row: int = 4,
+    say: Say | None = None,
 ) -> list | None:
     """The game renderer's own controls for these actions, if it arranges them and they fit."""
     version = game.record.version
-    choices = [Choice(action.encode(), label_of(game, seat, action)) for action in actions]
+    say = say or public_words(game)
+    choices = [Choice(action.encode(), label_of(game, seat, action, say)) for action in actions]
     controls = game.game.texts.controls(game.view(seat), choices)
     if not controls or first_row + len(controls) > last_row + 1:
         return None
@@ -365,7 +384,7 @@ def arranged_items(
         if control.kind == "buttons":
             items += [
                 Button(
-                    label=fill_names(choice.label, game.names)[:80],
+                    label=say(choice.label)[:80],
                     style=STYLES[control.style],
                     row=row,
                     custom_id=ids.action_id(game.id, version, choice.value),
@@ -384,9 +403,9 @@ def arranged_items(
                 max_values=min(control.max_values, len(control.choices)) if multi else 1,
                 options=[
                     discord.SelectOption(
-                        label=fill_names(c.label, game.names)[:100],
+                        label=say(c.label)[:100],
                         value=c.value,
-                        description=fill_names(c.description, game.names)[:100] if c.description else None,
+                        description=say(c.description)[:100] if c.description else None,
                     )
                     for c in control.choices[:SELECT_OPTIONS]
                 ],
@@ -397,11 +416,17 @@ def arranged_items(
 
 
 def action_items(
-    game: LiveGame, seat: int, actions: Sequence[Action], page: int, first_row: int = 0, rows: int = 5
+    game: LiveGame,
+    seat: int,
+    actions: Sequence[Action],
+    page: int,
+    first_row: int = 0,
+    rows: int = 5,
+    say: Say | None = None,
 ) -> list[Item]:
     """The game's own controls, else buttons for a few actions or a paged select for many, in `rows`
-    rows from `first_row`."""
-    arranged = arranged_items(game, seat, actions, first_row, first_row + rows - 1)
+    rows from `first_row`; `say` fills the labels' names in (by name unless said to the seat)."""
+    arranged = arranged_items(game, seat, actions, first_row, first_row + rows - 1, say)
     if arranged is not None:
         return arranged
     version = game.record.version
@@ -410,7 +435,7 @@ def action_items(
     if len(actions) <= per_page_buttons:
         return [
             Button(
-                label=label_of(game, seat, action)[:80],
+                label=label_of(game, seat, action, say)[:80],
                 custom_id=ids.action_id(game.id, version, action.encode()),
                 style=discord.ButtonStyle.secondary,
                 row=first_row + index // 5,
@@ -425,7 +450,7 @@ def action_items(
             custom_id=ids.select_id(game.id, version, page),
             placeholder=f"Choose… ({page + 1}/{pages})" if pages > 1 else "Choose…",
             options=[
-                discord.SelectOption(label=label_of(game, seat, action)[:100], value=action.encode())
+                discord.SelectOption(label=label_of(game, seat, action, say)[:100], value=action.encode())
                 for action in chunk
             ],
             row=first_row,
@@ -449,71 +474,3 @@ def action_items(
             )
         )
     return items
-
-
-def private_panel(
-    game: LiveGame, seat: int, page: int = 0, note: str | None = None, fresh: int = 0
-) -> Message:
-    """What only `seat` sees: its own view, and its legal actions as controls.
-
-    `fresh` is how many of the seat's latest events its decision just made: then "Recently" comes
-    first, those lines marked ✅, so the decision's result shows above the next one.
-    """
-    rules, state = game.rules, game.state
-    renderer = game.game.texts
-    view = game.view(seat)
-    public = game.view(None)
-    embed = discord.Embed(
-        title=f"{renderer.emoji} {game.names[seat]} — your view (table #{game.id})", colour=COLOUR
-    )
-    actions = rules.legal_actions(state, seat)
-    to_act = rules.to_act(state)
-    if rules.outcome(state) is not None:
-        embed.description = "The game is over."
-    elif actions:
-        decision = your_decision(game.game, state, view, seat, game.names)
-        embed.description = f"**Your decision:** {decision}"
-    else:
-        embed.description = (
-            f"Nothing to decide now — waiting for {describe_players([game.names[s] for s in to_act])}."
-        )
-    if note:
-        embed.description = f"{note}\n{embed.description}"
-    recent = events_for(game.events, seat, last=RECENT_LINES)
-    lines = [
-        f"✅ {event.render(game.names)}" if index >= len(recent) - fresh else event.render(game.names)
-        for index, event in enumerate(recent)
-    ]
-    own = renderer.private_fields(view, public, game.names)
-    if actions:
-        items = action_items(game, seat, actions, page)
-    else:
-        items = [] if rules.outcome(state) is not None else [refresh_button(game)]
-    controls = Controls(items)
-    lines = lines[len(lines) - max(fresh, _recent_room(embed, own, controls, lines)) :]
-    recently = [("Recently", "\n".join(lines))] if lines else []
-    add_fields(embed, [*recently, *own] if fresh else [*own, *recently])
-    return Message(embed=embed, view=controls)
-
-
-def _recent_room(
-    embed: discord.Embed, own: list[tuple[str, str]], controls: Controls, lines: list[str]
-) -> int:
-    """How many of the newest `lines` "Recently" can show and keep the panel within `PANEL_BUDGET`
-    lines with its first control on the first `SCREEN` (the lines a decision just made are shown
-    whatever the room: they are its result)."""
-    trial = embed.copy()
-    add_fields(trial, own)
-    screen, first = panel_screen(Message(embed=trial, view=controls))
-    first = screen.height if first is None else first
-    room = min(
-        PANEL_BUDGET - phone_lines(None, trial) - 1,
-        int((SCREEN - first - FIELD_GAP_PIXELS) // LINE_PIXELS) - 1,
-    )
-    count = 0
-    for line in reversed(lines):
-        room -= text_lines(line)
-        if room < 0:
-            break
-        count += 1
-    return count

@@ -1,7 +1,8 @@
 """The controls around a seat besides the game's own moves, and what the table says about absent members.
 
 🃏 My hand is on the table and on each turn ping; 👋 I'm back and 🤖 Replace a player are on the
-table; 🔄 Refresh is on a private view that is waiting. None carries more than the game's id.
+table; 🔄 Refresh is on a private view that is waiting, and a game's 📜 more button (the rest of the
+seat's view) on every private view of a running game. None carries more than the game's id.
 """
 
 from __future__ import annotations
@@ -42,9 +43,7 @@ def table_buttons(game: LiveGame, row: int = 0) -> list[Item]:
                 row=row,
             )
         )
-    items.append(
-        Button(label=REPLACE_LABEL, emoji="🤖", custom_id=ids.replace_id(game.id), row=row)
-    )
+    items.append(Button(label=REPLACE_LABEL, emoji="🤖", custom_id=ids.replace_id(game.id), row=row))
     return items
 
 
@@ -63,6 +62,14 @@ def away_line(game: LiveGame) -> str | None:
 
 def refresh_button(game: LiveGame) -> Button:
     return Button(label=REFRESH_LABEL, emoji="🔄", custom_id=ids.refresh_id(game.id), row=0)
+
+
+def more_button(game: LiveGame, row: int = 0) -> Button | None:
+    """The private panel's button showing what it leaves out (`Texts.more_fields`), if the game has one."""
+    texts = game.game.texts
+    if texts.more_label is None:
+        return None
+    return Button(label=texts.more_label, emoji=texts.more_emoji, custom_id=ids.more_id(game.id), row=row)
 
 
 def seat_picker(game: LiveGame) -> list[Item]:

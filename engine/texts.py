@@ -14,7 +14,6 @@ from engine.core import Action, Frozen, InvalidInput, Rules, fill_names
 COMMON_FIELDS = {"seat", "players", "to_act", "prompt", "over"}
 
 
-
 def title_of(field: str) -> str:
     return field.replace("_", " ").capitalize()
 
@@ -71,12 +70,16 @@ class Texts:
     """Text for one game's table and private panels.
 
     `table_fields` shows the public view; `private_fields` what only the seat
-    sees. Fields are (name, value) pairs; values longer than a Discord field are
-    split across several fields by the caller, never cut.
+    sees, its decision and hand first; `more_fields` the rest of the seat's view
+    behind a button of the panel. Fields are (name, value) pairs; values longer
+    than a Discord field are split across several fields by the caller, never cut.
     """
 
     hand_label = "My view"
     emoji = "🐾"
+    more_label: str | None = None
+    """The label of a private panel's button showing `more_fields` (None: the game has none)."""
+    more_emoji = "📜"
 
     def table_fields(self, view: Frozen, names: Sequence[str]) -> list[tuple[str, str]]:
         return self._fields(view, names, exclude=set())
@@ -90,6 +93,11 @@ class Texts:
         """Fields of the seat's view that differ from the public one (its secrets and own details)."""
         different = {name for name, value in view if getattr(public, name, None) != value}
         return self._fields(view, names, exclude=set(type(view).model_fields) - different)
+
+    def more_fields(self, view: Frozen, public: Frozen, names: Sequence[str]) -> list[tuple[str, str]]:
+        """What a seat's panel leaves out to keep its decision on a phone's first screen (the whole life
+        stack, the other homes, …), shown privately by the panel's `more_label` button."""
+        return []
 
     def _fields(self, view: Frozen, names: Sequence[str], exclude: set[str]) -> list[tuple[str, str]]:
         players = getattr(view, "players", len(names))

@@ -13,7 +13,8 @@ from discord.ext import commands
 from bot.errors import NotInGame, Refusal
 from bot.live import LiveGame
 from bot.storage import StoreUnavailable
-from cogs.messages import COLOUR, private_panel, table_message
+from cogs.messages import COLOUR, table_message
+from cogs.panel import private_panel
 from cogs.play._components import reply, route_click
 from cogs.play._help import guide_message, help_text
 from cogs.play._presenter import TablePresenter

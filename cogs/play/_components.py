@@ -18,13 +18,13 @@ from bot.live import LiveGame
 from bot.storage import StoreUnavailable
 from cogs import custom_ids as ids
 from cogs.lobby_settings import setting_value
-from cogs.messages import private_panel
+from cogs.panel import private_panel
 from cogs.play._answers import acknowledge, reply, show
 from cogs.play._details import on_details
 from cogs.play._gate import admit, can_manage, check_component_type, on_private_panel
 from cogs.play._help import on_guide
 from cogs.play._replay import on_replay
-from cogs.play._seat import fresh_events, on_back, on_refresh, on_replace, welcome_back
+from cogs.play._seat import fresh_events, on_back, on_more, on_refresh, on_replace, welcome_back
 from cogs.play._settings import choose_setting
 from cogs.play._tokens import InteractionBook, noting
 from discord_door import release_response
@@ -351,4 +351,5 @@ HANDLERS: dict[ids.Kind, Handler] = {
     ids.Kind.REPLACE: on_replace,
     ids.Kind.DETAILS: on_details,
     ids.Kind.REPLAY: on_replay,
+    ids.Kind.MORE: on_more,
 }

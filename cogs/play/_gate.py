@@ -97,8 +97,9 @@ def _check_private_surface(interaction: discord.Interaction, component: ids.Comp
 
 
 def _check_public_surface(bot: CatnipBot, component: ids.ComponentId, record: GameRecord) -> None:
-    """On a public message: no page or refresh of a private panel; moves only while the table shows them."""
-    if component.kind in (ids.Kind.PAGE, ids.Kind.REFRESH):
+    """On a public message: no page, refresh or more of a private panel; moves only while the table shows
+    them."""
+    if component.kind in (ids.Kind.PAGE, ids.Kind.REFRESH, ids.Kind.MORE):
         raise Refusal(PRIVATE_ONLY)
     if not component.kind.is_action:
         return

@@ -1,5 +1,6 @@
-"""Clicks about a seat rather than a move: I'm back, Replace a player, Refresh; and what a private view
-says after a decision (its result, above the next decision when there is one at once)."""
+"""Clicks about a seat rather than a move: I'm back, Replace a player, Refresh, the rest of one's own view;
+and what a private view says after a decision (its result, above the next decision when there is one at
+once)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from bot.errors import BadRequest, Refusal
 from bot.live import LiveGame
 from cogs import custom_ids as ids
 from cogs.components import Controls
-from cogs.messages import private_panel
+from cogs.panel import more_message, private_panel
 from cogs.play._answers import reply, show
 from cogs.play._gate import can_manage, on_private_panel
 from cogs.ratings import rating_text
@@ -52,6 +53,13 @@ async def on_refresh(bot: CatnipBot, interaction: discord.Interaction, component
     game, seat = await _seated(bot, component.game_id, interaction.user.id)
     note = await welcome_back(bot, game.id, interaction.user.id)
     await show(interaction, private_panel(game, seat, note=note))
+
+
+async def on_more(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
+    """The rest of the clicker's own view, in a private message of its own: the panel stays as it is."""
+    game, seat = await _seated(bot, component.game_id, interaction.user.id)
+    message = more_message(game, seat)
+    await interaction.response.send_message(embed=message.embed, ephemeral=True)
 
 
 async def on_back(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:

@@ -194,6 +194,8 @@ def gain(view: View, seat: int, card: str) -> int:
 class CatSanityTexts(Texts):
     hand_label = "My home"
     emoji = "😼"
+    more_label = "Other homes"
+    more_emoji = "🏠"
 
     def table_fields(self, view: View, names: Sequence[str]) -> list[tuple[str, str]]:
         fields = []
@@ -237,26 +239,29 @@ class CatSanityTexts(Texts):
         return f"{mark}**{names[seat]}** · {points} · {sanity} · {cats(len(view.homes[seat]))}"
 
     def private_fields(self, view: View, public: View, names: Sequence[str]) -> list[tuple[str, str]]:
+        """Your recall pick and your home, then what the decision is about: the alley to adopt from, the
+        auction (its Sun Cats' scoring and what each bidder holds) or the Recall; the other homes are
+        `more_fields`."""
         seat = view.seat
         assert seat is not None
         fields = []
         if view.my_recall_pick:
             fields.append(("Your recall pick", "\n".join(recall_pick_line(c) for c in view.my_recall_pick)))
         fields.append((f"Your home — {view.scores[seat]} pts", home_text(view, seat)))
-        if not view.over:
-            fields.append(self._alley(view))
         if view.auction is not None:
-            fields.append(self._auction(view, names))
+            fields.append(self._auction(view, names, bidding=True))
+        elif view.phase == Phase.TURN and not view.over:
+            fields.append(self._alley(view))
         if view.recall_adopter is not None:
             fields.append(self._recall(view, names))
-        others = [
-            f"**{names[other]}** {sanity_bar(view.tokens[other], view.players)} · "
-            f"{cats(len(view.homes[other]))} · {view.scores[other]} pts"
-            for other in range(view.players)
-            if other != seat
-        ]
-        fields.append(("The other homes", "\n".join(others)))
         return fields
+
+    def more_fields(self, view: View, public: View, names: Sequence[str]) -> list[tuple[str, str]]:
+        """Every other home in full (sanity, sets and running scores) and the alley."""
+        seat = view.seat
+        others = [other for other in range(view.players) if other != seat]
+        fields = [(self._home_title(view, other, names), home_text(view, other)) for other in others]
+        return fields + ([] if view.over else [self._alley(view)])
 
     def prompt(self, view: View, names: Sequence[str]) -> str:
         text = super().prompt(view, names)
@@ -282,7 +287,9 @@ class CatSanityTexts(Texts):
             mark = "▶ " if seat in view.to_act else ""
         return f"{mark}{names[seat]} — {view.scores[seat]} pts"
 
-    def _auction(self, view: View, names: Sequence[str]) -> tuple[str, str]:
+    def _auction(self, view: View, names: Sequence[str], bidding: bool = False) -> tuple[str, str]:
+        """The auction: what is for sale, the high bid and who bids in turn; `bidding` (a bidder's panel)
+        gives each Sun Cat's scoring and the sanity each bidder still to bid holds."""
         auction = view.auction
         assert auction is not None
         suns = [card_text(card) for card in view.alley if card in SUN]
@@ -294,8 +301,12 @@ class CatSanityTexts(Texts):
         for index, seat in enumerate(auction.waiting):
             mark = "▶ " if index == 0 else ""
             caller = " (caller)" if seat == auction.caller else ""
-            order.append(f"{mark}{names[seat]}{caller} …")
-        lines = [f"For: {', '.join(suns)}", standing, "Bids: " + " · ".join(order)]
+            holds = f" {SANITY}{view.tokens[seat]}" if bidding else ""
+            order.append(f"{mark}{names[seat]}{caller}{holds} …")
+        lines = [f"For: {', '.join(suns)}"]
+        if bidding:
+            lines = [alley_line(card) for card in view.alley if card in SUN]
+        lines += [standing, "Bids: " + " · ".join(order)]
         return f"🔨 Mine! Mine! Mine! — {names[auction.caller]}'s auction", "\n".join(lines)
 
     def _recall(self, view: View, names: Sequence[str]) -> tuple[str, str]:

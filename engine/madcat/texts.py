@@ -58,14 +58,14 @@ def vps(amount: int) -> str:
     return f"{amount} VP" if amount == 1 else f"{amount} VPs"
 
 
-def hidden_pick_line(name: str, pick: str) -> str:
+def hidden_pick_line(pick: str) -> str:
     """The owner's own line for a pick still face down: only their panel ever shows it."""
-    return f"{MOOCH_LABELS[pick]} — face down in front of you, {name}"
+    return f"{MOOCH_LABELS[pick]} — face down in front of you"
 
 
-def revealed_pick_line(name: str, pick: str) -> str:
+def revealed_pick_line(pick: str) -> str:
     """The owner's own line for a pick they revealed (and were paid for)."""
-    return f"{MOOCH_LABELS[pick]} — you revealed it, {name} ✅"
+    return f"{MOOCH_LABELS[pick]} — you revealed it ✅"
 
 
 def player_line(icon: str, name: str, score: int, status: str = "") -> str:
@@ -195,11 +195,10 @@ class MadCatTexts(Texts):
         seat = view.seat
         fields = []
         if seat is not None and view.my_pick is not None:
-            name = names[seat]
             if view.revealed[seat] is not None:
-                line = revealed_pick_line(name, view.my_pick)
+                line = revealed_pick_line(view.my_pick)
             else:
-                line = hidden_pick_line(name, view.my_pick)
+                line = hidden_pick_line(view.my_pick)
             fields.append(("Your mooch pick", line))
         if view.phase == "mooch" and seat in view.to_act:
             fields.append(("🤫 Mooch cards — pick one in secret", self._mooch_menu(view)))
@@ -210,18 +209,13 @@ class MadCatTexts(Texts):
         return fields
 
     def _mooch_menu(self, view: View) -> str:
-        """What each mooch card would share now (MC-6, MC-9), and which the tray already reads as."""
-        lines = []
-        for pick in MOOCH_CARDS:
-            if pick == "fail":
-                lines.append(f"{MOOCH_LABELS[pick]} — catpot {vps(view.cards[CATPOT])}, if the turn fails")
-                continue
-            pot = view.cards[card(view.kind, pick, False)]
-            now = " ✨ the tray reads as this already" if pick in view.readings else ""
-            lines.append(f"{MOOCH_LABELS[pick]} — {vps(pot)} to share{now}")
-        lines.append(f"{MOOCH_LABELS['none']} — keep your cards")
-        lines.append("Moochers who picked the same card split its VPs; the rest stays on the card.")
-        return "\n".join(lines)
+        """How the mooch cards pay (MC-6, MC-9), in short: each button says what its card would share
+        now, and the roller's tray above says which the tray already reads as."""
+        return (
+            f"Each button shows the VPs its card shares if the tray reads as it; moochers who picked the "
+            f"same card split them, the rest stays on the card. {MOOCH_LABELS['fail']} takes the catpot "
+            f"if the turn fails; {MOOCH_LABELS['none']} keeps your cards."
+        )
 
     def prompt(self, view: View, names: Sequence[str]) -> str:
         seat = view.seat

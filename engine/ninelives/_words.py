@@ -166,65 +166,102 @@ def card_status(view: View, card: CardView) -> CardStatus:
         cats = "".join(EMOJI[way.icon] for way in found)
         return CardStatus(True, f"counts as one of {cats}: you choose", nines, True)
     new = [way for way in found if way.mode == "t"]
-    head = effect_text(new[0], view.ignored) if new else "not as a new card"
     verb = "cover" if any(way.mode == "cover" for way in found) else "swap with"
-    return CardStatus(True, f"{head} · or {verb} {plural(len(found) - len(new), 'table card')}", nines, True)
+    count = len(found) - len(new)
+    if not new:
+        return CardStatus(True, f"{verb} only ({plural(count, 'table card')})", nines, True)
+    return CardStatus(True, f"{effect_text(new[0], view.ignored)} · or {verb} {count}", nines, True)
 
 
-def hand_line(view: View, name: str, card: CardView) -> str:
-    """One card of the owner's hand: "✅ Ann's ⚪⚪🟦 — ⚪ 7→9 · 🎯 perfect nine!" (🟢/🔴 off turn)."""
+def hand_line(view: View, card: CardView) -> str:
+    """One card of the owner's hand: "✅ ⚪⚪🟦 — ⚪ 7→9 · 🎯 perfect nine!" (🟢/🔴 off turn)."""
     if view.over:
-        return f"🃏 {name}'s {card_text(card)}"
+        return f"🃏 {card_text(card)}"
     if view.selected is not None and view.selected.id == card.id:
-        return f"👉 {name}'s {card_text(card)} — chosen: {CHOSEN.get(view.step, 'decide below')}"
+        return f"👉 {card_text(card)} — chosen: {CHOSEN.get(view.step, 'decide below')}"
     if any(gift.id == card.id for gift in view.gifts):
-        return f"🎠 {name}'s {card_text(card)} — chosen to pass on"
+        return f"🎠 {card_text(card)} — chosen to pass on"
     status = card_status(view, card)
     marks = ("✅", "⛔") if my_turn(view) else ("🟢", "🔴")
-    return f"{marks[0] if status.ok else marks[1]} {name}'s {card_text(card)} — {status.text}"
+    return f"{marks[0] if status.ok else marks[1]} {card_text(card)} — {status.text}"
 
 
-def hand_lines(view: View, name: str) -> list[str]:
-    return [hand_line(view, name, card) for card in view.hand] or [f"{name}'s hand is empty."]
+def hand_lines(view: View) -> list[str]:
+    """The owner's hand, a line per card, so that a big hand still fits a phone's screen: the cards held
+    back share a line per reason ("⛔ ⚪⚪ · 🟦 — 🚫 Forbid: no ⭐ this turn"; "would take 🟦 over 9"),
+    and once a card is picked (NL-X10) the others share one."""
+    if view.over or not view.hand:
+        return [hand_line(view, card) for card in view.hand] or ["Your hand is empty."]
+    chosen = view.selected
+    if chosen is not None and any(card.id == chosen.id for card in view.hand):
+        rest = [card_text(card) for card in view.hand if card.id != chosen.id]
+        return [hand_line(view, chosen)] + ([f"🃏 Your other cards: {' · '.join(rest)}"] if rest else [])
+    lines: list[str] = []
+    held: dict[str, list[str]] = {}
+    over: set[int] = set()
+    for card in view.hand:
+        status = card_status(view, card)
+        play = play_of(view, card.id)
+        if status.ok or any(gift.id == card.id for gift in view.gifts):
+            lines.append(hand_line(view, card))
+        elif play is not None and play.why_not == Unplayable.LIMIT:
+            over.update(cat for cat, _ in play.over)
+            held.setdefault("", []).append(card_text(card))
+        else:
+            held.setdefault(status.text, []).append(card_text(card))
+    mark = "⛔" if my_turn(view) else "🔴"
+    too_many = f"would take {'/'.join(EMOJI[cat] for cat in sorted(over))} over {LIMIT}"
+    return lines + [f"{mark} {' · '.join(cards)} — {why or too_many}" for why, cards in held.items()]
 
 
-def stack_line(name: str, position: int, life: LifeView) -> str:
-    """One life of the owner's stack: the top one with what it does, "1️⃣ Ann's ⏭️ Skip Turn (draw 2)
-    — … · 🔝 on top", the others by name, "2️⃣ Ann's ⏭️ Skip Turn (draw 2)" (one line each on a phone;
-    the guide says what every power does)."""
+def stack_line(position: int, life: LifeView) -> str:
+    """One life of the owner's stack: the top one with what it does, "1️⃣ ⏭️ Skip Turn (draw 2) — … · 🔝
+    on top", the others by name, "2️⃣ ⏭️ Skip Turn (draw 2)" (one line each on a phone; the guide says
+    what every power does)."""
     if position == 1:
-        return f"{keycap(position)} {name}'s {life_long(life)} · 🔝 on top"
-    return f"{keycap(position)} {name}'s {life_short(life)}"
+        return f"{keycap(position)} {life_long(life)} · 🔝 on top"
+    return f"{keycap(position)} {life_short(life)}"
 
 
-def loose_line(name: str, life: LifeView) -> str:
+def top_line(life: LifeView) -> str:
+    """The owner's top life with what it does, in their panel: "🔝 ⏭️ Skip Turn (draw 2) — …" (as the
+    table shows everyone's once the stacks are ordered, NL-X11)."""
+    return f"🔝 {life_long(life)}"
+
+
+def loose_line(life: LifeView) -> str:
     """A life of the owner not placed yet in the order being made, by name: the select to place it
     says what each does."""
-    return f"▫️ {name}'s {life_short(life)}"
+    return f"▫️ {life_short(life)}"
 
 
-def stack_lines(view: View, name: str) -> list[str]:
-    return [stack_line(name, index, life) for index, life in enumerate(view.my_stack, start=1)]
+def stack_lines(view: View) -> list[str]:
+    return [stack_line(index, life) for index, life in enumerate(view.my_stack, start=1)]
 
 
-def arranging_lines(view: View, name: str) -> list[str]:
+def arranging_lines(view: View) -> list[str]:
     """The owner's own order in the making: lives placed so far (after the stack when returning
     wagered lives, NL-5), then those still to place."""
     placed = len(view.my_stack) if view.phase == Phase.RETURN else 0
-    lines = [stack_line(name, placed + i, life) for i, life in enumerate(view.arranged, start=1)]
-    return lines + [loose_line(name, life) for life in view.arranging]
+    lines = [stack_line(placed + i, life) for i, life in enumerate(view.arranged, start=1)]
+    return lines + [loose_line(life) for life in view.arranging]
 
 
-def pick_lines(view: View, name: str) -> list[str]:
+def pick_lines(view: View) -> list[str]:
     """The cards the owner chose to pass in a Card Carousel."""
-    return [f"🎠 {name} passes {card_text(card)}" for card in view.gifts]
+    return [f"🎠 {card_text(card)}" for card in view.gifts]
 
 
 def arranging_own(view: View) -> bool:
     return bool(view.arranging) and view.arranging_for == view.seat
 
 
-def secret_lines(view: View, name: str) -> set[str]:
-    """Every line that `private_fields` prints in the owner's secret fields (for secrecy tests)."""
-    lines = {*hand_lines(view, name), *stack_lines(view, name), *pick_lines(view, name)}
-    return lines | set(arranging_lines(view, name)) if arranging_own(view) else lines
+def secret_lines(view: View) -> set[str]:
+    """Every line of the owner's secret fields in their panel and behind its more button, for secrecy
+    tests: their hand, their stack (its top too while the stacks are being ordered, NL-X11), their
+    Carousel pick and the order they are making. Another seat's own view may print some of the same
+    lines (the same card, the same life): a test looks for those its own view does not print."""
+    lines = {*hand_lines(view), *stack_lines(view), *pick_lines(view)}
+    if view.my_stack and view.phase == Phase.ORDER:
+        lines.add(top_line(view.my_stack[0]))
+    return lines | set(arranging_lines(view)) if arranging_own(view) else lines

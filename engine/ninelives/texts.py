@@ -3,9 +3,9 @@ player's lives, top life card, hand size and safe status, the power in force, op
 Inspect lasts, and a control for every decision (wager, play and its follow-ups, the power's choices,
 life orders, Card Carousel picks and the Kittyqueen tie pick).
 
-Private panels show the owner's hand with what each card would do now, and the life stack to browse.
-Every line of those fields names its owner ("✅ Ann's ⚪🟦 — …"), so no public message and no other
-player's panel ever holds the same line.
+Private panels show the owner's hand with what each card would do now and their lives in short; the
+whole life stack, the discard pile and open hands are one button away ("Life stack & more").
+Those fields speak to their owner ("Your hand": "✅ ⚪🟦 — …").
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.core import Action, Frozen, Rules
-from engine.ninelives._cards import EMOJI, LIMIT
+from engine.ninelives._cards import EMOJI, LIMIT, life_text
 from engine.ninelives._controls import action_label, arrange
 from engine.ninelives._words import (
     arranging_lines,
@@ -33,6 +33,7 @@ from engine.ninelives._words import (
     pick_lines,
     plural,
     stack_lines,
+    top_line,
 )
 from engine.ninelives.model import Phase, Step, View, WagerRule
 from engine.texts import Choice, Control, Texts
@@ -50,6 +51,7 @@ PRIVATE_STEPS = frozenset({Step.PLAY, Step.PLACE, Step.ICON, Step.GIVE, Step.TO,
 class NineLivesTexts(Texts):
     hand_label = "My hand"
     emoji = "🐈‍⬛"
+    more_label = "Life stack & more"
 
     def table_fields(self, view: View, names: Sequence[str]) -> list[tuple[str, str]]:
         fields = []
@@ -79,29 +81,33 @@ class NineLivesTexts(Texts):
         ]
 
     def private_fields(self, view: View, public: View, names: Sequence[str]) -> list[tuple[str, str]]:
+        """The decision first: the round's counts, your power and your lives in short (the top one, those
+        at stake), then your hand, your Card Carousel pick, the order you are making; the whole stack,
+        the discard pile and open hands are `more_fields`."""
         seat = view.seat
         assert seat is not None
-        name, me = names[seat], view.seats[seat]
-        fields = []
-        if view.phase in TABLE_PHASES:
-            lines = [counts_short(view.counts, view.ignored)]
-            if my_turn(view) and view.power is not None:
-                lines.append(f"⚡ Your power this turn: {life_long(view.power)}")
-            if me.safe:
-                lines.append("🛡️ You made a perfect nine: you are safe this round.")
-            fields.append((f"🐾 Cats on the table · round {view.round}", "\n".join(lines)))
-        fields.append(self._hand(view, name))
-        if view.discard and view.phase != Phase.ORDER:
-            fields.append(self._discard(view))
+        fields = [self._round(view)] if view.phase in TABLE_PHASES else []
+        fields.append(self._hand(view))
         if view.gift_need:
             side = "left" if view.direction == 1 else "right"
             to = names[(seat + view.direction) % view.players]
             title = f"Your pick — {len(view.gifts)} of {view.gift_need} cards to pass {side} to {to}"
-            fields.append((title, "\n".join(pick_lines(view, name)) or f"{name} has not chosen yet."))
-        fields += self._stack(view, names)
-        if me.wagered and view.phase in TABLE_PHASES:
-            lines = [f"💛 {life_short(life)}" for life in me.wagered]
+            fields.append((title, "\n".join(pick_lines(view)) or "You have not chosen yet."))
+        return fields + self._lives(view, names)
+
+    def more_fields(self, view: View, public: View, names: Sequence[str]) -> list[tuple[str, str]]:
+        """Your whole life stack, the lives you wagered, the discard pile and the hands played open."""
+        seat = view.seat
+        assert seat is not None
+        fields = []
+        if not (arranging_own(view) and view.phase == Phase.ORDER):
+            fields.append(self._stack(view))
+        wagered = view.seats[seat].wagered
+        if wagered and view.phase in TABLE_PHASES:
+            lines = [f"💛 {life_short(life)}" for life in wagered]
             fields.append(("🎲 Lives you wagered this round (at stake)", "\n".join(lines)))
+        if view.discard:
+            fields.append(self._discard(view))
         return fields + self._open_hands(view, names)
 
     def prompt(self, view: View, names: Sequence[str]) -> str:
@@ -262,7 +268,7 @@ class NineLivesTexts(Texts):
 
     # ---- private fields ----
 
-    def _hand(self, view: View, name: str) -> tuple[str, str]:
+    def _hand(self, view: View) -> tuple[str, str]:
         ok = sum(card_status(view, card).ok for card in view.hand)
         if (
             my_turn(view)
@@ -277,34 +283,60 @@ class NineLivesTexts(Texts):
             note = "the game is over"
         opened = " · 🔍 open to everyone" if view.seats[view.seat].open_hand is not None else ""
         title = f"Your hand — {plural(len(view.hand), 'card')}, {note}{opened}"
-        return title, "\n".join(hand_lines(view, name))
+        return title, "\n".join(hand_lines(view))
 
-    def _stack(self, view: View, names: Sequence[str]) -> list[tuple[str, str]]:
-        """The life stack to browse, the owner's order in the making, or the stack a Shuffle Lives
-        reorders (shown in the shuffler's own words, NL-10)."""
-        name = names[view.seat]
-        fields = []
-        own = arranging_own(view)
-        if not (own and view.phase == Phase.ORDER):
-            count = len(view.my_stack)
-            title = (
-                f"Your life stack — {lives_text(count)}, top first" if count else "Your life stack — empty"
-            )
-            fields.append((title, "\n".join(stack_lines(view, name)) or f"{name}'s stack is empty."))
-        if own:
+    def _lives(self, view: View, names: Sequence[str]) -> list[tuple[str, str]]:
+        """Your lives in short — the top one with what it does, those at stake — or the order you are
+        making, or the stack a Shuffle Lives has you reorder (in the shuffler's own words, NL-10)."""
+        if arranging_own(view):
             total = len(view.arranged) + len(view.arranging)
             if view.phase == Phase.RETURN:
                 title = "Your life stack — wagered lives going back under it"
             else:
                 doing = "ordering" if view.phase == Phase.ORDER else "reordering"
                 title = f"Your life stack — {doing}: {len(view.arranged)} of {total} placed"
-            fields.append((title, "\n".join(arranging_lines(view, name))))
-        elif view.arranging and view.arranging_for is not None:
+            return [(title, "\n".join(arranging_lines(view)))]
+        fields = []
+        if view.arranging and view.arranging_for is not None:
             lines = [f"{keycap(i)} {life_short(life)}" for i, life in enumerate(view.arranged, start=1)]
             lines += [f"▫️ {life_short(life)}" for life in view.arranging]
             title = f"🔀 {names[view.arranging_for]}'s life stack — you put it in a new order"
             fields.append((title, "\n".join(lines)))
-        return fields
+        if view.phase in TABLE_PHASES:
+            return fields  # in `_round`
+        title = f"❤️ Your lives — {lives_text(len(view.my_stack))} in your stack"
+        return [*fields, (title, top_line(view.my_stack[0]) if view.my_stack else "Your stack is empty.")]
+
+    @staticmethod
+    def _round(view: View) -> tuple[str, str]:
+        """The counts, your power this turn and your lives: the top one (with what it does while you may
+        still wager it) and those at stake, as the table counts them ("❤️ 4 · 💛 3")."""
+        me = view.seats[view.seat]
+        title = f"🐾 Round {view.round} · your lives: ❤️ {len(view.my_stack)}"
+        lines = [counts_short(view.counts, view.ignored)]
+        if my_turn(view) and view.power is not None:
+            power = view.power
+            lines.append(f"⚡ Your power this turn: {life_glance(power)} — {life_text(power.card())}")
+        if me.safe:
+            lines.append("🛡️ You made a perfect nine: you are safe this round.")
+        if view.my_stack:
+            top = view.my_stack[0]
+            wager = my_turn(view) and view.step == Step.PLAY and not view.wagered_now
+            wager = wager and view.wager_rule != WagerRule.FORBID
+            lines.append(top_line(top) if wager else f"🔝 {life_short(top)}")
+        else:
+            lines.append("🔝 No life left in your stack.")
+        if me.wagered:
+            title += f" · 💛 {len(me.wagered)}"
+            lines.append("💛 At stake: " + " · ".join(life_glance(life) for life in me.wagered))
+        return title, "\n".join(lines)
+
+    @staticmethod
+    def _stack(view: View) -> tuple[str, str]:
+        """The whole life stack, top first."""
+        count = len(view.my_stack)
+        title = f"Your life stack — {lives_text(count)}, top first" if count else "Your life stack — empty"
+        return title, "\n".join(stack_lines(view)) or "Your stack is empty."
 
     # ---- controls ----
 

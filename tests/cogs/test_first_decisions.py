@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.messages import private_panel
+from cogs.panel import private_panel
 from engine import GAMES
 from engine.decisions import ME, second_person
 from engine.testing import RandomPlayer

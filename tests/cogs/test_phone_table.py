@@ -2,8 +2,8 @@
 px wide shows it, with the "Now:" line and the acting player's first control on the first screen over
 whole random games of every game at every player count; within `TABLE_BUDGET` lines at 40 columns;
 without a picture one line per player from four players; final scores once, and the rest behind a
-Details button whose message keeps Discord's limits. A private panel's "Recently" never pushes it past
-its budget."""
+Details button whose message keeps Discord's limits. Every private panel keeps to its own budget, its
+first decision control on the first screen."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ import discord
 import pytest
 
 from cogs import custom_ids as ids
-from cogs.messages import Message, details_message, panel_screen, private_panel, table_message, table_screen
+from cogs.messages import Message, details_message, table_message, table_screen
+from cogs.panel import panel_screen, private_panel
 from cogs.phone import PANEL_BUDGET, SCREEN, TABLE_BUDGET, columns, phone_lines, screen_of, wrapped_lines
 from emulator.limits import check_message
 from engine import GAMES, Rng
@@ -143,14 +144,30 @@ def deciding_panels(key: str, players: int, seed: int):
         )
 
 
-@pytest.mark.parametrize("key", sorted(GAMES))
-def test_recently_never_pushes_a_private_panel_past_its_budget(key):
+EVERY_COUNT = [
+    (key, n)
+    for key in sorted(GAMES)
+    for n in range(GAMES[key].rules.min_players, GAMES[key].rules.max_players + 1)
+]
+
+
+@pytest.mark.parametrize(("key", "players"), EVERY_COUNT)
+def test_every_private_panel_keeps_its_decision_on_a_phones_first_screen(key, players):
+    """The panel of every seat that must decide, at every step of random games at every player count:
+    within `PANEL_BUDGET` lines and its first control within the first `SCREEN` pixels, with what it
+    leaves out behind its own button after the moves."""
     for seed in EVERY_COUNT_SEEDS:
-        for moment, panel in deciding_panels(key, GAMES[key].rules.max_players, seed):
+        for moment, panel in deciding_panels(key, players, seed):
             _, first = panel_screen(panel)
-            over = phone_lines(None, panel.embed) > PANEL_BUDGET or first > SCREEN
-            recently = any(f.name == "Recently" for f in panel.embed.fields)
-            assert not (over and recently), f"{moment}: {first:.0f} px"
+            lines = phone_lines(None, panel.embed)
+            assert lines <= PANEL_BUDGET, f"{moment}: the panel is {lines} lines on a phone"
+            assert first <= SCREEN, f"{moment}: its first control is {first:.0f} px down"
+            assert not check_message(payload(panel, ephemeral=True)), moment
+            if GAMES[key].texts.more_label is not None:
+                ids_shown = [getattr(item, "custom_id", "") for item in panel.view.children]
+                assert ids.more_id(1) in ids_shown[1:], (
+                    f"{moment}: the rest of the view is a click away, after the moves"
+                )
 
 
 @pytest.mark.parametrize("key", sorted(GAMES))
@@ -209,7 +226,10 @@ def test_the_table_shows_a_details_button_next_to_the_private_view_under_the_pub
     assert details.view is None
 
 
-def test_the_details_id_reads_back_and_the_older_kinds_keep_their_letters():
+def test_the_details_and_more_ids_read_back_and_the_older_kinds_keep_their_letters():
     assert ids.details_id(42) == "cn:d:42"
     assert ids.parse("cn:d:42") == ids.ComponentId(ids.Kind.DETAILS, 42)
+    assert ids.more_id(42) == "cn:mo:42"
+    assert ids.parse("cn:mo:42") == ids.ComponentId(ids.Kind.MORE, 42)
+    assert ids.Kind.MORE.on_private_view and not ids.Kind.DETAILS.on_private_view
     assert [kind.value for kind in ids.Kind][:7] == ["a", "s", "m", "pg", "v", "l", "r"]

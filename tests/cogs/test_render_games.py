@@ -1,5 +1,6 @@
 """Complete games driven through the session layer, every state rendered, Discord's limits respected,
-and no seat's secrets in the public table, another seat's panel, or a public custom_id."""
+and no seat's secrets in the public table, another seat's panel or what its more button shows, or a
+public custom_id."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import pytest
 from bot.clock import ManualClock
 from bot.sessions import GameService
 from bot.storage import SqliteGameStore
-from cogs.messages import Message, lobby_message, private_panel, table_message
+from cogs.messages import Message, lobby_message, table_message
+from cogs.panel import more_message, private_panel
 from emulator.limits import check_message
 from engine import GAMES, Rng
 
@@ -42,7 +44,8 @@ def catsanity_secrets(state, seat: int) -> set[str]:
 def madcat_secrets(state, seat: int) -> set[str]:
     """A mooch pick not revealed yet, as its owner's panel and the table would print it (MC-4, MC-X2).
 
-    `drive` seats players named P0, P1, …; the renderer's pick lines carry the owner's name.
+    `drive` seats players named P0, P1, …; the table's line names the owner. Another seat with the
+    same pick prints the same panel line, which `drive` leaves out of that seat's check.
     """
     from engine.madcat.texts import MOOCH_LABELS, hidden_pick_line, player_line, revealed_pick_line
 
@@ -51,17 +54,18 @@ def madcat_secrets(state, seat: int) -> set[str]:
         return set()
     name = f"P{seat}"
     shown = player_line("💰", name, state.scores[seat], f"showed {MOOCH_LABELS[pick]}")
-    return {hidden_pick_line(name, pick), revealed_pick_line(name, pick), shown}
+    return {hidden_pick_line(pick), revealed_pick_line(pick), shown}
 
 
 def ninelives_secrets(state, seat: int) -> set[str]:
     """A hand's cards (their ids never in another seat's custom_ids), the hand, life stack and Carousel
-    pick as the owner's panel prints them, each line naming its owner P0, P1, … (NL-1, NL-10)."""
+    pick as the owner's panel prints them, each a whole line (NL-1, NL-10); another seat holding the same
+    card prints some of the same lines, which `drive` leaves out of that seat's check."""
     from engine.ninelives import RULES
     from engine.ninelives._cards import card_id
     from engine.ninelives._words import secret_lines
 
-    texts = secret_lines(RULES.view(state, seat), f"P{seat}")
+    texts = {f"\n{line}\n" for line in secret_lines(RULES.view(state, seat))}
     return texts | {f":{card_id(card)}" for card in state.hands[seat]}
 
 
@@ -94,11 +98,12 @@ def payload(message: Message, ephemeral: bool = False) -> dict:
 
 
 def public_texts(message: Message) -> str:
-    """What a secret must never be part of: the table's fields except narration, and its custom_ids."""
+    """What a secret must never be part of: the table's fields except narration, and its custom_ids;
+    each line between line breaks, so that a secret line is found only as a whole line."""
     embed = message.embed
     parts = [embed.title or "", embed.description or ""]
     parts += [f"{field.name}\n{field.value}" for field in embed.fields if field.name not in NARRATION]
-    return "\n".join(parts)
+    return "\n" + "\n".join(parts) + "\n"
 
 
 def custom_ids(message: Message) -> list[str]:
@@ -132,7 +137,8 @@ async def drive(service: GameService, key: str, players: int, seed: int) -> int:
         table = table_message(game, due=None)
         assert_fits(table)
         panels = {seat: private_panel(game, seat) for seat in range(players)}
-        for panel in panels.values():
+        more = {seat: more_message(game, seat) for seat in range(players)} if game.state is not None else {}
+        for panel in [*panels.values(), *more.values()]:
             assert_fits(panel, ephemeral=True)
         if secrets is not None:
             table_text = public_texts(table) + "\n".join(custom_ids(table))
@@ -140,8 +146,10 @@ async def drive(service: GameService, key: str, players: int, seed: int) -> int:
                 for secret in secrets(state, seat):
                     assert secret not in table_text, f"seat {seat}'s {secret!r} is on the public table"
                     for other, panel in panels.items():
-                        if other != seat:
-                            text = public_texts(panel) + "\n".join(custom_ids(panel))
+                        if other != seat and secret not in secrets(state, other):
+                            text = (
+                                public_texts(panel) + public_texts(more[other]) + "\n".join(custom_ids(panel))
+                            )
                             assert secret not in text, f"seat {seat}'s {secret!r} is in seat {other}'s panel"
         if game.rules.outcome(state) is not None:
             assert "win" in table.embed.description

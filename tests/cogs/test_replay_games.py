@@ -25,7 +25,7 @@ def shown(message) -> str:
     embed = message.embed
     parts = [embed.title or "", embed.description or ""]
     parts += [f"{field.name}\n{field.value}" for field in embed.fields if field.name != THIS_MOVE]
-    return "\n".join([*parts, *custom_ids(message)])
+    return "\n" + "\n".join([*parts, *custom_ids(message)]) + "\n"
 
 
 @pytest.mark.parametrize(

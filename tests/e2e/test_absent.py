@@ -318,8 +318,8 @@ async def test_after_a_decision_the_private_view_shows_its_result_and_the_next_d
         shown = emu.message(panel.id)
         assert shown.embeds[0]["description"].startswith("**Your decision:** Set aside")
         result = shown.embeds[0]["fields"][0]
-        assert result["name"] == "Recently" and f"✅ 🎲 {roller.name} rolls" in result["value"], (
-            "the roll's result comes first, marked"
+        assert result["name"] == "Recently" and "✅ 🎲 You roll" in result["value"], (
+            "the roll's result comes first, marked, said to the roller"
         )
         assert any(c.startswith(f"cn:m:{game.id}:") for c in shown.custom_ids()), (
             "the next decision's control"

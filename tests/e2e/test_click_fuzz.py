@@ -55,6 +55,7 @@ def real_ids(bot) -> list[str]:
             f"cn:a:{game.id}:{version}:roll",
             f"cn:h:{game.record.game}:1",
             f"cn:rf:{game.id}",
+            f"cn:mo:{game.id}",
             f"cn:bk:{game.id}",
             f"cn:rp:{game.id}",
         ]

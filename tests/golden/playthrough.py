@@ -22,7 +22,8 @@ from pathlib import Path
 from bench.table_in_memory import LEVEL, NAMES, Move, TableCase, commit, computer_move, new_table
 from bot.live import LiveGame
 from cogs.components import Button, Item, Select
-from cogs.messages import Message, label_of, private_panel, table_message
+from cogs.messages import Message, label_of, table_message
+from cogs.panel import private_panel
 from engine import GAMES, EngineError
 
 GOLDEN = Path(__file__).resolve().parent

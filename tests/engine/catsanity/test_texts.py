@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from bot.live import LiveGame
 from bot.storage.models import GameRecord, SeatRecord
-from cogs.messages import private_panel, table_message
+from cogs.messages import table_message
+from cogs.panel import private_panel
 from engine import InvalidInput
 from engine.catsanity import RULES
 from engine.catsanity._cards import ALL_CARDS, SUN_KINDS
@@ -187,6 +188,31 @@ def test_the_auction_is_shown_on_the_table_with_its_bids_and_controls():
     )
     opening = table_message(live(auction(high=0, high_seat=None, bidder_tokens=4)), picture=False)
     assert "No bid yet — the lowest winning bid is 1." in field(opening, "🔨")
+
+
+def test_a_bidders_panel_says_what_each_sun_cat_scores_and_what_each_bidder_holds_and_no_alley():
+    game = live(auction(high=2, high_seat=2, bidder_tokens=6))
+    panel = private_panel(game, 1)
+    assert field(panel, "🔨 Mine! Mine! Mine! — Cy's auction").split("\n") == [
+        "☀️ 🏠 House Cat — 3 pts each",
+        "☀️ 👯 Twin A Cat — 2 alone · 8 a pair · 12 with a Copy Cat",
+        "Highest bid: **2** 🧠 by **Cy**",
+        "Bids: Cy 2 · ▶ You 🧠6 … · Cy (caller) 🧠5 …",
+    ]
+    assert [f.name for f in panel.embed.fields][:2] == [
+        "Your home — 0 pts",
+        "🔨 Mine! Mine! Mine! — Cy's auction",
+    ]
+    assert not any(f.name.startswith(("🌃", "The other homes")) for f in panel.embed.fields)
+
+
+def test_the_other_homes_are_behind_the_panels_own_button_in_full():
+    state = auction(high=2, high_seat=2, bidder_tokens=6)
+    more = dict(TEXTS.more_fields(RULES.view(state, 1), RULES.view(state, None), NAMES))
+    assert list(more) == ["Ann — 0 pts", "Cy — 0 pts", "🌃 The alley · 🂠 45 cards in the deck"]
+    assert more["Ann — 0 pts"] == "🧠 ●●●●●○○ 5/7 · 0 cats\n🏚️ No cats yet"
+    buttons = [item for item in private_panel(live(state), 1).view.children if item.custom_id == "cn:mo:7"]
+    assert [(b.emoji, b.label) for b in buttons] == [("🏠", "Other homes")]
 
 
 COPY_STATE = position("""

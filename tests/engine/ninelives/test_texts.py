@@ -26,6 +26,11 @@ def panel(state, seat) -> dict[str, str]:
     return dict(TEXTS.private_fields(RULES.view(state, seat), RULES.view(state, None), NAMES))
 
 
+def more(state, seat) -> dict[str, str]:
+    """What the panel's "Life stack & more" button shows."""
+    return dict(TEXTS.more_fields(RULES.view(state, seat), RULES.view(state, None), NAMES))
+
+
 def field(found: dict[str, str], start: str) -> str:
     matches = [value for name, value in found.items() if name.startswith(start)]
     assert len(matches) == 1, (start, list(found))
@@ -169,9 +174,9 @@ def test_your_hand_marks_legal_cards_and_says_what_each_would_do_nl_3_nl_4():
     state = position(["oo sss 3x", "t"], table="7o 3s 8x")
     hand = field(panel(state, 0), "Your hand").split("\n")
     assert hand == [
-        "✅ Ann's ⚪⚪ — ⚪ 7→9 · 🎯 perfect nine!",
-        "✅ Ann's 🟦🟦🟦 — 🟦 3→6",
-        "⛔ Ann's ⭐⭐⭐ — ⭐ would reach 11",
+        "✅ ⚪⚪ — ⚪ 7→9 · 🎯 perfect nine!",
+        "✅ 🟦🟦🟦 — 🟦 3→6",
+        "⛔ ⭐⭐⭐ — would take ⭐ over 9",
     ]
     playable = {play.card for play in RULES.view(state, 0).plays if play.playable}
     assert playable == {card_in(state, 0, "oo"), card_in(state, 0, "sss")}
@@ -181,43 +186,66 @@ def test_the_hand_title_counts_playable_cards():
     state = position(["oo sss 3x", "t"], table="7o 3s 8x")
     assert name_of(panel(state, 0), "Your hand") == "Your hand — 3 cards, 2 playable now"
     assert name_of(panel(state, 1), "Your hand") == "Your hand — 1 card, 1 would fit the table now"
-    assert field(panel(state, 1), "Your hand") == "🟢 Bo's 🔺 — 🔺 0→1"
+    assert field(panel(state, 1), "Your hand") == "🟢 🔺 — 🔺 0→1"
 
 
 def test_forbid_and_must_play_restrictions_are_explained_nl_10():
     state = position(["oo s", "t"], lives=["forbid:o", "skip"], deck="x xx tt")
     state, _ = act(state, 0, "w")
     hand = field(panel(state, 0), "Your hand").split("\n")
-    assert hand[0] == "⛔ Ann's ⚪⚪ — 🚫 Forbid: no ⚪ this turn"
+    assert hand[-1] == "⛔ ⚪⚪ — 🚫 Forbid: no ⚪ this turn"
     state = position(["oo", "t"], lives=["draw_and_play", "skip"], deck="s x")
     state, _ = act(state, 0, "w")
     hand = field(panel(state, 0), "Your hand").split("\n")
-    assert hand[0] == "⛔ Ann's ⚪⚪ — you must play one of the cards you just received"
-    assert hand[1:] == ["✅ Ann's 🟦 — 🟦 0→1", "✅ Ann's ⭐ — ⭐ 0→1"]
-
-
-def test_your_life_stack_lists_every_life_top_first_with_the_owner_and_what_the_top_one_does_nl_1():
-    state = position(["o", "s"], lives=["skip inspect plus:o", "replace"])
-    stack = field(panel(state, 0), "Your life stack — 3 lives, top first").split("\n")
-    assert stack == [
-        "1️⃣ Ann's ⏭️ Skip Turn (draw 2) — You may skip your turn; the next player must skip. · 🔝 on top",
-        "2️⃣ Ann's 🔍 Inspect (draw 2)",
-        "3️⃣ Ann's ➕ More Allowed ⚪ (draw 2)",
+    assert hand == [
+        "✅ 🟦 — 🟦 0→1",
+        "✅ ⭐ — ⭐ 0→1",
+        "⛔ ⚪⚪ — you must play one of the cards you just received",
     ]
-    assert not set(stack) & set(field(panel(state, 1), "Your life stack").split("\n"))
 
 
-def test_identical_hands_and_stacks_still_print_different_lines_per_owner():
+def test_cards_held_back_for_the_same_reason_share_a_line_so_a_big_hand_fits_a_phone():
+    state = position(["sss t ss x", "t"], table="8s")
+    hand = field(panel(state, 0), "Your hand").split("\n")
+    assert hand == ["✅ 🔺 — 🔺 0→1", "✅ ⭐ — ⭐ 0→1", "⛔ 🟦🟦🟦 · 🟦🟦 — would take 🟦 over 9"]
+    state = position(["oo s o", "t"], lives=["forbid:o", "skip"], deck="x xx tt")
+    state, _ = act(state, 0, "w")
+    hand = field(panel(state, 0), "Your hand").split("\n")
+    assert hand[-1] == "⛔ ⚪⚪ · ⚪ — 🚫 Forbid: no ⚪ this turn"
+
+
+def test_your_panel_shows_your_lives_in_short_and_the_button_lists_the_whole_stack_top_first_nl_1():
+    state = position(["o", "s"], lives=["skip inspect plus:o", "replace"])
+    lives = field(panel(state, 0), "🐾 Round 1 · your lives: ❤️ 3").split("\n")
+    assert lives[1:] == ["🔝 ⏭️ Skip Turn (draw 2) — You may skip your turn; the next player must skip."]
+    assert not any(name.startswith("Your life stack") for name in panel(state, 0))
+    stack = field(more(state, 0), "Your life stack — 3 lives, top first").split("\n")
+    assert stack == [
+        "1️⃣ ⏭️ Skip Turn (draw 2) — You may skip your turn; the next player must skip. · 🔝 on top",
+        "2️⃣ 🔍 Inspect (draw 2)",
+        "3️⃣ ➕ More Allowed ⚪ (draw 2)",
+    ]
+    state = position(["o s", "t"], lives=["forbid:s skip inspect", "replace"], deck="x xx tt")
+    state, _ = act(state, 0, "w")
+    lives = field(panel(state, 0), "🐾 Round 1 · your lives: ❤️ 2 · 💛 1").split("\n")
+    assert lives[1:] == [
+        "⚡ Your power this turn: 🚫 Forbid 🟦 — You can't play a card showing 🟦.",
+        "🔝 ⏭️ Skip Turn (draw 2)",
+        "💛 At stake: 🚫 Forbid 🟦",
+    ], "the top life says what it does only while it may still be wagered"
+    assert field(more(state, 0), "🎲 Lives you wagered") == "💛 🚫 Forbid 🟦 (draw 3)"
+
+
+def test_an_empty_hand_and_stack_say_so_to_their_owner():
     state = position(["", ""], lives=["", ""])
-    ann, bo = secret_lines(RULES.view(state, 0), "Ann"), secret_lines(RULES.view(state, 1), "Bo")
-    assert ann == {"Ann's hand is empty."} and bo == {"Bo's hand is empty."}
-    assert field(panel(state, 0), "Your life stack") == "Ann's stack is empty."
+    assert secret_lines(RULES.view(state, 0)) == {"Your hand is empty."}
+    assert field(more(state, 0), "Your life stack") == "Your stack is empty."
 
 
 def test_setup_orders_the_nine_lives_with_a_select_and_keep_nl_1():
     state = RULES.setup(3, 4)
     ordering = field(panel(state, 0), "Your life stack — ordering: 0 of 9 placed").split("\n")
-    assert len(ordering) == 9 and all(line.startswith("▫️ Ann's ") for line in ordering)
+    assert len(ordering) == 9 and all(line.startswith("▫️ ") for line in ordering)
     found = controls(state, 0)
     assert [c.kind for c in found] == ["select", "buttons"]
     assert found[0].placeholder == "Choose your 1st life (from the top)…"
@@ -225,7 +253,7 @@ def test_setup_orders_the_nine_lives_with_a_select_and_keep_nl_1():
     first = state.arranging[0][4]
     state, _ = act(state, 0, f"n:{life_id(first)}")
     ordering = field(panel(state, 0), "Your life stack — ordering: 1 of 9 placed").split("\n")
-    assert ordering[0].startswith("1️⃣ Ann's ") and ordering[0].endswith("🔝 on top")
+    assert ordering[0].startswith("1️⃣ ") and ordering[0].endswith("🔝 on top")
     assert controls(state, 0)[0].placeholder == "Choose your 2nd life (from the top)…"
 
 
@@ -236,8 +264,8 @@ def test_wagered_lives_go_back_under_the_stack_in_a_chosen_order_nl_5():
     fields = panel(state, 0)
     back = field(fields, "Your life stack — wagered lives going back under it").split("\n")
     assert back == [
-        "▫️ Ann's 🔍 Inspect (draw 2)",
-        "▫️ Ann's 🔁 Replace (draw 2)",
+        "▫️ 🔍 Inspect (draw 2)",
+        "▫️ 🔁 Replace (draw 2)",
     ]
     described = {option.label: option.description for option in controls(state, 0)[0].choices}
     assert described["🔍 Inspect (draw 2)"] == "Everyone else plays with an open hand.", "the select says"
@@ -255,9 +283,9 @@ def test_shuffle_lives_shows_the_other_stack_to_its_shuffler_only_in_its_own_wor
     mine = panel(state, 0)
     lines = field(mine, "🔀 Bo's life stack — you put it in a new order").split("\n")
     assert lines[0] == "▫️ ➕ More Allowed ⚪ (draw 2)"
-    bo_secrets = secret_lines(RULES.view(state, 1), "Bo")
-    text = "\n".join(f"{name}\n{value}" for name, value in mine.items())
-    assert not any(line in text for line in bo_secrets)
+    bo_secrets = secret_lines(RULES.view(state, 1)) - secret_lines(RULES.view(state, 0))
+    text = "\n".join(f"{name}\n{value}" for name, value in [*mine.items(), *more(state, 0).items()])
+    assert bo_secrets and not any(line in text for line in bo_secrets)
     assert controls(state, 0)[0].placeholder == "Choose the 1st life (from the top)…"
 
 
@@ -269,8 +297,8 @@ def test_a_card_carousel_pick_is_private_and_the_table_shows_who_has_chosen_nl_1
     carousel = field(table(state), "🎠 Card Carousel").split("\n")
     assert carousel == ["Ann → Bo → Cy → Ann", "⏳ Ann is choosing · ⏳ Bo is choosing · ⏳ Cy is choosing"]
     pick = panel(state, 1)
-    assert field(pick, "Your pick — 1 of 2 cards to pass left to Cy") == "🎠 Bo passes 🟦🟦"
-    assert "🎠 Bo's 🟦🟦 — chosen to pass on" in field(pick, "Your hand")
+    assert field(pick, "Your pick — 1 of 2 cards to pass left to Cy") == "🎠 🟦🟦"
+    assert "🎠 🟦🟦 — chosen to pass on" in field(pick, "Your hand")
     assert offered(controls(state, 1)) == [f"pass:{card_in(state, 1, t)}" for t in ("s", "sss")]
 
 
@@ -307,7 +335,10 @@ def test_replace_asks_where_the_card_goes_with_what_each_place_would_do_nl_10():
     state, _ = act(state, 0, "w")
     state, _ = act(state, 0, f"p:{card_in(state, 0, 'oo')}")
     hand = field(panel(state, 0), "Your hand")
-    assert "👉 Ann's ⚪⚪ — chosen: pick below where it goes" in hand
+    assert hand.split("\n") == [
+        "👉 ⚪⚪ — chosen: pick below where it goes",
+        "🃏 Your other cards: ⭐ · ⭐⭐",
+    ]
     found = controls(state, 0)
     assert_fits_discord(found)
     assert [c.kind for c in found] == ["buttons", "select"]
@@ -379,7 +410,7 @@ def test_secret_lines_never_show_up_on_the_table():
     state = position(["oo s", "t"], lives=["skip inspect", "plus:o"])
     public = "\n".join(f"{n}\n{v}" for n, v in table(state).items())
     for seat in (0, 1):
-        for line in secret_lines(RULES.view(state, seat), NAMES[seat]):
+        for line in secret_lines(RULES.view(state, seat)):
             assert line not in public
     assert card_id(state.hands[0][0]) not in public
 
@@ -409,15 +440,16 @@ def test_every_wagered_life_is_on_the_public_table_nl_x11():
 
 
 def test_every_private_panel_shows_the_discard_pile_with_its_icons_nl_x11():
-    """NL-X11: the discard pile is public: each player's panel lists it, newest first, with its icons."""
+    """NL-X11: the discard pile is public: each player's panel lists it behind its "Life stack & more"
+    button, newest first, with its icons."""
     state = position(["o", "s"], deck="t", discard="oo ss tt", lives=["wildcard", "skip"])
     for seat in (0, 1):
-        found = panel(state, seat)
+        found = more(state, seat)
         assert "3 cards" in name_of(found, "🗑️ Discard pile")
         icons, cards = field(found, "🗑️ Discard pile").splitlines()
         assert icons == "⚪ 2 · 🟦 2 · 🔺 2 · ⭐ 0 icons"
         assert cards == "🔺🔺 · 🟦🟦 · ⚪⚪"
-    assert not any(name.startswith("🗑️") for name in panel(position(["o", "s"], deck="t"), 0))
+    assert not any(name.startswith("🗑️") for name in more(position(["o", "s"], deck="t"), 0))
 
 
 def test_the_table_says_what_still_binds_a_player_whose_visit_was_skipped_whole_nl_x5():

@@ -1,0 +1,153 @@
+"""A seat's private panel and what its more button shows: its own view said to it, its decision and
+hand first, within a phone's first screen (docs/table-budget.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.live import LiveGame, describe_players
+from cogs.components import Button, Controls, Item
+from cogs.messages import (
+    COLOUR,
+    DETAILS_NARRATION,
+    Message,
+    action_items,
+    add_fields,
+    narration,
+    own_names,
+    own_words,
+)
+from cogs.phone import (
+    FIELD_GAP_PIXELS,
+    LINE_PIXELS,
+    PANEL_BUDGET,
+    SCREEN,
+    Screen,
+    phone_lines,
+    screen_of,
+    text_lines,
+)
+from cogs.seat_controls import more_button, refresh_button
+from engine import events_for
+from engine.decisions import your_decision, your_words
+
+RECENT_LINES = 4
+"""Events a private view recalls under "Recently"."""
+
+
+def panel_screen(message: Message) -> tuple[Screen, float | None]:
+    """Where a private panel stands on a phone, and the bottom of its first control (None if none)."""
+    components = message.view.to_components() if message.view is not None else []
+    embed = message.embed.to_dict() if message.embed is not None else None
+    screen = screen_of(message.content, embed, components)
+    return screen, screen.buttons[components[0]["components"][0]["custom_id"]] if components else None
+
+
+def private_panel(
+    game: LiveGame, seat: int, page: int = 0, note: str | None = None, fresh: int = 0
+) -> Message:
+    """What only `seat` sees: its own view, and its legal actions as controls, said to the seat: what is
+    theirs says "you"/"your" ("Your dice", "You play ⚪⚪"), where the table names them.
+
+    `fresh` is how many of the seat's latest events its decision just made: then "Recently" comes
+    first, those lines marked ✅, so the decision's result shows above the next one.
+    """
+    rules, state = game.rules, game.state
+    renderer = game.game.texts
+    view = game.view(seat)
+    public = game.view(None)
+    embed = discord.Embed(
+        title=f"{renderer.emoji} {game.names[seat]} — your view (table #{game.id})", colour=COLOUR
+    )
+    actions = rules.legal_actions(state, seat)
+    to_act = rules.to_act(state)
+    if rules.outcome(state) is not None:
+        embed.description = "The game is over."
+    elif actions:
+        decision = your_decision(game.game, state, view, seat, game.names)
+        embed.description = f"**Your decision:** {decision}"
+    else:
+        embed.description = (
+            f"Nothing to decide now — waiting for {describe_players([game.names[s] for s in to_act])}."
+        )
+    if note:
+        embed.description = f"{note}\n{embed.description}"
+    mine = own_names(game, seat)
+    recent = [your_words(event.render(mine)) for event in events_for(game.events, seat, last=RECENT_LINES)]
+    lines = [f"✅ {line}" if index >= len(recent) - fresh else line for index, line in enumerate(recent)]
+    own = your_fields(renderer.private_fields(view, public, mine))
+    if rules.outcome(state) is not None:
+        items: list[Item] = []
+    else:
+        say = own_words(game, seat)
+        items = action_items(game, seat, actions, page, say=say) if actions else [refresh_button(game)]
+        items = _with_more(game, items, waiting=not actions)
+    controls = Controls(items)
+    lines = lines[len(lines) - max(fresh, _recent_room(embed, own, controls, lines)) :]
+    recently = [("Recently", "\n".join(lines))] if lines else []
+    add_fields(embed, [*recently, *own] if fresh else [*own, *recently])
+    return Message(embed=embed, view=controls)
+
+
+def your_fields(fields: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Fields built with `own_names`, said to their reader."""
+    return [(your_words(name), your_words(value)) for name, value in fields]
+
+
+def _with_more(game: LiveGame, items: list[Item], waiting: bool) -> list[Item]:
+    """The panel's controls and its more button after them: beside 🔄 Refresh on a waiting panel, else
+    on a row of its own, else beside the last row's buttons if it has room (never before a move)."""
+    last = max((item.row or 0 for item in items), default=0)
+    on_last = [item for item in items if (item.row or 0) == last]
+    if waiting:
+        row = 0
+    elif last < 4:
+        row = last + 1
+    elif len(on_last) < 5 and all(isinstance(item, Button) for item in on_last):
+        row = last
+    else:
+        return items
+    button = more_button(game, row)
+    return items if button is None else [*items, button]
+
+
+def more_message(game: LiveGame, seat: int) -> Message:
+    """The rest of `seat`'s own view, which its panel leaves out to keep the decision on a phone's first
+    screen (`Texts.more_fields`), and more of what happened: shown privately to the seat."""
+    renderer = game.game.texts
+    embed = discord.Embed(
+        title=f"{renderer.emoji} {game.names[seat]} — more of your view (table #{game.id})", colour=COLOUR
+    )
+    mine = own_names(game, seat)
+    fields = your_fields(renderer.more_fields(game.view(seat), game.view(None), mine))
+    story = your_words(narration(game, seat, limit=DETAILS_NARRATION, names=mine))
+    add_fields(embed, [*fields, *([("What happened", story)] if story else [])])
+    if not embed.fields:
+        embed.description = "Your panel already shows all of your view."
+    embed.set_footer(text=f"Game #{game.id} · move {game.record.version - 1}")
+    return Message(embed=embed)
+
+
+def _recent_room(
+    embed: discord.Embed, own: list[tuple[str, str]], controls: Controls, lines: list[str]
+) -> int:
+    """How many of the newest `lines` "Recently" can show and keep the panel within `PANEL_BUDGET`
+    lines with its first control on the first `SCREEN` (the lines a decision just made are shown
+    whatever the room: they are its result)."""
+    trial = embed.copy()
+    add_fields(trial, own)
+    screen, first = panel_screen(Message(embed=trial, view=controls))
+    first = screen.height if first is None else first
+    room = min(
+        PANEL_BUDGET - phone_lines(None, trial) - 1,
+        int((SCREEN - first - FIELD_GAP_PIXELS) // LINE_PIXELS) - 1,
+    )
+    count = 0
+    for line in reversed(lines):
+        room -= text_lines(line)
+        if room < 0:
+            break
+        count += 1
+    return count
