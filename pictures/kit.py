@@ -320,20 +320,23 @@ def shape(canvas: Canvas, kind: str, cx: float, cy: float, r: float, fill, outli
     elif kind == "diamond":
         draw.polygon(polygon(cx, cy, r * 1.05, 4), fill=fill, outline=outline, width=2)
     elif kind in SILHOUETTES:
-        silhouette(canvas, SILHOUETTES[kind], cx, cy, r, fill, outline)
+        edge, inside = silhouette(kind, r)
+        at = (round(cx - inside.width / 2), round(cy - inside.height / 2))
+        canvas.image.paste(outline, at, edge)
+        canvas.image.paste(fill, at, inside)
     else:
         raise ValueError(f"no shape called {kind!r}")
 
 
-def silhouette(canvas: Canvas, parts, cx: float, cy: float, r: float, fill, outline=DARK) -> None:
-    """A shape made of several parts (`parts(draw, cx, cy, r)` paints them white on a mask, black cuts
-    them), drawn as one: filled, with a 2 px outline around the whole."""
+@lru_cache(maxsize=64)
+def silhouette(kind: str, r: float) -> tuple[Image.Image, Image.Image]:
+    """The masks of a shape made of several parts (`SILHOUETTES[kind](draw, cx, cy, r)` paints them
+    white, black cuts them), drawn as one: its outline (2 px around the whole) and its inside. Made
+    once for each size (a picture draws the same few shapes at the same few sizes)."""
     size = math.ceil(r * 2.4) + 8
-    mask = Image.new("L", (size, size), 0)
-    parts(ImageDraw.Draw(mask), size / 2, size / 2, r)
-    at = (round(cx - size / 2), round(cy - size / 2))
-    canvas.image.paste(outline, at, mask.filter(ImageFilter.MaxFilter(5)))
-    canvas.image.paste(fill, at, mask)
+    inside = Image.new("L", (size, size), 0)
+    SILHOUETTES[kind](ImageDraw.Draw(inside), size / 2, size / 2, r)
+    return inside.filter(ImageFilter.MaxFilter(5)), inside
 
 
 def _flame(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
