@@ -117,7 +117,7 @@ class Callbacks:
         channel = rest.channel(interaction.channel_id)
         if kind == CHANNEL_MESSAGE:
             fields = rest.fields_of(data)
-            rest.add_files(fields, data)
+            rest.add_files(fields, data, where)
             rest.check(fields, where)
             message = rest.create_message(
                 channel,
@@ -160,7 +160,7 @@ class Callbacks:
             interaction.original_id = target.id
             if kind == UPDATE_MESSAGE:
                 fields = rest.fields_of(data, target)
-                rest.add_files(fields, data)
+                rest.add_files(fields, data, where, target)
                 rest.check(fields, where)
                 rest.update_message(target, fields)
             return target
@@ -234,12 +234,12 @@ class Callbacks:
         ):
             # The first follow-up after a deferred reply replaces the "thinking…" message.
             fields = rest.fields_of(payload, original)
-            rest.add_files(fields, payload)
+            rest.add_files(fields, payload, where, original)
             rest.check(fields, where)
             message = rest.update_message(original, fields)
         else:
             fields = rest.fields_of(payload)
-            rest.add_files(fields, payload)
+            rest.add_files(fields, payload, where)
             rest.check(fields, where)
             message = rest.create_message(
                 rest.channel(interaction.channel_id),
@@ -267,7 +267,7 @@ class Callbacks:
             rest.check_edit_age(message, where)
         payload = await read_payload(request)
         fields = rest.fields_of(payload, message)
-        rest.add_files(fields, payload)
+        rest.add_files(fields, payload, where, message)
         rest.check(fields, where)
         rest.update_message(message, fields)
         interaction.changed.set()

@@ -17,6 +17,8 @@ request cannot express:
   one, a select sharing its row, components-v2 messages with content or embeds, 40 components in a v2
   message, 5 action rows in a classic one, 5 components in a modal (the spec allows 40 top-level
   components for v2 messages and modals alike);
+- an edit's embed showing a file (``attachment://name``) the edit neither uploads nor names among the
+  attachments it keeps (see `check_embedded_files`);
 - figures where the spec is looser than Discord is with bots: message content of 2000 characters (the
   spec says 4000, a limit for some users) and an embed field's non-empty name and value.
 
@@ -65,6 +67,7 @@ UNKNOWN_INTERACTION = "unknown-interaction"
 FOLLOWUP_TOO_EARLY = "followup-before-response"
 PERMISSIONS = "permissions"
 FILE_LIMIT = "files"
+UNNAMED_ATTACHMENT = "unnamed-attachment"  # an edit's embed shows a file the edit keeps without naming it
 SCHEMA = "schema"  # the body does not match Discord's OpenAPI description (emulator.schema)
 
 Problem = tuple[str, str]
@@ -102,6 +105,45 @@ def check_embeds(embeds: list[dict[str, Any]] | None) -> list[Problem]:
                 problems.append((EMBED_LIMIT, f"embed {n} field {f} needs a non-empty name and value"))
     if total > EMBED_TOTAL:
         problems.append((EMBED_LIMIT, f"embeds hold {total} characters in total (max {EMBED_TOTAL})"))
+    return problems
+
+
+def embedded_files(embeds: list[dict[str, Any]]) -> list[tuple[int, str, str]]:
+    """The files a message's embeds show as ``attachment://name``: (embed index, part, name)."""
+    shown = []
+    for n, embed in enumerate(embeds):
+        for part in ("image", "thumbnail"):
+            url = str((embed.get(part) or {}).get("url") or "")
+            if url.startswith("attachment://"):
+                shown.append((n, part, url.removeprefix("attachment://")))
+    return shown
+
+
+def check_embedded_files(embeds: list[dict[str, Any]], named: set[str], held: set[str]) -> list[Problem]:
+    """Problems with the files a message's embeds show as ``attachment://name``: each must be a file of
+    the message (`held`), and one the request uploads or names in its ``attachments`` (`named`).
+
+    Discord keeps a message's attachments when an edit omits ``attachments``, and it accepts an edit
+    whose embed shows such a kept file; but it then shows the picture twice, in the embed and again
+    below it as a loose attachment (discord/discord-api-docs#5675, Discord.Net#2236). Its documented
+    way to keep a file is to name it, by id, in the edit's ``attachments``. The emulator refuses the
+    edit that keeps a shown file without naming it (HTTP 400 like a form error, recorded as a
+    violation) rather than showing the picture twice: a doubled picture is only a look, which no
+    test reads, while a refusal fails the test at the very edit that made the mistake.
+    """
+    problems: list[Problem] = []
+    for n, part, name in embedded_files(embeds):
+        url = f"attachment://{name}"
+        if name not in held:
+            problems.append((FILE_LIMIT, f"embed {n}'s {part} {url} names no attachment of the message"))
+        elif name not in named:
+            problems.append(
+                (
+                    UNNAMED_ATTACHMENT,
+                    f"embed {n}'s {part} {url} shows a file the edit keeps without naming it in "
+                    "`attachments`: Discord would show it twice, in the embed and below it",
+                )
+            )
     return problems
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -199,6 +200,9 @@ class World:
             self.add_channel(name, position=position)
         self.messages: dict[int, StoredMessage] = {}
         self.files: dict[int, bytes] = {}  # attachment id -> the uploaded bytes
+        self.kept_files: Counter[int] = Counter()
+        """By message id, the edits whose embed showed a file the edit kept by naming it, not uploading
+        it again (one keeping a shown file without naming it is refused: limits.check_embedded_files)."""
         self.by_channel: dict[int, list[StoredMessage]] = {}
         self.commands: dict[int, Command] = {}
         self.interactions: dict[int, Interaction] = {}

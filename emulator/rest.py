@@ -203,9 +203,17 @@ class Rest:
             fields["flags"] &= ~limits.LOADING_FLAG
         return fields
 
-    def add_files(self, fields: dict[str, Any], payload: dict[str, Any], where: str = "") -> None:
+    def add_files(
+        self,
+        fields: dict[str, Any],
+        payload: dict[str, Any],
+        where: str = "",
+        base: StoredMessage | None = None,
+    ) -> None:
         """Stores the uploaded files (their bytes in `world.files`, for tests to read) as attachments,
-        and refuses an embed that shows an ``attachment://`` file the message does not have."""
+        and refuses an embed that shows an ``attachment://`` file the message does not have, or, in an
+        edit of `base`, one the edit keeps without naming it (`limits.check_embedded_files`). An edit
+        sending an embed notes under ``kept_files`` the files it shows and keeps by name."""
         files = payload.get("__files__", [])
         if len(files) > limits.FILES:
             raise self.refuse(limits.FILE_LIMIT, f"{len(files)} files (max {limits.FILES})", where)
@@ -217,13 +225,19 @@ class Rest:
             self.world.files[attachment_id] = data
             uploaded.append({"id": str(attachment_id), "url": url, "proxy_url": url, **file})
         fields["attachments"] = list(fields["attachments"]) + uploaded
-        names = {attachment["filename"] for attachment in fields["attachments"]}
-        for embed in fields["embeds"]:
-            for part in ("image", "thumbnail"):
-                url = str((embed.get(part) or {}).get("url") or "")
-                if url.startswith("attachment://") and url.removeprefix("attachment://") not in names:
-                    detail = f"the embed's {part} {url} names no attachment of the message"
-                    raise self.refuse(limits.FILE_LIMIT, detail, where)
+        held = {attachment["filename"] for attachment in fields["attachments"]}
+        new = {attachment["filename"] for attachment in uploaded}
+        named, sent_embeds = held, "embeds" in payload or "embed" in payload
+        if base is not None and "attachments" not in payload and sent_embeds:
+            named = new
+        problems = limits.check_embedded_files(fields["embeds"], named, held)
+        if problems:
+            for rule, detail in problems:
+                self.world.violate(rule, detail, where)
+            raise Refused(error(*INVALID_FORM, [p for _, p in problems]))
+        if base is not None and sent_embeds:
+            shown = {name for _, _, name in limits.embedded_files(fields["embeds"])}
+            fields["kept_files"] = sorted(shown - new)
 
     def create_message(
         self,
@@ -270,6 +284,8 @@ class Rest:
         message.attachments = fields["attachments"]
         message.flags = fields["flags"]
         message.edited_at = self.world.now()
+        if fields.get("kept_files"):
+            self.world.kept_files[message.id] += 1
         if not message.ephemeral:
             self.world.dispatch("MESSAGE_UPDATE", self.world.message_payload(message))
         self.world.notify("update", message)
@@ -492,7 +508,7 @@ class Rest:
         self.check_edit_age(message, where)
         payload = await read_payload(request)
         fields = self.fields_of(payload, message)
-        self.add_files(fields, payload, where)
+        self.add_files(fields, payload, where, message)
         self.check(fields, where)
         return json_response(self.world.message_payload(self.update_message(message, fields)))
 

@@ -1,7 +1,8 @@
 """CatSanity: who must act, the alley's cats, and every home with its cats grouped by kind, its running
 score and its sanity (the text's 🧠).
 
-Sun Cats are round chips, Moon Cats diamond ones; each kind has its colour and its name on the chip.
+Sun Cats and Moon Cats are marked as the text marks them (☀️, 🌙): a sun or a crescent on each card and
+chip, in the kind's colour, with the kind's name beside it.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from engine.catsanity.texts import MOON_MARK, SUN_MARK
 from engine.catsanity.view import KIND, KIND_NAMES, TOKENS_BY_PLAYERS, View, is_moon
 from engine.core import Outcome, fill_names
 from pictures import kit
@@ -21,6 +23,11 @@ COLOURS = {"house": kit.ORANGE, "chorus": kit.GREEN, "fib": kit.PURPLE}
 def short(kind: str) -> str:
     """A kind's name as the text writes it, less the "Cat" every kind has: "Twin A", "Moon King"."""
     return KIND_NAMES[kind].removesuffix(" Cat").removeprefix("Cat of ")
+
+
+def mark(moon: bool) -> str:
+    """What marks a Moon Cat or a Sun Cat, as the text writes it."""
+    return MOON_MARK if moon else SUN_MARK
 
 
 def colour(kind: str, moon: bool):
@@ -94,7 +101,7 @@ def chip(
     width = chip_width(kind, count, size)
     height = size + 12
     canvas.panel((x, y, x + width, y + height), fill=kit.PANEL_LIGHT, radius=height // 2)
-    kit.shape(canvas, "diamond" if moon else "circle", x + 17, y + height / 2, 10, colour(kind, moon))
+    kit.symbol(canvas, mark(moon), x + 17, y + height / 2, 10, colour(kind, moon))
     canvas.text((x + 33, y + height / 2), chip_label(kind, count), size, kit.INK, anchor="lm")
     return x + width
 
@@ -106,12 +113,16 @@ def _alley(canvas: kit.Canvas, alley: Sequence[tuple[str, bool]], deck: int) -> 
     canvas.record("alley", tuple(alley))
     if not alley:
         canvas.text((150, 83), "empty", kit.TEXT, kit.MUTED, anchor="lm")
+    shown = []
     for index, (kind, moon) in enumerate(alley):
         x = 150 + index * 212
         canvas.panel((x, 56, x + 200, 110), fill=kit.INK, outline=colour(kind, moon), width=4, radius=10)
-        kit.shape(canvas, "diamond" if moon else "circle", x + 26, 83, 16, colour(kind, moon))
+        drawn = kit.symbol(canvas, mark(moon), x + 26, 83, 16, colour(kind, moon))
         size = kit.TEXT if kit.font(kit.TEXT, True).getlength(short(kind)) <= 142 else kit.SMALL
-        canvas.text((x + 50, 83), short(kind), size, kit.DARK, anchor="lm", bold=True, width=142)
+        shown.append(
+            (drawn, canvas.text((x + 50, 83), short(kind), size, kit.DARK, anchor="lm", bold=True, width=142))
+        )
+    canvas.record("alley shows", tuple(shown))
 
 
 def _homes(canvas: kit.Canvas, names, to_act, homes, scores, sanity) -> None:

@@ -2,7 +2,9 @@
 
 Colours come from the Okabe–Ito palette, which stays distinct for the common kinds of colour
 blindness; and nothing is told by colour alone: every kind of die, cat or card also has its own shape
-and its own letter. The lettering is DejaVu Sans, shipped in `pictures/fonts/` with its licence: it
+and its own name or number. Where the text marks a kind with an emoji (🔥 a mad cat die, 🟦 a Nine
+Lives cat, 🌙 a Moon Cat), the picture draws that emoji as a shape of its own (`SYMBOLS`), so text and
+picture speak one vocabulary. The lettering is DejaVu Sans, shipped in `pictures/fonts/` with its licence: it
 draws Latin-1, Latin Extended-A and B, Greek, Cyrillic, the punctuation and the arrows the games write,
 so names like Zoë, Łukasz or Dvořák come out right; `drawable` says what stands in for the rest.
 
@@ -25,7 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from fontTools.ttLib import TTFont
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 WIDTH, HEIGHT = 800, 450
 """Every picture's size: 16:9, shown about 400 px wide on a phone, so every size below is halved there."""
@@ -301,7 +303,8 @@ def star_points(
 
 
 def shape(canvas: Canvas, kind: str, cx: float, cy: float, r: float, fill, outline=DARK) -> None:
-    """One of the kit's marker shapes centred on (cx, cy): circle, square, triangle, star, diamond."""
+    """One of the kit's marker shapes centred on (cx, cy): circle, square, triangle, star, diamond, and
+    the `SILHOUETTES` (flame, drop, paw, sun, moon)."""
     draw = canvas.draw
     if kind == "circle":
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=outline, width=2)
@@ -316,8 +319,94 @@ def shape(canvas: Canvas, kind: str, cx: float, cy: float, r: float, fill, outli
         draw.polygon(star_points(cx, cy + r * 0.05, r * 1.1), fill=fill, outline=outline, width=2)
     elif kind == "diamond":
         draw.polygon(polygon(cx, cy, r * 1.05, 4), fill=fill, outline=outline, width=2)
+    elif kind in SILHOUETTES:
+        edge, inside = silhouette(kind, r)
+        at = (round(cx - inside.width / 2), round(cy - inside.height / 2))
+        canvas.image.paste(outline, at, edge)
+        canvas.image.paste(fill, at, inside)
     else:
         raise ValueError(f"no shape called {kind!r}")
+
+
+@lru_cache(maxsize=64)
+def silhouette(kind: str, r: float) -> tuple[Image.Image, Image.Image]:
+    """The masks of a shape made of several parts (`SILHOUETTES[kind](draw, cx, cy, r)` paints them
+    white, black cuts them), drawn as one: its outline (2 px around the whole) and its inside. Made
+    once for each size (a picture draws the same few shapes at the same few sizes)."""
+    size = math.ceil(r * 2.4) + 8
+    inside = Image.new("L", (size, size), 0)
+    SILHOUETTES[kind](ImageDraw.Draw(inside), size / 2, size / 2, r)
+    return inside.filter(ImageFilter.MaxFilter(5)), inside
+
+
+def _flame(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    """🔥: a round base rising into three tongues of fire, the middle one highest."""
+    base = [(cx + 0.7 * r * math.cos(a), cy + 0.3 * r + 0.7 * r * math.sin(a)) for a in _arc(0, 180, 9)]
+    tongues = [(-0.72, -0.45), (-0.3, -0.02), (-0.05, -1.05), (0.28, -0.28), (0.62, -0.62), (0.7, 0.3)]
+    draw.polygon(base + [(cx + x * r, cy + y * r) for x, y in tongues], fill=255)
+
+
+def _drop(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    """💧: a round body narrowing to one point at the top."""
+    body, centre = 0.68 * r, cy + 0.28 * r
+    turn = math.degrees(math.acos(body / (centre - (cy - r))))
+    arc = [(cx + body * math.cos(a), centre + body * math.sin(a)) for a in _arc(-90 + turn, 270 - turn, 16)]
+    draw.polygon([(cx, cy - r), *arc], fill=255)
+
+
+def _paw(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    """🐾: a paw print, a pad and four toes."""
+    draw.ellipse((cx - 0.52 * r, cy - 0.05 * r, cx + 0.52 * r, cy + 0.8 * r), fill=255)
+    for x, y in ((-0.66, -0.12), (-0.25, -0.62), (0.25, -0.62), (0.66, -0.12)):
+        t = 0.24 * r
+        draw.ellipse((cx + x * r - t, cy + y * r - t, cx + x * r + t, cy + y * r + t), fill=255)
+
+
+def _sun(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    """☀️: a round sun with eight rays."""
+    draw.ellipse((cx - 0.55 * r, cy - 0.55 * r, cx + 0.55 * r, cy + 0.55 * r), fill=255)
+    for a in _arc(0, 315, 8):
+        tip = (cx + r * 1.1 * math.cos(a), cy + r * 1.1 * math.sin(a))
+        sides = [(cx + 0.62 * r * math.cos(a + d), cy + 0.62 * r * math.sin(a + d)) for d in (-0.28, 0.28)]
+        draw.polygon([tip, *sides], fill=255)
+
+
+def _moon(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    """🌙: a crescent moon, its horns to the right."""
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=255)
+    draw.ellipse((cx - 0.25 * r, cy - 1.05 * r, cx + 1.45 * r, cy + 0.75 * r), fill=0)
+
+
+def _arc(start: float, end: float, points: int) -> list[float]:
+    """`points` angles in radians, evenly from `start` to `end` degrees (both included)."""
+    return [math.radians(start + (end - start) * i / (points - 1)) for i in range(points)]
+
+
+SILHOUETTES = {"flame": _flame, "drop": _drop, "paw": _paw, "sun": _sun, "moon": _moon}
+
+SYMBOLS: dict[str, tuple[str, tuple[int, int, int]]] = {
+    "🔥": ("flame", VERMILLION),  # Mad Cat Sad Cat: a mad cat die
+    "💧": ("drop", SKY),  # a sad cat die
+    "🐾": ("paw", YELLOW),  # a wild die
+    "⚪": ("circle", INK),  # Nine Lives' four cats
+    "🟦": ("square", SKY),
+    "🔺": ("triangle", VERMILLION),
+    "⭐": ("star", YELLOW),
+    "☀️": ("sun", ORANGE),  # CatSanity: a Sun Cat
+    "🌙": ("moon", YELLOW),  # a Moon Cat
+}
+"""The emoji the games' texts write for a kind of thing (a die, a cat, a kind of card), as the
+pictures draw them: the font has no emoji, so each is drawn as a shape of its own, in its colour.
+The picture and the text then use one vocabulary: a 🔥1 in the text is a flame marked 1 in the
+picture, a 🟦 a blue square."""
+
+
+def symbol(canvas: Canvas, emoji: str, cx: float, cy: float, r: float, fill=None) -> str:
+    """Draw the text's `emoji` as its shape (`SYMBOLS`), in its colour unless `fill` says another
+    (a cat left out of play in grey, a kind of cat in its own); returns the emoji drawn."""
+    form, colour = SYMBOLS[emoji]
+    shape(canvas, form, cx, cy, r, colour if fill is None else fill)
+    return emoji
 
 
 def cat_head(canvas: Canvas, cx: float, cy: float, r: float, fill, outline=DARK) -> None:

@@ -1,9 +1,10 @@
-"""Mad Cat Sad Cat: who must act now, the roller's tray (and the dice just rolled, while they are being
+"""Mad Cat Sad Cat: who must act, the roller's tray (and the dice just rolled, while they are being
 set aside), the sixteen cat cards with their VPs, the catpot and every player's score.
 
-Mad dice are vermillion squares marked "M", sad dice blue circles marked "S", wilds yellow stars: three
-shapes, three letters and three colours, so no die is told by colour alone. The cards read as the text's
-grid does: per combination, the outer card (the moochers split it) then the inner one (the roller's).
+The dice are drawn as the text writes them (`FACE_LABELS`): a mad cat 🔥1 is a vermillion flame marked
+1, a sad cat 💧2 a blue drop marked 2, a wild 🐾 a yellow paw; three shapes and three colours, so no
+die is told by colour alone. The cards read as the text's grid does: per combination, the outer card
+(the moochers split it) then the inner one (the roller's).
 """
 
 from __future__ import annotations
@@ -11,22 +12,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.core import Outcome, fill_names
-from engine.madcat.texts import SHORT_COMBOS
+from engine.madcat.texts import FACE_LABELS, KIND_LABELS, SHORT_COMBOS
 from engine.madcat.view import CATPOT, COMBOS, View, card
 from pictures import kit
 from pictures.results import draw_results, results_scene
 
 TITLE = "Mad Cat Sad Cat"
 DICE = 5
-KIND_LOOK = {"mad": ("square", kit.VERMILLION, "MAD"), "sad": ("circle", kit.SKY, "SAD")}
-FACE_LOOK = {
-    "m1": ("square", kit.VERMILLION, "M1"),
-    "m2": ("square", kit.VERMILLION, "M2"),
-    "m3": ("square", kit.VERMILLION, "M3"),
-    "s1": ("circle", kit.SKY, "S1"),
-    "s2": ("circle", kit.SKY, "S2"),
-    "w": ("star", kit.YELLOW, "W"),
-}
+
+
+def split_label(label: str) -> tuple[str, str]:
+    """A die face or a kind as the text writes it, split into its emoji and its words:
+    "🔥1" -> ("🔥", "1"), "💧 sad" -> ("💧", "sad"), "🐾" -> ("🐾", "")."""
+    emoji = next(e for e in kit.SYMBOLS if label.startswith(e))
+    return emoji, label.removeprefix(emoji).strip()
 
 
 def scene(view: View, names: Sequence[str], outcome: Outcome | None) -> tuple:
@@ -61,27 +60,31 @@ def draw(data: tuple) -> bytes:
     return canvas.png()
 
 
-def die(canvas: kit.Canvas, face: str, cx: float, cy: float, r: float = 26) -> None:
-    form, colour, letter = FACE_LOOK[face]
-    kit.shape(canvas, form, cx, cy, r, colour)
-    canvas.text((cx, cy + (4 if form == "star" else 1)), letter, kit.SMALL, kit.DARK, anchor="mm", bold=True)
+def die(canvas: kit.Canvas, face: str, cx: float, cy: float, r: float = 26) -> str:
+    """A die showing `face` as the text writes it: its emoji's shape, marked with its number; returns
+    the face as drawn, e.g. "🔥1"."""
+    emoji, number = split_label(FACE_LABELS[face])
+    kit.symbol(canvas, emoji, cx, cy, r)
+    if number:
+        number = canvas.text((cx, cy + r * 0.3), number, kit.SMALL, kit.DARK, anchor="mm", bold=True)
+    return emoji + number
 
 
 def _tray(canvas: kit.Canvas, aside, rolled, in_hand: bool, kind: str | None) -> None:
     canvas.panel((16, 52, 784, 148))
-    lock = f" · {KIND_LOOK[kind][2].lower()} locked" if kind else ""
+    lock = f" · {split_label(KIND_LABELS[kind])[1]} locked" if kind else ""
     canvas.text((28, 56), f"Tray{lock}", kit.SMALL, kit.MUTED)
     canvas.record("tray", tuple(aside))
     canvas.record("rolled", tuple(rolled))
     if not aside:
         canvas.text((28, 118), "empty", kit.TEXT, kit.MUTED, anchor="lm")
-    for index, face in enumerate(aside):
-        die(canvas, face, 50 + index * 58, 118)
+    drawn = [die(canvas, face, 50 + index * 58, 118) for index, face in enumerate(aside)]
+    canvas.record("tray shows", " ".join(drawn))
     canvas.draw.line((410, 62, 410, 140), fill=kit.PANEL_LIGHT, width=3)
     if rolled:
         canvas.text((424, 56), "Just rolled", kit.SMALL, kit.MUTED)
-        for index, face in enumerate(rolled):
-            die(canvas, face, 448 + index * 58, 118)
+        drawn = [die(canvas, face, 448 + index * 58, 118) for index, face in enumerate(rolled)]
+        canvas.record("rolled shows", " ".join(drawn))
     else:
         left = DICE - len(aside)
         words = f"All {DICE} dice to roll" if in_hand else f"{left} {'die' if left == 1 else 'dice'} to roll"
@@ -93,15 +96,15 @@ def _cards(canvas: kit.Canvas, cards: Sequence[int], locked: str | None) -> None
     top, row, names_w, column = 154, 44, 186, 220
     for index, kind in enumerate(("mad", "sad")):
         x = 16 + names_w + index * (column + 8)
-        form, colour, word = KIND_LOOK[kind]
+        emoji, word = split_label(KIND_LABELS[kind])
         canvas.panel(
             (x, top, x + column, top + 4 * row + 30),
             fill=kit.PANEL,
-            outline=kit.HIGHLIGHT if locked == kind else colour,
+            outline=kit.HIGHLIGHT if locked == kind else kit.SYMBOLS[emoji][1],
             width=4 if locked == kind else 2,
         )
-        kit.shape(canvas, form, x + 22, top + 19, 11, colour)
-        canvas.text((x + 40, top + 19), word, kit.SMALL, kit.INK, anchor="lm", bold=True)
+        kit.symbol(canvas, emoji, x + 22, top + 19, 12)
+        canvas.text((x + 40, top + 19), word.upper(), kit.SMALL, kit.INK, anchor="lm", bold=True)
         for line, combo in enumerate(COMBOS):
             y = top + 30 + line * row + row / 2
             outer, inner = cards[card(kind, combo, False)], cards[card(kind, combo, True)]

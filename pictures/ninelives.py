@@ -1,7 +1,8 @@
 """Nine Lives: who must act, the four cats' counts against the limit of nine, the cards on the table
 (newest last), the power in force (its cats drawn as the game's shapes) and every player's lives.
 
-The four cats are the game's own shapes — circle, square, triangle, star — each also in its own colour.
+The four cats are drawn as the text writes them (`EMOJI`): ⚪ a white circle, 🟦 a blue square, 🔺 a
+red triangle, ⭐ a yellow star — each its own shape and its own colour.
 """
 
 from __future__ import annotations
@@ -9,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.core import Outcome, fill_names
-from engine.ninelives.view import CATS, LIMIT, POWERS, View
+from engine.ninelives.view import EMOJI, LIMIT, POWERS, View
 from pictures import kit
 from pictures.results import draw_results
 
 TITLE = "Nine Lives"
-CAT_COLOURS = (kit.SKY, kit.ORANGE, kit.GREEN, kit.PURPLE)
+CAT_COLOURS = tuple(kit.SYMBOLS[emoji][1] for emoji in EMOJI)
 SHOWN_PILES = 7
 
 
@@ -65,8 +66,9 @@ def draw(data: tuple) -> bytes:
     return canvas.png()
 
 
-def cat_icon(canvas: kit.Canvas, cat: int, cx: float, cy: float, r: float, dim: bool = False) -> None:
-    kit.shape(canvas, CATS[cat], cx, cy, r, kit.GREY if dim else CAT_COLOURS[cat])
+def cat_icon(canvas: kit.Canvas, cat: int, cx: float, cy: float, r: float, dim: bool = False) -> str:
+    """A cat as the text writes it (grey while it is ignored); returns its emoji."""
+    return kit.symbol(canvas, EMOJI[cat], cx, cy, r, kit.GREY if dim else None)
 
 
 def _counters(
@@ -76,10 +78,11 @@ def _counters(
     top, row = 50, 40
     cell, left = 36, 64
     canvas.record("counts", tuple(counts))
+    shown = []
     for cat, count in enumerate(counts):
         y = top + cat * row
         dim = cat in ignored
-        cat_icon(canvas, cat, 32, y + 17, 14, dim)
+        shown.append(cat_icon(canvas, cat, 32, y + 17, 14, dim))
         for index in range(LIMIT):
             x = left + index * (cell + 4)
             filled = index < count
@@ -99,6 +102,7 @@ def _counters(
             anchor="lm",
             bold=count == LIMIT or over,
         )
+    canvas.record("cats", tuple(shown))
     for line, words in enumerate(about):
         canvas.text((784, top + 4 + line * 36), words, kit.SMALL, kit.MUTED, anchor="ra")
 
@@ -115,13 +119,14 @@ def _power(canvas: kit.Canvas, power: tuple, right: float, y: float) -> None:
         parts += [a]
     widths = [28 if isinstance(part, int) else kit.font(kit.SMALL).getlength(part) + 8 for part in parts]
     x = right - sum(widths)
-    canvas.record("power", parts)
+    drawn = []
     for part, width in zip(parts, widths, strict=True):
         if isinstance(part, int):
-            cat_icon(canvas, part, x + 13, y + 15, 11)
+            drawn.append(cat_icon(canvas, part, x + 13, y + 15, 11))
         else:
-            canvas.text((x, y), part, kit.SMALL, kit.YELLOW)
+            drawn.append(canvas.text((x, y), part, kit.SMALL, kit.YELLOW))
         x += width
+    canvas.record("power", tuple(drawn))
 
 
 def _piles(canvas: kit.Canvas, piles: Sequence[tuple], power: tuple) -> None:

@@ -2,9 +2,17 @@
 when the message does not carry it already, and never holding the table's text back for long.
 
 A table's picture is keyed by the hash of its scene (what the picture shows, from the public view).
-An edit whose picture is the one the message already has sends no file: Discord keeps the message's
-attachments, and the embed keeps pointing at it. Drawn pictures are kept in a small cache shared by
-all tables, so a table reposted with an unchanged picture uploads it again without drawing it again.
+Every edit of a table names the attachments the message keeps, as Discord documents for an edit
+(`attachments`: the files to keep, by id; any not named are removed): an edit whose picture is the
+one the message already has sends no file and names that attachment, by the id Discord returned with
+the message when the picture was uploaded; a new picture is uploaded in place of the old; a table
+without a picture names none. An edit that kept the picture without naming it would leave the embed
+pointing at `attachment://table.png` on its own, which Discord has shown twice, in the embed and
+again below it (discord/discord-api-docs#5675). What each message holds is known only in memory:
+after a restart a table's first edit uploads its picture again (the bot cannot tell which picture
+the message shows without reading it), and the edits after it name that upload. Drawn pictures are
+kept in a small cache shared by all tables, so a table reposted with an unchanged picture uploads it
+again without drawing it again.
 
 Drawing starts as soon as a game changes (`prepare`), within a budget of CPU time (`CPU_SHARE` of
 one core); tables put off by the budget are drawn oldest first, finished games' tables before the
@@ -23,7 +31,7 @@ import io
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -111,6 +119,16 @@ def timed_draw(game: str, scene: tuple) -> tuple[bytes, float]:
 
 
 @dataclass(frozen=True)
+class Shown:
+    """What a table message shows: its id, its picture's key, and the attachment holding the picture
+    as Discord returned it with the message (None if it did not list it: the next edit uploads anew)."""
+
+    message_id: int
+    key: str
+    attachment: discord.Attachment | None
+
+
+@dataclass(frozen=True)
 class Picture:
     key: str
     png: bytes
@@ -140,7 +158,7 @@ class TablePictures:
         self.drawn = 0
         self._cache: OrderedDict[str, bytes] = OrderedDict()
         self._scenes: OrderedDict[int, tuple[object, list[str], Scene]] = OrderedDict()  # by game id
-        self._shown: dict[int, tuple[int, str]] = {}  # game id -> (message id, picture key)
+        self._shown: dict[int, Shown] = {}  # by game id
         self._drawing: dict[int, tuple[str, asyncio.Future]] = {}  # game id -> its drawing under way
         self._behind: dict[int, LiveGame] = {}  # tables that went out without their newest picture
         self._executor: ThreadPoolExecutor | None = None
@@ -211,8 +229,8 @@ class TablePictures:
         if not self._waiting_for_budget(game.id):
             self._behind[game.id] = game
         shown = self._shown.get(game.id)
-        old = self._cached(shown[1]) if shown is not None else None
-        return Picture(shown[1], old) if old is not None else None
+        old = self._cached(shown.key) if shown is not None else None
+        return Picture(shown.key, old) if old is not None else None
 
     async def draw_now(self, scene: Scene) -> Picture:
         """`scene`'s picture now, drawn in the pictures' thread if not kept (a replay viewer's step:
@@ -305,27 +323,38 @@ class TablePictures:
             self.follow_up(behind)
 
     def edit_kwargs(self, game: LiveGame, message_id: int, picture: Picture | None) -> dict:
-        """What an edit of table message `message_id` adds to show `picture`: a new file only when the
-        message does not hold it yet; no attachments at all once the table shows no picture."""
-        shown = self._shown.get(game.id)
+        """The attachments an edit of table message `message_id` names to show `picture`: the one the
+        message holds when it is that picture, else a new upload; none once the table shows no
+        picture (an edit that names none removes any the message had)."""
         if picture is None:
-            return {"attachments": []} if shown is not None and shown[0] == message_id else {}
-        if shown == (message_id, picture.key):
-            return {}
+            return {"attachments": []}
+        shown = self._shown.get(game.id)
+        held = shown.attachment if shown is not None else None
+        if held is not None and (shown.message_id, shown.key) == (message_id, picture.key):
+            return {"attachments": [held]}
         return {"attachments": [picture.file()]}
 
     def send_kwargs(self, picture: Picture | None) -> dict:
         return {} if picture is None else {"file": picture.file()}
 
-    def shown(self, game: LiveGame, message_id: int, picture: Picture | None) -> None:
-        """Remember that table message `message_id` now shows `picture` (None: no picture). A finished
-        game's table showing its last picture is not changed again: nothing about it is kept."""
+    def shown(
+        self,
+        game: LiveGame,
+        message_id: int,
+        picture: Picture | None,
+        attachments: Sequence[discord.Attachment] = (),
+    ) -> None:
+        """Remember that table message `message_id` now shows `picture` (None: no picture), held by
+        the one of `attachments` (the message's, as Discord returned them with the edit or the post)
+        named as the picture. A finished game's table showing its last picture is not changed again:
+        nothing about it is kept."""
         if picture is None:
             self._shown.pop(game.id, None)
         elif game.record.status == "finished" and not self._still_drawing(game.id):
             self.forget(game.id)
         else:
-            self._shown[game.id] = (message_id, picture.key)
+            held = next((a for a in attachments if a.filename == pictures.FILENAME), None)
+            self._shown[game.id] = Shown(message_id, picture.key, held)
 
     def _still_drawing(self, game_id: int) -> bool:
         return game_id in self._drawing or game_id in self._behind or self._waiting_for_budget(game_id)

@@ -91,7 +91,7 @@ class TableWriter:
         message_id = game.record.table_message_id
         fields = {"content": None, "embed": embed, "view": None, "attachments": []}
         try:
-            if not await self.writer.edit_table(game, message_id, lambda: fields, wait=False):
+            if await self.writer.edit_table(game, message_id, lambda: fields, wait=False) is None:
                 partial = channel.get_partial_message(message_id)
                 await self.writer.counted(table_purpose(game), lambda: partial.edit(**fields))
         except discord.HTTPException:
@@ -154,10 +154,11 @@ class TableWriter:
                 return {**message.kwargs(), **self.pictures.edit_kwargs(game, old_id, message.picture)}
 
             try:
-                if not await self.writer.edit_table(game, old_id, fields):
+                edited = await self.writer.edit_table(game, old_id, fields)
+                if edited is None:
                     partial = channel.get_partial_message(old_id)
-                    await self.writer.counted(table_purpose(game), lambda: partial.edit(**fields()))
-                self.pictures.shown(game, old_id, message.picture)
+                    edited = await self.writer.counted(table_purpose(game), lambda: partial.edit(**fields()))
+                self.pictures.shown(game, old_id, message.picture, edited.attachments)
                 return
             except discord.NotFound:
                 log.warning("%s table message %s was deleted; posting it again", game.log_prefix(), old_id)
@@ -170,7 +171,7 @@ class TableWriter:
             table_purpose(game),
             lambda: channel.send(**message.kwargs(), **self.pictures.send_kwargs(message.picture)),
         )
-        self.pictures.shown(game, sent.id, message.picture)
+        self.pictures.shown(game, sent.id, message.picture, sent.attachments)
         self.messages_since_table[channel.id] = 0
         await self.service.table_posted(game, channel_id=channel.id, message_id=sent.id)
         if old_id is not None:

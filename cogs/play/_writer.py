@@ -48,15 +48,20 @@ class Writer:
 
     async def edit_table(
         self, game: LiveGame, message_id: int, fields: Callable[[], dict[str, Any]], *, wait: bool = True
-    ) -> bool:
-        """Edit table message `message_id` through a click's `@original`; False when no token fits (or
-        Discord refused the token): then the caller edits through the counted route. Raises NotFound
-        when the message is gone. With `wait`, the game's clicks under way are answered first (their
-        tokens may fit); never wait on a click's own path."""
+    ) -> discord.Message | None:
+        """Edit table message `message_id` through a click's `@original`: the message as Discord
+        returned it, or None when no token fits (or Discord refused the token): then the caller edits
+        through the counted route. Raises NotFound when the message is gone. With `wait`, the game's
+        clicks under way are answered first (their tokens may fit); never wait on a click's own path."""
         token = await self.book.original(game.id, message_id, wait=wait)
-        return token is not None and await self._through(
-            game, token, lambda: token.interaction.edit_original_response(**fields())
-        )
+        edited: list[discord.Message] = []
+
+        async def edit() -> None:
+            edited.append(await token.interaction.edit_original_response(**fields()))
+
+        if token is None or not await self._through(game, token, edit):
+            return None
+        return edited[0]
 
     async def post(self, game: LiveGame, channel_id: int, *, wait: bool = True, **fields: Any) -> int | None:
         """Post a public message (a ping, a warning) as a followup of a click in `channel_id`; its id,

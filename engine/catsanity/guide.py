@@ -9,6 +9,7 @@ from engine.catsanity._scoring import (
     PRECIOUS_POINTS,
     TWIN_SET,
 )
+from engine.catsanity.texts import MOON_MARK, SUN_MARK
 from engine.guide import GuidePage
 
 _E = KIND_EMOJI
@@ -26,16 +27,16 @@ PAGES = (
         "Your turn",
         "1. If your home holds the 💍 Precious Cat, you lose a 🧠.\n"
         "2. The 🌃 **alley** refills to 3 cats from the deck.\n"
-        "3. Three 🌙 Moon Cats in the alley is **CatSanity!** — everyone loses a 🧠, they go back into the "
-        "deck and your turn is over.\n"
-        "4. Otherwise **adopt** one cat from the alley (☀️ Sun Cats are free, a 🌙 Moon Cat costs a 🧠), "
-        "**or** shout 🔨 **Mine! Mine! Mine!** to auction every Sun Cat in the alley.\n\n"
+        f"3. Three {MOON_MARK} Moon Cats in the alley is **CatSanity!** — everyone loses a 🧠, they go "
+        "back into the deck and your turn is over.\n"
+        f"4. Otherwise **adopt** one cat from the alley ({SUN_MARK} Sun Cats are free, a {MOON_MARK} Moon "
+        "Cat costs a 🧠), **or** shout 🔨 **Mine! Mine! Mine!** to auction every Sun Cat in the alley.\n\n"
         "**Auction:** once around the table, starting on your left and ending with you, each player bids "
         "more 🧠 than the last bid or passes. The highest bidder pays and takes all the Sun Cats. "
         "If everyone passes, nobody takes anything.",
     ),
     GuidePage(
-        "☀️ Sun Cats — the points",
+        f"{SUN_MARK} Sun Cats — the points",
         f"{_E['house']} **House Cat**: {HOUSE_POINTS} points each.\n"
         f"{_E['twinA']} **Twin Cats** (letters A–H): {TWIN_SET[1]} alone, {TWIN_SET[2]} for a pair of "
         f"one letter, {TWIN_SET[3]} for three (only with a Copy Cat).\n"
@@ -46,7 +47,7 @@ PAGES = (
         "what a cat would add to your score.",
     ),
     GuidePage(
-        "🌙 Moon Cats — powers for your sanity",
+        f"{MOON_MARK} Moon Cats — powers for your sanity",
         "Each costs a 🧠 when you adopt it.\n"
         f"{_E['copycat']} **Copy Cat**: becomes any Sun Cat you name (e.g. the missing half of a pair).\n"
         f"{_E['ninja']} **Ninja Cat**: steals a random Sun Cat from the home of an opponent you pick.\n"

@@ -46,6 +46,8 @@ from engine.core import IllegalAction, InvalidInput, NotYourTurn, OutOfDate, Rul
 from engine.texts import Choice, Control, Texts
 
 SANITY = "🧠"
+SUN_MARK, MOON_MARK = "☀️", "🌙"
+"""What marks a Sun Cat and a Moon Cat, in the text and (as a sun and a crescent) in the picture."""
 ROYAL_POINTS = "2 pts + 2 per other Moon Cat"
 SUN_HINT = {
     "house": f"{HOUSE_POINTS} pts each",
@@ -90,8 +92,8 @@ def alley_line(card: str) -> str:
     """An alley card with what it does: Sun Cats their scoring, Moon Cats their cost and effect."""
     kind = KIND[card]
     if card in MOON:
-        return f"🌙 {card_text(card)} · −1 {SANITY} — {MOON_EFFECT[kind]}"
-    return f"☀️ {card_text(card)} — {SUN_HINT['twin' if kind.startswith('twin') else kind]}"
+        return f"{MOON_MARK} {card_text(card)} · −1 {SANITY} — {MOON_EFFECT[kind]}"
+    return f"{SUN_MARK} {card_text(card)} — {SUN_HINT['twin' if kind.startswith('twin') else kind]}"
 
 
 def sanity_bar(tokens: int, players: int) -> str:
@@ -217,7 +219,7 @@ class CatSanityTexts(Texts):
         if view.over:
             return []
         title, _ = self._alley(view)
-        alley = [f"{'🌙' if card in MOON else '☀️'} {card_text(card)}" for card in view.alley]
+        alley = [f"{MOON_MARK if card in MOON else SUN_MARK} {card_text(card)}" for card in view.alley]
         if sum(card in MOON for card in view.alley) == 2:
             alley.append("⚠️ One more Moon Cat: **CatSanity!**")
         fields = [(title, "\n".join(alley) or "Empty — it refills at the start of a turn.")]

@@ -32,8 +32,8 @@ PAGES = (
         "set-aside dice show.\n"
         "4. Five dice set aside and nothing to take: your turn fails and you get nothing. Five wilds take "
         "the whole 🍯 catpot.\n\n"
-        "The table's card grid shows each hand's VPs: 🤫 *out* is the moochers' card, 🏆 *in* the "
-        "roller's.",
+        "The table's card grid shows each hand's VPs as *outer / inner*: 🤫 the outer card is the "
+        "moochers', 🏆 the inner card the roller's.",
     ),
     GuidePage(
         "Mooching",

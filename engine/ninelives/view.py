@@ -1,6 +1,7 @@
 """What each seat may see, built field by field (an allowlist), and the prompt.
 
-`CATS`, `LIMIT`, `POWERS` and `life_name` read the cats and life cards a view shows, for whoever draws it.
+`CATS`, `EMOJI`, `LIMIT`, `POWERS` and `life_name` read the cats and life cards a view shows, for whoever
+draws it (`EMOJI`: the four cats as the texts write them).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from functools import lru_cache
 
 from engine.ninelives._cards import (
     CATS,
+    EMOJI,
     LIMIT,
     POWERS,
     Counts,
@@ -34,7 +36,18 @@ from engine.ninelives.model import (
     View,
 )
 
-__all__ = ["CATS", "LIMIT", "POWERS", "View", "build_view", "card_view", "life_name", "life_view", "prompt"]
+__all__ = [
+    "CATS",
+    "EMOJI",
+    "LIMIT",
+    "POWERS",
+    "View",
+    "build_view",
+    "card_view",
+    "life_name",
+    "life_view",
+    "prompt",
+]
 
 
 @lru_cache(maxsize=4096)

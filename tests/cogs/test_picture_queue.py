@@ -10,6 +10,9 @@ from __future__ import annotations
 import asyncio
 import gc
 import weakref
+from types import SimpleNamespace
+
+import discord
 
 from bot.live import LiveGame
 from bot.storage.models import GameRecord, SeatRecord
@@ -71,17 +74,50 @@ async def test_when_more_games_end_than_are_drawn_only_the_newest_finished_table
     pictures.close()
 
 
+def held_picture(attachment_id: int) -> discord.Attachment:
+    """A table picture's attachment as discord.py reads it from the message Discord returns (it keeps
+    nothing of the connection but its HTTP client, which these tests never use)."""
+    url = f"https://cdn.discordapp.com/attachments/2/{attachment_id}/table.png"
+    data = {"id": str(attachment_id), "filename": "table.png", "size": 3, "url": url, "proxy_url": url}
+    return discord.Attachment(data=data, state=SimpleNamespace(http=None))
+
+
 async def test_nothing_is_kept_of_finished_tables_showing_their_last_picture():
     pictures = TablePictures(True, lambda game: None, clock=lambda: 0.0)
     running = table(1, "active")
-    pictures.shown(running, running.record.table_message_id, Picture("key", b"png"))
+    pictures.shown(running, running.record.table_message_id, Picture("key", b"png"), [held_picture(77)])
     for game_id in range(2, 1002):
         finished = table(game_id, "finished")
-        pictures.shown(finished, finished.record.table_message_id, Picture("key", b"png"))
+        pictures.shown(finished, finished.record.table_message_id, Picture("key", b"png"), [held_picture(78)])
     assert len(pictures._shown) == 1, "a thousand games ended leave nothing behind"
-    assert pictures.edit_kwargs(running, running.record.table_message_id, Picture("key", b"png")) == {}, (
-        "a live table still knows its message holds the picture (no second upload)"
-    )
+    (kept,) = pictures.edit_kwargs(running, running.record.table_message_id, Picture("key", b"png"))[
+        "attachments"
+    ]
+    assert kept.id == 77, "a live table still knows its message holds the picture (no second upload)"
+    pictures.close()
+
+
+def test_every_table_edit_names_the_attachments_its_message_keeps():
+    """An edit keeping the picture names its attachment (Discord showed an unnamed one twice); a new
+    picture, or one Discord did not list with the message, is uploaded; a table without a picture
+    names none, so no old picture is left loose below the text."""
+    pictures = TablePictures(True, lambda game: None, clock=lambda: 0.0)
+    game, message_id = table(1, "active"), 901
+    assert pictures.edit_kwargs(game, message_id, None) == {"attachments": []}
+    (upload,) = pictures.edit_kwargs(game, message_id, Picture("key", b"png"))["attachments"]
+    assert isinstance(upload, discord.File), "a message not known to hold the picture gets it uploaded"
+    pictures.shown(game, message_id, Picture("key", b"png"), [held_picture(77)])
+    assert [a.id for a in pictures.edit_kwargs(game, message_id, Picture("key", b"png"))["attachments"]] == [
+        77
+    ]
+    (new,) = pictures.edit_kwargs(game, message_id, Picture("other", b"png2"))["attachments"]
+    assert isinstance(new, discord.File), "a new picture replaces the attachment"
+    (elsewhere,) = pictures.edit_kwargs(game, 902, Picture("key", b"png"))["attachments"]
+    assert isinstance(elsewhere, discord.File), "another message of the table does not hold it"
+    pictures.shown(game, message_id, Picture("key", b"png"), [])
+    (unlisted,) = pictures.edit_kwargs(game, message_id, Picture("key", b"png"))["attachments"]
+    assert isinstance(unlisted, discord.File), "an attachment Discord did not list is not guessed"
+    assert pictures.edit_kwargs(game, message_id, None) == {"attachments": []}
     pictures.close()
 
 

@@ -22,6 +22,15 @@ ANN, BO = 101, 102
 TABLES = REFRESH_SLOTS + 10
 
 
+class Sent:
+    """A message as Discord returns it for a send or an edit: its id and (these tables have no
+    picture) no attachments."""
+
+    def __init__(self, message_id: int) -> None:
+        self.id = message_id
+        self.attachments: list[discord.Attachment] = []
+
+
 class Channel:
     """A table's thread: every message sent, edited or deleted waits until the test lets it through."""
 
@@ -31,7 +40,7 @@ class Channel:
 
     async def send(self, content=None, **kwargs):
         await self._discord.call(self.id, "send", content)
-        return discord.Object(self._discord.new_id())
+        return Sent(self._discord.new_id())
 
     def get_partial_message(self, message_id: int):
         channel = self
@@ -42,6 +51,7 @@ class Channel:
 
             async def edit(self, **fields):
                 await channel._discord.call(channel.id, "edit", fields.get("embed"))
+                return Sent(message_id)
 
         return Partial()
 

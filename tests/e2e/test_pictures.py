@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import io
+import itertools
 import time
 
 from PIL import Image
 
 import pictures
 from engine import Rng
-from tests.e2e.driver import Table, catnip, open_table, table_of
+from tests.e2e.driver import Table, catnip, open_table, start_catnip, table_of
 
 
 def picture_bytes(emu, message) -> bytes:
@@ -73,6 +74,63 @@ async def test_an_unchanged_picture_is_not_uploaded_again(tmp_path):
         assert not emu.violations
 
 
+async def test_every_edit_keeping_the_picture_names_it_across_moves_and_a_restart(tmp_path):
+    """An edit of the table either uploads its picture or keeps the one the message holds by naming
+    its attachment (Discord showed an unnamed one twice; the emulator refuses such an edit). After a
+    restart the new process cannot know which picture the message holds: its first edit uploads the
+    picture again, and the edits after it name that upload."""
+    async with catnip(tmp_path, pictures=True) as (emu, bot):
+        thread, members = await open_table(emu, "ninelives", 3)
+        message_id = table_of(emu, thread).id
+        held = [[a["id"] for a in table_of(emu, thread).attachments]]  # the table's attachments, edit by edit
+        emu.world.listeners.append(
+            lambda kind, m: (
+                held.append([a["id"] for a in m.attachments])
+                if kind == "update" and m.id == message_id
+                else None
+            )
+        )
+
+        def edits_since(start: int) -> tuple[int, int]:
+            """The table's edits since the `start`th, and how many of them uploaded a new attachment."""
+            seen = held[start:]
+            return len(seen) - 1, sum(1 for before, after in itertools.pairwise(seen) if after != before)
+
+        def kept_by_name() -> int:
+            return emu.world.kept_files[message_id]
+
+        table = Table(emu, thread, members, Rng.seeded(5))
+        kept = kept_by_name()
+        for _ in range(6):
+            await table.step()
+        bot.presenter.refresh(next(iter(bot.service.live.values())))  # an edit with nothing new to draw
+        await bot.presenter.settle()
+        await emu.settle()
+        edits, uploads = edits_since(0)
+        assert uploads >= 1 and kept_by_name() - kept >= 1, "moves redraw the picture; other edits keep it"
+        assert edits == uploads + kept_by_name() - kept, "every edit keeping the picture named it"
+        await emu.stop_bot(bot)
+
+        restart, kept = len(held) - 1, kept_by_name()
+        again = await start_catnip(emu, tmp_path / "catnip.sqlite3", seed=2)
+        try:
+            await emu.wait_for(lambda: len(held) > restart + 1)
+            assert held[restart + 1] != held[restart], "the new process uploaded the picture again"
+            for _ in range(6):
+                await table.step()
+            again.presenter.refresh(next(iter(again.service.live.values())))
+            await again.presenter.settle()
+            await emu.settle()
+            edits, uploads = edits_since(restart)
+            assert kept_by_name() - kept >= 1, "after the restart too, edits keep the picture"
+            assert edits == uploads + kept_by_name() - kept, "and every one of them named it"
+            assert table_of(emu, thread).id == message_id, "the table was edited in place throughout"
+            assert picture_bytes(emu, table_of(emu, thread))
+        finally:
+            await again.close()
+        assert not emu.violations
+
+
 async def test_when_drawing_falls_behind_the_text_goes_first_and_the_picture_follows(tmp_path, monkeypatch):
     """A slow drawing never holds the table's text back: the move shows at once beside the picture
     the table had, and the new picture replaces it in a later edit."""
@@ -90,9 +148,11 @@ async def test_when_drawing_falls_behind_the_text_goes_first_and_the_picture_fol
         old_attachment = before.attachments[0]["id"]
         seen = []
         emu.world.listeners.append(
-            lambda kind, m: seen.append((m.embeds[0]["description"], [a["id"] for a in m.attachments]))
-            if kind == "update" and m.id == before.id
-            else None
+            lambda kind, m: (
+                seen.append((m.embeds[0]["description"], [a["id"] for a in m.attachments]))
+                if kind == "update" and m.id == before.id
+                else None
+            )
         )
         table = Table(emu, thread, members, Rng.seeded(7))
         while table_of(emu, thread).embeds[0]["description"] == old_text:

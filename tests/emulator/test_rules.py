@@ -3,6 +3,7 @@ payloads can break rules discord.py's client-side checks would stop), and the li
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import aiohttp
@@ -71,6 +72,43 @@ async def test_files_are_uploaded_as_attachments(emu: Emulator) -> None:
             body = await response.json()
     assert [a["filename"] for a in body["attachments"]] == ["board.png"]
     assert emu.public_messages("games")[0].attachments[0]["size"] == 8
+
+
+async def post_picture(emu: Emulator) -> dict[str, Any]:
+    """A message whose embed shows its uploaded picture, as Discord returned it."""
+    form = aiohttp.FormData(quote_fields=False)
+    payload = {
+        "embeds": [{"title": "board", "image": {"url": "attachment://board.png"}}],
+        "attachments": [{"id": 0, "filename": "board.png"}],
+    }
+    form.add_field("payload_json", json.dumps(payload))
+    form.add_field("files[0]", b"\x89PNG....", filename="board.png", content_type="image/png")
+    async with aiohttp.ClientSession(headers={"Authorization": f"Bot {emu.token}"}) as session:
+        url = f"{emu.api_base}/channels/{emu.channel('games').id}/messages"
+        async with session.post(url, data=form) as response:
+            assert response.status == 200
+            return await response.json()
+
+
+async def test_an_edit_keeping_the_picture_its_embed_shows_must_name_it(emu: Emulator, api) -> None:
+    """Discord shows a picture twice when an edit's embed shows a file the edit keeps without naming
+    it; the emulator refuses that edit. Named by id, or not shown by an edit that leaves the embed
+    alone, the picture is kept; an edit naming no attachment removes it."""
+    sent = await post_picture(emu)
+    (picture,) = sent["attachments"]
+    path = f"/channels/{emu.channel('games').id}/messages/{sent['id']}"
+    embed = {"title": "board, move 2", "image": {"url": "attachment://board.png"}}
+    status, body = await api("PATCH", path, {"embeds": [embed]})
+    assert (status, body["code"]) == (400, 50035)
+    assert [v.rule for v in emu.take_violations()] == [limits.UNNAMED_ATTACHMENT]
+    assert emu.message(int(sent["id"])).embeds[0]["title"] == "board", "the refused edit changed nothing"
+    status, body = await api("PATCH", path, {"embeds": [embed], "attachments": [{"id": picture["id"]}]})
+    assert status == 200 and [a["id"] for a in body["attachments"]] == [picture["id"]]
+    status, body = await api("PATCH", path, {"content": "still the same board"})
+    assert status == 200 and [a["id"] for a in body["attachments"]] == [picture["id"]], "omitted: kept"
+    status, body = await api("PATCH", path, {"embeds": [{"title": "closed"}], "attachments": []})
+    assert status == 200 and body["attachments"] == []
+    assert not emu.violations
 
 
 async def test_messages_exactly_at_every_limit_are_accepted(emu: Emulator, api) -> None:

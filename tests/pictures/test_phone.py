@@ -14,6 +14,7 @@ import pytest
 
 import pictures
 from engine import GAMES
+from engine.catsanity.texts import MOON_MARK, SUN_MARK
 from engine.catsdogs.texts import short, who
 from engine.catsdogs.view import TABLE
 from engine.madcat.texts import vps
@@ -146,14 +147,18 @@ def agrees(key: str, view, names, text: str, states: dict) -> None:
 
 
 def _madcat(view: MadcatView, names, text: str, states: dict) -> None:
+    """The dice are drawn as the text writes them: "🔥1" is the flame 🔥 stands for, marked 1."""
     from engine.madcat._dice import show
 
     if view.phase != "roll":
         tray = f"On the tray: **{show(view.aside)}**" if view.aside else "On the tray: nothing yet"
         assert tray in text
     assert states["tray"] == tuple(view.aside)
+    if view.aside:
+        assert f"On the tray: **{states['tray shows']}**" in text, "the tray's dice as drawn"
     if states["rolled"]:
         assert f"Just rolled: **{show(states['rolled'])}**" in text
+        assert f"Just rolled: **{states['rolled shows']}**" in text, "the dice just rolled as drawn"
     else:
         assert "Just rolled" not in text
     for seat, (_, value, _) in enumerate(states["seats"]):
@@ -180,7 +185,16 @@ def _catsdogs(view, names, text: str, states: dict) -> None:
 
 
 def _ninelives(view, names, text: str, states: dict) -> None:
+    """The four cats are drawn as the text writes them, each with its count; the power in force as
+    the text names it."""
     assert states["counts"] == tuple(view.counts)
+    counter = r"(`[▰▱]+` \*\*)?{}(\*\*)?/9"
+    if re.search(counter.format(r"\d+"), text):  # the text shows the counts once play has begun
+        for cat, count in zip(states["cats"], view.counts, strict=True):
+            assert re.search(f"{cat} " + counter.format(count), text), (cat, count)
+    if states.get("power"):
+        name, *cats = states["power"]
+        assert f"{name.removeprefix('Power: ')} {''.join(cats)}" in text, states["power"]
     for seat, (_, value, _) in enumerate(states["seats"]):
         info = view.seats[seat]
         assert value == f"{info.lives}" + (" safe" if info.safe else "")
@@ -188,6 +202,13 @@ def _ninelives(view, names, text: str, states: dict) -> None:
 
 
 def _catsanity(view, names, text: str, states: dict) -> None:
+    """The alley's cats are marked as the text marks them, Sun Cat ☀️ or Moon Cat 🌙, in order (the
+    text lists the alley twice: in full, and in the compact table)."""
+    alley = [line for line in text.splitlines() if line.startswith((SUN_MARK, MOON_MARK))]
+    shown = states["alley shows"]
+    assert len(alley) == 2 * len(shown)
+    for line, (mark, name) in zip(alley, shown * 2, strict=True):
+        assert line.startswith(f"{mark} ") and name.removesuffix("…") in line, (line, mark, name)
     for seat, (score, sanity, drawn, more, _) in enumerate(states["homes"]):
         assert score == view.scores[seat]
         tokens = view.tokens[seat]

@@ -3,6 +3,7 @@ within the size budget and at a fixed size, and made from the public view only."
 
 from __future__ import annotations
 
+import colorsys
 import io
 
 import pytest
@@ -100,6 +101,57 @@ def test_mad_sad_and_wild_dice_differ_in_shape_not_only_in_colour():
         die(canvas, face, 60, 60)
         looks.append(canvas.image.crop((30, 30, 90, 90)).convert("1").tobytes())
     assert len(set(looks)) == 3
+
+
+EMOJI_COLOURS = {
+    "🔥": "red",
+    "💧": "blue",
+    "⚪": "white",
+    "🟦": "blue",
+    "🔺": "red",
+    "⭐": "yellow",
+    "☀️": "yellow",
+    "🌙": "yellow",
+}
+"""The colour each emoji shows in Discord's emoji set, which the picture's drawing of it must share (a
+text saying 🟦 while the picture's blue thing is another cat would mislead). 🐾's colour varies from
+one emoji set to another: its drawing is held to its shape only."""
+
+
+def colour_family(rgb) -> str:
+    """A colour as a player names it: white, grey, red, yellow, green, blue or purple."""
+    hue, saturation, value = colorsys.rgb_to_hsv(*(channel / 255 for channel in rgb))
+    if saturation < 0.2:
+        return "white" if value > 0.85 else "grey"
+    degrees = hue * 360
+    for name, below in (("red", 35), ("yellow", 70), ("green", 170), ("blue", 260), ("purple", 330)):
+        if degrees < below:
+            return name
+    return "red"
+
+
+def drawn(emoji: str) -> Image.Image:
+    canvas = kit.Canvas("")
+    kit.symbol(canvas, emoji, 100, 150, 40)
+    return canvas.image.crop((50, 100, 150, 200))
+
+
+def test_every_kind_the_texts_mark_with_an_emoji_is_drawn_as_that_emoji():
+    """Mad Cat's dice and kinds, Nine Lives' cats and CatSanity's Sun and Moon Cats are drawn as the
+    emoji the texts write for them (the font has none): each its own shape, in the emoji's colour."""
+    from engine.catsanity.texts import MOON_MARK, SUN_MARK
+    from engine.madcat.texts import FACE_LABELS, KIND_LABELS
+    from engine.ninelives.view import EMOJI
+    from pictures.madcat import split_label
+
+    written = {split_label(label)[0] for label in [*FACE_LABELS.values(), *KIND_LABELS.values()]}
+    written |= {*EMOJI, SUN_MARK, MOON_MARK}
+    assert written == set(kit.SYMBOLS), "every emoji the texts mark a kind with, and no other, is drawn"
+    for emoji, family in EMOJI_COLOURS.items():
+        colours = [(n, c) for n, c in drawn(emoji).getcolors(10_000) if c != kit.BACKGROUND]
+        assert colour_family(max(colours)[1]) == family, emoji
+    outlines = [drawn(emoji).convert("L").point(lambda v: v > 60 and 255).tobytes() for emoji in kit.SYMBOLS]
+    assert len(set(outlines)) == len(kit.SYMBOLS), "no two emoji are drawn alike"
 
 
 def test_the_picture_changes_when_the_table_does():
