@@ -10,8 +10,9 @@ import pytest
 
 from cogs.messages import table_message
 from cogs.panel import more_message, private_panel
-from engine import GAMES, Rng
+from engine import GAMES
 from engine.decisions import ME, your_words
+from tests.cogs.test_phone_table import whole_game
 from tests.golden.playthrough import Case, Move, commit, new_table
 
 CASES = [(key, count) for key in sorted(GAMES) for count in sorted({2, GAMES[key].rules.max_players})]
@@ -33,23 +34,10 @@ def names_in(lines: list[str], name: str) -> list[str]:
     return [line for line in lines if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", line)]
 
 
-def played(key: str, players: int, seed: int):
-    """Each position of one game of random legal moves."""
-    game = new_table(Case(key, players, seed))
-    rng = Rng.seeded(seed)
-    while True:
-        yield game
-        if game.rules.outcome(game.state) is not None:
-            return
-        seat, rng = rng.choice(game.to_act())
-        action, rng = rng.choice(game.rules.legal_actions(game.state, seat))
-        commit(game, Move(seat, action.encode()))
-
-
 @pytest.mark.parametrize(("key", "players"), CASES)
 def test_a_panel_names_its_owner_only_in_its_title_and_the_table_names_everyone(key, players):
     said_to_you = 0
-    for game in played(key, players, seed=players):
+    for game in whole_game(key, players, seed=players):
         table = "\n".join(said(table_message(game, picture=False)))
         assert ME not in table and "\x00" not in table
         for seat, name in enumerate(game.names):

@@ -48,6 +48,20 @@ async def play(tables: list[Table], rng: random.Random, steps: int) -> None:
             await table.step()
 
 
+async def open_tables(emu: Emulator, numbers: list[int]) -> list[Table]:
+    """A table in guild n's #games-n for each n of `numbers`: the four games in turn, played by Pna,
+    Pnb, Pnc as `KINDS` seats them."""
+    tables = []
+    for index, n in enumerate(numbers):
+        key, humans, computers = KINDS[index % len(KINDS)]
+        names = [f"P{n}{x}" for x in "abc"]
+        thread, members = await open_table(
+            emu, key, humans, computers=computers, channel=f"games-{n}", names=names
+        )
+        tables.append(Table(emu, thread, members, Rng.seeded(n)))
+    return tables
+
+
 def guilds_with_players(emu: Emulator, count: int) -> list:
     """`count` guilds, each with a #games-n channel and three members Pna, Pnb, Pnc."""
     return [
@@ -96,16 +110,8 @@ async def test_a_fleet_survives_a_kill_and_a_reshard_each_game_on_one_process(tm
         try:
             await asyncio.gather(*(p.start() for p in processes))
             await store.open()
-            tables: list[Table] = []
-            shard_by_game: dict[int, int] = {}
-            for n, guild in enumerate(guilds):
-                key, humans, computers = KINDS[n % len(KINDS)]
-                names = [f"P{n}{x}" for x in "abc"]
-                thread, members = await open_table(
-                    emu, key, humans, computers=computers, channel=f"games-{n}", names=names
-                )
-                tables.append(Table(emu, thread, members, Rng.seeded(n)))
-                shard_by_game[game_of(tables[-1])] = guild.id
+            tables = await open_tables(emu, list(range(len(guilds))))
+            shard_by_game = {game_of(table): guild.id for table, guild in zip(tables, guilds, strict=True)}
             await play(tables, rng, 40)
 
             # One process killed mid-move, then restarted: its games come back to it, and only to it.

@@ -21,11 +21,10 @@ from bench.postgres_server import fresh_schema_url
 from bot.sharding import shard_of
 from bot.storage import PostgresGameStore
 from emulator import Emulator
-from engine import Rng
 from tests.bot.test_fleet import REPO, bot_environment, fleet_process, stop_cleanly
-from tests.e2e.driver import FAST_DISCORD, Table, open_table
+from tests.e2e.driver import FAST_DISCORD
 from tests.e2e.processes import Witness, answered_action_clicks, check_saved, old_buttons_answer, unanswered
-from tests.e2e.test_fleet import KINDS, game_of, play
+from tests.e2e.test_fleet import game_of, open_tables, play
 
 GUILDS = (1, 2, 4, 7)
 """The emulator's guilds "Guild 1" … (their ids are the same in every run): on old shards 1, 2, 0, 3
@@ -74,14 +73,7 @@ async def test_two_processes_over_four_shards_become_three_over_three_while_the_
             await old_output.wait_for(lambda _: old_output.count("has connected to Gateway") == 4)
             await store.open()
             try:
-                tables: list[Table] = []
-                for index, n in enumerate(GUILDS):
-                    key, humans, computers = KINDS[index % len(KINDS)]
-                    names = [f"P{n}{x}" for x in "abc"]
-                    thread, members = await open_table(
-                        emu, key, humans, computers=computers, channel=f"games-{n}", names=names
-                    )
-                    tables.append(Table(emu, thread, members, Rng.seeded(n)))
+                tables = await open_tables(emu, list(GUILDS))
                 await play(tables, rng, 8)
                 before = {id(t): t.table() for t in tables}
 
