@@ -386,7 +386,9 @@ class CatnipBot(commands.AutoShardedBot):
                 await asyncio.sleep(0.05)  # the clicks made before the handover are answered here
             await self.timers.save()
             for presenter in self.service.presenters:
-                await presenter.settle(drawings=False)
+                # Pictures too: one drawn after the games went over would be shown by this process
+                # over the new owner's table (naming an attachment the message no longer holds).
+                await presenter.settle()
                 await presenter.note_pings()
             await self.service.leases.hand_over()
             waited = self.handover.wall() - self.handover.layout.since

@@ -174,7 +174,12 @@ class TablePresenter:
             self.metrics.table_shown(since)
 
     async def games_resumed(self, games: Sequence[LiveGame]) -> None:
-        """Show the tables again, and delete the turn pings the process that ran them last left up."""
+        """Show the tables again, and delete the turn pings the process that ran them last left up.
+        What this process remembers of their tables is forgotten: another process may have edited them
+        since (a handover, a restart), so the next edit uploads the picture rather than naming an
+        attachment the message may no longer hold."""
+        for game in games:
+            self.pictures.forget(game.id)
         self.schedule.add_resumed(games)
         await self.pings.delete_left(games)
 
