@@ -38,11 +38,12 @@ CACHED_PICTURES = 256
 DRAWING_THREADS = 1
 """One: the font objects are shared (rendering each word once), and FreeType faces are not safe to
 render from two threads at once; with the GIL a second thread would gain little anyway."""
-CPU_SHARE = 0.02
-"""The share of one core pictures may take by default, averaged over time: when many tables move at
-once, their refreshes wait for their pictures (the tables lag) rather than the pictures slowing the
-games and the answers to clicks down. Set with bench.bot_load (docs/benchmarks.md, section 12); the
-PICTURE_CPU_SHARE setting changes it."""
+CPU_SHARE = 0.5
+"""The share of one core pictures may take by default, averaged over time: enough to draw every move's
+picture of a few hundred tables at human pace; past that, their refreshes wait for their pictures (the
+tables lag) rather than the pictures crowding the event loop out of its core (the thread draws under
+the GIL) and slowing the answers to clicks. Set with bench.bot_load (docs/benchmarks.md, section 12);
+the PICTURE_CPU_SHARE setting changes it."""
 BURST_SECONDS = 0.1
 """Drawing time a calm bot may spend at once (a restart showing many tables, a few quick moves)."""
 
