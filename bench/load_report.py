@@ -88,6 +88,7 @@ def budget(result: dict[str, Any]) -> str:
         f"({listed(result['counted_per_move_by_kind'])}); "
         f"by game: {listed(result['counted_per_move_by_game'])}; "
         f"exempt {result['exempt_requests_per_move']:.2f} ({listed(result['exempt_per_move_by_kind'])}); "
+        f"table edits a move by what they change ({listed(result['table_edits_per_move'])}); "
         f"429s {result['responses_429']} (in play: {result['responses_429_by_kind']}); "
         f"invalid requests in 10 min {result['invalid_requests_10min']}; "
         f"most counted requests in one second {result['counted_requests_peak_per_second']}"
@@ -116,6 +117,7 @@ def headline(catnip: dict[str, Any], floor: dict[str, Any] | None) -> dict[str, 
         "counted_per_move_by_game": catnip["counted_per_move_by_game"],
         "exempt_requests_per_move": catnip["exempt_requests_per_move"],
         "exempt_per_move_by_kind": catnip["exempt_per_move_by_kind"],
+        "table_edits_per_move": catnip["table_edits_per_move"],
         "responses_429": catnip["responses_429"],
         "counted_requests_peak_per_second": catnip["counted_requests_peak_per_second"],
         "invalid_requests_10min": catnip["invalid_requests_10min"],

@@ -12,10 +12,15 @@ reader would name it — no label from the bot is needed:
 
 The counts are kept apart for the requests bound by the global limit and the exempt ones, and per game
 (the thread's table's game; ``other`` for requests outside a table's thread).
+
+Every edit of a table message, whatever its route, is also sorted by what it changes (`edit_change`):
+``text`` (the picture kept), ``text and picture``, ``picture alone`` (the text as it was: an edit only
+to deliver a picture), ``unchanged``.
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -26,7 +31,7 @@ from bench.load_tables import TABLE_TITLE, Table
 from emulator.model import World
 from emulator.rest import PAYLOAD
 from emulator.server import ROUTE
-from emulator.usage import CALLBACK
+from emulator.usage import CALLBACK, FOLLOWUP_MESSAGE
 
 MESSAGE_ROUTE = "/channels/{channel_id}/messages"
 ONE_MESSAGE_ROUTE = "/channels/{channel_id}/messages/{message_id}"
@@ -78,6 +83,19 @@ def purpose(method: str, template: str, payload: dict[str, Any] | None, stored: 
     return f"{method} {template}"
 
 
+def table_text(body: dict[str, Any]) -> str:
+    """What a table message says, its picture aside: content, embed (but its image) and buttons."""
+    embeds = [{k: v for k, v in embed.items() if k != "image"} for embed in body.get("embeds") or []]
+    return json.dumps([body.get("content"), embeds, body.get("components")], sort_keys=True)
+
+
+def edit_change(before: str | None, after: str, uploads: bool) -> str:
+    """What an edit of a table changes: its text (`before` → `after`), its picture (`uploads`), both, none."""
+    if before == after:
+        return "picture alone" if uploads else "unchanged"
+    return "text and picture" if uploads else "text"
+
+
 class RequestTally:
     """Counts the requests of play by kind and by game, bound by the global limit or exempt, and the
     moves made per game, to give requests a move."""
@@ -92,16 +110,23 @@ class RequestTally:
         self.refused: Counter[str] = Counter()  # "kind (scope)" -> answers of 429 during play
         self.moves: Counter[str] = Counter()
         self.counted_each_second: Counter[int] = Counter()  # second of the emulator's clock -> counted
+        self.table_edits: Counter[str] = Counter()  # what each table edit of play changed (`edit_change`)
+        self._texts: dict[int, str] = {}  # table message id -> its text, as last posted or edited
 
     def moved(self, table: Table) -> None:
         self.moves[table.game or "other"] += 1
 
     def observe(self, request: web.Request, response: web.StreamResponse) -> None:
         route = request.get(ROUTE)
-        if route is None or not self.playing():
+        if route is None:
             return
         label, exempt = route
         template = label.split(" ", 1)[1]
+        change = self._table_change(request.method, template, request.get(PAYLOAD), response)
+        if not self.playing():
+            return
+        if change is not None:
+            self.table_edits[change] += 1
         info = request.match_info
         named = info.get("message_id", "")
         stored = self.world.messages.get(int(named)) if named.isdigit() else None
@@ -116,8 +141,29 @@ class RequestTally:
         if response.status == 429:
             self.refused[f"{kind} ({response.headers.get('X-RateLimit-Scope', 'banned')})"] += 1
 
+    def _table_change(
+        self, method: str, template: str, payload: Any, response: web.StreamResponse
+    ) -> str | None:
+        """What a table edit changes (None for any other request); a table posted is remembered."""
+        body = payload if isinstance(payload, dict) else {}
+        if (
+            response.status != 200
+            or method not in ("POST", "PATCH")
+            or template not in (MESSAGE_ROUTE, ONE_MESSAGE_ROUTE, FOLLOWUP_MESSAGE)
+            or not body.get("embeds")
+            or message_shape(str(body.get("content") or ""), body["embeds"], body.get("components") or [])
+            != "table"
+        ):
+            return None
+        message_id = int(json.loads(getattr(response, "body", b"") or b"{}").get("id", 0))
+        text = table_text(body)
+        before = self._texts.get(message_id)
+        self._texts[message_id] = text
+        return edit_change(before, text, bool(body.get("__files__"))) if method == "PATCH" else None
+
     def figures(self) -> dict[str, Any]:
         return {
+            "table_edits": dict(self.table_edits.most_common()),
             "counted": dict(self.counted.most_common()),
             "exempt": dict(self.exempt.most_common()),
             "counted_by_game": dict(self.counted_by_game.most_common()),
@@ -141,6 +187,9 @@ def per_move(figures: dict[str, Any], moves: int) -> dict[str, Any]:
             game: n / max(games.get(game, 0), 1)
             for game, n in figures["counted_by_game"].items()
             if game in games
+        },
+        "table_edits_per_move": {
+            change: n / max(moves, 1) for change, n in figures.get("table_edits", {}).items()
         },
         "responses_429_by_kind": figures["refused"],
         "counted_requests_peak_per_second": figures["counted_peak_per_second"],

@@ -157,8 +157,8 @@ class Catnip:
             await self.task
 
     async def settle(self) -> None:
-        """Every table shown and its player pinged; pictures may still be on their way (the drawing
-        budget draws a few a second, docs/benchmarks.md section 6)."""
+        """Every table shown (each with its picture) and its player pinged; the pictures drawn ahead
+        for tables not being shown are not waited for."""
         await self.bot.presenter.settle(drawings=False)
 
     def live_games(self) -> int:

@@ -25,7 +25,8 @@ FAST_DISCORD = DISCORD.scaled(0.01)
 FAST_DRAWING = 1.0
 """The share of a core the bot's pictures may take here (PICTURE_CPU_SHARE): these members click at
 machine speed, many times a human's pace, so the drawing budget is widened as FAST_DISCORD shortens
-Discord's windows; the bot's default (2 %) would hold every table's picture back behind its text."""
+Discord's windows; at the bot's default each table's refresh would wait for the budget to draw its
+picture."""
 ACTION = re.compile(r"^cn:(a|s|m|pg):")
 DEFERRED_UPDATE = 6
 

@@ -51,7 +51,7 @@ class Settings(BaseSettings):
         default=True, description="Tables show a picture (on/off); each lobby's host may switch it."
     )
     picture_cpu_share: float = Field(
-        default=0.02, gt=0, le=1, description="Share of one CPU core drawing table pictures may take."
+        default=0.5, gt=0, le=1, description="Share of one CPU core drawing table pictures may take."
     )
     discord_global_rate_limit: int = Field(
         default=50,

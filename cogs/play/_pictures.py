@@ -1,5 +1,5 @@
 """The picture on each table message: drawn off the event loop, only when it changed, uploaded only
-when the message does not carry it already, and never holding the table's text back for long.
+when the message does not carry it already, and always of the state the table's text shows.
 
 A table's picture is keyed by the hash of its scene (what the picture shows, from the public view).
 Every edit of a table names the attachments the message keeps, as Discord documents for an edit
@@ -14,19 +14,19 @@ the message shows without reading it), and the edits after it name that upload. 
 kept in a small cache shared by all tables, so a table reposted with an unchanged picture uploads it
 again without drawing it again.
 
-Drawing starts as soon as a game changes (`prepare`), within a budget of CPU time (`CPU_SHARE` of
-one core); tables put off by the budget are drawn oldest first, finished games' tables before the
-live ones. A refresh waits for a new picture at most `WAIT_SECONDS` (drawing takes a few ms on a calm
-bot, so text and picture usually go out in one edit). When drawing falls behind — many tables moving
-at once — the text goes out first with the picture the message already shows, and the new picture
-follows in a refresh of its own once drawn. Each table has at most one drawing under way: moves made
-meanwhile are not drawn one by one, the follow-up draws the table as it is then.
+A table's refresh waits for the picture of the state its text shows (`picture`), so text and picture
+travel in one edit and no edit exists only to deliver a picture. Pictures are drawn one at a time in
+one thread, within a budget of CPU time (`CPU_SHARE` of one core): the tables whose refresh waits go
+first — those waiting on a member (or finished, their result to read) before those only computers
+play — then the tables that changed and will soon be shown (drawing starts as soon as a game changes,
+`prepare`). A table is drawn as it stands when its turn comes, so moves made meanwhile cost one
+picture. When many tables move at once the budget, not the games, gives way: their refreshes wait
+longer (the table lags), each still one edit with its latest state.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import logging
 import time
@@ -46,19 +46,14 @@ CACHED_PICTURES = 256
 DRAWING_THREADS = 1
 """One: the font objects are shared (rendering each word once), and FreeType faces are not safe to
 render from two threads at once; with the GIL a second thread would gain little anyway."""
-WAIT_SECONDS = 0.05
-CPU_SHARE = 0.02
-"""The share of one core pictures may take by default, averaged over time (~5 new pictures a second):
-when many tables move at once, each table's picture is redrawn less often (its text stays current)
-rather than slowing the games down. Set with bench.bot_load (docs/benchmarks.md, section 6); the
-PICTURE_CPU_SHARE setting changes it."""
+CPU_SHARE = 0.5
+"""The share of one core pictures may take by default, averaged over time: enough to draw every move's
+picture of a few hundred tables at human pace; past that, their refreshes wait for their pictures (the
+tables lag) rather than the pictures crowding the event loop out of its core (the thread draws under
+the GIL) and slowing the answers to clicks. Set with bench.bot_load (docs/benchmarks.md, section 12);
+the PICTURE_CPU_SHARE setting changes it."""
 BURST_SECONDS = 0.1
 """Drawing time a calm bot may spend at once (a restart showing many tables, a few quick moves)."""
-FINAL_PICTURES_WAITING = 64
-"""Finished tables that may wait for the budget to draw their last picture. They go before the live
-tables (a finished table keeps its picture in the channel; a live one's is soon out of date), and
-when more games end than the budget draws, the oldest waiting keep the picture they show: each
-waiting table holds its whole game in memory."""
 
 SCENES_KEPT = 1024
 """Tables whose latest scene is kept: a move's scene is read when the game changes (to start drawing)
@@ -138,34 +133,46 @@ class Picture:
         return discord.File(io.BytesIO(self.png), filename=pictures.FILENAME)
 
 
-class TablePictures:
-    """Draws table pictures in a worker thread and remembers which picture each table message shows.
+class MovedOn:
+    """What `TablePictures.picture` returns when the table moved on while its refresh waited: the
+    refresh reads the table again (its newest picture is drawn)."""
 
-    `follow_up(game)` is called when a picture a table went out without is ready (the presenter
-    refreshes the table)."""
+
+MOVED_ON = MovedOn()
+
+
+def members_wait_on(game: LiveGame) -> bool:
+    """Whether a member waits to see the table: one must act, or the game is over (its result)."""
+    if game.record.status != "active" or game.state is None:
+        return True
+    seats = game.record.seats
+    return any(not seats[s].computer and seats[s].user_id is not None for s in game.to_act())
+
+
+class TablePictures:
+    """Draws table pictures in a worker thread, a table at a time within the drawing budget, and
+    remembers which picture each table message shows."""
 
     def __init__(
-        self,
-        default: bool,
-        follow_up: Callable[[LiveGame], None],
-        clock: Callable[[], float] = time.monotonic,
-        cpu_share: float = CPU_SHARE,
+        self, default: bool, clock: Callable[[], float] = time.monotonic, cpu_share: float = CPU_SHARE
     ) -> None:
         """`clock`: the bot's, on which the drawing budget refills (a test's fast-forward clock too);
         `cpu_share`: the share of one core the drawings may take."""
         self.default = default
-        self.follow_up = follow_up
         self.drawn = 0
         self._cache: OrderedDict[str, bytes] = OrderedDict()
         self._scenes: OrderedDict[int, tuple[object, list[str], Scene]] = OrderedDict()  # by game id
         self._shown: dict[int, Shown] = {}  # by game id
-        self._drawing: dict[int, tuple[str, asyncio.Future]] = {}  # game id -> its drawing under way
-        self._behind: dict[int, LiveGame] = {}  # tables that went out without their newest picture
-        self._executor: ThreadPoolExecutor | None = None
         self.budget = DrawingBudget(clock, cpu_share)
-        self._deferred: dict[int, LiveGame] = {}  # live tables waiting for the budget to draw their picture
-        self._finals: dict[int, LiveGame] = {}  # finished tables waiting for it, drawn first
-        self._wake: asyncio.Task | None = None
+        # Tables to draw, by game id, in the order they are drawn: the first dict not empty goes first.
+        self._again: dict[int, LiveGame] = {}  # refreshes waiting that waited a drawing already
+        self._asked: dict[int, LiveGame] = {}  # refreshes waiting, of tables members wait on
+        self._asked_later: dict[int, LiveGame] = {}  # refreshes waiting, of tables only computers play
+        self._prepared: dict[int, LiveGame] = {}  # tables changed, whose refresh is still to come
+        self._waiters: dict[int, list[tuple[str, asyncio.Future]]] = {}  # game id -> (scene key, refresh)
+        self._now: int | None = None  # the table being drawn
+        self._drawer: asyncio.Task | None = None
+        self._executor: ThreadPoolExecutor | None = None
         self._closed = False
 
     def wanted(self, game: LiveGame) -> bool:
@@ -192,7 +199,7 @@ class TablePictures:
     def prepare(self, game: LiveGame) -> None:
         """Start drawing the table's new picture as soon as the game changes, so that it is ready by
         the time the table's refresh comes (refreshes wait their turn when many tables move)."""
-        if game.id in self._drawing:
+        if self._closed or self._queued(game.id):
             return
         try:
             scene = self.scene(game)
@@ -200,37 +207,32 @@ class TablePictures:
             log.exception("%s could not read the table's picture", game.log_prefix())
             return
         if scene is not None and scene.key not in self._cache:
-            self._start(game, scene)
+            self._prepared[game.id] = game
+            self._draw_soon()
 
     def drawings(self) -> list[asyncio.Future]:
-        """The drawings under way."""
-        wake = [self._wake] if self._wake is not None else []
-        return [drawing for _, drawing in self._drawing.values()] + wake
+        """The drawings under way or waiting for the budget."""
+        return [self._drawer] if self._drawer is not None else []
 
-    async def picture(self, game: LiveGame, scene: Scene | None) -> Picture | None:
-        """The picture to show with the table's text now: the scene's own if it is drawn within
-        `WAIT_SECONDS`, else the one the table shows already (the new one follows)."""
+    async def picture(self, game: LiveGame, scene: Scene | None) -> Picture | MovedOn | None:
+        """The picture of `scene` (read with the table's text), drawn if it is not yet: the refresh
+        waits for it. `MOVED_ON` when the game moved on meanwhile (read the table again: its newest
+        picture is drawn); None when the table shows no picture, or its picture could not be drawn
+        (or the bot is stopping): a table shows no picture rather than one of another state."""
         if scene is None:
             return None
-        key = scene.key
-        self._behind.pop(game.id, None)  # this refresh takes care of the table's newest picture
-        png = self._cached(key)
+        png = self._cached(scene.key)
         if png is not None:
-            return Picture(key, png)
-        drawn_key, drawing = self._drawing.get(game.id) or (key, self._start(game, scene))
-        if drawing is not None:
-            with contextlib.suppress(Exception):  # still drawing, or it failed (logged as it ended)
-                await asyncio.wait_for(asyncio.shield(drawing), WAIT_SECONDS)
-        png = self._cached(key)
-        if png is not None:
-            return Picture(key, png)
-        if drawn_key != key and game.id not in self._drawing:
-            self._start(game, scene)  # the drawing waited for was of an earlier move
-        if not self._waiting_for_budget(game.id):
-            self._behind[game.id] = game
-        shown = self._shown.get(game.id)
-        old = self._cached(shown.key) if shown is not None else None
-        return Picture(shown.key, old) if old is not None else None
+            return Picture(scene.key, png)
+        if self._closed:
+            return None
+        waiting = asyncio.get_running_loop().create_future()
+        self._waiters.setdefault(game.id, []).append((scene.key, waiting))
+        self._ask(game)
+        drawn = await waiting
+        if drawn is None or drawn.key == scene.key:
+            return drawn
+        return MOVED_ON
 
     async def draw_now(self, scene: Scene) -> Picture:
         """`scene`'s picture now, drawn in the pictures' thread if not kept (a replay viewer's step:
@@ -259,68 +261,109 @@ class TablePictures:
             self._cache.move_to_end(key)
         return png
 
-    def _start(self, game: LiveGame, scene: Scene) -> asyncio.Future | None:
-        """Start drawing `scene` in the worker thread, or put the table off until the budget allows."""
-        if self._closed:
-            return None
-        if not self.budget.start():
-            self._put_off(game)
-            return None
-        self._deferred.pop(game.id, None)
-        self._finals.pop(game.id, None)
-        drawing = asyncio.get_running_loop().run_in_executor(
-            self._thread(), timed_draw, scene.game, scene.content
-        )
-        self._drawing[game.id] = (scene.key, drawing)
-        drawing.add_done_callback(lambda done: self._drawn(game, scene.key, done))
-        return drawing
+    # -------------------------------------------------------------- the tables waiting to be drawn
 
-    def _waiting_for_budget(self, game_id: int) -> bool:
-        return game_id in self._deferred or game_id in self._finals
+    def _queues(self) -> tuple[dict[int, LiveGame], ...]:
+        return (self._again, self._asked, self._asked_later, self._prepared)
 
-    def _put_off(self, game: LiveGame) -> None:
-        """Wait for the budget to draw the table's picture; a finished game waits among the finals."""
-        if game.record.status == "finished":
-            self._deferred.pop(game.id, None)
-            self._finals[game.id] = game
-            while len(self._finals) > FINAL_PICTURES_WAITING:
-                oldest = next(iter(self._finals))
-                self.forget(oldest)
-        else:
-            self._deferred[game.id] = game
-        if self._wake is None:
-            self._wake = asyncio.create_task(self._wake_deferred())
+    def _queued(self, game_id: int) -> bool:
+        return any(game_id in queue for queue in self._queues())
 
-    async def _wake_deferred(self) -> None:
-        """Refresh the tables put off, finished ones first, then oldest first, as the budget allows
-        (each draws as it refreshes)."""
+    def _ask(self, game: LiveGame) -> None:
+        """A refresh waits for the table's picture: draw it before the tables merely prepared (a
+        table being drawn is seen to when its drawing ends)."""
+        if any(game.id in queue for queue in self._queues()[:3]):
+            return
+        self._prepared.pop(game.id, None)
+        if game.id != self._now:
+            (self._asked if members_wait_on(game) else self._asked_later)[game.id] = game
+        self._draw_soon()
+
+    def _draw_soon(self) -> None:
+        if self._drawer is None and not self._closed:
+            self._drawer = asyncio.create_task(self._draw_tables())
+
+    def _next(self) -> LiveGame | None:
+        for queue in self._queues():
+            if queue:
+                return queue.pop(next(iter(queue)))
+        return None
+
+    async def _draw_tables(self) -> None:
+        """Draw the tables waiting, one at a time, as the budget allows."""
         try:
-            while self._finals or self._deferred:
-                await asyncio.sleep(self.budget.wait())
-                waiting = self._finals or self._deferred
-                if not waiting:
+            while not self._closed and any(self._queues()):
+                if not self.budget.start():
+                    await asyncio.sleep(self.budget.wait())
                     continue
-                game = waiting.pop(next(iter(waiting)))
-                self.follow_up(game)
+                game = self._next()
+                spent = 0.0
+                try:
+                    spent = await self._draw(game)
+                finally:
+                    self.budget.settle(spent)
         finally:
-            self._wake = None
+            self._drawer = None
 
-    def _drawn(self, game: LiveGame, key: str, done: asyncio.Future) -> None:
-        self._drawing.pop(game.id, None)
-        behind = self._behind.pop(game.id, None)
-        if done.cancelled():
-            self.budget.settle(0.0)
+    async def _draw(self, game: LiveGame) -> float:
+        """Draw the table as it stands and hand the picture to the refreshes waiting for it; the CPU
+        seconds it took."""
+        try:
+            scene = self.scene(game)
+        except Exception:
+            log.exception("%s could not read the table's picture", game.log_prefix())
+            self._answer(game.id, None)
+            return 0.0
+        if scene is None:
+            self._answer(game.id, None)
+            return 0.0
+        png, spent = self._cached(scene.key), 0.0
+        if png is None:
+            self._now = game.id
+            try:
+                png, spent = await asyncio.get_running_loop().run_in_executor(
+                    self._thread(), timed_draw, scene.game, scene.content
+                )
+            except Exception:
+                log.exception("%s could not draw the table's picture", game.log_prefix())
+                self._answer(game.id, None)
+                return 0.0
+            finally:
+                self._now = None
+            self.drawn += 1
+            self._keep(scene.key, png)
+        self._drawn(game, Picture(scene.key, png))
+        return spent
+
+    def _drawn(self, game: LiveGame, picture: Picture) -> None:
+        """Hand `picture` to the refreshes waiting for it. If the game moved on while it was drawn, the
+        refreshes of its newer state wait for the next drawing, which comes first."""
+        try:
+            latest = self.scene(game)
+        except Exception:
+            latest = None
+        if latest is None or latest.key == picture.key:
+            self._answer(game.id, picture)
             return
-        if done.exception() is not None:
-            self.budget.settle(0.0)
-            log.error("%s could not draw the table's picture", game.log_prefix(), exc_info=done.exception())
-            return
-        png, spent = done.result()
-        self.budget.settle(spent)
-        self.drawn += 1
-        self._keep(key, png)
-        if behind is not None:
-            self.follow_up(behind)
+        waiting = self._waiters.pop(game.id, [])
+        for key, refresh in waiting:
+            if key == picture.key and not refresh.done():
+                refresh.set_result(picture)
+        later = [(key, refresh) for key, refresh in waiting if key != picture.key]
+        if later:
+            self._waiters[game.id] = later
+            for queue in self._queues():
+                queue.pop(game.id, None)
+            self._again[game.id] = game
+            self._draw_soon()
+
+    def _answer(self, game_id: int, picture: Picture | None) -> None:
+        """Every refresh waiting for the table's picture gets `picture` (None: it shows none)."""
+        for _, refresh in self._waiters.pop(game_id, []):
+            if not refresh.done():
+                refresh.set_result(picture)
+
+    # -------------------------------------------------------------- what each table message holds
 
     def edit_kwargs(self, game: LiveGame, message_id: int, picture: Picture | None) -> dict:
         """The attachments an edit of table message `message_id` names to show `picture`: the one the
@@ -357,23 +400,28 @@ class TablePictures:
             self._shown[game.id] = Shown(message_id, picture.key, held)
 
     def _still_drawing(self, game_id: int) -> bool:
-        return game_id in self._drawing or game_id in self._behind or self._waiting_for_budget(game_id)
+        return game_id == self._now or game_id in self._waiters or self._queued(game_id)
 
     def forget(self, game_id: int) -> None:
+        """Nothing more is drawn or kept of the table (closed, or finished and shown); a refresh still
+        waiting for its picture goes on without one."""
         self._shown.pop(game_id, None)
         self._scenes.pop(game_id, None)
-        self._behind.pop(game_id, None)
-        self._deferred.pop(game_id, None)
-        self._finals.pop(game_id, None)
+        for queue in self._queues():
+            queue.pop(game_id, None)
+        self._answer(game_id, None)
 
     def close(self) -> None:
-        """Draw nothing more: the tables still waiting for the budget keep the picture they show
-        (at a thousand tables that wait could be minutes; a restart shows every table anew)."""
+        """Draw nothing more: a refresh waiting for its picture shows the table's text without one
+        (at a thousand tables that wait could be minutes; a restart shows every table, picture and
+        all, anew)."""
         self._closed = True
-        self._deferred.clear()
-        self._finals.clear()
-        if self._wake is not None:
-            self._wake.cancel()
+        for queue in self._queues():
+            queue.clear()
+        for game_id in list(self._waiters):
+            self._answer(game_id, None)
+        if self._drawer is not None:
+            self._drawer.cancel()
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None

@@ -70,6 +70,13 @@ class TableSchedule:
         self._waiting[game.id] = game
         self._start_workers(min(BACKLOG_SLOTS, max(REFRESH_SLOTS, len(self._waiting) // TABLES_A_SLOT)))
 
+    def read(self, game_id: int) -> None:
+        """The table is being read to be shown (`TableWriter.show`): a showing it still waited for is
+        served by this one."""
+        if game_id not in self._showing:
+            return
+        self._waiting.pop(game_id, None)
+
     def add_resumed(self, games: Sequence[LiveGame]) -> None:
         """Show every table again after a restart, with more workers while they catch up.
 
@@ -144,9 +151,7 @@ class TablePresenter:
         ping posted."""
         self.service = service
         self.metrics = metrics
-        self.pictures = TablePictures(
-            service.pictures, follow_up=self.refresh, clock=service.clock.now, cpu_share=picture_cpu_share
-        )
+        self.pictures = TablePictures(service.pictures, clock=service.clock.now, cpu_share=picture_cpu_share)
         self.tokens = InteractionBook(service.clock.now)
         routes = Writer(self.tokens)
         self.deletions = OwnDeletions(bot, routes)
@@ -169,7 +174,7 @@ class TablePresenter:
     async def _show(self, game: LiveGame) -> None:
         """Show `game`'s table; with metrics, how long after the first change it did not show yet."""
         since = self._changed_since.pop(game.id, None)  # a change made while showing is shown next time
-        await self.writer.show(game)
+        await self.writer.show(game, reading=self.schedule.read)
         if since is not None:
             self.metrics.table_shown(since)
 
@@ -238,7 +243,8 @@ class TablePresenter:
 
     async def settle(self, drawings: bool = True) -> None:
         """Wait until every scheduled table update, picture and ping deletion is done (tests and
-        shutdown). Without `drawings`, pictures still waiting for the drawing budget are not waited
-        for: a thousand new tables take minutes to draw at the budget's pace."""
+        shutdown). A table update waits for its own picture; without `drawings`, the pictures drawn
+        ahead for tables not being shown yet are not waited for. At shutdown the pictures are closed
+        first (`TablePictures.close`), so no update waits for the drawing budget."""
         while pending := self._pending(drawings):
             await asyncio.gather(*pending, return_exceptions=True)

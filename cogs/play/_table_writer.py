@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -19,7 +20,7 @@ from bot.live import LiveGame
 from bot.sessions import GameService
 from bot.timers import Timers
 from cogs.messages import Message, lobby_message, table_message
-from cogs.play._pictures import TablePictures, show_picture
+from cogs.play._pictures import MOVED_ON, TablePictures, show_picture
 from cogs.play._pings import OwnDeletions, TurnPings
 from cogs.play._writer import Writer, table_purpose
 
@@ -54,8 +55,10 @@ class TableWriter:
         self.messages_since_table: Counter[int] = Counter()
         """Messages of other people in each channel since its table was posted: many bury it."""
 
-    async def show(self, game: LiveGame) -> None:
-        """Show `game`'s lobby or table as it stands now; end the game if it can be shown nowhere."""
+    async def show(self, game: LiveGame, reading: Callable[[int], None] = lambda game_id: None) -> None:
+        """Show `game`'s lobby or table as it stands now; end the game if it can be shown nowhere.
+        `reading(game.id)` is told each time the table is read (again, when it moved on while its
+        picture was drawn): the showing then covers every change made before."""
         if game.record.status in CLOSED:
             return  # closed meanwhile: `show_closed` shows that
         channel = await self.table_channel(game)
@@ -68,8 +71,9 @@ class TableWriter:
         if game.record.status == "lobby":
             message = lobby_message(game)
         else:
-            message = table_message(game, self.timers.due(game.id), picture=self.pictures.wanted(game))
-            await self._add_picture(game, message)
+            message = await self._table(game, reading)
+            if game.record.status in CLOSED:
+                return  # closed while its picture was drawn
         try:
             await self._present(game, channel, message)
         except (discord.Forbidden, discord.NotFound) as error:
@@ -97,10 +101,23 @@ class TableWriter:
         except discord.HTTPException:
             log.warning("%s could not mark the table closed", game.log_prefix())
 
-    async def _add_picture(self, game: LiveGame, message: Message) -> None:
-        """Attach the table's picture, drawn off the event loop (see `cogs/play/_pictures.py`)."""
-        message.picture = await self.pictures.picture(game, self.pictures.scene(game))
-        show_picture(message.embed, message.picture)
+    async def _table(self, game: LiveGame, reading: Callable[[int], None]) -> Message:
+        """The table's text and its picture, of one state: the picture is waited for (drawn off the
+        event loop, see `cogs/play/_pictures.py`), and a game that moved on meanwhile is read again."""
+        while True:
+            reading(game.id)
+            wanted = self.pictures.wanted(game)
+            message = table_message(game, self.timers.due(game.id), picture=wanted)
+            picture = await self.pictures.picture(game, self.pictures.scene(game))
+            if picture is not MOVED_ON:
+                break
+        if picture is None and wanted:
+            # No picture after all (it could not be drawn, or the bot is stopping): the text as it
+            # stands now, laid out for a table without one.
+            message = table_message(game, self.timers.due(game.id), picture=False)
+        message.picture = picture
+        show_picture(message.embed, picture)
+        return message
 
     async def _move_or_end(
         self, game: LiveGame, channel: discord.abc.Messageable, message: Message, error: discord.HTTPException

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bench.load_requests import MESSAGE_ROUTE, ONE_MESSAGE_ROUTE, purpose
+from bench.load_requests import MESSAGE_ROUTE, ONE_MESSAGE_ROUTE, edit_change, purpose, table_text
 from emulator.usage import CALLBACK, FOLLOWUP, FOLLOWUP_MESSAGE
 
 TABLE = {"embeds": [{"title": "🐱 Cats & Dogs — table #7", "description": "Ann to play"}]}
@@ -42,3 +42,17 @@ def stored(body: dict) -> SimpleNamespace:
 )
 def test_each_request_is_named_by_what_it_is_for(method, template, payload, message, kind):
     assert purpose(method, template, payload, message) == kind
+
+
+def test_each_table_edit_is_named_by_what_it_changes():
+    """An edit that uploads a picture beside the text the table already showed exists only to deliver
+    that picture; the embed's image link alone is not a change of text."""
+    shown = table_text(
+        {**TABLE, "embeds": [{**TABLE["embeds"][0], "image": {"url": "attachment://table.png"}}]}
+    )
+    moved = table_text({"embeds": [{**TABLE["embeds"][0], "description": "Bo to play"}]})
+    assert edit_change(shown, table_text(TABLE), uploads=True) == "picture alone"
+    assert edit_change(shown, table_text(TABLE), uploads=False) == "unchanged"
+    assert edit_change(shown, moved, uploads=True) == "text and picture"
+    assert edit_change(shown, moved, uploads=False) == "text"
+    assert edit_change(None, moved, uploads=True) == "text and picture", "a table not seen before"

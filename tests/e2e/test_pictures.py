@@ -1,18 +1,24 @@
-"""Table pictures over the emulated Discord: the table carries its picture, the lobby's switch turns
-pictures off, an unchanged picture is not uploaded again, and stopping does not wait for pictures."""
+"""Table pictures over the emulated Discord: the table carries its picture, every edit of it carries
+the text and the picture of one state, the lobby's switch turns pictures off, an unchanged picture is
+not uploaded again, and stopping does not wait for pictures."""
 
 from __future__ import annotations
 
 import asyncio
 import io
 import itertools
+import re
 import time
+from dataclasses import dataclass
 
 from PIL import Image
 
 import pictures
+from cogs.play._replay import rebuild
 from engine import Rng
 from tests.e2e.driver import Table, catnip, open_table, start_catnip, table_of
+
+FOOTER = re.compile(r"Game #(\d+) · move (\d+)")
 
 
 def picture_bytes(emu, message) -> bytes:
@@ -131,37 +137,71 @@ async def test_every_edit_keeping_the_picture_names_it_across_moves_and_a_restar
         assert not emu.violations
 
 
-async def test_when_drawing_falls_behind_the_text_goes_first_and_the_picture_follows(tmp_path, monkeypatch):
-    """A slow drawing never holds the table's text back: the move shows at once beside the picture
-    the table had, and the new picture replaces it in a later edit."""
+@dataclass(frozen=True)
+class Shown:
+    """What one request showed on the table message: its text (but the picture) and its picture."""
+
+    move: int
+    text: str
+    picture: bytes | None
+
+
+def shown(emu, message) -> Shown:
+    embed = message.embeds[0]
+    text = repr(({k: v for k, v in embed.items() if k != "image"}, message.components))
+    move = int(FOOTER.search(embed["footer"]["text"])[2])
+    return Shown(move, text, picture_bytes(emu, message) if message.attachments else None)
+
+
+def pictures_of_each_state(record, moves, draw) -> list[bytes]:
+    """The table's picture after each move of a finished game, drawn afresh from its move log."""
+    replay = rebuild(record, tuple(moves))
+    drawn = []
+    for step in range(replay.last + 1):
+        game = replay.game_at(step)
+        outcome = game.rules.outcome(game.state)
+        drawn.append(draw(record.game, pictures.scene_of(record.game, game.view(None), game.names, outcome)))
+    return drawn
+
+
+async def test_every_table_edit_of_a_whole_game_carries_the_text_and_the_picture_of_one_state(
+    tmp_path, monkeypatch
+):
+    """On a machine that draws slowly, every edit of a whole game's table that changes its picture
+    changes its text with it, and the picture is of the very state the text shows: no edit exists
+    only to deliver a picture, and the table never shows a picture of another move than its text."""
     draw = pictures.draw
 
     def slow_draw(game: str, scene: tuple) -> bytes:
-        time.sleep(0.3)
+        time.sleep(0.1)  # a loaded machine: longer than a refresh would wait for its picture
         return draw(game, scene)
 
     monkeypatch.setattr(pictures, "draw", slow_draw)
-    async with catnip(tmp_path, pictures=True) as (emu, _):
+    async with catnip(tmp_path, pictures=True) as (emu, bot):
         thread, members = await open_table(emu, "catsdogs", 3)
-        before = table_of(emu, thread)
-        old_text, old_picture = before.embeds[0]["description"], picture_bytes(emu, before)
-        old_attachment = before.attachments[0]["id"]
-        seen = []
+        first = table_of(emu, thread)
+        edits: list[Shown] = [shown(emu, first)]
         emu.world.listeners.append(
-            lambda kind, m: (
-                seen.append((m.embeds[0]["description"], [a["id"] for a in m.attachments]))
-                if kind == "update" and m.id == before.id
-                else None
-            )
+            lambda kind, m: edits.append(shown(emu, m)) if kind == "update" and m.id == first.id else None
         )
         table = Table(emu, thread, members, Rng.seeded(7))
-        while table_of(emu, thread).embeds[0]["description"] == old_text:
+        while not table.over():
             await table.step()
-        after = table_of(emu, thread)
-        assert picture_bytes(emu, after) != old_picture
-        first_with_new_text = next(s for s in seen if s[0] != old_text)
-        assert first_with_new_text[1] == [old_attachment], "the text went out first, beside the old picture"
+        assert table_of(emu, thread).id == first.id, "the table stayed in its message"
+        record = await bot.service.store.get_game(int(FOOTER.search(first.embeds[0]["footer"]["text"])[1]))
+        each_state = pictures_of_each_state(record, await bot.service.store.moves(record.id), draw)
         assert not emu.violations
+    moves = len(each_state) - 1
+    before, edits = edits[0], edits[1:]
+    assert before.move == 0 and before.picture == each_state[0]
+    for edit in edits:
+        assert edit.picture == each_state[edit.move], f"move {edit.move}: the picture shows another move"
+        assert edit.text != before.text or edit.picture == before.picture, (
+            f"move {edit.move}: a picture alone"
+        )
+        before = edit
+    assert [edit.move for edit in edits if edit.move != 0][-1] == moves, "the table ends at the last move"
+    assert len(edits) <= moves + 1, f"{len(edits)} edits for {moves} moves"
 
 
 async def test_a_closed_table_drops_its_picture(tmp_path):
@@ -177,21 +217,24 @@ async def test_a_closed_table_drops_its_picture(tmp_path):
         assert not emu.violations
 
 
-async def test_a_stopping_bot_shows_the_text_and_draws_no_picture_left_waiting_for_the_budget(tmp_path):
-    """Stopping waits for the tables' text, not for pictures put off by the drawing budget: with a
-    thousand tables behind on their pictures that wait would be minutes (a restart shows every table,
+async def test_a_stopping_bot_does_not_wait_for_pictures_put_off_by_the_budget(tmp_path):
+    """Stopping does not wait for the pictures the drawing budget puts off (with a thousand tables
+    behind that wait would be minutes): a table whose refresh waits for its picture shows its latest
+    text without one — never beside the picture of an earlier move (a restart shows every table,
     picture and all, anew)."""
 
-    async def play_one_move_then_stop() -> tuple[str, str]:
+    async def play_one_move_then_stop():
         async with catnip(tmp_path, pictures=True) as (emu, bot):
             thread, members = await open_table(emu, "catsdogs", 3)
-            bot.presenter.pictures.budget.seconds = -3600.0  # an hour of drawing owed: days at 2% a core
+            bot.presenter.pictures.budget.seconds = -3600.0  # an hour of drawing owed
             table = Table(emu, thread, members, Rng.seeded(3))
-            before = table_of(emu, thread).embeds[0]["footer"]["text"]
+            before = table_of(emu, thread)
+            assert before.embeds[0]["footer"]["text"].endswith("move 0") and before.attachments
             await table.step(wait=False)
-            await emu.wait_for(lambda: table_of(emu, thread).embeds[0]["footer"]["text"] != before)
-            await emu.wait_for(lambda: bot.presenter.busy() and not bot.presenter.schedule._workers)
-            return before, table_of(emu, thread).embeds[0]["footer"]["text"]
+            await emu.wait_for(lambda: bot.presenter.pictures._waiters)  # the move's refresh waits
+            assert table_of(emu, thread).embeds[0]["footer"]["text"].endswith("move 0"), "text waits too"
+        return table_of(emu, thread)
 
-    before, after = await asyncio.wait_for(play_one_move_then_stop(), 30)
-    assert before.endswith("move 0") and after.endswith("move 1")
+    after = await asyncio.wait_for(play_one_move_then_stop(), 30)
+    assert after.embeds[0]["footer"]["text"].endswith("move 1")
+    assert "image" not in after.embeds[0] and not after.attachments, "no picture of move 0 beside move 1"

@@ -34,25 +34,13 @@ class FastForwardClock(EmulatorClock):
         self.emu.advance(seconds)
 
 
-@pytest.mark.parametrize(
-    "pictures",
-    [
-        False,
-        # Each move's picture follows its text in a second edit, once drawn. With the bot's work taking
-        # no emulated time both edits land in the same instant and a channel's edit bucket runs dry;
-        # whether they fit depends on how long the machine takes to draw, so this one runs on the wall
-        # clock and only when asked for (`pytest -m wall_clock`).
-        pytest.param(True, marks=pytest.mark.wall_clock),
-    ],
-    ids=["text", "pictures-on-the-wall-clock"],
-)
+@pytest.mark.parametrize("pictures", [False, True], ids=["text", "pictures"])
 async def test_a_five_seat_game_with_computers_at_their_default_pace_stays_within_every_limit(
     tmp_path, pictures
 ):
     assert Settings(_env_file=None).computer_delay_seconds == 1.5, "the pace this test is about"
-    clock = None if pictures else StandingClock()
     async with (
-        Emulator.start(members=MEMBERS, rate_limits=DISCORD, clock=clock) as emu,
+        Emulator.start(members=MEMBERS, rate_limits=DISCORD, clock=StandingClock()) as emu,
         catnip_at_default_pace(emu, tmp_path, pictures=pictures),
     ):
         bot = emu.bots[0][0]
