@@ -133,6 +133,7 @@ class CatnipBot(commands.AutoShardedBot):
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self._background: list[asyncio.Task] = []
         self._ticking = False  # the timers' tick is under way (it may warn, decide and close games)
+        self._resuming: asyncio.Task | None = None  # showing the resumed games again, once ready
         self.identify_window = identify_window
         self.identify_locks = identify_locks  # shared with the other processes of this machine
         self.identify_gate: IdentifyGate | None = None
@@ -179,9 +180,11 @@ class CatnipBot(commands.AutoShardedBot):
         """Whether the bot is still at work on what it was told: a gateway event's listener or a command
         running, a computer seat moving, a table, picture or deletion under way. Not busy, with every
         event Discord sent received (`discord_door.events_received`), it does nothing until told
-        something new or its clock moves on (tests wait for this instead of for quiet time)."""
+        something new or its clock moves on (tests wait for this instead of for quiet time). Resumed
+        games count from start-up until their tables are shown again and their timers re-armed."""
         return (
             self._ticking
+            or (self._resuming is not None and not self._resuming.done())
             or handling_events()
             or self.service.busy()
             or any(p.busy() for p in self.service.presenters)
@@ -205,7 +208,8 @@ class CatnipBot(commands.AutoShardedBot):
             resumed = await self.service.resume()
             await self.timers.resume()
             log.info("%s: resumed %d games", self.shard_plan, len(resumed))
-            self._background.append(asyncio.create_task(self._after_ready(resumed)))
+            self._resuming = asyncio.create_task(self._after_ready(resumed))
+            self._background.append(self._resuming)
         else:
             log.info(
                 "%s: standing by while %s runs the games; taking them over once all %d shards are connected",

@@ -142,14 +142,16 @@ async def drive(service: GameService, key: str, players: int, seed: int) -> int:
             assert_fits(panel, ephemeral=True)
         if secrets is not None:
             table_text = public_texts(table) + "\n".join(custom_ids(table))
+            own = {seat: secrets(state, seat) for seat in range(players)}
+            panel_texts = {
+                other: public_texts(panel) + public_texts(more[other]) + "\n".join(custom_ids(panel))
+                for other, panel in panels.items()
+            }
             for seat in range(players):
-                for secret in secrets(state, seat):
+                for secret in own[seat]:
                     assert secret not in table_text, f"seat {seat}'s {secret!r} is on the public table"
-                    for other, panel in panels.items():
-                        if other != seat and secret not in secrets(state, other):
-                            text = (
-                                public_texts(panel) + public_texts(more[other]) + "\n".join(custom_ids(panel))
-                            )
+                    for other, text in panel_texts.items():
+                        if other != seat and secret not in own[other]:
                             assert secret not in text, f"seat {seat}'s {secret!r} is in seat {other}'s panel"
         if game.rules.outcome(state) is not None:
             assert "win" in table.embed.description

@@ -44,11 +44,12 @@ async def test_a_replay_ends_at_the_stored_final_state_and_shows_no_one_elses_se
     secrets = SECRETS[key]
     for step, state in enumerate(replay.states):
         viewers = {seat: replay_message(replay, step, seat) for seat in (None, *range(players))}
+        hidden = {seat: secrets(state, seat) for seat in range(players)}
         for seat, message in viewers.items():
             assert_fits(message, ephemeral=True)
             text = shown(message)
+            own = hidden[seat] if seat is not None else set()
             for other in range(players):
                 if other != seat:
-                    own = secrets(state, seat) if seat is not None else set()
-                    leaked = {secret for secret in secrets(state, other) - own if secret in text}
+                    leaked = {secret for secret in hidden[other] - own if secret in text}
                     assert not leaked, f"step {step}: seat {other}'s {leaked} shows to {seat}"
