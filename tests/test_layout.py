@@ -8,6 +8,7 @@ Imports are read from the source (ast), at the top of a module and inside functi
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -70,6 +71,9 @@ def python_files(packages: Iterable[str]) -> list[Path]:
 MODULES = {module_name(path): path for path in python_files(PACKAGES)}
 
 
+STATEMENT_PARTS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
 def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
@@ -77,13 +81,16 @@ def _is_type_checking(test: ast.expr) -> bool:
 
 
 def _statements(nodes: Iterable[ast.AST]) -> Iterator[ast.AST]:
-    """Every node under `nodes`, but not the body of an `if TYPE_CHECKING:`."""
+    """Every statement under `nodes`, but not the body of an `if TYPE_CHECKING:` (an import is a
+    statement, so expressions are not searched)."""
     for node in nodes:
         if isinstance(node, ast.If) and _is_type_checking(node.test):
             yield from _statements(node.orelse)
             continue
         yield node
-        yield from _statements(ast.iter_child_nodes(node))
+        yield from _statements(
+            child for child in ast.iter_child_nodes(node) if isinstance(child, STATEMENT_PARTS)
+        )
 
 
 def _project_module(dotted: str) -> str:
@@ -113,9 +120,12 @@ def imports_in(source: str, module: str, path: Path) -> list[Import]:
     return found
 
 
-ALL_IMPORTS = [
-    found for module, path in MODULES.items() for found in imports_in(path.read_text(), module, path)
-]
+@functools.cache
+def all_imports() -> tuple[Import, ...]:
+    """Every import of the project's modules (read once, by the first test that asks)."""
+    return tuple(
+        found for module, path in MODULES.items() for found in imports_in(path.read_text(), module, path)
+    )
 
 
 def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
@@ -187,21 +197,21 @@ def import_graph(imports: Iterable[Import]) -> dict[str, set[str]]:
 
 @pytest.mark.parametrize("package", sorted(FORBIDDEN))
 def test_imports_point_one_way(package):
-    wrong = named(i for i in ALL_IMPORTS if i.package == package and i.target_root in FORBIDDEN[package])
+    wrong = named(i for i in all_imports() if i.package == package and i.target_root in FORBIDDEN[package])
     assert not wrong, f"{package}/ must not import {', '.join(sorted(FORBIDDEN[package]))}:\n{wrong}"
 
 
 def test_only_tests_benchmarks_and_the_offline_demo_use_the_emulator():
     wrong = named(
         i
-        for i in ALL_IMPORTS
+        for i in all_imports()
         if i.target_root == "emulator" and i.package not in EMULATOR_USERS and i.module != OFFLINE_DEMO
     )
     assert not wrong, f"the Discord emulator is for tests, benchmarks and the offline demo:\n{wrong}"
 
 
 def test_no_modules_import_each_other_in_a_circle():
-    found = cycles(import_graph(ALL_IMPORTS))
+    found = cycles(import_graph(all_imports()))
     assert not found, "modules that import each other in a circle:\n" + "\n".join(
         " -> ".join(circle) for circle in found
     )
@@ -209,7 +219,7 @@ def test_no_modules_import_each_other_in_a_circle():
 
 def test_no_two_top_level_packages_import_each_other():
     packages: dict[str, set[str]] = {}
-    for found in ALL_IMPORTS:
+    for found in all_imports():
         if found.target in MODULES and found.target_root != found.package:
             packages.setdefault(found.package, set()).add(found.target_root)
     circles = cycles(packages)
@@ -289,7 +299,7 @@ def test_a_games_private_helpers_are_imported_only_by_the_game_and_its_tests():
 
     wrong = named(
         i
-        for i in ALL_IMPORTS
+        for i in all_imports()
         if (owner := private_to(i.target))
         and i.package != "tests"
         and i.module != owner
