@@ -16,7 +16,9 @@ again without drawing it again.
 
 A table's refresh waits for the picture of the state its text shows (`picture`), so text and picture
 travel in one edit and no edit exists only to deliver a picture. Pictures are drawn one at a time in
-one thread, within a budget of CPU time (`CPU_SHARE` of one core): the tables whose refresh waits go
+a process of their own, shared by every bot of the Python process (`pictures.process`: Pillow's work
+runs on another core than the event loop), within a budget of CPU time (`CPU_SHARE` of one core,
+measured in the drawing process): the tables whose refresh waits go
 first — those waiting on a member (or finished, their result to read) before those only computers
 play — then the tables that changed and will soon be shown (drawing starts as soon as a game changes,
 `prepare`). A table is drawn as it stands when its turn comes, so moves made meanwhile cost one
@@ -32,26 +34,23 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import discord
 
 import pictures
+import pictures.process
 from bot.live import LiveGame
 
 log = logging.getLogger("catnip.table")
 
 CACHED_PICTURES = 256
-DRAWING_THREADS = 1
-"""One: the font objects are shared (rendering each word once), and FreeType faces are not safe to
-render from two threads at once; with the GIL a second thread would gain little anyway."""
 CPU_SHARE = 0.5
 """The share of one core pictures may take by default, averaged over time: enough to draw every move's
 picture of a few hundred tables at human pace; past that, their refreshes wait for their pictures (the
-tables lag) rather than the pictures crowding the event loop out of its core (the thread draws under
-the GIL) and slowing the answers to clicks. Set with bench.bot_load (docs/benchmarks.md, section 12);
-the PICTURE_CPU_SHARE setting changes it."""
+tables lag) rather than the pictures taking a core the bot's other work needs (on a small machine the
+drawing process shares the cores with the event loop and the store's thread). Set with bench.bot_load
+(docs/benchmarks.md, section 12); the PICTURE_CPU_SHARE setting changes it."""
 BURST_SECONDS = 0.1
 """Drawing time a calm bot may spend at once (a restart showing many tables, a few quick moves)."""
 
@@ -106,13 +105,6 @@ class DrawingBudget:
         return max(0.0, -self.seconds / self.share) + 0.001
 
 
-def timed_draw(game: str, scene: tuple) -> tuple[bytes, float]:
-    """Draw a scene in the worker thread; also return the thread's CPU seconds it took."""
-    start = time.thread_time()
-    png = pictures.draw(game, scene)
-    return png, time.thread_time() - start
-
-
 @dataclass(frozen=True)
 class Shown:
     """What a table message shows: its id, its picture's key, and the attachment holding the picture
@@ -150,7 +142,7 @@ def members_wait_on(game: LiveGame) -> bool:
 
 
 class TablePictures:
-    """Draws table pictures in a worker thread, a table at a time within the drawing budget, and
+    """Draws table pictures in the drawing process, a table at a time within the drawing budget, and
     remembers which picture each table message shows."""
 
     def __init__(
@@ -172,7 +164,6 @@ class TablePictures:
         self._waiters: dict[int, list[tuple[str, asyncio.Future]]] = {}  # game id -> (scene key, refresh)
         self._now: int | None = None  # the table being drawn
         self._drawer: asyncio.Task | None = None
-        self._executor: ThreadPoolExecutor | None = None
         self._closed = False
 
     def wanted(self, game: LiveGame) -> bool:
@@ -235,20 +226,13 @@ class TablePictures:
         return MOVED_ON
 
     async def draw_now(self, scene: Scene) -> Picture:
-        """`scene`'s picture now, drawn in the pictures' thread if not kept (a replay viewer's step:
+        """`scene`'s picture now, drawn in the drawing process if not kept (a replay viewer's step:
         one member's click waits for it, so it does not wait for the tables' budget)."""
         png = self._cached(scene.key)
         if png is None:
-            loop = asyncio.get_running_loop()
-            png, _ = await loop.run_in_executor(self._thread(), timed_draw, scene.game, scene.content)
+            png, _ = await asyncio.wrap_future(pictures.process.draw(scene.game, scene.content))
             self._keep(scene.key, png)
         return Picture(scene.key, png)
-
-    def _thread(self) -> ThreadPoolExecutor:
-        """The pictures' one drawing thread."""
-        if self._executor is None:
-            self._executor = ThreadPoolExecutor(DRAWING_THREADS, thread_name_prefix="catnip-picture")
-        return self._executor
 
     def _keep(self, key: str, png: bytes) -> None:
         self._cache[key] = png
@@ -321,9 +305,7 @@ class TablePictures:
         if png is None:
             self._now = game.id
             try:
-                png, spent = await asyncio.get_running_loop().run_in_executor(
-                    self._thread(), timed_draw, scene.game, scene.content
-                )
+                png, spent = await asyncio.wrap_future(pictures.process.draw(scene.game, scene.content))
             except Exception:
                 log.exception("%s could not draw the table's picture", game.log_prefix())
                 self._answer(game.id, None)
@@ -414,7 +396,8 @@ class TablePictures:
     def close(self) -> None:
         """Draw nothing more: a refresh waiting for its picture shows the table's text without one
         (at a thousand tables that wait could be minutes; a restart shows every table, picture and
-        all, anew)."""
+        all, anew). The drawing process is left running for the process's other bots (a drawing under
+        way there ends and is thrown away); it stops when the interpreter exits."""
         self._closed = True
         for queue in self._queues():
             queue.clear()
@@ -422,9 +405,6 @@ class TablePictures:
             self._answer(game_id, None)
         if self._drawer is not None:
             self._drawer.cancel()
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
 
 
 def show_picture(embed: discord.Embed | None, picture: Picture | None) -> None:
