@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -68,7 +69,14 @@ def _start() -> ProcessPoolExecutor:
 
 
 def _started() -> None:
-    """In the drawing process, once: name it, and exit with the parent that started it."""
+    """In the drawing process, once: name it, leave stopping to its parent, and exit with it.
+
+    SIGINT and SIGTERM are ignored: a Ctrl-C in the bot's terminal, or a service manager stopping
+    every process of the bot's group, would otherwise end the drawing process under a stopping bot,
+    whose drawing under way would fail and the next start another process. The bot stops it when it
+    exits, and if the bot dies first the drawing process follows it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     try:
         with open("/proc/self/comm", "w") as comm:
             comm.write(NAME)

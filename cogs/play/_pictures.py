@@ -18,12 +18,12 @@ A table's refresh waits for the picture of the state its text shows (`picture`),
 travel in one edit and no edit exists only to deliver a picture. Pictures are drawn one at a time in
 a process of their own, shared by every bot of the Python process (`pictures.process`: Pillow's work
 runs on another core than the event loop), within a budget of CPU time (`CPU_SHARE` of one core,
-measured in the drawing process): the tables whose refresh waits go
-first — those waiting on a member (or finished, their result to read) before those only computers
-play — then the tables that changed and will soon be shown (drawing starts as soon as a game changes,
-`prepare`). A table is drawn as it stands when its turn comes, so moves made meanwhile cost one
-picture. When many tables move at once the budget, not the games, gives way: their refreshes wait
-longer (the table lags), each still one edit with its latest state.
+measured in the drawing process): the tables whose refresh waits go first — those waiting on a member
+(or finished, their result to read) before those only computers play — then the tables that changed
+and will soon be shown (drawing starts as soon as a game changes, `prepare`). A table is drawn as it
+stands when its turn comes, so moves made meanwhile cost one picture. When many tables move at once
+the budget, not the games, gives way: their refreshes wait longer (the table lags), each still one
+edit with its latest state.
 """
 
 from __future__ import annotations
