@@ -45,6 +45,10 @@ from bot.live import LiveGame
 log = logging.getLogger("catnip.table")
 
 CACHED_PICTURES = 256
+IN_FLIGHT = 2
+"""Drawings handed to the drawing process at once. It draws one at a time; the second waits in its
+pipe, so that it starts as soon as the first ends instead of after the event loop (busy with clicks)
+has taken the first one's picture and picked the next table."""
 CPU_SHARE = 0.5
 """The share of one core pictures may take by default, averaged over time: enough to draw every move's
 picture of a few hundred tables at human pace; past that, their refreshes wait for their pictures (the
@@ -162,8 +166,8 @@ class TablePictures:
         self._asked_later: dict[int, LiveGame] = {}  # refreshes waiting, of tables only computers play
         self._prepared: dict[int, LiveGame] = {}  # tables changed, whose refresh is still to come
         self._waiters: dict[int, list[tuple[str, asyncio.Future]]] = {}  # game id -> (scene key, refresh)
-        self._now: int | None = None  # the table being drawn
-        self._drawer: asyncio.Task | None = None
+        self._drawing: set[int] = set()  # the tables being drawn, by game id
+        self._drawers: set[asyncio.Task] = set()
         self._closed = False
 
     def wanted(self, game: LiveGame) -> bool:
@@ -203,7 +207,7 @@ class TablePictures:
 
     def drawings(self) -> list[asyncio.Future]:
         """The drawings under way or waiting for the budget."""
-        return [self._drawer] if self._drawer is not None else []
+        return list(self._drawers)
 
     async def picture(self, game: LiveGame, scene: Scene | None) -> Picture | MovedOn | None:
         """The picture of `scene` (read with the table's text), drawn if it is not yet: the refresh
@@ -259,35 +263,45 @@ class TablePictures:
         if any(game.id in queue for queue in self._queues()[:3]):
             return
         self._prepared.pop(game.id, None)
-        if game.id != self._now:
+        if game.id not in self._drawing:
             (self._asked if members_wait_on(game) else self._asked_later)[game.id] = game
         self._draw_soon()
 
     def _draw_soon(self) -> None:
-        if self._drawer is None and not self._closed:
-            self._drawer = asyncio.create_task(self._draw_tables())
+        while len(self._drawers) < min(IN_FLIGHT, len(self._drawing) + self._to_draw()) and not self._closed:
+            drawer = asyncio.create_task(self._draw_tables())
+            self._drawers.add(drawer)
+            drawer.add_done_callback(self._drawers.discard)
+
+    def _to_draw(self) -> int:
+        """How many tables wait to be drawn (a table being drawn waits until its drawing ends)."""
+        queued = sum(len(queue) for queue in self._queues())
+        return queued - sum(1 for game_id in self._drawing if self._queued(game_id))
 
     def _next(self) -> LiveGame | None:
         for queue in self._queues():
-            if queue:
-                return queue.pop(next(iter(queue)))
+            for game_id in queue:
+                if game_id not in self._drawing:
+                    return queue.pop(game_id)
         return None
 
     async def _draw_tables(self) -> None:
-        """Draw the tables waiting, one at a time, as the budget allows."""
+        """Draw the tables waiting, as the budget allows (`IN_FLIGHT` of these run at once)."""
         try:
-            while not self._closed and any(self._queues()):
+            while not self._closed and self._to_draw():
                 if not self.budget.start():
                     await asyncio.sleep(self.budget.wait())
                     continue
                 game = self._next()
                 spent = 0.0
+                self._drawing.add(game.id)
                 try:
                     spent = await self._draw(game)
                 finally:
+                    self._drawing.discard(game.id)
                     self.budget.settle(spent)
-        finally:
-            self._drawer = None
+        finally:  # at once: a table queued from now on starts another drawer
+            self._drawers.discard(asyncio.current_task())
 
     async def _draw(self, game: LiveGame) -> float:
         """Draw the table as it stands and hand the picture to the refreshes waiting for it; the CPU
@@ -303,15 +317,12 @@ class TablePictures:
             return 0.0
         png, spent = self._cached(scene.key), 0.0
         if png is None:
-            self._now = game.id
             try:
                 png, spent = await asyncio.wrap_future(pictures.process.draw(scene.game, scene.content))
             except Exception:
                 log.exception("%s could not draw the table's picture", game.log_prefix())
                 self._answer(game.id, None)
                 return 0.0
-            finally:
-                self._now = None
             self.drawn += 1
             self._keep(scene.key, png)
         self._drawn(game, Picture(scene.key, png))
@@ -382,7 +393,7 @@ class TablePictures:
             self._shown[game.id] = Shown(message_id, picture.key, held)
 
     def _still_drawing(self, game_id: int) -> bool:
-        return game_id == self._now or game_id in self._waiters or self._queued(game_id)
+        return game_id in self._drawing or game_id in self._waiters or self._queued(game_id)
 
     def forget(self, game_id: int) -> None:
         """Nothing more is drawn or kept of the table (closed, or finished and shown); a refresh still
@@ -403,8 +414,8 @@ class TablePictures:
             queue.clear()
         for game_id in list(self._waiters):
             self._answer(game_id, None)
-        if self._drawer is not None:
-            self._drawer.cancel()
+        for drawer in self._drawers:
+            drawer.cancel()
 
 
 def show_picture(embed: discord.Embed | None, picture: Picture | None) -> None:

@@ -63,15 +63,16 @@ async def waiting(pictures: TablePictures, refreshes: int) -> None:
 
 
 def drawn_in_order(pictures: TablePictures) -> list[int]:
-    """Note the tables whose pictures are drawn, in order (the budget's own record of its drawings)."""
+    """Note the tables whose pictures are drawn, in the order their drawings start (two are under way
+    at once, and one whose picture is already kept ends first)."""
     order: list[int] = []
-    hand_over = pictures._drawn
+    draw = pictures._draw
 
-    def noted(game: LiveGame, picture: Picture) -> None:
+    async def noted(game: LiveGame) -> float:
         order.append(game.id)
-        hand_over(game, picture)
+        return await draw(game)
 
-    pictures._drawn = noted
+    pictures._draw = noted
     return order
 
 
