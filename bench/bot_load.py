@@ -30,7 +30,8 @@ so only Catnip runs.
    apart; then `--seconds` are measured.
 3. Figures: initial-response latency of every interaction (dispatch to initial response, as the
    emulator records it) p50/p95/p99/max, and how many missed Discord's 3 s deadline (warm-up
-   included); moves per second; the bot process's CPU (getrusage, all its threads) per move and
+   included); moves per second; the bot's CPU (getrusage, all its threads, plus its drawing
+   process's from /proc) per move, split by what its threads do ("pictures": the drawing process), and
    peak RSS (ru_maxrss); memory per active game (RSS with N live games minus the RSS before any
    game, / N; also the growth from N/2 to N games, / N/2, and after play); the table's lag (a
    card click until the table shows it, and until the next player's ping is posted); the RSS

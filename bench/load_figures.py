@@ -1,4 +1,7 @@
-"""What `bench.bot_load` measures in the bot's process: CPU, memory, percentiles, event-loop lag, errors."""
+"""What `bench.bot_load` measures in the bot's process: CPU, memory, percentiles, event-loop lag, errors.
+
+The bot's CPU includes its drawing process's (`pictures.process`, a child of the bot's process):
+pictures are the bot's work wherever they are drawn."""
 
 from __future__ import annotations
 
@@ -14,6 +17,8 @@ import tracemalloc
 from collections import Counter
 from pathlib import Path
 
+import pictures.process
+
 RSS_EVERY = 5.0
 
 
@@ -28,33 +33,61 @@ def peak_rss_kb() -> int:
 
 
 def cpu_seconds() -> float:
+    """CPU seconds (user + system) the bot has used so far: this process's and its drawing process's."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
+    return usage.ru_utime + usage.ru_stime + sum(drawing_cpu().values())
 
 
 THREAD_KINDS = (
     ("MainThread", "event loop"),
     ("catnip-store", "store writes"),
-    ("catnip-picture", "pictures"),
+    ("ExecutorManagerThread", "pictures"),  # handing drawings to the drawing process and back
+    ("QueueFeederThread", "pictures"),
 )
-"""Python thread names (by prefix) and what they are called in the figures; the rest is "other"."""
+"""Python thread names (by prefix) and what they are called in the figures; the rest is "other". The
+drawing process's CPU counts as "pictures" too."""
+
+
+def _stat(path: Path) -> tuple[str, list[str]] | None:
+    """A /proc stat file's command name and the fields after it; None if the task is gone."""
+    try:
+        text = path.read_text()
+    except OSError:
+        return None
+    name, _, rest = text.partition(" (")[2].rpartition(")")
+    return name, rest.split()
+
+
+def _ticks(fields: list[str]) -> float:
+    """CPU seconds (user + system) of a /proc stat's fields after the command name."""
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def drawing_cpu() -> dict[int, float]:
+    """CPU seconds each of this process's drawing processes has used so far, by pid (read from /proc,
+    found by the name they give themselves; empty elsewhere)."""
+    me, used = str(os.getpid()), {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        read = _stat(stat)
+        if read is not None and read[0] == pictures.process.NAME and read[1][1] == me:
+            used[int(stat.parent.name)] = _ticks(read[1])
+    return used
 
 
 def cpu_by_thread() -> Counter[str]:
-    """CPU seconds (user + system) this process's threads have used so far, by what they do. Read
-    from /proc (Linux); empty elsewhere."""
+    """CPU seconds (user + system) this process's threads, and its drawing process, have used so far,
+    by what they do. Read from /proc (Linux); empty elsewhere."""
     names = {thread.native_id: thread.name for thread in threading.enumerate()}
-    tick = os.sysconf("SC_CLK_TCK")
     used: Counter[str] = Counter()
     tasks = Path("/proc/self/task")
     for task in tasks.iterdir() if tasks.is_dir() else ():
-        try:
-            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:  # the thread ended meanwhile
+        read = _stat(task / "stat")
+        if read is None:  # the thread ended meanwhile
             continue
         name = names.get(int(task.name), "")
         kind = next((kind for prefix, kind in THREAD_KINDS if name.startswith(prefix)), "other")
-        used[kind] += (int(fields[11]) + int(fields[12])) / tick
+        used[kind] += _ticks(read[1])
+    used["pictures"] += sum(drawing_cpu().values())
     return used
 
 

@@ -3,8 +3,8 @@
     python -m bench.pictures [--games 3] [--samples docs/pictures]
 
 Random games of every kind at every player count; after every move the public table's picture is
-drawn (scene, drawing and PNG encoding, as the bot's worker thread does it), results pictures included.
-Reports per game: pictures drawn, draw time p50/p99/max (wall clock, and the drawing thread's CPU
+drawn (scene, drawing and PNG encoding, as the bot's drawing process does it), results pictures included.
+Reports per game: pictures drawn, draw time p50/p99/max (wall clock, and the drawing's CPU
 time, which other jobs on the machine disturb less), PNG size p50/max, and how many of the pictures
 were new (the bot draws only those: an unchanged picture is neither redrawn nor uploaded).
 """

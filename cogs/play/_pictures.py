@@ -16,12 +16,14 @@ again without drawing it again.
 
 A table's refresh waits for the picture of the state its text shows (`picture`), so text and picture
 travel in one edit and no edit exists only to deliver a picture. Pictures are drawn one at a time in
-one thread, within a budget of CPU time (`CPU_SHARE` of one core): the tables whose refresh waits go
-first — those waiting on a member (or finished, their result to read) before those only computers
-play — then the tables that changed and will soon be shown (drawing starts as soon as a game changes,
-`prepare`). A table is drawn as it stands when its turn comes, so moves made meanwhile cost one
-picture. When many tables move at once the budget, not the games, gives way: their refreshes wait
-longer (the table lags), each still one edit with its latest state.
+a process of their own, shared by every bot of the Python process (`pictures.process`: Pillow's work
+runs on another core than the event loop), within a budget of CPU time (`CPU_SHARE` of one core,
+measured in the drawing process): the tables whose refresh waits go first — those waiting on a member
+(or finished, their result to read) before those only computers play — then the tables that changed
+and will soon be shown (drawing starts as soon as a game changes, `prepare`). A table is drawn as it
+stands when its turn comes, so moves made meanwhile cost one picture. When many tables move at once
+the budget, not the games, gives way: their refreshes wait longer (the table lags), each still one
+edit with its latest state.
 """
 
 from __future__ import annotations
@@ -32,26 +34,27 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import discord
 
 import pictures
+import pictures.process
 from bot.live import LiveGame
 
 log = logging.getLogger("catnip.table")
 
 CACHED_PICTURES = 256
-DRAWING_THREADS = 1
-"""One: the font objects are shared (rendering each word once), and FreeType faces are not safe to
-render from two threads at once; with the GIL a second thread would gain little anyway."""
+IN_FLIGHT = 2
+"""Drawings handed to the drawing process at once. It draws one at a time; the second waits in its
+pipe, so that it starts as soon as the first ends instead of after the event loop (busy with clicks)
+has taken the first one's picture and picked the next table."""
 CPU_SHARE = 0.5
 """The share of one core pictures may take by default, averaged over time: enough to draw every move's
 picture of a few hundred tables at human pace; past that, their refreshes wait for their pictures (the
-tables lag) rather than the pictures crowding the event loop out of its core (the thread draws under
-the GIL) and slowing the answers to clicks. Set with bench.bot_load (docs/benchmarks.md, section 12);
-the PICTURE_CPU_SHARE setting changes it."""
+tables lag) rather than the pictures taking a core the bot's other work needs (on a small machine the
+drawing process shares the cores with the event loop and the store's thread). Set with bench.bot_load
+(docs/benchmarks.md, section 12); the PICTURE_CPU_SHARE setting changes it."""
 BURST_SECONDS = 0.1
 """Drawing time a calm bot may spend at once (a restart showing many tables, a few quick moves)."""
 
@@ -106,13 +109,6 @@ class DrawingBudget:
         return max(0.0, -self.seconds / self.share) + 0.001
 
 
-def timed_draw(game: str, scene: tuple) -> tuple[bytes, float]:
-    """Draw a scene in the worker thread; also return the thread's CPU seconds it took."""
-    start = time.thread_time()
-    png = pictures.draw(game, scene)
-    return png, time.thread_time() - start
-
-
 @dataclass(frozen=True)
 class Shown:
     """What a table message shows: its id, its picture's key, and the attachment holding the picture
@@ -150,7 +146,7 @@ def members_wait_on(game: LiveGame) -> bool:
 
 
 class TablePictures:
-    """Draws table pictures in a worker thread, a table at a time within the drawing budget, and
+    """Draws table pictures in the drawing process, a table at a time within the drawing budget, and
     remembers which picture each table message shows."""
 
     def __init__(
@@ -170,9 +166,8 @@ class TablePictures:
         self._asked_later: dict[int, LiveGame] = {}  # refreshes waiting, of tables only computers play
         self._prepared: dict[int, LiveGame] = {}  # tables changed, whose refresh is still to come
         self._waiters: dict[int, list[tuple[str, asyncio.Future]]] = {}  # game id -> (scene key, refresh)
-        self._now: int | None = None  # the table being drawn
-        self._drawer: asyncio.Task | None = None
-        self._executor: ThreadPoolExecutor | None = None
+        self._drawing: set[int] = set()  # the tables being drawn, by game id
+        self._drawers: set[asyncio.Task] = set()
         self._closed = False
 
     def wanted(self, game: LiveGame) -> bool:
@@ -212,7 +207,7 @@ class TablePictures:
 
     def drawings(self) -> list[asyncio.Future]:
         """The drawings under way or waiting for the budget."""
-        return [self._drawer] if self._drawer is not None else []
+        return list(self._drawers)
 
     async def picture(self, game: LiveGame, scene: Scene | None) -> Picture | MovedOn | None:
         """The picture of `scene` (read with the table's text), drawn if it is not yet: the refresh
@@ -235,20 +230,13 @@ class TablePictures:
         return MOVED_ON
 
     async def draw_now(self, scene: Scene) -> Picture:
-        """`scene`'s picture now, drawn in the pictures' thread if not kept (a replay viewer's step:
+        """`scene`'s picture now, drawn in the drawing process if not kept (a replay viewer's step:
         one member's click waits for it, so it does not wait for the tables' budget)."""
         png = self._cached(scene.key)
         if png is None:
-            loop = asyncio.get_running_loop()
-            png, _ = await loop.run_in_executor(self._thread(), timed_draw, scene.game, scene.content)
+            png, _ = await asyncio.wrap_future(pictures.process.draw(scene.game, scene.content))
             self._keep(scene.key, png)
         return Picture(scene.key, png)
-
-    def _thread(self) -> ThreadPoolExecutor:
-        """The pictures' one drawing thread."""
-        if self._executor is None:
-            self._executor = ThreadPoolExecutor(DRAWING_THREADS, thread_name_prefix="catnip-picture")
-        return self._executor
 
     def _keep(self, key: str, png: bytes) -> None:
         self._cache[key] = png
@@ -275,35 +263,45 @@ class TablePictures:
         if any(game.id in queue for queue in self._queues()[:3]):
             return
         self._prepared.pop(game.id, None)
-        if game.id != self._now:
+        if game.id not in self._drawing:
             (self._asked if members_wait_on(game) else self._asked_later)[game.id] = game
         self._draw_soon()
 
     def _draw_soon(self) -> None:
-        if self._drawer is None and not self._closed:
-            self._drawer = asyncio.create_task(self._draw_tables())
+        while len(self._drawers) < min(IN_FLIGHT, len(self._drawing) + self._to_draw()) and not self._closed:
+            drawer = asyncio.create_task(self._draw_tables())
+            self._drawers.add(drawer)
+            drawer.add_done_callback(self._drawers.discard)
+
+    def _to_draw(self) -> int:
+        """How many tables wait to be drawn (a table being drawn waits until its drawing ends)."""
+        queued = sum(len(queue) for queue in self._queues())
+        return queued - sum(1 for game_id in self._drawing if self._queued(game_id))
 
     def _next(self) -> LiveGame | None:
         for queue in self._queues():
-            if queue:
-                return queue.pop(next(iter(queue)))
+            for game_id in queue:
+                if game_id not in self._drawing:
+                    return queue.pop(game_id)
         return None
 
     async def _draw_tables(self) -> None:
-        """Draw the tables waiting, one at a time, as the budget allows."""
+        """Draw the tables waiting, as the budget allows (`IN_FLIGHT` of these run at once)."""
         try:
-            while not self._closed and any(self._queues()):
+            while not self._closed and self._to_draw():
                 if not self.budget.start():
                     await asyncio.sleep(self.budget.wait())
                     continue
                 game = self._next()
                 spent = 0.0
+                self._drawing.add(game.id)
                 try:
                     spent = await self._draw(game)
                 finally:
+                    self._drawing.discard(game.id)
                     self.budget.settle(spent)
-        finally:
-            self._drawer = None
+        finally:  # at once: a table queued from now on starts another drawer
+            self._drawers.discard(asyncio.current_task())
 
     async def _draw(self, game: LiveGame) -> float:
         """Draw the table as it stands and hand the picture to the refreshes waiting for it; the CPU
@@ -319,17 +317,12 @@ class TablePictures:
             return 0.0
         png, spent = self._cached(scene.key), 0.0
         if png is None:
-            self._now = game.id
             try:
-                png, spent = await asyncio.get_running_loop().run_in_executor(
-                    self._thread(), timed_draw, scene.game, scene.content
-                )
+                png, spent = await asyncio.wrap_future(pictures.process.draw(scene.game, scene.content))
             except Exception:
                 log.exception("%s could not draw the table's picture", game.log_prefix())
                 self._answer(game.id, None)
                 return 0.0
-            finally:
-                self._now = None
             self.drawn += 1
             self._keep(scene.key, png)
         self._drawn(game, Picture(scene.key, png))
@@ -400,7 +393,7 @@ class TablePictures:
             self._shown[game.id] = Shown(message_id, picture.key, held)
 
     def _still_drawing(self, game_id: int) -> bool:
-        return game_id == self._now or game_id in self._waiters or self._queued(game_id)
+        return game_id in self._drawing or game_id in self._waiters or self._queued(game_id)
 
     def forget(self, game_id: int) -> None:
         """Nothing more is drawn or kept of the table (closed, or finished and shown); a refresh still
@@ -414,17 +407,15 @@ class TablePictures:
     def close(self) -> None:
         """Draw nothing more: a refresh waiting for its picture shows the table's text without one
         (at a thousand tables that wait could be minutes; a restart shows every table, picture and
-        all, anew)."""
+        all, anew). The drawing process is left running for the process's other bots (a drawing under
+        way there ends and is thrown away); it stops when the interpreter exits."""
         self._closed = True
         for queue in self._queues():
             queue.clear()
         for game_id in list(self._waiters):
             self._answer(game_id, None)
-        if self._drawer is not None:
-            self._drawer.cancel()
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        for drawer in self._drawers:
+            drawer.cancel()
 
 
 def show_picture(embed: discord.Embed | None, picture: Picture | None) -> None:

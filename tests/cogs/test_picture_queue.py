@@ -63,15 +63,16 @@ async def waiting(pictures: TablePictures, refreshes: int) -> None:
 
 
 def drawn_in_order(pictures: TablePictures) -> list[int]:
-    """Note the tables whose pictures are drawn, in order (the budget's own record of its drawings)."""
+    """Note the tables whose pictures are drawn, in the order their drawings start (two are under way
+    at once, and one whose picture is already kept ends first)."""
     order: list[int] = []
-    hand_over = pictures._drawn
+    draw = pictures._draw
 
-    def noted(game: LiveGame, picture: Picture) -> None:
+    async def noted(game: LiveGame) -> float:
         order.append(game.id)
-        hand_over(game, picture)
+        return await draw(game)
 
-    pictures._drawn = noted
+    pictures._draw = noted
     return order
 
 
@@ -138,10 +139,10 @@ async def test_stopping_answers_every_refresh_waiting_without_a_picture():
 
 
 async def test_a_picture_that_cannot_be_drawn_leaves_the_table_without_one(monkeypatch, caplog):
-    def broken(game: str, scene: tuple) -> bytes:
-        raise RuntimeError("no ink")
+    def torn(game: str, view, names, outcome) -> tuple:
+        return ("torn",)  # a scene the game's real painter cannot draw, in the drawing process
 
-    monkeypatch.setattr(drawing, "draw", broken)
+    monkeypatch.setattr(drawing, "scene_of", torn)
     pictures = TablePictures(True, clock=lambda: 0.0)
     game = table(1)
     with caplog.at_level(logging.ERROR, "catnip.table"):

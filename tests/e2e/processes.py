@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pictures.process
 from bot.storage import GameNotFound, GameStore
 from emulator import Emulator, RemoteState
 from emulator.ratelimits import DISCORD
@@ -53,6 +54,8 @@ class BotProcess:
         self._readers: set[asyncio.Task] = set()
         self._asking = asyncio.Lock()
         self.ready = False
+        self.kills_with_drawing = 0
+        """How many kills found the bot's drawing process running (and saw it end with the bot)."""
         emu.remote_bots.append(self.state)
 
     async def start(self) -> None:
@@ -100,9 +103,19 @@ class BotProcess:
             return RemoteState.parse(line.decode()) if line else None
 
     async def kill(self) -> None:
+        """SIGKILL, and wait until the processes the bot started (its drawing process) are gone too:
+        none is left running without its bot."""
         assert self.process is not None and self.process.returncode is None, "the bot died by itself"
-        self.process.send_signal(signal.SIGKILL)
-        assert await asyncio.wait_for(self.process.wait(), 10) == -signal.SIGKILL
+        children = watch_children(self.process.pid)
+        try:
+            self.process.send_signal(signal.SIGKILL)
+            assert await asyncio.wait_for(self.process.wait(), 10) == -signal.SIGKILL
+            left = await outlived(children, 10)
+            assert not left, f"processes the killed bot started still run: {left}"
+        finally:
+            for watched in children.values():
+                os.close(watched.pidfd)
+        self.kills_with_drawing += any(w.name == pictures.process.NAME for w in children.values())
 
     async def stop(self) -> None:
         """SIGTERM: a clean stop (leases released); exit code 0."""
@@ -114,6 +127,51 @@ class BotProcess:
         if self.process is not None and self.process.returncode is None:
             self.process.send_signal(signal.SIGKILL)
             await self.process.wait()
+
+
+@dataclass(frozen=True)
+class Watched:
+    """A child process of the bot: its name, and a pidfd that becomes readable when it exits."""
+
+    name: str
+    pidfd: int
+
+
+def watch_children(parent: int) -> dict[int, Watched]:
+    """`parent`'s child processes, by pid, each watched through a pidfd (Linux: /proc, pidfd_open),
+    opened while `parent` still runs so no other process can have taken the pid."""
+    watched = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:  # gone meanwhile
+            continue
+        name, _, rest = text.partition(" (")[2].rpartition(")")
+        if int(rest.split()[1]) != parent:
+            continue
+        pid = int(stat.parent.name)
+        try:
+            watched[pid] = Watched(name, os.pidfd_open(pid))
+        except ProcessLookupError:
+            continue
+    return watched
+
+
+async def outlived(children: dict[int, Watched], seconds: float) -> dict[int, str]:
+    """The children still running after `seconds` (waiting on each one's exit, not on a clock)."""
+    if not children:
+        return {}
+    loop = asyncio.get_running_loop()
+    exits = {}
+    for pid, watched in children.items():
+        exits[pid] = loop.create_future()
+        loop.add_reader(watched.pidfd, lambda done=exits[pid]: done.done() or done.set_result(None))
+    try:
+        await asyncio.wait(exits.values(), timeout=seconds)
+    finally:
+        for watched in children.values():
+            loop.remove_reader(watched.pidfd)
+    return {pid: children[pid].name for pid, done in exits.items() if not done.done()}
 
 
 async def _collect(stream: asyncio.StreamReader, lines: list[str]) -> None:

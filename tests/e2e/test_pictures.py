@@ -8,15 +8,16 @@ import asyncio
 import io
 import itertools
 import re
-import time
 from dataclasses import dataclass
 
 from PIL import Image
 
 import pictures
+import pictures.process
 from cogs.play._replay import rebuild
 from engine import Rng
 from tests.e2e.driver import Table, catnip, open_table, start_catnip, table_of
+from tests.e2e.slow_drawing import timed_slow_draw
 
 FOOTER = re.compile(r"Game #(\d+) · move (\d+)")
 
@@ -171,12 +172,8 @@ async def test_every_table_edit_of_a_whole_game_carries_the_text_and_the_picture
     changes its text with it, and the picture is of the very state the text shows: no edit exists
     only to deliver a picture, and the table never shows a picture of another move than its text."""
     draw = pictures.draw
-
-    def slow_draw(game: str, scene: tuple) -> bytes:
-        time.sleep(0.1)  # a loaded machine: longer than a refresh would wait for its picture
-        return draw(game, scene)
-
-    monkeypatch.setattr(pictures, "draw", slow_draw)
+    # A loaded machine: each picture takes longer than a refresh would wait for it.
+    monkeypatch.setattr(pictures.process, "timed_draw", timed_slow_draw)
     async with catnip(tmp_path, pictures=True) as (emu, bot):
         thread, members = await open_table(emu, "catsdogs", 3)
         first = table_of(emu, thread)

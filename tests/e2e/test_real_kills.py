@@ -5,6 +5,7 @@ round either kills it a few milliseconds after a member's click went out (mid-mo
 while the members sit idle so that turn timers run out and computer players move (mid-timer,
 mid-computer-turn). With the process dead, the SQLite file is checked; then the bot is restarted and
 the tables posted before the kill are clicked again (`tests.e2e.processes` says what is checked).
+No process the bot started (its pictures' drawing process) outlives it.
 """
 
 from __future__ import annotations
@@ -136,6 +137,8 @@ async def test_twenty_real_kills_lose_no_acknowledged_move_and_apply_none_twice(
                 await old_buttons_answer(tables, before)
                 only_killed_clicks_failed(emu, killed)
             assert bot.starts == KILLS + 1
+            # Every kill waited for the bot's own processes to end with it (`BotProcess.kill`).
+            assert bot.kills_with_drawing, "no kill found the pictures' drawing process running"
             assert sum(logged.values()) > 4 * KILLS, "the games hardly moved between kills"
             assert finished and len(logged) > len(tables), "no kill at a game's end, or no rematch"
             assert in_flight, "no kill landed while a click was being answered"
