@@ -142,8 +142,8 @@ async def write_result(db: Connection, game_id: int, result: FinalResult, now: f
     rating the game needs (`rate_games`), read with its seats.
 
     A member whose seat a computer took over is not credited with the game. Recording again
-    replaces the earlier result. The caller holds the game's row locked, so whether the game is
-    rated already stays true until its transaction ends.
+    replaces the earlier result. The caller holds the game's row locked, so no other transaction
+    rates the game between this read and the rating.
     """
     rows = await db.fetch(GAME_END, game_id)
     if not rows:

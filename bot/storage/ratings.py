@@ -139,13 +139,13 @@ def game_end(game_id: int, rows: Sequence[Sequence], result: FinalResult) -> Gam
 
 async def rate_games(db: Connection, ends: Sequence[GameEnd], now: float) -> None:
     """Rate the games just given their results, inside the transaction that stores them, from what
-    `write_result` read of each (`GameEnd`), their rows locked since before that read.
+    `write_result` read of each (`GameEnd`) while holding the game's row locked.
 
     Every rating row taken is locked first, all in one order, so games ending at once for the same
     member each see the other's change, and two transactions never wait on each other in a circle.
-    Two round trips whatever the number of games and members: one upsert that takes and locks the
-    ratings, then the new ratings and the changes written together (`Connection.execute_rows_together`:
-    one statement on PostgreSQL, two on SQLite)."""
+    Two statements on PostgreSQL whatever the number of games and members: one upsert that takes and
+    locks the ratings, then the new ratings and the changes written together
+    (`Connection.execute_rows_together`); three on SQLite, where a statement costs no round trip."""
     tables = [end for end in ends if end.to_rate]
     members = sorted(set().union(*(table.members for table in tables)))
     if not members:
