@@ -44,9 +44,9 @@ async def measure(store: GameStore, games: int, players: int) -> dict:
 
         async def body(db, game_id=lobby.id, result=result) -> None:
             start = time.perf_counter()
-            await write_result(db, game_id, result, 2.0)
+            end = await write_result(db, game_id, result, 2.0)
             middle = time.perf_counter()
-            await rate_games(db, [(game_id, result)], 2.0)
+            await rate_games(db, [end], 2.0)
             written.append(middle - start)
             rated.append(time.perf_counter() - middle)
 

@@ -80,11 +80,14 @@ def standings(scores: Sequence[int], winners: Sequence[int], away: Sequence[int]
     return [keys.index(key(seat)) for seat in range(len(scores))]
 
 
-_SEATS = (
-    "SELECT g.guild_id, g.game, s.seat, s.user_id, s.computer, "
+GAME_END = (
+    "SELECT s.seat, s.user_id, s.computer, g.guild_id, g.game, "
     "EXISTS (SELECT 1 FROM rating_changes AS c WHERE c.game_id = g.id) "
-    "FROM games AS g JOIN seats AS s ON s.game_id = g.id WHERE g.id = ? ORDER BY s.seat"
+    "FROM games AS g LEFT JOIN seats AS s ON s.game_id = g.id WHERE g.id = ? ORDER BY s.seat"
 )
+"""The game's seats at its end, (seat, user_id, computer level), each with what rating it needs: its
+server, its game and whether it is rated already; one row with no seat if it has none, none if there
+is no such game."""
 _TAKE = (
     "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, updated_at) "
     "SELECT v.column1, v.column2, v.column3, v.column4, v.column5, 0, v.column6 FROM {rows} WHERE true "
@@ -105,26 +108,45 @@ _CHANGES = (
 
 
 @dataclass(frozen=True)
-class _Table:
+class GameEnd:
+    """What rating a finished game needs, read with its result (`GAME_END`, by `game_end`)."""
+
     game_id: int
     guild_id: int
     game: str
     seats: tuple[tuple[int, int | None, str | None], ...]
     """(seat, user_id, computer level) of each seat at the end."""
     result: FinalResult
+    rated: bool
+    """The game already has its rating changes (its result is written again)."""
 
     @property
     def members(self) -> set[tuple[int, str, int]]:
         return {(self.guild_id, self.game, user) for _, user, _ in self.seats if user is not None}
 
+    @property
+    def to_rate(self) -> bool:
+        """Not rated yet, and at least two members, each in one seat, at its end."""
+        users = [user for _, user, _ in self.seats if user is not None]
+        return not self.rated and len(users) >= 2 and len(set(users)) == len(users)
 
-async def rate_games(db: Connection, results: Sequence[tuple[int, FinalResult]], now: float) -> None:
-    """Rate the games just given their `results`, inside the transaction that stores them.
+
+def game_end(game_id: int, rows: Sequence[Sequence], result: FinalResult) -> GameEnd:
+    """The game's end from its `GAME_END` rows (at least one)."""
+    seats = tuple((row[0], row[1], row[2]) for row in rows if row[0] is not None)
+    return GameEnd(game_id, rows[0][3], rows[0][4], seats, result, bool(rows[0][5]))
+
+
+async def rate_games(db: Connection, ends: Sequence[GameEnd], now: float) -> None:
+    """Rate the games just given their results, inside the transaction that stores them, from what
+    `write_result` read of each (`GameEnd`) while holding the game's row locked.
 
     Every rating row taken is locked first, all in one order, so games ending at once for the same
     member each see the other's change, and two transactions never wait on each other in a circle.
-    Four statements a game, the last three shared by every game of a batch."""
-    tables = [table for game_id, result in results if (table := await _unrated(db, game_id, result))]
+    Two statements on PostgreSQL whatever the number of games and members: one upsert that takes and
+    locks the ratings, then the new ratings and the changes written together
+    (`Connection.execute_rows_together`); three on SQLite, where a statement costs no round trip."""
+    tables = [end for end in ends if end.to_rate]
     members = sorted(set().union(*(table.members for table in tables)))
     if not members:
         return
@@ -143,25 +165,17 @@ async def rate_games(db: Connection, results: Sequence[tuple[int, FinalResult]],
             ratings[key] = change.after
             played[key] += 1
             changes.append((table.game_id, change.seat, change.user_id, *change.before, *change.after))
-    await db.execute_rows(
-        _UPDATE,
-        ("real", "real", "int", "time", "id", "text", "id"),
-        [(*ratings[key], count, now, *key) for key, count in played.items() if count],
+    await db.execute_rows_together(
+        (
+            _UPDATE,
+            ("real", "real", "int", "time", "id", "text", "id"),
+            [(*ratings[key], count, now, *key) for key, count in played.items() if count],
+        ),
+        (_CHANGES, ("id", "int", "id", "real", "real", "real", "real"), changes),
     )
-    await db.execute_rows(_CHANGES, ("id", "int", "id", "real", "real", "real", "real"), changes)
 
 
-async def _unrated(db: Connection, game_id: int, result: FinalResult) -> _Table | None:
-    """The game, if it is rated and not yet rated."""
-    rows = await db.fetch(_SEATS, game_id)
-    users = [row[3] for row in rows if row[3] is not None]
-    if not rows or rows[0][5] or len(users) < 2 or len(set(users)) != len(users):
-        return None
-    seats = tuple((row[2], row[3], row[4]) for row in rows)
-    return _Table(game_id, rows[0][0], rows[0][1], seats, result)
-
-
-def _rate(table: _Table, ratings: dict[tuple[int, str, int], tuple[float, float]]) -> list[RatingChange]:
+def _rate(table: GameEnd, ratings: dict[tuple[int, str, int], tuple[float, float]]) -> list[RatingChange]:
     """The members' changes from one game, given every member's rating before it."""
     teams, members = [], []
     for seat, user, level in table.seats:

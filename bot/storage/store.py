@@ -376,8 +376,7 @@ class GameStore(Ownership, GameLocks, Ratings, ShardLayouts):
 
         async def body(db: Connection) -> None:
             await self._status(db, game_id)
-            await write_result(db, game_id, result, now)
-            await rate_games(db, [(game_id, result)], now)
+            await rate_games(db, [await write_result(db, game_id, result, now)], now)
 
         await self._transaction(body)
 
