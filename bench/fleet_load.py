@@ -117,8 +117,14 @@ class BotProcess:
             raise RuntimeError(f"bot process for shards {self.shard_ids} did not start: {line!r}")
 
     def cpu_seconds(self) -> float:
-        times = psutil.Process(self.process.pid).cpu_times()
-        return times.user + times.system
+        """The bot process's CPU seconds and its drawing process's (`pictures.process`, its child)."""
+        bot = psutil.Process(self.process.pid)
+        total = 0.0
+        for process in [bot, *bot.children()]:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                times = process.cpu_times()
+                total += times.user + times.system
+        return total
 
     async def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

@@ -41,8 +41,7 @@ def cpu_seconds() -> float:
 THREAD_KINDS = (
     ("MainThread", "event loop"),
     ("catnip-store", "store writes"),
-    ("ExecutorManagerThread", "pictures"),  # handing drawings to the drawing process and back
-    ("QueueFeederThread", "pictures"),
+    ("catnip-picture-results", "pictures"),  # reading the drawings back from the drawing process
 )
 """Python thread names (by prefix) and what they are called in the figures; the rest is "other". The
 drawing process's CPU counts as "pictures" too."""
