@@ -87,8 +87,10 @@ async def test_deferred_update_then_an_edit_of_the_original_changes_the_clicked_
     table = (await ann.slash("table")).message
     refreshed = await ann.click(table, "Refresh")
     assert refreshed.response_type == 6 and refreshed.message is table
-    await emu.settle()
-    assert table.content == "Refreshed" and "pick:refresh" in table.custom_ids()
+    # The bot edits its original response after the deferral: nothing is in flight in between, so wait
+    # for the edit itself (on a loaded machine `settle` could return before the bot sent it).
+    await emu.wait_for(lambda: table.content == "Refreshed")
+    assert "pick:refresh" in table.custom_ids()
 
 
 async def test_a_modal_opened_by_a_button_can_update_that_button_s_message(emu: Emulator, bot) -> None:
