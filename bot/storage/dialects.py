@@ -228,10 +228,12 @@ class Connection:
         self, *writes: tuple[str, Sequence[str], Sequence[Sequence[Any]]]
     ) -> None:
         """Run each (sql, kinds, rows) as `execute_rows` does, all in one statement where the database
-        takes data-modifying `WITH` clauses. The writes must not read each other's rows: in one
-        statement none of them sees what the others change."""
+        takes data-modifying `WITH` clauses (and no write has more than `ROWS_A_STATEMENT` rows, which
+        `execute_rows` splits). The writes must not read each other's rows: in one statement none of
+        them sees what the others change."""
         writes = tuple(write for write in writes if write[2])
-        if not self.dialect.writes_in_with or len(writes) < 2:
+        too_many = any(len(rows) > ROWS_A_STATEMENT for _, _, rows in writes)
+        if not self.dialect.writes_in_with or len(writes) < 2 or too_many:
             for sql, kinds, rows in writes:
                 await self.execute_rows(sql, kinds, rows)
             return
