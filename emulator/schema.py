@@ -7,11 +7,11 @@ multipart upload — that does not match the schema of its route is refused as D
 so the test fails.
 
 Each route's check is compiled to Python by ``fastjsonschema`` when the emulator starts (``$ref``s
-resolve into the spec's ``components``; about 2 s for all routes, once per process). A check then costs
-(best of 20 on a busy 2-core machine, bodies from tests/e2e/test_games.py) 0.04 ms for a ping (POST
-message, ~0.3 KB), 0.18 ms for a table edit (PATCH, ~2.7 KB of embed and buttons) and 0.20 ms for an
-interaction answer. The spec needs nothing of 2020-12 beyond what draft 7 has (no ``$ref`` with
-siblings, no ``prefixItems`` or ``unevaluated*``), so the compiled check decides the same. Only a
+resolve into the spec's ``components``; once per process), with the spec's unions that one value
+decides rewritten to check that value (``_unions_decided``; what it saves: docs/benchmarks.md, "The
+emulator's body checks"). The spec needs nothing of 2020-12 beyond what draft 7 has (no ``$ref`` with
+siblings, no ``prefixItems`` or ``unevaluated*``), so the compiled check decides the same
+(tests/emulator/test_schema.py compares the two over a real game's bodies and broken copies). Only a
 refused body is checked again with ``jsonschema``'s 2020-12 validator, for a message that names the
 place and the rule. ``format`` is not asserted (Discord's formats such as ``snowflake`` are
 annotations). Routes the spec does not describe are not checked.
@@ -56,7 +56,7 @@ class RequestSchemas:
         spec["components"]["schemas"]["SnowflakeType"] = {"anyOf": [schemas["SnowflakeType"], _INTEGER_ID]}
         resource = Resource(contents=spec, specification=DRAFT202012)
         self._registry = Registry().with_resource(_SPEC_URI, resource)
-        self._components = _const_as_enum(spec["components"])
+        self._components = _unions_decided(_const_as_enum(spec["components"]))
         self._bodies: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
         for path, item in spec["paths"].items():
             for method, operation in item.items():
@@ -88,7 +88,7 @@ class RequestSchemas:
 
     def _compile(self, schema: dict[str, Any]) -> Callable[[Any], Any]:
         # The body's schema as the root, with the spec's components beside it for its "#/components" refs.
-        root = {**_const_as_enum(schema), "components": self._components}
+        root = {**_unions_decided(_const_as_enum(schema), self._components), "components": self._components}
         return fastjsonschema.compile(root, use_default=False, use_formats=False, detailed_exceptions=False)
 
     def problems(self, method: str, template: str, body: Any) -> list[tuple[str, str]]:
@@ -99,11 +99,12 @@ class RequestSchemas:
         try:
             check(body)
         except fastjsonschema.JsonSchemaValueException as refused:
-            return self._explain_all(method, template, body) or [("body", refused.message)]
+            return self.spec_problems(method, template, body) or [("body", refused.message)]
         return []
 
-    def _explain_all(self, method: str, template: str, body: Any) -> list[tuple[str, str]]:
-        """Every problem, each at its place in the body, said as precisely as jsonschema can."""
+    def spec_problems(self, method: str, template: str, body: Any) -> list[tuple[str, str]]:
+        """Every problem, each at its place in the body, said as precisely as jsonschema can: the spec
+        read as written (its unions as unions), slower than the compiled check."""
         pointer = self._bodies[(method, _shape(template))][0]
         validator = Draft202012Validator({"$ref": _SPEC_URI + pointer}, registry=self._registry)
         worst: dict[str, ValidationError] = {}
@@ -125,6 +126,96 @@ def _const_as_enum(schema: Any) -> Any:
     if isinstance(schema, list):
         return [_const_as_enum(item) for item in schema]
     return schema
+
+
+_CHAINED = 3
+_ANNOTATIONS = frozenset({"title", "description", "deprecated", "x-discord-union"})
+
+
+def _unions_decided(schema: Any, components: dict[str, Any] | None = None) -> Any:
+    """The schema with each ``oneOf``/``anyOf`` that one value decides written as the check of that
+    value, for speed: compiled as written, a body is tried against every branch, and each branch it
+    is not raises an exception inside the check (over a hundred for a table's edit).
+
+    Two kinds are rewritten, both deciding exactly as before: a union of constants (``MessageComponentTypes``:
+    twenty ``{"const": 2}``) becomes one ``enum``; a union of objects that each require a ``type``
+    field of their own distinct constants (the kinds of component, of callback) becomes "``type`` is
+    one of them, and the object matches the branch of its ``type``" (``if``/``then``). Any other union
+    is left as it is. ``components`` resolves the ``$ref``s (the spec's own when None)."""
+    components = schema if components is None else components
+
+    def resolved(node: Any) -> Any:
+        while isinstance(node, dict) and set(node) - _ANNOTATIONS == {"$ref"}:
+            node = components["schemas"][node["$ref"].rsplit("/", 1)[1]]
+        return node
+
+    def rewrite(node: Any) -> Any:
+        if isinstance(node, list):
+            return [rewrite(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        node = {key: rewrite(value) for key, value in node.items()}
+        for union in ("oneOf", "anyOf"):
+            if union in node:
+                decided = _constants(node[union], resolved) or _by_type(node[union], resolved)
+                if decided is not None:
+                    rest = {key: value for key, value in node.items() if key != union}
+                    return {**rest, "allOf": [*rest.get("allOf", ()), decided]}
+        return node
+
+    return rewrite(schema)
+
+
+def _constants(branches: list[Any], resolved: Callable[[Any], Any]) -> dict[str, Any] | None:
+    """``{"enum": [...]}`` for a union whose branches are each one distinct constant (of one JSON type)."""
+    values, types = [], set()
+    for branch in map(resolved, branches):
+        if not isinstance(branch, dict) or set(branch) - _ANNOTATIONS - {"type"} != {"enum"}:
+            return None
+        if len(branch["enum"]) != 1:
+            return None
+        values.append(branch["enum"][0])
+        types.add(branch.get("type"))
+    if len(types) != 1 or len({json.dumps(value) for value in values}) != len(values):
+        return None
+    (kind,) = types
+    return {"enum": values} if kind is None else {"type": kind, "enum": values}
+
+
+def _by_type(branches: list[Any], resolved: Callable[[Any], Any]) -> dict[str, Any] | None:
+    """The check of a union of objects told apart by their required ``type`` field, None if it is not one."""
+    kinds: list[tuple[list[Any], Any]] = []
+    for branch in branches:
+        body = resolved(branch)
+        if (
+            not isinstance(body, dict)
+            or body.get("type") != "object"
+            or "type" not in body.get("required", ())
+        ):
+            return None
+        field = resolved(body.get("properties", {}).get("type"))
+        if not isinstance(field, dict) or not isinstance(field.get("enum"), list):
+            return None
+        kinds.append((field["enum"], branch))
+    told = [json.dumps(value) for values, _ in kinds for value in values]
+    if len(set(told)) != len(told):
+        return None
+
+    # A chain in the spec's order ("if it is a button, then …, else if it is a select, …"): an `if`
+    # that does not hold raises inside the compiled check, so the first kinds cost least. Past
+    # `_CHAINED` kinds the rest are tried side by side: Python refuses code nested much deeper.
+    def when(values: list[Any], branch: Any) -> dict[str, Any]:
+        return {"if": {"properties": {"type": {"enum": values}}}, "then": branch}
+
+    chain: dict[str, Any] = {"allOf": [when(values, branch) for values, branch in kinds[_CHAINED:]]}
+    for values, branch in reversed(kinds[:_CHAINED]):
+        chain = {**when(values, branch), "else": chain}
+    return {
+        "type": "object",
+        "required": ["type"],
+        "properties": {"type": {"enum": [value for values, _ in kinds for value in values]}},
+        **chain,
+    }
 
 
 def _explain(deepest: ValidationError) -> str:

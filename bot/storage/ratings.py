@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from openskill.models import PlackettLuce
 
 from bot.storage.dialects import ROWS_A_STATEMENT, Connection
-from bot.storage.models import FinalResult
+from bot.storage.models import FinalResult, GameNotFound
 
 MODEL = PlackettLuce()
 """openskill's defaults: a new member starts at μ = 25, σ = 25/3."""
@@ -80,14 +80,38 @@ def standings(scores: Sequence[int], winners: Sequence[int], away: Sequence[int]
     return [keys.index(key(seat)) for seat in range(len(scores))]
 
 
-GAME_END = (
-    "SELECT s.seat, s.user_id, s.computer, g.guild_id, g.game, "
-    "EXISTS (SELECT 1 FROM rating_changes AS c WHERE c.game_id = g.id) "
-    "FROM games AS g LEFT JOIN seats AS s ON s.game_id = g.id WHERE g.id = ? ORDER BY s.seat"
+_ENDING = (
+    "ending AS (SELECT g.id, g.guild_id, g.game, "
+    "EXISTS (SELECT 1 FROM rating_changes AS c WHERE c.game_id = g.id) AS rated "
+    "FROM games AS g WHERE g.id {ids})"
 )
-"""The game's seats at its end, (seat, user_id, computer level), each with what rating it needs: its
-server, its game and whether it is rated already; one row with no seat if it has none, none if there
-is no such game."""
+GAME_ENDS = (
+    f"WITH {_ENDING} SELECT e.id, s.seat, s.user_id, s.computer, e.guild_id, e.game, e.rated "
+    "FROM ending AS e LEFT JOIN seats AS s ON s.game_id = e.id ORDER BY e.id, s.seat"
+)
+"""The seats of the games given, at their end: (game, seat, user_id, computer level), each with what
+rating needs: its server, its game and whether it is rated already; one row with no seat for a game
+that has none, none for a game that does not exist."""
+GAME_ENDS_TAKING_RATINGS = (
+    f"WITH {_ENDING}, "
+    "members AS (SELECT DISTINCT e.guild_id, e.game, s.user_id "
+    "FROM ending AS e JOIN seats AS s ON s.game_id = e.id "
+    "WHERE NOT e.rated AND s.user_id IS NOT NULL AND e.id IN (SELECT game_id FROM seats "
+    "WHERE game_id {ids} AND user_id IS NOT NULL "
+    "GROUP BY game_id HAVING count(*) >= 2 AND count(DISTINCT user_id) = count(*))), "
+    "taken AS (INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, updated_at) "
+    "SELECT guild_id, game, user_id, ?::float8, ?::float8, 0, ?::float8 FROM members "
+    "ORDER BY guild_id, game, user_id "
+    "ON CONFLICT (guild_id, game, user_id) DO UPDATE SET mu = ratings.mu "
+    "RETURNING guild_id, game, user_id, mu, sigma) "
+    "SELECT e.id, s.seat, s.user_id, s.computer, e.guild_id, e.game, e.rated, t.mu, t.sigma "
+    "FROM ending AS e LEFT JOIN seats AS s ON s.game_id = e.id "
+    "LEFT JOIN taken AS t ON t.guild_id = e.guild_id AND t.game = e.game AND t.user_id = s.user_id "
+    "ORDER BY e.id, s.seat"
+)
+"""`GAME_ENDS`, also taking the ratings of the members of each game to rate (`GameEnd.to_rate`: not
+rated yet, two members or more, each in one seat), as `_TAKE` takes them: in one statement where the
+database takes a data-modifying `WITH`, so rating a game costs no statement of its own to read."""
 _TAKE = (
     "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, updated_at) "
     "SELECT v.column1, v.column2, v.column3, v.column4, v.column5, 0, v.column6 FROM {rows} WHERE true "
@@ -109,7 +133,7 @@ _CHANGES = (
 
 @dataclass(frozen=True)
 class GameEnd:
-    """What rating a finished game needs, read with its result (`GAME_END`, by `game_end`)."""
+    """What rating a finished game needs, read with its result (`game_ends`)."""
 
     game_id: int
     guild_id: int
@@ -119,6 +143,9 @@ class GameEnd:
     result: FinalResult
     rated: bool
     """The game already has its rating changes (its result is written again)."""
+    taken: dict[tuple[int, str, int], tuple[float, float]]
+    """Its members' ratings (μ, σ), taken and locked with the read (`GAME_ENDS_TAKING_RATINGS`);
+    empty where the database read them apart."""
 
     @property
     def members(self) -> set[tuple[int, str, int]]:
@@ -131,29 +158,51 @@ class GameEnd:
         return not self.rated and len(users) >= 2 and len(set(users)) == len(users)
 
 
-def game_end(game_id: int, rows: Sequence[Sequence], result: FinalResult) -> GameEnd:
-    """The game's end from its `GAME_END` rows (at least one)."""
-    seats = tuple((row[0], row[1], row[2]) for row in rows if row[0] is not None)
-    return GameEnd(game_id, rows[0][3], rows[0][4], seats, result, bool(rows[0][5]))
+async def game_ends(db: Connection, results: Sequence[tuple[int, FinalResult]], now: float) -> list[GameEnd]:
+    """Each game's end, read in one statement that also takes the ratings to update where the
+    database can (`GAME_ENDS_TAKING_RATINGS`). The games' rows are locked by the caller."""
+    ids = db.dialect.array(sorted({game_id for game_id, _ in results}))
+    if db.dialect.writes_in_with:
+        start = MODEL.rating()
+        rows = await db.fetch(GAME_ENDS_TAKING_RATINGS, ids, ids, start.mu, start.sigma, now)
+    else:
+        rows = await db.fetch(GAME_ENDS, ids)
+    by_game: dict[int, list] = {}
+    for row in rows:
+        by_game.setdefault(row[0], []).append(row)
+    ends = []
+    for game_id, result in results:
+        if game_id not in by_game:
+            raise GameNotFound(game_id)
+        found = by_game[game_id]
+        guild_id, game, rated = found[0][4:7]
+        seats = tuple((row[1], row[2], row[3]) for row in found if row[1] is not None)
+        taken = {(guild_id, game, row[2]): tuple(row[7:9]) for row in found if row[7:] and row[7] is not None}
+        ends.append(GameEnd(game_id, guild_id, game, seats, result, bool(rated), taken))
+    return ends
 
 
 async def rate_games(db: Connection, ends: Sequence[GameEnd], now: float) -> None:
     """Rate the games just given their results, inside the transaction that stores them, from what
-    `write_result` read of each (`GameEnd`) while holding the game's row locked.
+    `game_ends` read of each while the games' rows were locked.
 
     Every rating row taken is locked first, all in one order, so games ending at once for the same
     member each see the other's change, and two transactions never wait on each other in a circle.
-    Two statements on PostgreSQL whatever the number of games and members: one upsert that takes and
-    locks the ratings, then the new ratings and the changes written together
-    (`Connection.execute_rows_together`); three on SQLite, where a statement costs no round trip."""
+    On PostgreSQL the read of the games' ends took the ratings already (one statement of the
+    result's own), and rating is one statement: the new ratings and the changes written together
+    (`Connection.execute_rows_together`); on SQLite, where a statement costs no round trip, one
+    upsert takes them first, and the update and the changes are two statements."""
     tables = [end for end in ends if end.to_rate]
     members = sorted(set().union(*(table.members for table in tables)))
     if not members:
         return
-    start = MODEL.rating()
     ratings: dict[tuple[int, str, int], tuple[float, float]] = {}
-    for first in range(0, len(members), ROWS_A_STATEMENT):
-        rows = [(*member, start.mu, start.sigma, now) for member in members[first : first + ROWS_A_STATEMENT]]
+    for table in tables:
+        ratings.update(table.taken)
+    missing = [member for member in members if member not in ratings]
+    start = MODEL.rating()
+    for first in range(0, len(missing), ROWS_A_STATEMENT):
+        rows = [(*member, start.mu, start.sigma, now) for member in missing[first : first + ROWS_A_STATEMENT]]
         table, params = db.dialect.rows(("id", "text", "id", "real", "real", "time"), rows)
         for guild_id, game, user, mu, sigma in await db.fetch(_TAKE.replace("{rows}", table), *params):
             ratings[(guild_id, game, user)] = (mu, sigma)

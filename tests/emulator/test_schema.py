@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import json
+import random
 import tomllib
 from pathlib import Path
 
 import aiohttp
 import discord
+import fastjsonschema
 import pytest
 
 from emulator import Emulator, limits
 from emulator.schema import SPEC_PATH, discord_schemas
+from engine import Rng
+from tests.e2e.driver import Table, catnip, open_table
 
 ROOT = Path(__file__).resolve().parents[2]
 SEND = ("POST", "/channels/{channel_id}/messages")
@@ -65,3 +70,86 @@ def test_the_spec_is_installed_with_the_package_and_says_where_it_comes_from() -
     assert SPEC_PATH == ROOT / "emulator" / "spec" / "openapi.json"
     assert "MIT License" in (SPEC_PATH.parent / "LICENSE").read_text()
     assert "discord/discord-api-spec" in (SPEC_PATH.parent / "README.md").read_text()
+
+
+class _Recorded:
+    """The emulator's body checks, keeping each body the bot sent (a spy in front of the real checks)."""
+
+    def __init__(self, schemas) -> None:
+        self.schemas = schemas
+        self.bodies: dict[str, tuple[str, str, object]] = {}
+
+    def problems(self, method: str, template: str, body: object) -> list[tuple[str, str]]:
+        self.bodies.setdefault(json.dumps([method, template, body], sort_keys=True), (method, template, body))
+        return self.schemas.problems(method, template, body)
+
+
+def _mutants(body: object, rng: random.Random, count: int) -> list[object]:
+    """`count` copies of `body`, each broken (or not) in one place: a field dropped or nulled, a kind
+    changed, a text made too long, a number made a text, a list emptied or doubled."""
+    places: list[tuple[list, object]] = []
+
+    def walk(node: object, path: list) -> None:
+        places.append((path, node))
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for key, value in items:
+            walk(value, [*path, key])
+
+    walk(body, [])
+    # Most in the components: the unions the compiled checks rewrite are there.
+    inside = [place for place in places if "components" in place[0]] or places
+    mutants = []
+    for n in range(count):
+        path, node = rng.choice(inside if n % 3 else places)
+        copy = json.loads(json.dumps(body))
+        parent = copy
+        for key in path[:-1]:
+            parent = parent[key]
+        if isinstance(node, dict) and node:
+            key = rng.choice(sorted(node))
+            target = parent[path[-1]] if path else copy
+            choice = rng.randrange(3)
+            if choice == 0:
+                del target[key]
+            elif choice == 1:
+                target[key] = None
+            else:
+                target[key] = rng.choice([99, 3, 2, 1, 8])
+        elif path and isinstance(node, str):
+            parent[path[-1]] = node * 200 if node else 5
+        elif path and isinstance(node, int) and not isinstance(node, bool):
+            parent[path[-1]] = rng.choice([str(node), -1, 99])
+        elif path and isinstance(node, list):
+            parent[path[-1]] = [] if rng.randrange(2) else node + node
+        mutants.append(copy)
+    return mutants
+
+
+async def test_the_compiled_checks_decide_every_body_as_the_spec_read_as_written_does(tmp_path) -> None:
+    """The compiled checks rewrite the spec's unions for speed (`_unions_decided`); over the bodies a
+    real game sends (its lobby, table, panels, selects and picture) and broken copies of them, each
+    is accepted by the compiled check exactly when jsonschema, reading the spec as written, finds no
+    problem."""
+    async with catnip(tmp_path, pictures=True) as (emu, _):
+        spy = emu.server.schemas = _Recorded(emu.server.schemas)
+        thread, members = await open_table(emu, "ninelives", 3)
+        table = Table(emu, thread, members, Rng.seeded(3))
+        for _ in range(8):
+            await table.step()
+        bodies = spy.bodies
+    schemas = discord_schemas()
+    rng = random.Random(29)
+    kinds = {(method, template) for method, template, _ in bodies.values()}
+    assert len(bodies) >= 20 and len(kinds) >= 4, (len(bodies), kinds)
+    verdicts = {True: 0, False: 0}
+    for method, template, body in bodies.values():
+        for candidate in [body, *_mutants(body, rng, 4)]:
+            written = not schemas.spec_problems(method, template, candidate)
+            try:
+                schemas.check(method, template)(candidate)
+                compiled = True
+            except fastjsonschema.JsonSchemaValueException:
+                compiled = False
+            assert compiled == written, (method, template, candidate)
+            verdicts[written] += 1
+    assert verdicts[True] >= len(bodies) and verdicts[False] >= 40, verdicts
