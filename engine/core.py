@@ -61,6 +61,22 @@ class GameOptions(Frozen):
 FrozenT = TypeVar("FrozenT", bound=Frozen)
 
 
+def build(cls: type[FrozenT], fields: dict[str, Any]) -> FrozenT:
+    """An instance of `cls` from every one of its fields, without validation (the engine's own data):
+    `model_construct`, but cheaper.
+
+    Views are built many times a move (one per seat); `View(**fields)` would check types the engine
+    already guarantees. JSON round trips in the conformance tests prove the result is a valid model.
+    `fields` becomes the instance's own: the caller hands it over and does not change it afterwards.
+    """
+    new = object.__new__(cls)
+    object.__setattr__(new, "__dict__", fields)
+    object.__setattr__(new, "__pydantic_fields_set__", set(fields))
+    object.__setattr__(new, "__pydantic_extra__", None)
+    object.__setattr__(new, "__pydantic_private__", None)
+    return new
+
+
 def evolve(model: FrozenT, update: dict[str, Any]) -> FrozenT:
     """A copy of a frozen model with some fields replaced: `model_copy(update=...)`, but cheaper (the
     hot path of every move and of the computer players' searches).
@@ -71,13 +87,26 @@ def evolve(model: FrozenT, update: dict[str, Any]) -> FrozenT:
     fields = model.__dict__.copy()
     fields.update(update)
     object.__setattr__(new, "__dict__", fields)
-    object.__setattr__(new, "__pydantic_fields_set__", model.__pydantic_fields_set__ | update.keys())
+    # Frozen models never change their set of fields in place, so a copy can share it when the
+    # update sets no field the model had left at its default.
+    fields_set = model.__pydantic_fields_set__
+    if not fields_set.issuperset(update):
+        fields_set = fields_set | update.keys()
+    object.__setattr__(new, "__pydantic_fields_set__", fields_set)
     object.__setattr__(new, "__pydantic_extra__", None)
     object.__setattr__(new, "__pydantic_private__", None)
     return new
 
 
 _MASK64 = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def _mix(state: int) -> int:
+    """splitmix64's output for a generator state."""
+    z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
 
 
 class Rng(Frozen):
@@ -89,36 +118,52 @@ class Rng(Frozen):
     def seeded(cls, seed: int) -> Rng:
         return cls(state=seed & _MASK64)
 
+    @staticmethod
+    def _at(state: int) -> Rng:
+        """The generator at `state`, an int already in range: built without validation, as every
+        draw of every move makes one."""
+        rng = object.__new__(Rng)
+        object.__setattr__(rng, "__dict__", {"state": state})
+        object.__setattr__(rng, "__pydantic_fields_set__", {"state"})
+        object.__setattr__(rng, "__pydantic_extra__", None)
+        object.__setattr__(rng, "__pydantic_private__", None)
+        return rng
+
     def next_u64(self) -> tuple[int, Rng]:
-        state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        return z ^ (z >> 31), Rng(state=state)
+        state = (self.state + _GOLDEN) & _MASK64
+        return _mix(state), Rng._at(state)
 
     def below(self, n: int) -> tuple[int, Rng]:
         """A uniform integer in [0, n), without modulo bias."""
         if n <= 0:
             raise ValueError("below() needs a positive bound")
         limit = (1 << 64) - ((1 << 64) % n)
-        rng = self
+        state = self.state
         while True:
-            value, rng = rng.next_u64()
+            state = (state + _GOLDEN) & _MASK64
+            value = _mix(state)
             if value < limit:
-                return value % n, rng
+                return value % n, Rng._at(state)
 
     def choice(self, items: Sequence[Any]) -> tuple[Any, Rng]:
         index, rng = self.below(len(items))
         return items[index], rng
 
     def shuffled(self, items: Sequence[Any]) -> tuple[tuple[Any, ...], Rng]:
-        """A Fisher-Yates shuffle of `items` as a new tuple."""
+        """A Fisher-Yates shuffle of `items` as a new tuple (each swap draws as `below` does)."""
         result = list(items)
-        rng = self
+        state = self.state
         for i in range(len(result) - 1, 0, -1):
-            j, rng = rng.below(i + 1)
+            n = i + 1
+            limit = (1 << 64) - ((1 << 64) % n)
+            while True:
+                state = (state + _GOLDEN) & _MASK64
+                value = _mix(state)
+                if value < limit:
+                    break
+            j = value % n
             result[i], result[j] = result[j], result[i]
-        return tuple(result), rng
+        return tuple(result), Rng._at(state)
 
     def weighted(self, weights: Sequence[float]) -> tuple[int, Rng]:
         """An index drawn with probability proportional to `weights`."""

@@ -9,7 +9,8 @@ from engine.catsanity._scoring import quick_score
 
 __all__ = ["KIND", "KIND_NAMES", "TOKENS_BY_PLAYERS", "View", "build_view", "is_moon", "prompt", "to_act"]
 from engine.catsanity._cards import KIND, KIND_NAMES, TOKENS_BY_PLAYERS, is_moon
-from engine.catsanity.model import Phase, PossibleChoice, State, View, build
+from engine.catsanity.model import Phase, PossibleChoice, State, View
+from engine.core import build
 
 
 def to_act(state: State) -> tuple[int, ...]:
