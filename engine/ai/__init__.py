@@ -31,4 +31,3 @@ class RandomComputer:
     def choose(self, rules: Rules, view: Frozen, seat: int, legal: Sequence[Action], seed: int) -> Action:
         action, _ = Rng.seeded(seed).choice(list(legal))
         return action
-

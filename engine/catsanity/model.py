@@ -3,25 +3,8 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, TypeVar
 
 from engine.core import Action, Frozen, GameOptions, Rng
-
-M = TypeVar("M", bound=Frozen)
-
-
-def build(cls: type[M], fields: dict[str, Any]) -> M:
-    """An instance of `cls` from every one of its fields, without validation (the engine's own data).
-
-    Views are built many times a move (one per seat); `View(**fields)` would check types the engine
-    already guarantees. JSON round trips in the conformance tests prove the result is a valid model.
-    """
-    new = object.__new__(cls)
-    object.__setattr__(new, "__dict__", fields)
-    object.__setattr__(new, "__pydantic_fields_set__", set(fields))
-    object.__setattr__(new, "__pydantic_extra__", None)
-    object.__setattr__(new, "__pydantic_private__", None)
-    return new
 
 
 class Phase(StrEnum):

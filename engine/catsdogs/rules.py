@@ -27,8 +27,8 @@ from engine.catsdogs.model import (
     View,
     mode_of,
 )
-from engine.catsdogs.view import build_view
-from engine.core import Event, Frozen, IllegalAction, InvalidInput, Outcome, Rng, Rules, ScoreLine
+from engine.catsdogs.view import build_view, table_fields
+from engine.core import Event, Frozen, IllegalAction, InvalidInput, Outcome, Rng, Rules, ScoreLine, evolve
 
 _DECODE = {f"p:{card}": Play(card=card) for card in CARDS}
 
@@ -178,7 +178,7 @@ class CatsDogsRules(Rules[State, Play, View]):
         trick = (*state.trick, (seat, card))
         events = [Event(kind="play", text=f"{{p{seat}}} plays {card_name(card)}.")]
         if len(trick) < state.players:
-            return state.model_copy(update={"hands": tuple(hands), "trick": trick}), events
+            return evolve(state, {"hands": tuple(hands), "trick": trick}), events
         return self._finish_trick(state, tuple(hands), trick, events)
 
     def _finish_trick(
@@ -235,8 +235,8 @@ class CatsDogsRules(Rules[State, Play, View]):
         if trick_no < HAND_SIZE[state.players]:
             if state.players > 1:
                 events.append(Event(kind="lead", text=f"{{p{leader}}} leads the next trick."))
-            return state.model_copy(update=update), events
-        return self._finish_round(state.model_copy(update=update), events)
+            return evolve(state, update), events
+        return self._finish_round(evolve(state, update), events)
 
     def _finish_round(self, state: State, events: list[Event]) -> tuple[State, list[Event]]:
         """Score the round (CD-4), end the game (CD-5, CD-7) or deal the next round."""
@@ -248,11 +248,11 @@ class CatsDogsRules(Rules[State, Play, View]):
         )
         parts = ", ".join(f"{{p{s}}} +{gained[s]}🎀 (total {scores[s]})" for s in range(players))
         events.append(Event(kind="score", text=f"Round {state.round} is over: {parts}."))
-        state = state.model_copy(update={"scores": scores, "rounds": (*state.rounds, record)})
+        state = evolve(state, {"scores": scores, "rounds": (*state.rounds, record)})
         # CD-5 (and CD-X4 for two players); solo: CD-7 with the early success of CD-X3.
         solo_done = players == 1 and state.round >= SOLO_ROUNDS
         if max(scores) >= TARGET or solo_done:
-            state = state.model_copy(update={"over": True})
+            state = evolve(state, {"over": True})
             events.append(Event(kind="end", text=self.outcome(state).reason))
             return state, events
         if players == 1:
@@ -263,10 +263,17 @@ class CatsDogsRules(Rules[State, Play, View]):
         else:
             leader = (state.round_leader + 1) % players  # CD-4: left of the previous first leader
         fields, dealt = deal(players, state.rng, state.round + 1, leader)
-        return state.model_copy(update=fields), events + dealt
+        return evolve(state, fields), events + dealt
 
     def view(self, state: State, seat: int | None) -> View:
-        return build_view(state, seat)
+        # The table's part is the same for every seat: build it once per state, then only the seat
+        # and its hand differ (the bot and the tests ask for every seat's view in turn).
+        memo = self._table
+        if memo is None or memo[0] is not state:
+            memo = self._table = (state, table_fields(state))
+        return build_view(state, seat, memo[1])
+
+    _table: tuple[State, dict] | None = None
 
     def outcome(self, state: State) -> Outcome | None:
         if not state.over:

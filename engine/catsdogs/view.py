@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from engine.catsdogs._cards import RIBBONS, STRENGTH, TABLE, TARGET, card_name
 from engine.catsdogs.model import HAND_SIZE, SOLO_ROUNDS, State, View, mode_of
+from engine.core import build
 
 __all__ = ["RIBBONS", "STRENGTH", "TABLE", "View", "build_view", "prompt"]
 
@@ -30,53 +31,51 @@ def prompt(state: State) -> str:
     return f"{{p{seat}}} chooses a card to play to trick {number}"
 
 
-_VIEW_FIELDS = frozenset(View.model_fields)
-_set = object.__setattr__
 _RIBBON = RIBBONS.__getitem__
 
 
-def _trusted_view(values: dict) -> View:
-    """A View from values already of the right types (`model_construct` minus its per-field loop)."""
-    view = View.__new__(View)
-    _set(view, "__dict__", values)
-    _set(view, "__pydantic_fields_set__", set(_VIEW_FIELDS))
-    _set(view, "__pydantic_extra__", None)
-    _set(view, "__pydantic_private__", None)
-    return view
-
-
-def build_view(state: State, seat: int | None) -> View:
-    """The view of `seat` (None: the public table), built field by field from what it may see."""
+def table_fields(state: State) -> dict:
+    """The fields of every seat's view of `state` that do not depend on the seat (the public table's
+    view but for its `seat` and `hand`), in the view's field order."""
     players = state.players
     over = state.over
     last = state.last_trick
-    return _trusted_view(
-        dict(
-            seat=seat,
-            players=players,
-            to_act=() if over else ((state.leader + len(state.trick)) % players,),
-            prompt=prompt(state),
-            over=over,
-            mode=mode_of(players),
-            round=state.round,
-            max_rounds=SOLO_ROUNDS if players == 1 else None,
-            target=TARGET,
-            hand=state.hands[seat] if seat is not None else (),
-            hand_sizes=tuple(map(len, state.hands)),
-            leader=state.leader,
-            round_leader=state.round_leader,
-            trick_no=state.trick_no,
-            tricks_in_round=HAND_SIZE[players],
-            trick=state.trick,
-            table=state.table,
-            hidden_left=len(state.hidden),
-            out_count=len(state.out),
-            collected=state.collected,
-            table_pile=state.table_pile,
-            ribbons=tuple(sum(map(_RIBBON, pile)) for pile in state.collected),
-            scores=state.scores,
-            round_ribbons=tuple(record.ribbons for record in state.rounds),
-            last_trick=last if last is not None and last.round == state.round else None,
-            last_win=state.last_win,
-        )
+    return dict(
+        seat=None,
+        players=players,
+        to_act=() if over else ((state.leader + len(state.trick)) % players,),
+        prompt=prompt(state),
+        over=over,
+        mode=mode_of(players),
+        round=state.round,
+        max_rounds=SOLO_ROUNDS if players == 1 else None,
+        target=TARGET,
+        hand=(),
+        hand_sizes=tuple(map(len, state.hands)),
+        leader=state.leader,
+        round_leader=state.round_leader,
+        trick_no=state.trick_no,
+        tricks_in_round=HAND_SIZE[players],
+        trick=state.trick,
+        table=state.table,
+        hidden_left=len(state.hidden),
+        out_count=len(state.out),
+        collected=state.collected,
+        table_pile=state.table_pile,
+        ribbons=tuple(sum(map(_RIBBON, pile)) for pile in state.collected),
+        scores=state.scores,
+        round_ribbons=tuple(record.ribbons for record in state.rounds),
+        last_trick=last if last is not None and last.round == state.round else None,
+        last_win=state.last_win,
     )
+
+
+def build_view(state: State, seat: int | None, table: dict | None = None) -> View:
+    """The view of `seat` (None: the public table), built field by field from what it may see.
+
+    `table` may pass `table_fields(state)` when the caller has them already (it is not changed)."""
+    fields = table_fields(state) if table is None else table.copy()
+    if seat is not None:
+        fields["seat"] = seat
+        fields["hand"] = state.hands[seat]
+    return build(View, fields)

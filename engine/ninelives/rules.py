@@ -8,7 +8,7 @@ from engine.ninelives._cards import HAND_SIZE, LIVES, build_cat_deck, build_life
 from engine.ninelives._legal import legal, reason, to_act
 from engine.ninelives._resolve import resolve
 from engine.ninelives.model import Keep, Move, Options, Phase, State, Step, View, decode
-from engine.ninelives.view import build_view
+from engine.ninelives.view import build_view, table_fields
 
 PUBLIC_STEPS = frozenset({Step.COPY, Step.FROM, Step.TAKE, Step.DIR, Step.STACK})
 """Power choices that involve no hand or hidden stack."""
@@ -58,17 +58,36 @@ class NineLivesRules(Rules[State, Move, View]):
         return to_act(state)
 
     def legal_actions(self, state: State, seat: int) -> list[Move]:
-        return legal(state, seat)
+        return list(self._legal(state, seat))
 
     def check(self, state: State, seat: int, action: Move) -> None:
-        if not isinstance(action, Move) or action not in legal(state, seat):
+        if not isinstance(action, Move) or action not in self._legal(state, seat):
             raise IllegalAction(reason(state, seat, action))
+
+    def _legal(self, state: State, seat: int) -> list[Move]:
+        """`legal(state, seat)`, kept for the latest state and seat asked: a move is listed (for the
+        player, the computer or a test) and then checked against the same list when it is applied."""
+        memo = self._moves
+        if memo is not None and memo[0] is state and memo[1] == seat:
+            return memo[2]
+        moves = legal(state, seat)
+        self._moves = (state, seat, moves)
+        return moves
+
+    _moves: tuple[State, int, list[Move]] | None = None
 
     def resolve(self, state: State, seat: int, action: Move) -> tuple[State, list[Event]]:
         return resolve(state, seat, action)
 
     def view(self, state: State, seat: int | None) -> View:
-        return build_view(state, seat)
+        # The table's part is the same for every seat: build it once per state, then only the
+        # seat's own part differs (the bot and the tests ask for every seat's view in turn).
+        memo = self._table
+        if memo is None or memo[0] is not state:
+            memo = self._table = (state, table_fields(state))
+        return build_view(state, seat, memo[1])
+
+    _table: tuple[State, dict] | None = None
 
     def outcome(self, state: State) -> Outcome | None:
         """Most lives wins, ties share (NL-7)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from engine.core import build
 from engine.ninelives._cards import (
     CATS,
     EMOJI,
@@ -116,17 +117,12 @@ def prompt(state: State) -> str:
     return f"{{p{state.turn}}}: {words}."
 
 
-def build_view(state: State, seat: int | None) -> View:
-    """The view of `seat` (None: the public table)."""
+def table_fields(state: State) -> dict:
+    """The fields of every seat's view of `state` that do not depend on the seat: the public table's
+    view, in the view's field order."""
     cats = state.cats
-    own = seat is not None
-    mine = own and seat == state.turn and state.phase == Phase.PLAY
-    arranging_for = None
-    if own and state.arranging[seat]:
-        arranging_for = state.shuffle_target if state.phase == Phase.PLAY else seat
-    gifts = state.gifts[seat] if own and state.phase == Phase.CAROUSEL else ()
-    return View(
-        seat=seat,
+    return dict(
+        seat=None,
         players=state.players,
         to_act=tuple(to_act(state)),
         prompt=prompt(state),
@@ -158,16 +154,40 @@ def build_view(state: State, seat: int | None) -> View:
         shuffle_target=state.shuffle_target,
         tied=state.tied,
         losers=state.losers,
-        hand=_cards(state, state.hands[seat]) if own else (),
-        plays=hand_plays(state, seat) if own else (),
-        my_stack=_lives(state, state.stacks[seat]) if own else (),
-        selected=card_view(state.selected, cats[state.selected])
-        if mine and state.selected is not None
-        else None,
-        must_from=tuple(card_id(c) for c in state.must_from) if mine else (),
-        arranging_for=arranging_for,
-        arranging=_lives(state, state.arranging[seat]) if own else (),
-        arranged=_lives(state, state.arranged[seat]) if own else (),
-        gifts=_cards(state, gifts),
-        gift_need=state.gift_need[seat] if own and state.phase == Phase.CAROUSEL else 0,
+        hand=(),
+        plays=(),
+        my_stack=(),
+        selected=None,
+        must_from=(),
+        arranging_for=None,
+        arranging=(),
+        arranged=(),
+        gifts=(),
+        gift_need=0,
     )
+
+
+def build_view(state: State, seat: int | None, table: dict | None = None) -> View:
+    """The view of `seat` (None: the public table).
+
+    `table` may pass `table_fields(state)` when the caller has them already (it is not changed)."""
+    fields = table_fields(state) if table is None else table.copy()
+    if seat is not None:
+        cats = state.cats
+        phase = state.phase
+        fields["seat"] = seat
+        fields["hand"] = _cards(state, state.hands[seat])
+        fields["plays"] = hand_plays(state, seat)
+        fields["my_stack"] = _lives(state, state.stacks[seat])
+        if seat == state.turn and phase == Phase.PLAY:
+            if state.selected is not None:
+                fields["selected"] = card_view(state.selected, cats[state.selected])
+            fields["must_from"] = tuple(card_id(c) for c in state.must_from)
+        if state.arranging[seat]:
+            fields["arranging_for"] = state.shuffle_target if phase == Phase.PLAY else seat
+        fields["arranging"] = _lives(state, state.arranging[seat])
+        fields["arranged"] = _lives(state, state.arranged[seat])
+        if phase == Phase.CAROUSEL:
+            fields["gifts"] = _cards(state, state.gifts[seat])
+            fields["gift_need"] = state.gift_need[seat]
+    return build(View, fields)

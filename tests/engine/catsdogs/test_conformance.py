@@ -3,6 +3,8 @@ every game replays exactly from its seed and action log (G-2)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from engine.catsdogs import RULES, Options, State
@@ -19,19 +21,26 @@ def all_cards(state: State) -> list[str]:
     return found
 
 
+ALL_CARDS = frozenset(CARDS)
+NO_SCORES = {players: (0,) * players for players in range(1, 6)}
+
+
 def invariant(previous: State, state: State) -> None:
     """The 18 cards are accounted for; round ribbons equal the collected cards' ribbons; scores add up."""
     found = all_cards(state)
-    assert sorted(found) == sorted(CARDS), f"cards not accounted for: {sorted(found)}"
-    for record in state.rounds:
+    assert len(found) == len(CARDS) and set(found) == ALL_CARDS, f"cards not accounted for: {sorted(found)}"
+    # Earlier rounds' records stay as they were (checked when they were added); a new one is checked now.
+    finished = len(previous.rounds)
+    assert state.rounds[:finished] == previous.rounds, "a finished round's record changed"
+    for record in state.rounds[finished:]:
         assert record.ribbons == tuple(ribbons(pile) for pile in record.collected)
-    totals = tuple(sum(record.ribbons[s] for record in state.rounds) for s in range(state.players))
-    assert state.scores == totals
-    if len(state.rounds) > len(previous.rounds):
+    totals = tuple(map(sum, zip(*(record.ribbons for record in state.rounds), strict=True)))
+    assert state.scores == (totals or NO_SCORES[state.players])
+    if len(state.rounds) > finished:
         # The round just ended: every card but those out of play was collected, nothing went back.
         record = state.rounds[-1]
         played = [card for pile in record.collected for card in pile] + list(record.table_pile)
-        assert sorted(played) == sorted(set(CARDS) - set(previous.out))
+        assert sorted(played) == sorted(ALL_CARDS - set(previous.out))
         for before, after in zip(previous.collected, record.collected, strict=True):
             assert set(before) <= set(after)
     else:
@@ -42,15 +51,20 @@ def invariant(previous: State, state: State) -> None:
             assert set(after) <= set(before)
 
 
+CARD_ID = re.compile(r"[CD][1-9]")
+"""Anything shaped like a card id. Ids begin with a letter and end with a digit, so no two occurrences
+overlap and `findall` lists every substring of the text that is one: as strict as testing
+`card in text` for each card."""
+
+
 def leak_check(state: State, seat: int | None, view) -> None:
     """No card of another hand, out of play, or still hidden (solo) appears anywhere in the view."""
-    secret = set(state.out) | set(state.hidden)
+    secret = {*state.out, *state.hidden}
     for other, hand in enumerate(state.hands):
         if other != seat:
-            secret |= set(hand)
-    # A plain substring test: stricter than a token match, it cannot miss an id hidden inside any text.
-    text = view.model_dump_json()
-    leaked = [card for card in secret if card in text]
+            secret.update(hand)
+    # A substring search, not a token match: it cannot miss an id hidden inside any text.
+    leaked = secret.intersection(CARD_ID.findall(view.model_dump_json()))
     assert not leaked, f"seat {seat} sees {sorted(leaked)}"
     if seat is not None:
         assert view.hand == state.hands[seat]
@@ -135,3 +149,15 @@ def test_solo_deep_contract():
         assert RULES.to_act(state) == []
         assert not RULES.is_legal(state, 0, recent[-1])
     assert outcomes == {(), (0,)}
+
+
+def test_the_leak_check_catches_another_hand_in_a_view():
+    state = RULES.setup(3, 5)
+    view = RULES.view(state, 0)
+    leaky = view.model_copy(update={"prompt": f"{view.prompt} ({state.hands[2][-1]})"})
+    try:
+        leak_check(state, 0, leaky)
+    except AssertionError as error:
+        assert state.hands[2][-1] in str(error)
+    else:
+        raise AssertionError("the leak check missed a card of another hand in a view")
