@@ -136,10 +136,11 @@ def _recent_room(
     """How many of the newest `lines` "Recently" can show and keep the panel within `PANEL_BUDGET`
     lines with its first control on the first `SCREEN` (the lines a decision just made are shown
     whatever the room: they are its result)."""
-    trial = embed.copy()
+    trial = discord.Embed(title=embed.title, description=embed.description)  # all the panel has yet
     add_fields(trial, own)
-    screen, first = panel_screen(Message(embed=trial, view=controls))
-    first = screen.height if first is None else first
+    first_row = controls.to_components(rows=1)  # the first control is all that is asked of the screen
+    screen = screen_of(None, trial.to_dict(), first_row)
+    first = screen.buttons[first_row[0]["components"][0]["custom_id"]] if first_row else screen.height
     room = min(
         PANEL_BUDGET - phone_lines(None, trial) - 1,
         int((SCREEN - first - FIELD_GAP_PIXELS) // LINE_PIXELS) - 1,
