@@ -204,7 +204,9 @@ class Canvas:
     def background_at(self, at: tuple[int, int], size: tuple[int, int]) -> tuple[int, int, int]:
         """The colour most of a box is painted in (what a text drawn there stands on)."""
         box = self.image.crop((at[0], at[1], at[0] + size[0], at[1] + size[1]))
-        colours = box.getcolors(maxcolors=box.width * box.height + 1) or [(1, BACKGROUND)]
+        # Most boxes hold a few colours: counting up to 256 is quicker, and counting them all is left
+        # for a box with more.
+        colours = box.getcolors(256) or box.getcolors(box.width * box.height + 1) or [(1, BACKGROUND)]
         return max(colours)[1]
 
     def panel(self, box: Sequence[float], fill=PANEL, outline=None, width: int = 3, radius: int = 12) -> None:

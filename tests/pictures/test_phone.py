@@ -56,8 +56,8 @@ NOT_LETTERING = {"So", "Sk", "Cf", "Mn", "Me", "Cc", "Cs", "Co"}
 
 def must_draw(words: str) -> set[str]:
     """The characters of `words` the font must have: letters, digits, punctuation, arrows, spaces."""
-    composed = unicodedata.normalize("NFC", words)
-    return {char for char in composed if unicodedata.category(char) not in NOT_LETTERING and char != "\n"}
+    chars = set(unicodedata.normalize("NFC", words))
+    return {char for char in chars if unicodedata.category(char) not in NOT_LETTERING and char != "\n"}
 
 
 @functools.cache
