@@ -90,10 +90,10 @@ class Controls(UnstoredView):
         self.children: list[Item] = list(items)
         self._rows = _laid_out(self.children)
 
-    def to_components(self) -> list[dict[str, Any]]:
-        return [
-            {"type": 1, "components": [item.to_dict() for item in row]} for row in self._rows if row
-        ]
+    def to_components(self, rows: int | None = None) -> list[dict[str, Any]]:
+        """The rows of controls as Discord takes them (only the first `rows` of them, if given)."""
+        laid_out = [row for row in self._rows if row][:rows]
+        return [{"type": 1, "components": [item.to_dict() for item in row]} for row in laid_out]
 
 
 def _laid_out(items: Sequence[Item]) -> list[list[Item]]:

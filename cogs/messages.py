@@ -84,16 +84,32 @@ def split_value(text: str, limit: int = FIELD_LIMIT) -> list[str]:
 
 def add_fields(embed: discord.Embed, fields: Sequence[tuple[str, str]], inline: bool = False) -> None:
     """Add fields, splitting long values over continued fields; stop before Discord's totals overflow."""
-    total, count = len(embed), len(embed.fields)  # kept up to date: `len(embed)` walks every field
+    last = embed.fields[-1].name if embed.fields else None
+    for name, value, inline_ in fitted_fields(fields, len(embed), len(embed.fields), last, inline):
+        embed.add_field(name=name, value=value, inline=inline_)
+
+
+def fitted_fields(
+    fields: Sequence[tuple[str, str]],
+    total: int = 0,
+    count: int = 0,
+    last: str | None = None,
+    inline: bool = False,
+) -> list[tuple[str, str, bool]]:
+    """The fields `add_fields` adds to an embed of `total` characters holding `count` fields, the last
+    named `last`: as (name, value, inline), long values over continued fields, and a "…" field in
+    place of those that would overflow Discord's totals."""
+    added: list[tuple[str, str, bool]] = []
     for name, value in fields:
         for index, chunk in enumerate(split_value(value or "—")):
             label = (name if index == 0 else f"{name} (cont.)")[:256]
             if count >= 24 or total + len(label) + len(chunk) > EMBED_TOTAL - 200:
-                if not embed.fields or embed.fields[-1].name != "…":
-                    embed.add_field(name="…", value="More in /game log or your private view.", inline=False)
-                return
-            embed.add_field(name=label, value=chunk, inline=inline)
+                if (added[-1][0] if added else last) != "…":
+                    added.append(("…", "More in /game log or your private view.", False))
+                return added
+            added.append((label, chunk, inline))
             total, count = total + len(label) + len(chunk), count + 1
+    return added
 
 
 def narration(

@@ -15,6 +15,7 @@ from cogs.messages import (
     Message,
     action_items,
     add_fields,
+    fitted_fields,
     narration,
     own_names,
     own_words,
@@ -25,7 +26,7 @@ from cogs.phone import (
     PANEL_BUDGET,
     SCREEN,
     Screen,
-    phone_lines,
+    first_control,
     screen_of,
     text_lines,
 )
@@ -136,12 +137,11 @@ def _recent_room(
     """How many of the newest `lines` "Recently" can show and keep the panel within `PANEL_BUDGET`
     lines with its first control on the first `SCREEN` (the lines a decision just made are shown
     whatever the room: they are its result)."""
-    trial = embed.copy()
-    add_fields(trial, own)
-    screen, first = panel_screen(Message(embed=trial, view=controls))
-    first = screen.height if first is None else first
+    # The panel so far (a title and a description) with its own fields, measured without building it.
+    fields = [(name, value) for name, value, _ in fitted_fields(own, len(embed))]
+    used, first = first_control(embed.title, embed.description or "", fields, controls.to_components(rows=1))
     room = min(
-        PANEL_BUDGET - phone_lines(None, trial) - 1,
+        PANEL_BUDGET - used - 1,
         int((SCREEN - first - FIELD_GAP_PIXELS) // LINE_PIXELS) - 1,
     )
     count = 0

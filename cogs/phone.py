@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -143,22 +144,52 @@ def screen_of(
     y = _TOP + (_CONTENT_LINE * text_lines(content) if content else 0.0)
     now = y
     if embed is not None:
-        if embed.get("title"):
-            y += _TITLE[1] + _TITLE[0] * text_lines(embed["title"], _TITLE[2])
-        description = embed.get("description") or ""
-        if description:
-            now = y + LINE_PIXELS * wrapped_lines(description.split("\n")[0])
-            y += LINE_PIXELS * text_lines(description)
-        else:
-            now = y
-        for embed_field in embed.get("fields", []):
-            lines = text_lines(embed_field["name"]) + text_lines(embed_field["value"])
-            y += FIELD_GAP_PIXELS + LINE_PIXELS * lines
+        fields = [(embed_field["name"], embed_field["value"]) for embed_field in embed.get("fields", [])]
+        now, y, _ = _embed_layout(y, embed.get("title"), embed.get("description") or "", fields)
         if picture is not None and "image" in embed:
             y += _PICTURE_GAP + PICTURE_WIDTH * picture[1] / picture[0]
         if (embed.get("footer") or {}).get("text"):
             y += _FOOTER
         y += _EMBED_BOTTOM
+    buttons, y = _controls_layout(y, components)
+    return Screen(now=now, height=y, buttons=buttons)
+
+
+def first_control(
+    title: str | None, description: str, fields: Sequence[tuple[str, str]], components: list[dict]
+) -> tuple[int, float]:
+    """For a message of one embed (a title, a description and `fields`, no footer nor picture) and
+    these rows of controls: the lines its text fills (`phone_lines`) and the bottom of its first
+    control (the message's bottom if it has none), as `screen_of` lays it out. Only the first row
+    of controls is needed; each line is measured once."""
+    _, y, lines = _embed_layout(_TOP, title, description, fields)
+    buttons, y = _controls_layout(y + _EMBED_BOTTOM, components[:1])
+    first = buttons[components[0]["components"][0]["custom_id"]] if components else y
+    return lines + text_lines(title), first
+
+
+def _embed_layout(
+    y: float, title: str | None, description: str, fields: Sequence[tuple[str, str]]
+) -> tuple[float, float, int]:
+    """An embed's text from `y` down: the bottom of its first description line, the bottom of its
+    last field, and the lines its description and fields fill."""
+    if title:
+        y += _TITLE[1] + _TITLE[0] * text_lines(title, _TITLE[2])
+    lines = text_lines(description)
+    if description:
+        now = y + LINE_PIXELS * wrapped_lines(description.split("\n")[0])
+        y += LINE_PIXELS * lines
+    else:
+        now = y
+    for name, value in fields:
+        field_lines = text_lines(name) + text_lines(value)
+        y += FIELD_GAP_PIXELS + LINE_PIXELS * field_lines
+        lines += field_lines
+    return now, y, lines
+
+
+def _controls_layout(y: float, components: list[dict]) -> tuple[dict[str, float], float]:
+    """Each control's bottom, rows laid out from `y` down, and the bottom of the last."""
     buttons: dict[str, float] = {}
     for row in components:
         line_top = y + _ROW_GAP
@@ -180,4 +211,4 @@ def screen_of(
             bottom = line_top + _BUTTON + LINE_PIXELS * (lines - 1)
             buttons[item["custom_id"]] = bottom
             y = max(y, bottom)
-    return Screen(now=now, height=y, buttons=buttons)
+    return buttons, y

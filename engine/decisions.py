@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from engine.core import Frozen
 from engine.game import Game
@@ -103,9 +104,13 @@ def your_words(text: str, me_object: str = "you") -> str:
     return "\n".join(_your_line(line, me_object) for line in text.split("\n"))
 
 
+@lru_cache(maxsize=4096)
 def _your_line(line: str, me_object: str) -> str:
     """One line turned to its reader, sentence by sentence: a sentence whose subject is the reader also
-    says "your" for "their" after it ("ME skips their turn" → "You skip your turn")."""
+    says "your" for "their" after it ("ME skips their turn" → "You skip your turn").
+
+    Cached: a panel's lines (what happened lately, its fields) mostly read as they did at the panel's
+    last showing, and every seat's panel is built again after every move."""
     return " ".join(_your_sentence(sentence, me_object) for sentence in _SENTENCE.split(line))
 
 

@@ -31,7 +31,7 @@ class Game:
     players: Mapping[str, ComputerPlayer]
     picture: str
     """The module that draws the table (e.g. "pictures.madcat"): it defines `scene(view, names, outcome)`,
-    the picture's content as plain data from the public view, and `draw(scene)`, its PNG."""
+    the picture's content as plain data from the public view, and `paint(scene)`, its image."""
     hints: Mapping[str, str] = field(default_factory=dict, repr=False)
     """One line per kind of decision (`Rules.decision`), shown the first time a player meets it."""
 

@@ -2,7 +2,8 @@
 
 Each game's module turns the public view (and, once the game is over, its public outcome) into a
 `scene`: plain, hashable data holding exactly what the picture shows. The picture is drawn from the
-scene alone, so no hidden card can reach it, and the scene's hash tells whether it changed.
+scene alone, so no hidden card can reach it, and the scene's hash tells whether it changed. Each
+module paints the scene as an image (`paint`); `draw` encodes that image as the PNG the table shows.
 
 Which module draws a game is the game's own word: its `Game.picture` names it (engine/game.py says why
 by name), and `PAINTERS` imports each one here, with this package, so a misnamed drawing fails at start-up
@@ -16,8 +17,10 @@ import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from PIL import Image
+
 from engine import GAMES, Frozen, Outcome
-from pictures.kit import HEIGHT, WIDTH
+from pictures.kit import HEIGHT, WIDTH, to_png
 
 FILENAME = "table.png"
 MAX_BYTES = 150_000
@@ -28,12 +31,12 @@ SIZE = (WIDTH, HEIGHT)
 @dataclass(frozen=True)
 class Painter:
     scene: Callable[[Frozen, Sequence[str], Outcome | None], tuple]
-    draw: Callable[[tuple], bytes]
+    paint: Callable[[tuple], Image.Image]
 
 
 def _painter(module_name: str) -> Painter:
     module = importlib.import_module(module_name)
-    return Painter(module.scene, module.draw)
+    return Painter(module.scene, module.paint)
 
 
 PAINTERS: dict[str, Painter] = {key: _painter(game.picture) for key, game in GAMES.items()}
@@ -51,6 +54,11 @@ def scene_key(scene: tuple) -> str:
     return hashlib.blake2b(repr(scene).encode(), digest_size=12).hexdigest()
 
 
+def paint(game: str, scene: tuple) -> Image.Image:
+    """The picture of a scene, as pixels (what a test that looks at pixels only needs: no PNG)."""
+    return PAINTERS[game].paint(scene)
+
+
 def draw(game: str, scene: tuple) -> bytes:
     """The PNG of a scene (slow-ish: run it off the event loop)."""
-    return PAINTERS[game].draw(scene)
+    return to_png(paint(game, scene))

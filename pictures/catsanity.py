@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from PIL import Image
+
 from engine.catsanity.texts import MOON_MARK, SUN_MARK
 from engine.catsanity.view import KIND, KIND_NAMES, TOKENS_BY_PLAYERS, View, is_moon
 from engine.core import Outcome, fill_names
 from pictures import kit
-from pictures.results import draw_results, score_lines
+from pictures.results import paint_results, score_lines
 
 TITLE = "CatSanity"
 COLOURS = {"house": kit.ORANGE, "chorus": kit.GREEN, "fib": kit.PURPLE}
@@ -68,10 +70,10 @@ def scene(view: View, names: Sequence[str], outcome: Outcome | None) -> tuple:
     return ("table", tuple(names), now, view.to_act, alley, homes, view.scores, sanity, view.deck_size)
 
 
-def draw(data: tuple) -> bytes:
+def paint(data: tuple) -> Image.Image:
     if data[0] == "results":
         _, names, scores, winners, best, home, lines = data
-        return draw_results(
+        return paint_results(
             TITLE,
             names,
             scores,
@@ -83,7 +85,7 @@ def draw(data: tuple) -> bytes:
     canvas = kit.Canvas(now)
     _alley(canvas, alley, deck)
     _homes(canvas, names, to_act, homes, scores, sanity)
-    return canvas.png()
+    return canvas.image
 
 
 def chip_label(kind: str, count: int) -> str:
@@ -91,7 +93,7 @@ def chip_label(kind: str, count: int) -> str:
 
 
 def chip_width(kind: str, count: int, size: int = kit.SMALL) -> float:
-    return kit.font(size).getlength(chip_label(kind, count)) + 44
+    return kit.length(chip_label(kind, count), size) + 44
 
 
 def chip(
@@ -118,7 +120,7 @@ def _alley(canvas: kit.Canvas, alley: Sequence[tuple[str, bool]], deck: int) -> 
         x = 150 + index * 212
         canvas.panel((x, 56, x + 200, 110), fill=kit.INK, outline=colour(kind, moon), width=4, radius=10)
         drawn = kit.symbol(canvas, mark(moon), x + 26, 83, 16, colour(kind, moon))
-        size = kit.TEXT if kit.font(kit.TEXT, True).getlength(short(kind)) <= 142 else kit.SMALL
+        size = kit.TEXT if kit.length(short(kind), kit.TEXT, True) <= 142 else kit.SMALL
         shown.append(
             (drawn, canvas.text((x + 50, 83), short(kind), size, kit.DARK, anchor="lm", bold=True, width=142))
         )

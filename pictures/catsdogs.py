@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from PIL import Image
+
 from engine.catsdogs.model import SOLO
 from engine.catsdogs.texts import TEXTS, trick_cards
 from engine.catsdogs.view import RIBBONS, STRENGTH, TABLE, View
 from engine.core import Outcome, fill_names
 from pictures import kit
-from pictures.results import draw_results, results_scene
+from pictures.results import paint_results, results_scene
 
 TITLE = "Cats & Dogs"
 CARD_W, CARD_H, SMALL_W = 112, 132, 86
@@ -49,9 +51,9 @@ def scene(view: View, names: Sequence[str], outcome: Outcome | None) -> tuple:
     )
 
 
-def draw(data: tuple) -> bytes:
+def paint(data: tuple) -> Image.Image:
     if data[0] == "results":
-        return draw_results(TITLE, *data[1:], unit="")
+        return paint_results(TITLE, *data[1:], unit="")
     _, names, now, heading, trick, below, ribbons, scores, to_act = data
     canvas = kit.Canvas(now)
     _trick(canvas, names, heading, trick)
@@ -60,7 +62,7 @@ def draw(data: tuple) -> bytes:
     kit.seat_rows(
         canvas, names, values, marked=to_act, icon=lambda c, x, y: kit.ribbon(c, x, y - 6, 9, kit.GREEN)
     )
-    return canvas.png()
+    return canvas.image
 
 
 def card_face(

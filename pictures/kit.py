@@ -68,6 +68,13 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_FILES[bold]), size)
 
 
+@lru_cache(maxsize=4096)
+def length(words: str, size: int, bold: bool = False) -> float:
+    """How wide `words` are drawn at `size`, in pixels: measured once (the same labels, names and
+    numbers are measured for every picture, and measuring lays the glyphs out each time)."""
+    return font(size, bold).getlength(words)
+
+
 @lru_cache(maxsize=2)
 def characters(bold: bool = False) -> frozenset[int]:
     """The code points the font draws (its cmap)."""
@@ -163,7 +170,7 @@ class Canvas:
         room = WIDTH - 32
         if subtitle:
             self.text((WIDTH - 16, 12), subtitle, SMALL, MUTED, anchor="ra")
-            room -= font(SMALL).getlength(drawable(subtitle)) + 24
+            room -= length(drawable(subtitle), SMALL) + 24
         self.record("now", self.text((16, 8), title, TEXT, INK, bold=True, width=room))
 
     def record(self, key: str, value: object) -> None:
@@ -197,21 +204,20 @@ class Canvas:
     def background_at(self, at: tuple[int, int], size: tuple[int, int]) -> tuple[int, int, int]:
         """The colour most of a box is painted in (what a text drawn there stands on)."""
         box = self.image.crop((at[0], at[1], at[0] + size[0], at[1] + size[1]))
-        colours = box.getcolors(maxcolors=box.width * box.height + 1) or [(1, BACKGROUND)]
+        # Most boxes hold a few colours: counting up to 256 is quicker, and counting them all is left
+        # for a box with more.
+        colours = box.getcolors(256) or box.getcolors(box.width * box.height + 1) or [(1, BACKGROUND)]
         return max(colours)[1]
 
     def panel(self, box: Sequence[float], fill=PANEL, outline=None, width: int = 3, radius: int = 12) -> None:
         self.draw.rounded_rectangle(tuple(box), radius=radius, fill=fill, outline=outline, width=width)
 
-    def png(self) -> bytes:
-        return to_png(self.image)
-
 
 @lru_cache(maxsize=4096)
 def fit(words: str, size: int, width: float, bold: bool = False) -> str:
-    face = font(size, bold)
-    if face.getlength(words) <= width:
+    if length(words, size, bold) <= width:
         return words
+    face = font(size, bold)
     while words and face.getlength(words + "…") > width:
         words = words[:-1]
     return words + "…"
@@ -526,9 +532,10 @@ def seat_rows(
 def _value_room(value: str, left: float, right: float, icon: bool) -> tuple[float, int]:
     """Where a seat's value starts and its size: large with its icon if it fits, else small, else
     small without the icon (the icon only repeats what the picture's other seats show)."""
-    length = font(SMALL, True).getlength(drawable(value))
-    if icon and font(TEXT, True).getlength(drawable(value)) <= right - left - 28:
+    words = drawable(value)
+    large = length(words, TEXT, True)
+    if icon and large <= right - left - 28:
         return left + 28, TEXT
-    if icon and length <= right - left - 28:
+    if icon and length(words, SMALL, True) <= right - left - 28:
         return left + 28, SMALL
-    return left, TEXT if font(TEXT, True).getlength(drawable(value)) <= right - left else SMALL
+    return left, TEXT if large <= right - left else SMALL

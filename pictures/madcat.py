@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from PIL import Image
+
 from engine.core import Outcome, fill_names
 from engine.madcat.texts import FACE_LABELS, KIND_LABELS, SHORT_COMBOS
 from engine.madcat.view import CATPOT, COMBOS, View, card
 from pictures import kit
-from pictures.results import draw_results, results_scene
+from pictures.results import paint_results, results_scene
 
 TITLE = "Mad Cat Sad Cat"
 DICE = 5
@@ -49,15 +51,15 @@ def scene(view: View, names: Sequence[str], outcome: Outcome | None) -> tuple:
     )
 
 
-def draw(data: tuple) -> bytes:
+def paint(data: tuple) -> Image.Image:
     if data[0] == "results":
-        return draw_results(TITLE, *data[1:])
+        return paint_results(TITLE, *data[1:])
     _, names, now, to_act, aside, rolled, in_hand, kind, cards, scores, supply, final_round = data
     canvas = kit.Canvas(now, "Final round!" if final_round else f"Supply {supply} VP")
     _tray(canvas, aside, rolled, in_hand, kind)
     _cards(canvas, cards, kind)
     kit.seat_rows(canvas, names, [f"{score} VP" for score in scores], marked=to_act)
-    return canvas.png()
+    return canvas.image
 
 
 def die(canvas: kit.Canvas, face: str, cx: float, cy: float, r: float = 26) -> str:

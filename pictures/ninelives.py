@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from PIL import Image
+
 from engine.core import Outcome, fill_names
 from engine.ninelives.view import EMOJI, LIMIT, POWERS, View
 from pictures import kit
-from pictures.results import draw_results
+from pictures.results import paint_results
 
 TITLE = "Nine Lives"
 CAT_COLOURS = tuple(kit.SYMBOLS[emoji][1] for emoji in EMOJI)
@@ -46,10 +48,10 @@ def scene(view: View, names: Sequence[str], outcome: Outcome | None) -> tuple:
     )
 
 
-def draw(data: tuple) -> bytes:
+def paint(data: tuple) -> Image.Image:
     if data[0] == "results":
         _, names, scores, winners, lives = data
-        return draw_results(
+        return paint_results(
             TITLE,
             names,
             scores,
@@ -63,7 +65,7 @@ def draw(data: tuple) -> bytes:
     _piles(canvas, piles, power)
     values = [f"{count}" + (" safe" if is_safe else "") for count, is_safe in zip(lives, safe, strict=True)]
     kit.seat_rows(canvas, names, values, marked=to_act, icon=lambda c, x, y: kit.heart(c, x, y, 10))
-    return canvas.png()
+    return canvas.image
 
 
 def cat_icon(canvas: kit.Canvas, cat: int, cx: float, cy: float, r: float, dim: bool = False) -> str:
@@ -117,7 +119,7 @@ def _power(canvas: kit.Canvas, power: tuple, right: float, y: float) -> None:
         parts += [f"{b}×", a]
     elif params == "A":
         parts += [a]
-    widths = [28 if isinstance(part, int) else kit.font(kit.SMALL).getlength(part) + 8 for part in parts]
+    widths = [28 if isinstance(part, int) else kit.length(part, kit.SMALL) + 8 for part in parts]
     x = right - sum(widths)
     drawn = []
     for part, width in zip(parts, widths, strict=True):

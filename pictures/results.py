@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from PIL import Image
+
 from engine.core import Outcome
 from pictures import kit
 
@@ -18,7 +20,7 @@ def results_scene(names: Sequence[str], outcome: Outcome) -> tuple:
     return ("results", tuple(names), outcome.scores, outcome.winners, breakdown)
 
 
-def draw_results(
+def paint_results(
     title: str,
     names: Sequence[str],
     scores: Sequence[int],
@@ -26,7 +28,7 @@ def draw_results(
     breakdown: Sequence[Sequence[tuple[str, int]]],
     collection: Collection | None = None,
     unit: str = "",
-) -> bytes:
+) -> Image.Image:
     canvas = kit.Canvas(f"{title}: final scores")
     order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
     top, bottom, right = 58, 434, 420
@@ -68,7 +70,7 @@ def draw_results(
         canvas.text(
             ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "Nobody wins", kit.LARGE, kit.MUTED, anchor="mm"
         )
-    return canvas.png()
+    return canvas.image
 
 
 def _breakdown(canvas: kit.Canvas, box: Box, name: str, lines: Sequence[tuple[str, int]]) -> None:

@@ -317,7 +317,7 @@ def test_every_game_names_the_module_that_draws_it_and_every_drawing_belongs_to_
     assert named_pictures == drawings, "each pictures/<game>.py is named by exactly one Game.picture"
     for game in GAMES.values():
         module = importlib.import_module(game.picture)
-        assert callable(module.scene) and callable(module.draw), f"{game.picture} draws no scene"
+        assert callable(module.scene) and callable(module.paint), f"{game.picture} draws no scene"
 
 
 def test_pictures_draw_each_game_with_the_module_its_game_names():
@@ -326,4 +326,4 @@ def test_pictures_draw_each_game_with_the_module_its_game_names():
 
     for key, game in GAMES.items():
         module = importlib.import_module(game.picture)
-        assert pictures.PAINTERS[key] == pictures.Painter(module.scene, module.draw)
+        assert pictures.PAINTERS[key] == pictures.Painter(module.scene, module.paint)

@@ -152,9 +152,26 @@ def unplayable_text(play: HandPlay) -> str:
     return over or "no legal way to play it now"
 
 
+_statuses: tuple[View | None, dict[str, CardStatus]] = (None, {})
+"""The latest view's card statuses by card id: a panel words each hand card several times (the hand's
+title counts the playable ones, its lines and its controls say each), from the same view."""
+
+
 def card_status(view: View, card: CardView) -> CardStatus:
     """What the view says of a hand card, in words: on your turn whether it is legal under your power,
     otherwise whether it fits the table."""
+    global _statuses
+    seen, statuses = _statuses
+    if seen is not view:
+        statuses = {}
+        _statuses = (view, statuses)
+    status = statuses.get(card.id)
+    if status is None:
+        status = statuses[card.id] = _card_status(view, card)
+    return status
+
+
+def _card_status(view: View, card: CardView) -> CardStatus:
     play = play_of(view, card.id)
     if play is None or not play.playable:
         return CardStatus(False, unplayable_text(play) if play is not None else "no legal way to play it now")

@@ -7,11 +7,13 @@ first decision control on the first screen."""
 
 from __future__ import annotations
 
-import itertools
+import copy
+import functools
 
 import discord
 import pytest
 
+from bot.live import LiveGame
 from cogs import custom_ids as ids
 from cogs.messages import Message, details_message, table_message, table_screen
 from cogs.panel import panel_screen, private_panel
@@ -45,6 +47,13 @@ def whole_game(key: str, players: int, seed: int):
         seat, rng = rng.choice(game.to_act())
         action, rng = rng.choice(game.rules.legal_actions(game.state, seat))
         commit(game, Move(seat, action.encode()))
+
+
+@functools.cache
+def positions(key: str, players: int, seed: int) -> tuple[LiveGame, ...]:
+    """Each position of `whole_game(key, players, seed)`, kept: the tests here read the same games
+    (never change them), and play each once."""
+    return tuple(copy.copy(game) for game in whole_game(key, players, seed))
 
 
 def test_a_line_wraps_at_forty_columns_with_emoji_two_wide():
@@ -99,7 +108,7 @@ def test_the_model_lays_a_message_out_as_a_phone_390_px_wide_shows_it():
 )
 def test_the_now_line_and_the_acting_players_first_control_are_on_a_phones_first_screen(key, players):
     for seed in EVERY_COUNT_SEEDS:
-        for game in whole_game(key, players, seed):
+        for game in positions(key, players, seed):
             message = table_message(game, due=1_700_000_000, picture=True)
             screen, first = table_screen(game, message, picture=True)
             moment = f"{key}, {players} players, seed {seed}, move {game.record.version - 1}"
@@ -115,7 +124,7 @@ def test_the_now_line_and_the_acting_players_first_control_are_on_a_phones_first
 def test_every_table_without_a_picture_at_the_most_players_keeps_to_the_line_budget(key):
     players = GAMES[key].rules.max_players
     for seed in SEEDS:
-        for game in whole_game(key, players, seed):
+        for game in positions(key, players, seed):
             message = table_message(game, due=1_700_000_000, picture=False)
             lines = phone_lines(message.content, message.embed)
             moment = f"{key}, {players} players, seed {seed}, move {game.record.version - 1}"
@@ -126,7 +135,7 @@ def test_every_table_without_a_picture_at_the_most_players_keeps_to_the_line_bud
 
 @pytest.mark.parametrize("key", sorted(GAMES))
 def test_with_a_picture_the_table_says_what_happens_now_and_details_hold_every_field(key):
-    game = next(itertools.islice(whole_game(key, GAMES[key].rules.min_players, seed=2), 5, None))
+    game = positions(key, GAMES[key].rules.min_players, seed=2)[5]
     table = table_message(game, picture=True).embed
     assert table.description.startswith("**Now:** ")
     assert [f.name for f in table.fields] in ([], ["What happened"]), "the picture shows the table"
@@ -137,7 +146,7 @@ def test_with_a_picture_the_table_says_what_happens_now_and_details_hold_every_f
 
 def deciding_panels(key: str, players: int, seed: int):
     """The panel of each seat that must decide, at every step of one random game."""
-    for game in whole_game(key, players, seed):
+    for game in positions(key, players, seed):
         seats = game.to_act() if game.rules.outcome(game.state) is None else []
         yield from (
             (f"{key} seed {seed} move {game.record.version - 1}", private_panel(game, s)) for s in seats
@@ -173,7 +182,7 @@ def test_every_private_panel_keeps_its_decision_on_a_phones_first_screen(key, pl
 @pytest.mark.parametrize("key", sorted(GAMES))
 def test_from_four_players_the_final_table_lists_each_score_once_and_details_hold_the_breakdown(key):
     players = GAMES[key].rules.max_players
-    game = list(whole_game(key, players, seed=1))[-1]
+    game = positions(key, players, seed=1)[-1]
     outcome = game.rules.outcome(game.state)
     table = table_message(game, picture=False)
     text = "\n".join([table.embed.description, *(f"{f.name}\n{f.value}" for f in table.embed.fields)])
@@ -210,7 +219,7 @@ def test_from_four_players_each_player_has_one_line_on_the_table(key):
 
 @pytest.mark.parametrize("key", sorted(GAMES))
 def test_the_table_shows_a_details_button_next_to_the_private_view_under_the_public_moves(key):
-    for game in whole_game(key, GAMES[key].rules.max_players, seed=2):
+    for game in positions(key, GAMES[key].rules.max_players, seed=2):
         rows = table_message(game).view.to_components()
         ids_by_row = [[item["custom_id"] for item in row["components"]] for row in rows]
         own = next(

@@ -2,11 +2,13 @@
 12 px tall and every text has WCAG AA contrast when the picture is shown 400 px wide, and what a
 picture states (who must act, dice, cards, scores, lives) agrees with the table's text at every step.
 
-One random game of every kind at every player count is walked once; each step's picture is drawn under
-`kit.watch`, which collects every text drawn with its own colours and what the picture records."""
+One random game of every kind at every player count is walked once; each step's picture is painted under
+`kit.watch`, which collects every text drawn with its own colours and what the picture records (its PNG,
+which changes none of that, is tested in test_pictures.py)."""
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -54,13 +56,19 @@ NOT_LETTERING = {"So", "Sk", "Cf", "Mn", "Me", "Cc", "Cs", "Co"}
 
 def must_draw(words: str) -> set[str]:
     """The characters of `words` the font must have: letters, digits, punctuation, arrows, spaces."""
-    composed = unicodedata.normalize("NFC", words)
-    return {char for char in composed if unicodedata.category(char) not in NOT_LETTERING and char != "\n"}
+    chars = set(unicodedata.normalize("NFC", words))
+    return {char for char in chars if unicodedata.category(char) not in NOT_LETTERING and char != "\n"}
+
+
+@functools.cache
+def known() -> frozenset[int]:
+    """The code points both faces of the font draw."""
+    return kit.characters(False) & kit.characters(True)
 
 
 def missing(words: str) -> set[str]:
-    known = kit.characters(False) & kit.characters(True)
-    return {char for char in must_draw(words) if ord(char) not in known}
+    drawn = known()
+    return {char for char in must_draw(words) if ord(char) not in drawn}
 
 
 def walk(key: str, players: int, seed: int):
@@ -116,7 +124,7 @@ def test_a_whole_game_reads_on_a_phone_and_agrees_with_its_text(key, players):
                 lacking[char] = words
         outcome = rules.outcome(state)
         with kit.watch() as seen:
-            pictures.draw(key, pictures.scene_of(key, view, names, outcome))
+            pictures.paint(key, pictures.scene_of(key, view, names, outcome))
         for lettering in seen.letterings:
             if lettering.shown_size < 12:
                 too_small.add((lettering.words, lettering.shown_size))
