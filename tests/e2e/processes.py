@@ -28,6 +28,11 @@ SPEED = 60.0
 """The bot's clock runs this much faster: a 20 s turn timer runs out after a third of a second."""
 DISCORD_AT_SPEED = DISCORD.scaled(1 / SPEED)
 """Discord's rate limits, their windows as much shorter as the bot's clock is faster."""
+NO_PICTURES = {"PICTURES": "off"}
+"""The README's setting that turns the tables' pictures off, for the bot processes of tests about what a
+fleet, an outage or a backup keeps: none of them starts a drawing process beside each bot. The pictures
+are tests/e2e/test_pictures.py's subject, and tests/e2e/test_real_kills.py keeps them on through its
+kills."""
 
 FOOTER = re.compile(r"Game #(\d+) · move (\d+)")
 ACTION_ID = re.compile(r"^cn:a:(\d+):(\d+):")
