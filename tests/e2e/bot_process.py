@@ -8,7 +8,8 @@ Settings the arguments leave out come from the environment as for `catnip` (e.g.
 SHARD_IDS, DATABASE_URL). Prints ``READY`` and the ids of the games it runs once the gateway is
 ready (they were resumed before it connected), then answers each line on its stdin with its state
 (`emulator.harness.RemoteState`: busy or idle, and the gateway events received), which the test's emulator
-waits on as it does for a bot of its own; SIGTERM stops it cleanly.
+waits on as it does for a bot of its own; SIGTERM stops it cleanly. The tests' `BotProcess` runs this
+`main` in a process forked from one that imported it already (tests/e2e/forked_bots.py).
 """
 
 from __future__ import annotations
