@@ -3,8 +3,9 @@
 `BotProcess` starts `tests.e2e.bot_process` (the real bot, its clock sped up) and kills it with
 SIGKILL or stops it with SIGTERM; the emulator's `settle` asks it whether it is done, as it does a bot
 of its own. Each start is a process forked from one that imported the bot once
-(tests/e2e/forked_bots.py): it costs the bot's start, not its imports, again. `Witness` records what members were shown; `check_saved` reads
-the database back through a store of its own and checks that nothing shown was lost or doubled.
+(tests/e2e/forked_bots.py): it costs the bot's start, not its imports, again. `Witness` records what
+members were shown; `check_saved` reads the database back through a store of its own and checks that
+nothing shown was lost or doubled.
 """
 
 from __future__ import annotations
