@@ -99,8 +99,8 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(2) from None
     from discord import ConnectionClosed, LoginFailure
 
+    from bot.endpoint import discord_endpoint
     from bot.fleet import SETTINGS_REFUSED, TOKEN_REFUSED, TOKEN_REFUSED_LINE
-    from bot.offline import discord_endpoint
     from bot.sharding import GATEWAY_REFUSALS
 
     try:

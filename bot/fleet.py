@@ -22,13 +22,9 @@ import sys
 import tempfile
 from dataclasses import dataclass
 
-import aiohttp
-from discord import LoginFailure
-
 from bot.config import Settings
 from bot.outages import OutageLog, is_discord_outage, wait_until_up
 from bot.sharding import describe_ids, split_shards
-from discord_door import recommended_shard_count
 
 log = logging.getLogger("catnip.fleet")
 
@@ -152,6 +148,8 @@ class Fleet:
         """SIGKILL `process` once its /healthz has not answered for `hang_timeout` seconds (a 503, as
         while the database is away, is an answer: the process is alive and waiting). A process just
         started has `START_GRACE` seconds at least to answer first."""
+        import aiohttp  # only a fleet with METRICS_PORT asks: the others never load it
+
         url = f"http://127.0.0.1:{member.port}/healthz"
         every = min(5.0, self.hang_timeout / 4)
         loop = asyncio.get_running_loop()
@@ -247,23 +245,25 @@ async def run_fleet(argv: list[str], settings: Settings) -> int:
         return SETTINGS_REFUSED
     if settings.shard_ids is not None:
         log.info("SHARD_IDS is ignored: the fleet gives each process its own shards")
-    from bot.offline import discord_endpoint
+    recommended = None
+    if chosen is None:  # only then is Discord asked, and discord.py loaded
+        from discord import LoginFailure
 
-    token = settings.discord_token.get_secret_value()
-    discord_outage = OutageLog("Discord", log)
-    with discord_endpoint():
-        try:
-            recommended = None
-            if chosen is None:
+        from bot.endpoint import discord_endpoint
+        from discord_door import recommended_shard_count
+
+        token = settings.discord_token.get_secret_value()
+        with discord_endpoint():
+            try:
                 recommended = await wait_until_up(
                     lambda: recommended_shard_count(token),
-                    discord_outage,
+                    OutageLog("Discord", log),
                     is_outage=is_discord_outage,
                     sleep=asyncio.sleep,
                 )
-        except LoginFailure:
-            print(f"catnip fleet: {TOKEN_REFUSED_LINE}", file=sys.stderr)
-            return TOKEN_REFUSED
+            except LoginFailure:
+                print(f"catnip fleet: {TOKEN_REFUSED_LINE}", file=sys.stderr)
+                return TOKEN_REFUSED
     count = fleet_shard_count(chosen, args.processes, recommended)
     log.info("a fleet of %d processes over %d shards", args.processes, count)
     env = {k: v for k, v in os.environ.items() if k not in ("SHARD_IDS", "SHARD_COUNT")}

@@ -7,12 +7,10 @@ while the transcript — what a Discord user would see — is printed as it happ
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import logging
-import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from bot.app import create_bot
@@ -25,8 +23,6 @@ from emulator.transcript import render_message
 from engine import GAMES, Event, events_for
 
 GAME_TIMEOUT = 600.0
-EMULATOR_URL = "CATNIP_EMULATOR_URL"
-"""An environment variable: the bot talks to the emulator at this address instead of Discord."""
 TABLE_MARK = "table #"
 STORY = "What happened"
 DEMO_DATABASE = Path("catnip-demo.sqlite3")
@@ -167,20 +163,6 @@ def quiet_logs() -> None:
     for name in ("", "catnip", "discord"):
         logging.getLogger(name).setLevel(logging.WARNING)
     logging.getLogger("discord.client").setLevel(logging.ERROR)  # voice support missing: no matter here
-
-
-@contextlib.contextmanager
-def discord_endpoint() -> Iterator[None]:
-    """Discord itself, or the emulator of a developer's `python -m emulator` when `CATNIP_EMULATOR_URL`
-    names its address (the real bot, even a whole `catnip fleet`, then runs on the local Discord)."""
-    url = os.environ.get(EMULATOR_URL)
-    if not url:
-        yield
-        return
-    from emulator.remote import RemoteEmulator
-
-    with RemoteEmulator(url).point_discord_py():
-        yield
 
 
 if __name__ == "__main__":

@@ -4,6 +4,9 @@ it waits for it to come back.
 An outage is expected: a database restarts, a network drops. It is logged as an operator wants to
 read it: one WARNING when it begins, one a minute while it lasts, one when it ends, each one line
 and never a traceback, however many calls failed meanwhile.
+
+discord.py and aiohttp are imported only to tell a Discord outage (`is_discord_outage`): the store and
+the fleet's own process wait for outages here without loading them.
 """
 
 from __future__ import annotations
@@ -13,9 +16,6 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
-
-import aiohttp
-import discord
 
 T = TypeVar("T")
 
@@ -72,6 +72,9 @@ class OutageLog:
 
 def is_discord_outage(error: BaseException) -> bool:
     """Whether `error` says Discord (or the way to it) is away, rather than refusing the request."""
+    import aiohttp
+    import discord
+
     return isinstance(
         error, aiohttp.ClientConnectionError | OSError | asyncio.TimeoutError | discord.DiscordServerError
     )

@@ -22,10 +22,30 @@ Rules live in :mod:`~emulator.limits`, the clock is ``emu.clock`` (``emu.advance
 client :mod:`~emulator.remote`).
 """
 
-from emulator.emulator import TOKEN, Emulator, EmulatorFailure, MemberSpec, RemoteState, Timing
-from emulator.harness import BotCrashed, NonLoopbackRefused, loopback_only, point_discord_py
-from emulator.model import StoredMessage, Violation, VirtualClock
-from emulator.users import InteractionResult, InvalidInvocation, SimulatedMember
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from emulator.emulator import TOKEN, Emulator, EmulatorFailure, MemberSpec, Timing
+    from emulator.harness import BotCrashed, NonLoopbackRefused, RemoteState, loopback_only, point_discord_py
+    from emulator.model import StoredMessage, Violation, VirtualClock
+    from emulator.users import InteractionResult, InvalidInvocation, SimulatedMember
+
+_HOMES = {
+    "emulator.emulator": ("TOKEN", "Emulator", "EmulatorFailure", "MemberSpec", "Timing"),
+    "emulator.harness": (
+        "BotCrashed",
+        "NonLoopbackRefused",
+        "RemoteState",
+        "loopback_only",
+        "point_discord_py",
+    ),
+    "emulator.model": ("StoredMessage", "Violation", "VirtualClock"),
+    "emulator.users": ("InteractionResult", "InvalidInvocation", "SimulatedMember"),
+}
+_HOME = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = [
     "TOKEN",
@@ -45,3 +65,12 @@ __all__ = [
     "loopback_only",
     "point_discord_py",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Each name from its module when first asked for: a bot pointed at an emulator in another process
+    (`emulator.remote`, `emulator.harness`) loads neither the server nor its checks of Discord's OpenAPI
+    description."""
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(_HOME[name]), name)

@@ -15,7 +15,7 @@ from emulator.control import Control
 from emulator.entities import permission_value
 from emulator.gateway import shard_of
 from emulator.guilds import Guild
-from emulator.harness import WAIT
+from emulator.harness import WAIT, RemoteState
 from emulator.model import (
     BOT_PERMISSIONS,
     EVERYONE_PERMISSIONS,
@@ -43,30 +43,6 @@ class MemberSpec:
 
     name: str
     permissions: Any = None
-
-
-@dataclass(frozen=True)
-class RemoteState:
-    """What a bot in another process says when `settle` asks it: whether it is at work on its own
-    (`CatnipBot.busy`), and the last gateway event each of its sessions received, by session id."""
-
-    busy: bool
-    received: dict[str, int]
-
-    LINE = "STATE"
-
-    def line(self) -> str:
-        """The state as the one line the bot's process answers with."""
-        return " ".join(
-            [self.LINE, "busy" if self.busy else "idle", *(f"{s}:{n}" for s, n in self.received.items())]
-        )
-
-    @classmethod
-    def parse(cls, line: str) -> RemoteState:
-        words = line.split()
-        assert words[:1] == [cls.LINE] and words[1] in ("busy", "idle"), f"not a bot's state: {line!r}"
-        received = dict(word.rsplit(":", 1) for word in words[2:])
-        return cls(words[1] == "busy", {session: int(seq) for session, seq in received.items()})
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
-"""Pointing the real discord.py at the emulator, refusing every non-loopback connection meanwhile, and
-running a bot so that its crashes and logged errors fail the test."""
+"""Pointing the real discord.py at the emulator, refusing every non-loopback connection meanwhile,
+running a bot so that its crashes and logged errors fail the test, and what a bot in another process
+says of itself (`RemoteState`): the bot's side, which imports none of the emulator's server."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import logging
 import socket
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import discord_door
@@ -149,3 +151,27 @@ def raise_if_dead(task: asyncio.Task[Any]) -> None:
     """Raises BotCrashed (chained to the cause) when a bot task has ended with an exception."""
     if task.done() and not task.cancelled() and task.exception() is not None:
         raise BotCrashed(f"the bot task died: {task.exception()!r}") from task.exception()
+
+
+@dataclass(frozen=True)
+class RemoteState:
+    """What a bot in another process says when `settle` asks it: whether it is at work on its own
+    (`CatnipBot.busy`), and the last gateway event each of its sessions received, by session id."""
+
+    busy: bool
+    received: dict[str, int]
+
+    LINE = "STATE"
+
+    def line(self) -> str:
+        """The state as the one line the bot's process answers with."""
+        return " ".join(
+            [self.LINE, "busy" if self.busy else "idle", *(f"{s}:{n}" for s, n in self.received.items())]
+        )
+
+    @classmethod
+    def parse(cls, line: str) -> RemoteState:
+        words = line.split()
+        assert words[:1] == [cls.LINE] and words[1] in ("busy", "idle"), f"not a bot's state: {line!r}"
+        received = dict(word.rsplit(":", 1) for word in words[2:])
+        return cls(words[1] == "busy", {session: int(seq) for session, seq in received.items()})

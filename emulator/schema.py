@@ -7,9 +7,14 @@ multipart upload — that does not match the schema of its route is refused as D
 so the test fails.
 
 Each route's check is compiled to Python by ``fastjsonschema`` when the emulator starts (``$ref``s
-resolve into the spec's ``components``; once per process), with the spec's unions that one value
-decides rewritten to check that value (``_unions_decided``; what it saves: docs/benchmarks.md, "The
-emulator's body checks"). The spec needs nothing of 2020-12 beyond what draft 7 has (no ``$ref`` with
+resolve into the spec's ``components``), with the spec's unions that one value decides rewritten to
+check that value (``_unions_decided``; what it saves: docs/benchmarks.md, "The emulator's body
+checks"). Generating and compiling that code is most of an emulator's start, and every process running
+one (each test process, ``python -m emulator``, the benchmarks' members) would do it again: the
+compiled code is kept in the user's cache folder (``$XDG_CACHE_HOME/catnip/emulator-checks``, else
+``~/.cache/…``), under a name drawn from everything it is made of (the spec file, this module's source,
+the fastjsonschema and Python versions, the route), so a changed input makes a new name rather than
+reading stale code. The spec needs nothing of 2020-12 beyond what draft 7 has (no ``$ref`` with
 siblings, no ``prefixItems`` or ``unevaluated*``), so the compiled check decides the same
 (tests/emulator/test_schema.py compares the two over a real game's bodies and broken copies). Only a
 refused body is checked again with ``jsonschema``'s 2020-12 validator, for a message that names the
@@ -23,10 +28,14 @@ integers (``{"id": 0, "filename": ...}``), so every upload would fail otherwise.
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import json
+import marshal
+import os
 import re
 from collections.abc import Callable
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +46,8 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 SPEC_PATH = Path(__file__).with_name("spec") / "openapi.json"
+CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "catnip" / "emulator-checks"
+"""Where compiled checks are kept between processes."""
 _SPEC_URI = "urn:discord:openapi"
 _PARAMETER = re.compile(r"\{[^}]+\}")
 _INTEGER_ID = {"type": "integer", "minimum": 0}
@@ -48,15 +59,19 @@ def _shape(template: str) -> str:
 
 
 class RequestSchemas:
-    """The request-body validators of Discord's API, one per route, compiled when first needed."""
+    """The request-body validators of Discord's API, one per route, compiled when first needed.
 
-    def __init__(self, spec: dict[str, Any]) -> None:
+    With `cache_key` (what the spec and its compiling are made of), compiled checks are read from and
+    written to `CACHE`; without, each is compiled anew."""
+
+    def __init__(self, spec: dict[str, Any], cache_key: str | None = None) -> None:
+        self._cache_key = cache_key
         schemas = spec["components"]["schemas"]
         spec = {**spec, "components": {**spec["components"], "schemas": {**schemas}}}
         spec["components"]["schemas"]["SnowflakeType"] = {"anyOf": [schemas["SnowflakeType"], _INTEGER_ID]}
         resource = Resource(contents=spec, specification=DRAFT202012)
         self._registry = Registry().with_resource(_SPEC_URI, resource)
-        self._components = _unions_decided(_const_as_enum(spec["components"]))
+        self._spec_components = spec["components"]
         self._bodies: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
         for path, item in spec["paths"].items():
             for method, operation in item.items():
@@ -72,12 +87,17 @@ class RequestSchemas:
                     )
         self._checks: dict[tuple[str, str], Callable[[Any], Any] | None] = {}
 
+    @cached_property
+    def _components(self) -> dict[str, Any]:
+        """The spec's components as the compiled checks read them (needed only when one is compiled)."""
+        return _unions_decided(_const_as_enum(self._spec_components))
+
     def check(self, method: str, template: str) -> Callable[[Any], Any] | None:
         """The compiled check for ``method template`` (the emulator's route), None if undescribed."""
         key = (method, template)
         if key not in self._checks:
             found = self._bodies.get((method, _shape(template)))
-            self._checks[key] = None if found is None else self._compile(found[1])
+            self._checks[key] = None if found is None else self._compile(*found)
         return self._checks[key]
 
     def prepare(self, routes: list[tuple[str, str]]) -> None:
@@ -86,10 +106,25 @@ class RequestSchemas:
         for method, template in routes:
             self.check(method, template)
 
-    def _compile(self, schema: dict[str, Any]) -> Callable[[Any], Any]:
-        # The body's schema as the root, with the spec's components beside it for its "#/components" refs.
-        root = {**_unions_decided(_const_as_enum(schema), self._components), "components": self._components}
-        return fastjsonschema.compile(root, use_default=False, use_formats=False, detailed_exceptions=False)
+    def _compile(self, pointer: str, schema: dict[str, Any]) -> Callable[[Any], Any]:
+        cached = None
+        if self._cache_key is not None:
+            name = hashlib.sha256(f"{self._cache_key} {pointer}".encode()).hexdigest()[:40]
+            cached = CACHE / f"{name}.marshal"
+        code = _read_code(cached) if cached is not None else None
+        if code is None:
+            # The body's schema as the root, with the spec's components beside it for its "#/components" refs.
+            body = _unions_decided(_const_as_enum(schema), self._components)
+            root = {**body, "components": self._components}
+            source = fastjsonschema.compile_to_code(
+                root, use_default=False, use_formats=False, detailed_exceptions=False
+            )
+            code = compile(source, f"<check of {pointer}>", "exec")
+            if cached is not None:
+                _write_code(cached, code)
+        namespace: dict[str, Any] = {}
+        exec(code, namespace)
+        return namespace["validate"]  # the root schema's function, in fastjsonschema's generated code
 
     def problems(self, method: str, template: str, body: Any) -> list[tuple[str, str]]:
         """``(where, message)`` for each way ``body`` breaks its route's schema; empty when it fits."""
@@ -113,6 +148,26 @@ class RequestSchemas:
             where = ".".join(str(p) for p in meant.absolute_path) or "body"
             worst.setdefault(where, meant)
         return [(where, _explain(error)) for where, error in worst.items()]
+
+
+def _read_code(path: Path) -> Any:
+    """The compiled code kept at `path`, None if there is none (or it cannot be read)."""
+    try:
+        return marshal.loads(path.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+
+
+def _write_code(path: Path, code: Any) -> None:
+    """Keep `code` at `path` for the next process, whole or not at all; a cache that cannot be written
+    is only slower."""
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        written = path.with_name(f"{path.name}.{os.getpid()}")
+        written.write_bytes(marshal.dumps(code))
+        os.replace(written, path)
+    except OSError:
+        pass
 
 
 def _const_as_enum(schema: Any) -> Any:
@@ -261,4 +316,7 @@ def form_errors(problems: list[tuple[str, str]]) -> dict[str, Any]:
 @cache
 def discord_schemas() -> RequestSchemas:
     """The validators of the vendored spec, loaded once per process."""
-    return RequestSchemas(json.loads(SPEC_PATH.read_text(encoding="utf-8")))
+    spec = SPEC_PATH.read_bytes()
+    made_of = hashlib.sha256(spec + Path(__file__).read_bytes())
+    made_of.update(f"{fastjsonschema.VERSION} {importlib.util.MAGIC_NUMBER.hex()}".encode())
+    return RequestSchemas(json.loads(spec), cache_key=made_of.hexdigest())

@@ -5,7 +5,14 @@ one file) and `PostgresGameStore` (a server shared by a fleet of processes) impl
 `store_for_settings` picks one from the settings. Both run the same operations (store.py) in their
 own dialect (dialects.py) over one schema (migrations.py); only connecting, group commit and the
 start-up checks are their own.
+
+The PostgreSQL names are imported when first asked for, not with the package: a bot on SQLite (and a
+start refused for its SQLite file) never loads asyncpg.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from bot.storage.models import (
     ENDED_STATUSES,
@@ -25,9 +32,11 @@ from bot.storage.models import (
     StoreUnavailable,
     load_state,
 )
-from bot.storage.postgres import PostgresGameStore, is_postgresql_url, without_password
 from bot.storage.sqlite import SqliteGameStore
 from bot.storage.store import GameStore
+
+if TYPE_CHECKING:
+    from bot.storage.postgres import PostgresGameStore, is_postgresql_url, without_password
 
 __all__ = [
     "ENDED_STATUSES",
@@ -55,9 +64,21 @@ __all__ = [
 ]
 
 
+POSTGRES_NAMES = ("PostgresGameStore", "is_postgresql_url", "without_password")
+
+
+def __getattr__(name: str) -> Any:
+    if name in POSTGRES_NAMES:
+        from bot.storage import postgres
+
+        return getattr(postgres, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def store_for_settings(settings, *, owner: str | None = None) -> GameStore:
     """The (not yet open) store of `settings`: on `database_url` if set, else on `database_path`."""
     if settings.database_url is not None:
+        from bot.storage.postgres import PostgresGameStore
+
         return PostgresGameStore(settings.database_url.get_secret_value(), owner=owner)
     return SqliteGameStore(settings.database_path, owner=owner)
-

@@ -1,6 +1,10 @@
 """Every way the README's "Running a fleet" chooses the shard count, run as written: `catnip fleet` with
 `--shard-count`, with `SHARD_COUNT` from the environment, and with neither (Discord's recommendation,
-which the emulator answers on `GET /gateway/bot`)."""
+which the emulator answers on `GET /gateway/bot`).
+
+Each fleet is one process, which runs every shard of the count chosen: how a fleet splits its shards
+between its processes is tests/bot/test_fleet.py's (two processes, disjoint ranges) and
+tests/bot/test_sharding.py's (`split_shards`, uneven splits included)."""
 
 from __future__ import annotations
 
@@ -13,10 +17,10 @@ from tests.bot.test_fleet import REPO, bot_environment, fleet_process, stop_clea
 async def run_fleet_until_ready(
     env: dict[str, str], arguments: list[str], tmp_path, shards: int
 ) -> dict[int, list[str]]:
-    """`catnip fleet --processes 2 …` until each process resumed its games and its `shards` shards are
-    connected, then SIGTERM: the shard ranges its processes were started with."""
-    async with fleet_process(["--processes", "2", *arguments], env, tmp_path) as (fleet, output):
-        await output.wait_for(lambda _: output.count(": resumed 0 games") == 2)
+    """`catnip fleet --processes 1 …` until its process resumed its games and its `shards` shards are
+    connected, then SIGTERM: the shard range its process was started with."""
+    async with fleet_process(["--processes", "1", *arguments], env, tmp_path) as (fleet, output):
+        await output.wait_for(lambda _: output.count(": resumed 0 games") == 1)
         await output.wait_for(lambda _: output.count("has connected to Gateway") == shards)
         await stop_cleanly(fleet, output)
     return {index: [shards for shards, _ in runs] for index, runs in output.started().items()}
@@ -25,9 +29,9 @@ async def run_fleet_until_ready(
 @pytest.mark.parametrize(
     ("how", "arguments", "environment", "ranges"),
     [
-        ("--shard-count", ["--shard-count", "4"], {}, {0: ["0-1 of 4"], 1: ["2-3 of 4"]}),
-        ("SHARD_COUNT", [], {"SHARD_COUNT": "5"}, {0: ["0-2 of 5"], 1: ["3-4 of 5"]}),
-        ("recommended", [], {}, {0: ["0-1 of 3"], 1: ["2 of 3"]}),
+        ("--shard-count", ["--shard-count", "4"], {}, {0: ["0-3 of 4"]}),
+        ("SHARD_COUNT", [], {"SHARD_COUNT": "5"}, {0: ["0-4 of 5"]}),
+        ("recommended", [], {}, {0: ["0-2 of 3"]}),
     ],
 )
 async def test_catnip_fleet_takes_its_shard_count_from_each_place_the_readme_names(

@@ -7,8 +7,9 @@ a fraction of a second while deadlines stored by one process still mean the same
 Settings the arguments leave out come from the environment as for `catnip` (e.g. SHARD_COUNT,
 SHARD_IDS, DATABASE_URL). Prints ``READY`` and the ids of the games it runs once the gateway is
 ready (they were resumed before it connected), then answers each line on its stdin with its state
-(`emulator.RemoteState`: busy or idle, and the gateway events received), which the test's emulator
-waits on as it does for a bot of its own; SIGTERM stops it cleanly.
+(`emulator.harness.RemoteState`: busy or idle, and the gateway events received), which the test's emulator
+waits on as it does for a bot of its own; SIGTERM stops it cleanly. The tests' `BotProcess` runs this
+`main` in a process forked from one that imported it already (tests/e2e/forked_bots.py).
 """
 
 from __future__ import annotations
@@ -24,8 +25,7 @@ from pathlib import Path
 import discord_door
 from bot.app import CatnipBot, create_bot
 from bot.config import Settings
-from emulator import RemoteState
-from emulator.harness import point_discord_py
+from emulator.harness import RemoteState, point_discord_py
 
 TOKEN = "emulator-token"
 

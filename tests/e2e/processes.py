@@ -2,8 +2,10 @@
 
 `BotProcess` starts `tests.e2e.bot_process` (the real bot, its clock sped up) and kills it with
 SIGKILL or stops it with SIGTERM; the emulator's `settle` asks it whether it is done, as it does a bot
-of its own. `Witness` records what members were shown; `check_saved` reads
-the database back through a store of its own and checks that nothing shown was lost or doubled.
+of its own. Each start is a process forked from one that imported the bot once
+(tests/e2e/forked_bots.py): it costs the bot's start, not its imports, again. `Witness` records what
+members were shown; `check_saved` reads the database back through a store of its own and checks that
+nothing shown was lost or doubled.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ import asyncio
 import os
 import re
 import signal
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,11 +24,17 @@ from emulator import Emulator, RemoteState
 from emulator.ratelimits import DISCORD
 from engine import GAMES
 from tests.e2e.driver import opened_panel
+from tests.e2e.forked_bots import ForkedProcess, ForkServer
 
 SPEED = 60.0
 """The bot's clock runs this much faster: a 20 s turn timer runs out after a third of a second."""
 DISCORD_AT_SPEED = DISCORD.scaled(1 / SPEED)
 """Discord's rate limits, their windows as much shorter as the bot's clock is faster."""
+NO_PICTURES = {"PICTURES": "off"}
+"""The README's setting that turns the tables' pictures off, for the bot processes of tests about what a
+fleet, an outage or a backup keeps: none of them starts a drawing process beside each bot. The pictures
+are tests/e2e/test_pictures.py's subject, and tests/e2e/test_real_kills.py keeps them on through its
+kills."""
 
 FOOTER = re.compile(r"Game #(\d+) · move (\d+)")
 ACTION_ID = re.compile(r"^cn:a:(\d+):(\d+):")
@@ -47,7 +54,7 @@ class BotProcess:
         self.db = db
         self.epoch = time.time() if epoch is None else epoch
         self.env = env
-        self.process: asyncio.subprocess.Process | None = None
+        self.process: ForkedProcess | None = None
         self.starts = 0
         self.games: set[int] = set()
         """The games it said it runs when it was ready."""
@@ -60,24 +67,10 @@ class BotProcess:
 
     async def start(self) -> None:
         self.ready = False
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "tests.e2e.bot_process",
-            "--api",
-            self.emu.api_base,
-            "--gateway",
-            self.emu.gateway_url,
-            "--db",
-            str(self.db),
-            "--epoch",
-            repr(self.epoch),
-            "--speed",
-            repr(SPEED),
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE if self.keep_logs else None,
-            env={**os.environ, "PYTHONPATH": os.getcwd(), **self.env},
+        arguments = ["--api", self.emu.api_base, "--gateway", self.emu.gateway_url, "--db", str(self.db)]
+        arguments += ["--epoch", repr(self.epoch), "--speed", repr(SPEED)]
+        self.process = await ForkServer.running().start(
+            arguments, {**os.environ, "PYTHONPATH": os.getcwd(), **self.env}, stderr=self.keep_logs
         )
         if self.keep_logs:
             self.logs.append([])

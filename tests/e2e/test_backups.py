@@ -21,7 +21,7 @@ from engine import Rng
 from tests.bot.test_fleet import REPO, Output, bot_environment
 from tests.bot.test_offline import readme_command
 from tests.e2e.driver import FAST_DISCORD, Table, open_table, start_catnip
-from tests.e2e.processes import FOOTER, Witness, check_saved, old_buttons_answer
+from tests.e2e.processes import FOOTER, NO_PICTURES, Witness, check_saved, old_buttons_answer
 
 README_URL = re.compile(r"postgresql://catnip:password@localhost/(\w+)")
 STEPS_BEFORE = 4
@@ -156,7 +156,7 @@ async def test_a_sqlite_backup_made_during_play_restores_into_a_fresh_file_where
         await run_written("cp ./catnip-backup.sqlite3", tmp_path, env)
 
     async def start_restored(emulator_url: str) -> asyncio.subprocess.Process:
-        started = {**env, "CATNIP_EMULATOR_URL": emulator_url}
+        started = {**env, "CATNIP_EMULATOR_URL": emulator_url, **NO_PICTURES}
         return await start_written("DATABASE_PATH=", tmp_path, started, stderr=asyncio.subprocess.PIPE)
 
     await back_up_and_resume(
@@ -193,7 +193,7 @@ async def test_a_postgresql_dump_made_during_play_restores_into_a_new_database_w
         await run_written("pg_restore ", tmp_path, env, url)
 
     async def start_restored(emulator_url: str) -> asyncio.subprocess.Process:
-        started = {**env, "CATNIP_EMULATOR_URL": emulator_url}
+        started = {**env, "CATNIP_EMULATOR_URL": emulator_url, **NO_PICTURES}
         return await start_written("DATABASE_URL=", tmp_path, started, url, stderr=asyncio.subprocess.PIPE)
 
     # The dump is read where it was restored, before a bot starts on it.

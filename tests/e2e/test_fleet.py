@@ -23,6 +23,7 @@ from engine import Rng
 from tests.e2e.driver import Table, open_table
 from tests.e2e.processes import (
     DISCORD_AT_SPEED,
+    NO_PICTURES,
     BotProcess,
     Witness,
     answered_action_clicks,
@@ -91,6 +92,7 @@ def fleet(emu: Emulator, url: str, epoch: float, shard_count: int, ranges: list[
             DATABASE_URL=url,
             SHARD_COUNT=str(shard_count),
             SHARD_IDS=ids,
+            **NO_PICTURES,
         )
         for ids in ranges
     ]

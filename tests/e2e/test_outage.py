@@ -24,6 +24,7 @@ from engine import Rng
 from tests.e2e.driver import Table, open_table
 from tests.e2e.processes import (
     DISCORD_AT_SPEED,
+    NO_PICTURES,
     BotProcess,
     Witness,
     answered_action_clicks,
@@ -72,7 +73,7 @@ async def test_a_fleet_rides_out_a_database_outage_and_a_death_during_it(tmp_pat
         processes = [
             BotProcess(
                 emu, tmp_path / "unused.sqlite3", epoch=epoch, keep_logs=True,
-                DATABASE_URL=url, SHARD_COUNT="2", SHARD_IDS=str(shard),
+                DATABASE_URL=url, SHARD_COUNT="2", SHARD_IDS=str(shard), **NO_PICTURES,
             )
             for shard in (0, 1)
         ]  # fmt: skip

@@ -23,7 +23,14 @@ from bot.storage import PostgresGameStore
 from emulator import Emulator
 from tests.bot.test_fleet import REPO, bot_environment, fleet_process, stop_cleanly
 from tests.e2e.driver import FAST_DISCORD
-from tests.e2e.processes import Witness, answered_action_clicks, check_saved, old_buttons_answer, unanswered
+from tests.e2e.processes import (
+    NO_PICTURES,
+    Witness,
+    answered_action_clicks,
+    check_saved,
+    old_buttons_answer,
+    unanswered,
+)
 from tests.e2e.test_fleet import game_of, open_tables, play
 
 GUILDS = (1, 2, 4, 7)
@@ -66,7 +73,12 @@ async def test_two_processes_over_four_shards_become_three_over_three_while_the_
         ]
         assert {shard_of(g.id, 4) for g in guilds} == {0, 1, 2, 3}, "the guilds cover the old shards"
         assert {shard_of(g.id, NEW_SHARDS) for g in guilds} == {0, 1, 2}, "and the new ones"
-        env = {**bot_environment(emu.url, tmp_path), "DATABASE_URL": url, "COMPUTER_DELAY_SECONDS": "0"}
+        env = {
+            **bot_environment(emu.url, tmp_path),
+            "DATABASE_URL": url,
+            "COMPUTER_DELAY_SECONDS": "0",
+            **NO_PICTURES,
+        }
         store = PostgresGameStore(url)
         async with fleet_process(OLD_FLEET, env, tmp_path) as (old, old_output):
             await old_output.wait_for(lambda _: old_output.count(": resumed 0 games") == 2)
