@@ -4,8 +4,10 @@ moves on tables whose click tokens have expired (so every table edit, ping and d
 each, keep to the one budget of the token together.
 
 Discord's 50 requests a second is scaled tenfold, as 5 per 0.1 s, in the emulator and in the bots'
-budgets alike (the budget's window stretched by a slack in proportion), so the bursts take a fraction
-of a second. No figure here is a time: the tests wait for the bots and the emulator to be idle.
+budgets alike, so the bursts take a second or two. The budgets' slack is wide (0.2 s, as in
+tests/bot/test_discord_budget.py): a loaded machine may hold one request back that long on its way to
+the emulator while the next goes straight through (0.03 s drew a 429 at load average 6). No figure
+here is a time: the tests wait for the bots and the emulator to be idle.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ TOKEN_LIFETIME = 15 * 60
 
 def scaled_budget(shard_ids: tuple[int, ...] | None = None, shard_count: int | None = None) -> GlobalBudget:
     """The bot's budget (its share of the token's, by its shards) at the emulator's scale."""
-    return GlobalBudget(share(BUDGET, shard_ids, shard_count), window=SCALE, slack=0.03)
+    return GlobalBudget(share(BUDGET, shard_ids, shard_count), window=SCALE, slack=0.2)
 
 
 async def start_with_budget(emu: Emulator, db, budget: GlobalBudget, seed: int = 1, **shards):
