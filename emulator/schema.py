@@ -100,6 +100,10 @@ class RequestSchemas:
             self._checks[key] = None if found is None else self._compile(*found)
         return self._checks[key]
 
+    def route_schema(self, method: str, template: str) -> dict[str, Any]:
+        """The schema of the route's body, as the spec writes it."""
+        return self._bodies[(method, _shape(template))][1]
+
     def prepare(self, routes: list[tuple[str, str]]) -> None:
         """Compiles the checks of these ``(method, template)`` routes now rather than on first use, so
         no request (an interaction's answer, racing its 3 s deadline) waits ~0.1-1 s for a compile."""
