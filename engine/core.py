@@ -61,6 +61,24 @@ class GameOptions(Frozen):
 FrozenT = TypeVar("FrozenT", bound=Frozen)
 
 
+_SLOTS = BaseModel.__dict__
+_set_fields = _SLOTS["__dict__"].__set__
+_set_fields_set = _SLOTS["__pydantic_fields_set__"].__set__
+_set_extra = _SLOTS["__pydantic_extra__"].__set__
+_set_private = _SLOTS["__pydantic_private__"].__set__
+
+
+def _instance(cls: type[FrozenT], fields: dict[str, Any], fields_set: set[str]) -> FrozenT:
+    """A model instance holding `fields`, made without validation: its four slots set through their
+    descriptors (the cheapest way past a frozen model's `__setattr__`)."""
+    new = object.__new__(cls)
+    _set_fields(new, fields)
+    _set_fields_set(new, fields_set)
+    _set_extra(new, None)
+    _set_private(new, None)
+    return new
+
+
 def build(cls: type[FrozenT], fields: dict[str, Any]) -> FrozenT:
     """An instance of `cls` from every one of its fields, without validation (the engine's own data):
     `model_construct`, but cheaper.
@@ -69,12 +87,7 @@ def build(cls: type[FrozenT], fields: dict[str, Any]) -> FrozenT:
     already guarantees. JSON round trips in the conformance tests prove the result is a valid model.
     `fields` becomes the instance's own: the caller hands it over and does not change it afterwards.
     """
-    new = object.__new__(cls)
-    object.__setattr__(new, "__dict__", fields)
-    object.__setattr__(new, "__pydantic_fields_set__", set(fields))
-    object.__setattr__(new, "__pydantic_extra__", None)
-    object.__setattr__(new, "__pydantic_private__", None)
-    return new
+    return _instance(cls, fields, set(fields))
 
 
 def evolve(model: FrozenT, update: dict[str, Any]) -> FrozenT:
@@ -83,19 +96,14 @@ def evolve(model: FrozenT, update: dict[str, Any]) -> FrozenT:
 
     Like `model_copy`, it does not validate: callers only ever put values of the right types in.
     """
-    new = object.__new__(model.__class__)
     fields = model.__dict__.copy()
     fields.update(update)
-    object.__setattr__(new, "__dict__", fields)
     # Frozen models never change their set of fields in place, so a copy can share it when the
     # update sets no field the model had left at its default.
     fields_set = model.__pydantic_fields_set__
     if not fields_set.issuperset(update):
         fields_set = fields_set | update.keys()
-    object.__setattr__(new, "__pydantic_fields_set__", fields_set)
-    object.__setattr__(new, "__pydantic_extra__", None)
-    object.__setattr__(new, "__pydantic_private__", None)
-    return new
+    return _instance(model.__class__, fields, fields_set)
 
 
 _MASK64 = (1 << 64) - 1
@@ -122,12 +130,7 @@ class Rng(Frozen):
     def _at(state: int) -> Rng:
         """The generator at `state`, an int already in range: built without validation, as every
         draw of every move makes one."""
-        rng = object.__new__(Rng)
-        object.__setattr__(rng, "__dict__", {"state": state})
-        object.__setattr__(rng, "__pydantic_fields_set__", {"state"})
-        object.__setattr__(rng, "__pydantic_extra__", None)
-        object.__setattr__(rng, "__pydantic_private__", None)
-        return rng
+        return _instance(Rng, {"state": state}, {"state"})
 
     def next_u64(self) -> tuple[int, Rng]:
         state = (self.state + _GOLDEN) & _MASK64

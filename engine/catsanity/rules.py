@@ -22,8 +22,8 @@ from engine.catsanity.model import (
     State,
     View,
 )
-from engine.catsanity.view import build_view, to_act
-from engine.core import Event, Frozen, IllegalAction, InvalidInput, Outcome, Rng, Rules
+from engine.catsanity.view import build_view, table_fields, to_act
+from engine.core import Event, Frozen, IllegalAction, InvalidInput, Outcome, Rng, Rules, build
 
 _KIND_RANK = {kind: index for index, kind in enumerate(flow.KIND_ORDER)}
 _DECLARE = tuple(Declare(kind=kind) for kind in SUN_KINDS)
@@ -130,22 +130,18 @@ class CatSanityRules(Rules[State, CatSanityAction, View]):
     def choices(self, state: State, seat: int | None) -> tuple[PossibleChoice, ...]:
         """`seat`'s possible actions, each with the engine's own verdict: playable (one of the legal
         actions, which are exactly those `check` accepts), or why not (the reason `check` gives)."""
-        if seat is None:
+        if seat is None or seat not in to_act(state):
             return ()
-        legal = set(map(self.encode_action, self.legal_actions(state, seat)))
+        legal = {action.encode() for action in self.legal_actions(state, seat)}
         return tuple(
-            PossibleChoice(action=encoded, playable=True)
+            build(PossibleChoice, {"action": encoded, "playable": True, "why_not": ""})
             if (encoded := action.encode()) in legal
-            else self._refused(state, seat, action)
+            else build(
+                PossibleChoice,
+                {"action": encoded, "playable": False, "why_not": self._reason(state, seat, action)},
+            )
             for action in self.possible_actions(state, seat)
         )
-
-    def _refused(self, state: State, seat: int, action: CatSanityAction) -> PossibleChoice:
-        try:
-            self.check(state, seat, action)
-        except IllegalAction as refusal:
-            return PossibleChoice(action=action.encode(), playable=False, why_not=str(refusal))
-        return PossibleChoice(action=action.encode(), playable=True)
 
     def check(self, state: State, seat: int, action: CatSanityAction) -> None:
         kind, encoded = type(action), action.encode()
@@ -208,7 +204,14 @@ class CatSanityRules(Rules[State, CatSanityAction, View]):
         return new
 
     def view(self, state: State, seat: int | None) -> View:
-        return build_view(state, seat, self.choices(state, seat))
+        # The table's part is the same for every seat: build it once per state, then only the
+        # seat's own part differs (the bot and the tests ask for every seat's view in turn).
+        memo = self._table
+        if memo is None or memo[0] is not state:
+            memo = self._table = (state, table_fields(state))
+        return build_view(state, seat, self.choices(state, seat), memo[1])
+
+    _table: tuple[State, dict] | None = None
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != Phase.OVER:

@@ -54,36 +54,49 @@ def prompt(state: State, seat: int | None) -> str:
     return "Play has ended"
 
 
-def build_view(state: State, seat: int | None, choices: tuple[PossibleChoice, ...] = ()) -> View:
-    """Everything `seat` may see: homes, alley, tokens, deck size, the auction, its own Recall pick, and
-    the `choices` the rules checked for it."""
+def table_fields(state: State) -> dict:
+    """The fields of every seat's view of `state` that do not depend on the seat: the public table's
+    view, in the view's field order."""
     recall = state.recall
-    mine: tuple[str, ...] = ()
-    if recall is not None and seat is not None and recall.waiting and recall.waiting[0] == seat:
-        mine = recall.picked
     copy_as = state.copy_as
-    return build(
-        View,
-        {
-            "seat": seat,
-            "players": state.players,
-            "to_act": to_act(state),
-            "prompt": prompt(state, seat),
-            "over": state.phase == Phase.OVER,
-            "turn": state.turn,
-            "turns": state.turns,
-            "phase": state.phase,
-            "deck_size": len(state.deck),
-            "alley": state.alley,
-            "homes": state.homes,
-            "tokens": state.tokens,
-            "copy_as": copy_as,
-            "scores": tuple(quick_score(home, copy_as) for home in state.homes),
-            "auction": state.auction,
-            "recall_adopter": recall.adopter if recall else None,
-            "recall_waiting": recall.waiting if recall else (),
-            "my_recall_pick": mine,
-            "end_reason": state.end_reason,
-            "choices": choices,
-        },
-    )
+    return {
+        "seat": None,
+        "players": state.players,
+        "to_act": to_act(state),
+        "prompt": prompt(state, None),
+        "over": state.phase == Phase.OVER,
+        "turn": state.turn,
+        "turns": state.turns,
+        "phase": state.phase,
+        "deck_size": len(state.deck),
+        "alley": state.alley,
+        "homes": state.homes,
+        "tokens": state.tokens,
+        "copy_as": copy_as,
+        "scores": tuple(quick_score(home, copy_as) for home in state.homes),
+        "auction": state.auction,
+        "recall_adopter": recall.adopter if recall else None,
+        "recall_waiting": recall.waiting if recall else (),
+        "my_recall_pick": (),
+        "end_reason": state.end_reason,
+        "choices": (),
+    }
+
+
+def build_view(
+    state: State, seat: int | None, choices: tuple[PossibleChoice, ...] = (), table: dict | None = None
+) -> View:
+    """Everything `seat` may see: homes, alley, tokens, deck size, the auction, its own Recall pick, and
+    the `choices` the rules checked for it.
+
+    `table` may pass `table_fields(state)` when the caller has them already (it is not changed)."""
+    fields = table_fields(state) if table is None else table.copy()
+    if seat is not None:
+        fields["seat"] = seat
+        recall = state.recall
+        if recall is not None and recall.waiting and recall.waiting[0] == seat:
+            fields["prompt"] = prompt(state, seat)
+            fields["my_recall_pick"] = recall.picked
+    if choices:
+        fields["choices"] = choices
+    return build(View, fields)

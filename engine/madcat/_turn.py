@@ -6,7 +6,7 @@ and events; none mutates its input.
 
 from __future__ import annotations
 
-from engine.core import Event
+from engine.core import Event, evolve
 from engine.madcat._cards import CATPOT, add_lock_in_vps, card, card_name
 from engine.madcat._dice import (
     COMBO_NAMES,
@@ -77,8 +77,9 @@ def _take(state: State, index: int, seats: list[int], slot: int) -> tuple[State,
         earned[seat] = tuple(gains)
         if slot != ROLLING:
             paid[seat] = True
-    state = state.model_copy(
-        update={"cards": tuple(cards), "scores": tuple(scores), "earned": tuple(earned), "paid": tuple(paid)}
+    state = evolve(
+        state,
+        {"cards": tuple(cards), "scores": tuple(scores), "earned": tuple(earned), "paid": tuple(paid)},
     )
     return state, share, rest
 
@@ -119,7 +120,7 @@ def roll(state: State) -> Result:
         faces.append(FACES[index])
     rolled = sort_faces(faces)
     events = [Event(kind="roll", text=f"🎲 {_p(state.turn)} rolls {show(rolled)}.")]
-    state = state.model_copy(update={"rng": rng, "rolled": rolled, "phase": "aside"})
+    state = evolve(state, {"rng": rng, "rolled": rolled, "phase": "aside"})
     if not legal_asides(rolled, state.kind):
         return fail(state, events, f"no {state.kind} cat or wild to set aside")
     return state, events
@@ -142,11 +143,11 @@ def set_aside(state: State, faces: tuple[str, ...]) -> Result:
         if supply == 0 and state.supply > 0:
             events.append(Event(kind="supply", text=_supply_empty_text(state)))
         events.append(Event(kind="mooching", text="🤫 Everyone else now picks a mooch card in secret."))
-        state = state.model_copy(
-            update={"aside": aside, "kind": new_kind, "cards": cards, "supply": supply, "phase": "mooch"}
+        state = evolve(
+            state, {"aside": aside, "kind": new_kind, "cards": cards, "supply": supply, "phase": "mooch"}
         )
         return state, events
-    state = state.model_copy(update={"aside": aside})
+    state = evolve(state, {"aside": aside})
     return after_aside(state, events)
 
 
@@ -166,14 +167,14 @@ def after_aside(state: State, events: list[Event]) -> Result:
             return five_wilds(state, events)
         if not stops(state):
             return fail(state, events, "the five set-aside dice take no VPs")
-    return state.model_copy(update={"phase": "decide"}), events
+    return evolve(state, {"phase": "decide"}), events
 
 
 def mooch(state: State, seat: int, pick: str) -> Result:
     """Record a secret pick; when the last one is in, the turn goes on (MC-4)."""
     picks = list(state.picks)
     picks[seat] = pick
-    state = state.model_copy(update={"picks": tuple(picks)})
+    state = evolve(state, {"picks": tuple(picks)})
     events = [
         Event(kind="mooch", text=f"🤫 {_p(seat)} has picked a mooch card."),  # the same text for every pick
         Event(kind="mypick", text=f"🤫 You picked {PICK_NAMES[pick]}.", visible_to=(seat,)),
@@ -226,7 +227,7 @@ def end_turn(state: State, events: list[Event]) -> Result:
     }
     if state.supply == 0 and (ends_with_the_emptying_turn(players) or following == state.first):
         update["phase"] = "over"
-        state = state.model_copy(update=update)
+        state = evolve(state, update)
         winner = winner_of(state)
         events.append(
             Event(
@@ -236,7 +237,7 @@ def end_turn(state: State, events: list[Event]) -> Result:
         return state, events
     update["phase"] = "roll"
     update["turn"] = following
-    return state.model_copy(update=update), events
+    return evolve(state, update), events
 
 
 def tied_leaders(state: State) -> list[int]:

@@ -6,6 +6,7 @@ only its own mooch pick, so no other seat's secret pick reaches it before it is 
 
 from __future__ import annotations
 
+from engine.core import build, evolve
 from engine.madcat._cards import CATPOT, card
 from engine.madcat._dice import COMBOS, DICE, readings
 from engine.madcat.model import State, View
@@ -32,27 +33,30 @@ def table_view(state: State) -> View:
         revealed = tuple(pick if paid else None for pick, paid in zip(picks, state.paid, strict=True))
     else:
         revealed = (None,) * players
-    return View(
-        seat=None,
-        players=players,
-        to_act=tuple(waiting),
-        prompt=prompt(state, waiting),
-        over=state.phase == "over",
-        first=state.first,
-        turn=state.turn,
-        phase=state.phase,
-        supply=state.supply,
-        cards=state.cards,
-        scores=state.scores,
-        rolled=state.rolled,
-        aside=state.aside,
-        kind=state.kind,
-        readings=readings(state.aside, state.kind) if state.aside else (),
-        picked=tuple(pick is not None for pick in picks),
-        revealed=revealed,
-        my_pick=None,
-        final_round=state.supply == 0 and state.phase != "over",
-        turns=state.turns,
+    return build(
+        View,
+        dict(
+            seat=None,
+            players=players,
+            to_act=tuple(waiting),
+            prompt=prompt(state, waiting),
+            over=state.phase == "over",
+            first=state.first,
+            turn=state.turn,
+            phase=state.phase,
+            supply=state.supply,
+            cards=state.cards,
+            scores=state.scores,
+            rolled=state.rolled,
+            aside=state.aside,
+            kind=state.kind,
+            readings=readings(state.aside, state.kind) if state.aside else (),
+            picked=tuple(pick is not None for pick in picks),
+            revealed=revealed,
+            my_pick=None,
+            final_round=state.supply == 0 and state.phase != "over",
+            turns=state.turns,
+        ),
     )
 
 
@@ -61,7 +65,7 @@ def seat_view(table: View, state: State, seat: int | None) -> View:
     if seat is None:
         return table
     mine = state.picks[seat] if 0 <= seat < state.players else None
-    return table.model_copy(update={"seat": seat, "my_pick": mine})
+    return evolve(table, {"seat": seat, "my_pick": mine})
 
 
 def prompt(state: State, to_act: list[int]) -> str:

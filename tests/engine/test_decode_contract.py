@@ -8,6 +8,8 @@ moves (each one broken in the same ways), then arbitrary text from hypothesis.
 
 from __future__ import annotations
 
+from functools import cache
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -195,9 +197,12 @@ def heads(key: str) -> list[str]:
     return sorted(found)
 
 
+@cache
 def near_moves(key: str) -> st.SearchStrategy[str]:
     """Text where a reader goes wrong: one of `key`'s real moves cut anywhere and followed by arbitrary
-    text, or the beginning of one followed by a number in any script or by arbitrary text."""
+    text, or the beginning of one followed by a number in any script or by arbitrary text.
+
+    Made once per game: hypothesis checks a strategy the first time it draws from it."""
     cut = st.builds(
         lambda move, at, tail: move[: at % (len(move) + 1)] + tail,
         st.sampled_from(MOVES[key]),
@@ -208,9 +213,15 @@ def near_moves(key: str) -> st.SearchStrategy[str]:
     return st.one_of(cut, st.builds(str.__add__, head, NUMBERS), st.builds(str.__add__, head, TAILS))
 
 
+@cache
+def any_text(key: str) -> st.SearchStrategy[str]:
+    """Any text at all, or text near one of `key`'s real moves."""
+    return st.one_of(st.text(), near_moves(key))
+
+
 @pytest.mark.parametrize("key", sorted(GAMES))
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_any_text_is_read_as_a_move_or_refused_with_invalid_input(key, data):
-    text = data.draw(st.one_of(st.text(), near_moves(key)))
+    text = data.draw(any_text(key))
     reads_or_refuses(GAMES[key].rules, text)
