@@ -64,18 +64,18 @@ def _resampled(state, seat):
     return _last[2] if pending else _last[1]
 
 
-def test_conformance_1000_random_games_over_2_to_5_players():
+def test_conformance_2000_random_games_over_2_to_5_players():
     played = check_conformance(
         RULES,
         players=[2, 3, 4, 5],
-        games=125,
+        games=250,
         options=[None, Options(first_seat=1)],
         deep_games=8,
         max_steps=3_000,
         invariant=invariant,
         leak_check=leak_check,
     )
-    assert played == 1_000
+    assert played == 2_000
 
 
 def test_the_leak_check_catches_a_view_that_shows_the_deck():

@@ -69,7 +69,7 @@ def test_random_games_keep_the_contract_and_the_invariants_mc1():
     played = check_conformance(
         RULES,
         players=[2, 3, 4, 5],
-        games=240,
+        games=480,
         options=[None],
         deep_games=5,
         max_steps=5_000,
@@ -87,8 +87,8 @@ def test_random_games_keep_the_contract_and_the_invariants_mc1():
         invariant=invariant,
         leak_check=leak_check,
     )
-    assert played == 1_040
-    assert leak_check.resampled > 15_000
+    assert played == 2_000
+    assert leak_check.resampled > 30_000
 
 
 def test_every_view_of_every_step_survives_resampling_the_secrets():
