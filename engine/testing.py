@@ -161,12 +161,13 @@ def _play_checked(
 ) -> None:
     player = RandomPlayer(rules, seed ^ 0x5EED)
     state = rules.setup(players, seed, options)
-    log: list[tuple[int, str]] = []
+    viewers = [None, *range(players)]
+    log: list[tuple[int, str]] = []  # the encoded moves and the moves themselves: kept for the deep checks
     recent: list[Action] = []
     steps = 0
     while True:
         if leak_check is not None:
-            for seat in [None, *range(players)]:
+            for seat in viewers:
                 leak_check(state, seat, rules.view(state, seat))
         if rules.outcome(state) is not None:
             assert rules.to_act(state) == [], f"{rules.key}: finished game still has seats to act"
@@ -182,10 +183,10 @@ def _play_checked(
         if deep:
             assert state.model_dump_json() == before, f"{rules.key}: apply mutated its input"
             _check_round_trips(rules, new_state, players, events)
+            log.append((seat, action.encode()))
+            recent.append(action)
         if invariant is not None:
             invariant(state, new_state)
-        log.append((seat, action.encode()))
-        recent.append(action)
         state = new_state
         steps += 1
     if deep:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.core import Frozen, IllegalAction, Outcome, Rng, Rules, ScoreLine
 from engine.madcat import _turn as play
 from engine.madcat import hints
@@ -12,6 +14,12 @@ from engine.madcat.view import seat_view, table_view, to_act
 
 _ROLL = Roll()
 _MOOCHES = tuple(Mooch(card=pick) for pick in PICKS)
+
+
+@lru_cache(maxsize=8192)
+def _asides(rolled: tuple[str, ...], locked: str | None) -> tuple[SetAside, ...]:
+    """The set-aside actions of `legal_asides`, made once per roll and lock-in (actions are immutable)."""
+    return tuple(SetAside(faces=part) for part in legal_asides(rolled, locked))
 
 
 def aside_refusal(rolled: tuple[str, ...], locked: str | None, faces: tuple[str, ...]) -> str | None:
@@ -87,7 +95,7 @@ class MadCatRules(Rules[State, MadcatAction, View]):
         if phase == "roll":
             return [_ROLL]
         if phase == "aside":
-            return [SetAside(faces=part) for part in legal_asides(state.rolled, state.kind)]
+            return list(_asides(state.rolled, state.kind))
         actions: list[MadcatAction] = [_ROLL] if len(state.aside) < DICE else []
         return actions + play.stops(state)
 

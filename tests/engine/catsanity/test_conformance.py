@@ -3,8 +3,6 @@ every game replays exactly from its seed and action log (G-2)."""
 
 from __future__ import annotations
 
-import re
-
 from engine.catsanity import RULES
 from engine.catsanity._cards import ALL_CARDS, COPY
 from engine.catsanity.model import Options
@@ -13,7 +11,6 @@ from engine.core import Rng
 from engine.testing import check_conformance
 
 SORTED_CARDS = sorted(ALL_CARDS)
-QUOTED = re.compile(r'"(\w+)"')
 OTHER_TABLE = CatSanityRules()  # views of resampled states, kept apart from the game's own views
 
 
@@ -41,8 +38,8 @@ def leak_check(state, seat, view):
     Besides looking for every deck card id in the JSON, the hidden parts are resampled — the deck in
     another order, another generator, no pending pick for non-choosers — and the view must not change.
     """
-    shown = set(QUOTED.findall(view.model_dump_json()))
-    hidden = shown.intersection(state.deck)
+    # Every piece of the JSON between two quotes: each whole string (a card id among them), and more.
+    hidden = set(state.deck).intersection(view.model_dump_json().split('"'))
     assert not hidden, f"deck card {sorted(hidden)} visible to seat {seat}"
     assert OTHER_TABLE.view(_resampled(state, seat), seat) == view, f"hidden state leaks to seat {seat}"
 
