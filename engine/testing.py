@@ -20,6 +20,13 @@ LeakCheck = Callable[[Frozen, "int | None", Frozen], None]
 """Called as `leak_check(state, seat, view)` for every seat and the public view; raises on a leak."""
 
 
+def view_json(view: Frozen) -> bytes:
+    """The view's JSON as UTF-8 bytes: `model_dump_json()` without decoding it, for the leak checks
+    that read every view at every step. An ASCII id is in these bytes exactly where it is in the text
+    (no byte of a longer UTF-8 character is ASCII)."""
+    return view.__pydantic_serializer__.to_json(view)
+
+
 class RandomPlayer:
     """Picks uniformly among the legal actions, from its own seeded generator."""
 
