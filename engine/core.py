@@ -117,6 +117,17 @@ def _mix(state: int) -> int:
     return z ^ (z >> 31)
 
 
+def draw_below(state: int, n: int) -> tuple[int, int]:
+    """From the splitmix64 generator state `state`: a uniform integer in [0, n), without modulo bias,
+    and the next state. `Rng.below` is this on a generator kept as data."""
+    limit = (1 << 64) - ((1 << 64) % n)
+    while True:
+        state = (state + _GOLDEN) & _MASK64
+        value = _mix(state)
+        if value < limit:
+            return value % n, state
+
+
 class Rng(Frozen):
     """A splitmix64 generator kept as data: each draw returns the value and the next generator."""
 
@@ -140,31 +151,19 @@ class Rng(Frozen):
         """A uniform integer in [0, n), without modulo bias."""
         if n <= 0:
             raise ValueError("below() needs a positive bound")
-        limit = (1 << 64) - ((1 << 64) % n)
-        state = self.state
-        while True:
-            state = (state + _GOLDEN) & _MASK64
-            value = _mix(state)
-            if value < limit:
-                return value % n, Rng._at(state)
+        value, state = draw_below(self.state, n)
+        return value, Rng._at(state)
 
     def choice(self, items: Sequence[Any]) -> tuple[Any, Rng]:
         index, rng = self.below(len(items))
         return items[index], rng
 
     def shuffled(self, items: Sequence[Any]) -> tuple[tuple[Any, ...], Rng]:
-        """A Fisher-Yates shuffle of `items` as a new tuple (each swap draws as `below` does)."""
+        """A Fisher-Yates shuffle of `items` as a new tuple."""
         result = list(items)
         state = self.state
         for i in range(len(result) - 1, 0, -1):
-            n = i + 1
-            limit = (1 << 64) - ((1 << 64) % n)
-            while True:
-                state = (state + _GOLDEN) & _MASK64
-                value = _mix(state)
-                if value < limit:
-                    break
-            j = value % n
+            j, state = draw_below(state, i + 1)
             result[i], result[j] = result[j], result[i]
         return tuple(result), Rng._at(state)
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from engine.core import Action, EngineError, Frozen, Rng, Rules
+from engine.core import Action, EngineError, Frozen, Rng, Rules, draw_below
 
 Invariant = Callable[[Frozen, Frozen], None]
 """Called as `invariant(previous_state, state)`; raises AssertionError on a broken invariant."""
@@ -28,20 +29,32 @@ def view_json(view: Frozen) -> bytes:
 
 
 class RandomPlayer:
-    """Picks uniformly among the legal actions, from its own seeded generator."""
+    """Picks uniformly among the legal actions, from its own seeded generator.
+
+    It draws as an `Rng` would (`rng` is that generator), from a plain int: the harness draws twice
+    at every step of every game."""
 
     def __init__(self, rules: Rules, seed: int) -> None:
         self.rules = rules
         self.rng = Rng.seeded(seed)
 
+    @property
+    def rng(self) -> Rng:
+        return Rng(state=self._state)
+
+    @rng.setter
+    def rng(self, rng: Rng) -> None:
+        self._state = rng.state
+
+    def _pick(self, items: Sequence[Any]) -> Any:
+        index, self._state = draw_below(self._state, len(items))
+        return items[index]
+
     def choose(self, state: Frozen, seat: int) -> Action:
-        actions = self.rules.legal_actions(state, seat)
-        action, self.rng = self.rng.choice(actions)
-        return action
+        return self._pick(self.rules.legal_actions(state, seat))
 
     def pick_seat(self, seats: Sequence[int]) -> int:
-        seat, self.rng = self.rng.choice(list(seats))
-        return seat
+        return self._pick(seats)
 
 
 @dataclass
