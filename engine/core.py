@@ -87,7 +87,15 @@ def build(cls: type[FrozenT], fields: dict[str, Any]) -> FrozenT:
     already guarantees. JSON round trips in the conformance tests prove the result is a valid model.
     `fields` becomes the instance's own: the caller hands it over and does not change it afterwards.
     """
-    return _instance(cls, fields, set(fields))
+    fields_set = _ALL_FIELDS.get(cls)
+    if fields_set is None:
+        fields_set = _ALL_FIELDS[cls] = set(cls.model_fields)
+    return _instance(cls, fields, fields_set)
+
+
+_ALL_FIELDS: dict[type, set[str]] = {}
+"""Per model class, the set of all its fields: what `build` marks as set. Frozen models never change
+that set in place (`model_copy` copies it first), so every instance `build` makes shares it."""
 
 
 def evolve(model: FrozenT, update: dict[str, Any]) -> FrozenT:
@@ -120,6 +128,8 @@ def _mix(state: int) -> int:
 def draw_below(state: int, n: int) -> tuple[int, int]:
     """From the splitmix64 generator state `state`: a uniform integer in [0, n), without modulo bias,
     and the next state. `Rng.below` is this on a generator kept as data."""
+    if n <= 0:
+        raise ValueError("below() needs a positive bound")
     limit = (1 << 64) - ((1 << 64) % n)
     while True:
         state = (state + _GOLDEN) & _MASK64
@@ -149,8 +159,6 @@ class Rng(Frozen):
 
     def below(self, n: int) -> tuple[int, Rng]:
         """A uniform integer in [0, n), without modulo bias."""
-        if n <= 0:
-            raise ValueError("below() needs a positive bound")
         value, state = draw_below(self.state, n)
         return value, Rng._at(state)
 
