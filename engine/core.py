@@ -87,7 +87,15 @@ def build(cls: type[FrozenT], fields: dict[str, Any]) -> FrozenT:
     already guarantees. JSON round trips in the conformance tests prove the result is a valid model.
     `fields` becomes the instance's own: the caller hands it over and does not change it afterwards.
     """
-    return _instance(cls, fields, set(fields))
+    fields_set = _ALL_FIELDS.get(cls)
+    if fields_set is None:
+        fields_set = _ALL_FIELDS[cls] = set(cls.model_fields)
+    return _instance(cls, fields, fields_set)
+
+
+_ALL_FIELDS: dict[type, set[str]] = {}
+"""Per model class, the set of all its fields: what `build` marks as set. Frozen models never change
+that set in place (`model_copy` copies it first), so every instance `build` makes shares it."""
 
 
 def evolve(model: FrozenT, update: dict[str, Any]) -> FrozenT:
@@ -117,6 +125,19 @@ def _mix(state: int) -> int:
     return z ^ (z >> 31)
 
 
+def draw_below(state: int, n: int) -> tuple[int, int]:
+    """From the splitmix64 generator state `state`: a uniform integer in [0, n), without modulo bias,
+    and the next state. `Rng.below` is this on a generator kept as data."""
+    if n <= 0:
+        raise ValueError("below() needs a positive bound")
+    limit = (1 << 64) - ((1 << 64) % n)
+    while True:
+        state = (state + _GOLDEN) & _MASK64
+        value = _mix(state)
+        if value < limit:
+            return value % n, state
+
+
 class Rng(Frozen):
     """A splitmix64 generator kept as data: each draw returns the value and the next generator."""
 
@@ -138,33 +159,19 @@ class Rng(Frozen):
 
     def below(self, n: int) -> tuple[int, Rng]:
         """A uniform integer in [0, n), without modulo bias."""
-        if n <= 0:
-            raise ValueError("below() needs a positive bound")
-        limit = (1 << 64) - ((1 << 64) % n)
-        state = self.state
-        while True:
-            state = (state + _GOLDEN) & _MASK64
-            value = _mix(state)
-            if value < limit:
-                return value % n, Rng._at(state)
+        value, state = draw_below(self.state, n)
+        return value, Rng._at(state)
 
     def choice(self, items: Sequence[Any]) -> tuple[Any, Rng]:
         index, rng = self.below(len(items))
         return items[index], rng
 
     def shuffled(self, items: Sequence[Any]) -> tuple[tuple[Any, ...], Rng]:
-        """A Fisher-Yates shuffle of `items` as a new tuple (each swap draws as `below` does)."""
+        """A Fisher-Yates shuffle of `items` as a new tuple."""
         result = list(items)
         state = self.state
         for i in range(len(result) - 1, 0, -1):
-            n = i + 1
-            limit = (1 << 64) - ((1 << 64) % n)
-            while True:
-                state = (state + _GOLDEN) & _MASK64
-                value = _mix(state)
-                if value < limit:
-                    break
-            j = value % n
+            j, state = draw_below(state, i + 1)
             result[i], result[j] = result[j], result[i]
         return tuple(result), Rng._at(state)
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from engine.core import Action, EngineError, Frozen, Rng, Rules
+from engine.core import Action, EngineError, Frozen, Rng, Rules, draw_below
 
 Invariant = Callable[[Frozen, Frozen], None]
 """Called as `invariant(previous_state, state)`; raises AssertionError on a broken invariant."""
@@ -20,21 +21,40 @@ LeakCheck = Callable[[Frozen, "int | None", Frozen], None]
 """Called as `leak_check(state, seat, view)` for every seat and the public view; raises on a leak."""
 
 
+def view_json(view: Frozen) -> bytes:
+    """The view's JSON as UTF-8 bytes: `model_dump_json()` without decoding it, for the leak checks
+    that read every view at every step. An ASCII id is in these bytes exactly where it is in the text
+    (no byte of a longer UTF-8 character is ASCII)."""
+    return view.__pydantic_serializer__.to_json(view)
+
+
 class RandomPlayer:
-    """Picks uniformly among the legal actions, from its own seeded generator."""
+    """Picks uniformly among the legal actions, from its own seeded generator.
+
+    It draws as an `Rng` would (`rng` is that generator), from a plain int: the harness draws twice
+    at every step of every game."""
 
     def __init__(self, rules: Rules, seed: int) -> None:
         self.rules = rules
         self.rng = Rng.seeded(seed)
 
+    @property
+    def rng(self) -> Rng:
+        return Rng(state=self._state)
+
+    @rng.setter
+    def rng(self, rng: Rng) -> None:
+        self._state = rng.state
+
+    def _pick(self, items: Sequence[Any]) -> Any:
+        index, self._state = draw_below(self._state, len(items))
+        return items[index]
+
     def choose(self, state: Frozen, seat: int) -> Action:
-        actions = self.rules.legal_actions(state, seat)
-        action, self.rng = self.rng.choice(actions)
-        return action
+        return self._pick(self.rules.legal_actions(state, seat))
 
     def pick_seat(self, seats: Sequence[int]) -> int:
-        seat, self.rng = self.rng.choice(list(seats))
-        return seat
+        return self._pick(seats)
 
 
 @dataclass

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engine.catsanity._cards import ALLEY_SIZE, COPY, CTHULHU, KIND, MOON, PRECIOUS, SUN, name
 from engine.catsanity.model import AuctionState, Bid, Phase, RecallState, State
-from engine.core import Event, evolve
+from engine.core import Event, build, evolve
 
 KIND_ORDER = (
     "house",
@@ -36,7 +36,7 @@ MUTE: list[Event] = _Mute()
 
 def _say(events: list[Event], kind: str, text: str, visible_to: tuple[int, ...] | None = None) -> None:
     if events is not MUTE:
-        events.append(Event(kind=kind, text=text, visible_to=visible_to))
+        events.append(build(Event, {"kind": kind, "text": text, "visible_to": visible_to}))
 
 
 def _tokens_left(count: int) -> str:

@@ -58,6 +58,16 @@ def decode(text: str) -> CatSanityAction:
     raise InvalidInput(f"{text!r} is not a CatSanity move.")
 
 
+_EXPECTED = {
+    Phase.TURN: "adopt a cat from the alley or call an auction",
+    Phase.AUCTION: "bid or pass in the auction",
+    Phase.COPY: "declare what the Copy Cat mimics",
+    Phase.NINJA: "pick an opponent for the Ninja attack",
+    Phase.RECALL: "choose a cat to return to the deck",
+}
+"""What the game waits for in each phase, as the end of a refusal ("Right now you need to …")."""
+
+
 class CatSanityRules(Rules[State, CatSanityAction, View]):
     """Adopt the best sets of cats without losing your mind (2–5 players)."""
 
@@ -154,13 +164,7 @@ class CatSanityRules(Rules[State, CatSanityAction, View]):
     def _reason(self, state: State, seat: int, action: CatSanityAction) -> str:
         """Why `action` is refused, in a sentence for the player."""
         phase = state.phase
-        expected = {
-            Phase.TURN: "adopt a cat from the alley or call an auction",
-            Phase.AUCTION: "bid or pass in the auction",
-            Phase.COPY: "declare what the Copy Cat mimics",
-            Phase.NINJA: "pick an opponent for the Ninja attack",
-            Phase.RECALL: "choose a cat to return to the deck",
-        }.get(phase, "wait")
+        expected = _EXPECTED.get(phase, "wait")
         if isinstance(action, Adopt) and phase == Phase.TURN:
             return f"There is no {self._card_text(action.card)} in the alley to adopt."
         if isinstance(action, CallAuction) and phase == Phase.TURN:

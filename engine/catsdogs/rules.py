@@ -30,7 +30,8 @@ from engine.catsdogs.model import (
 from engine.catsdogs.view import build_view, table_fields
 from engine.core import Event, Frozen, IllegalAction, InvalidInput, Outcome, Rng, Rules, ScoreLine, evolve
 
-_DECODE = {f"p:{card}": Play(card=card) for card in CARDS}
+_PLAY = {card: Play(card=card) for card in CARDS}
+_DECODE = {f"p:{card}": play for card, play in _PLAY.items()}
 
 
 def tricks_per_round(players: int) -> int:
@@ -159,7 +160,7 @@ class CatsDogsRules(Rules[State, Play, View]):
     def legal_actions(self, state: State, seat: int) -> list[Play]:
         if state.over or seat != (state.leader + len(state.trick)) % state.players:
             return []
-        return [_DECODE[f"p:{card}"] for card in state.hands[seat]]
+        return [_PLAY[card] for card in state.hands[seat]]
 
     def check(self, state: State, seat: int, action: Play) -> None:
         if state.over:

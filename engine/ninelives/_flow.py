@@ -5,7 +5,7 @@ Every function takes a state and returns a new one (never mutating), plus the ev
 
 from __future__ import annotations
 
-from engine.core import Event, evolve
+from engine.core import Event, build, evolve
 from engine.ninelives._cards import EMOJI, POWERS, LifeCard, PowerKey, icons_text, life_name
 from engine.ninelives._counting import Option, all_full, effective, perfect, raw_counts
 from engine.ninelives.model import Phase, Placed, State, Step, WagerRule
@@ -14,11 +14,11 @@ Events = list[Event]
 
 
 def public(kind: str, text: str) -> Event:
-    return Event(kind=kind, text=text)
+    return build(Event, {"kind": kind, "text": text, "visible_to": None})
 
 
 def private(kind: str, text: str, *seats: int) -> Event:
-    return Event(kind=kind, text=text, visible_to=tuple(sorted(set(seats))))
+    return build(Event, {"kind": kind, "text": text, "visible_to": tuple(sorted(set(seats)))})
 
 
 def cards_text(state: State, cards: tuple[int, ...] | list[int]) -> str:

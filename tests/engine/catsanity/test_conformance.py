@@ -8,7 +8,7 @@ from engine.catsanity._cards import ALL_CARDS, COPY
 from engine.catsanity.model import Options
 from engine.catsanity.rules import CatSanityRules
 from engine.core import Rng
-from engine.testing import check_conformance
+from engine.testing import check_conformance, view_json
 
 SORTED_CARDS = sorted(ALL_CARDS)
 OTHER_TABLE = CatSanityRules()  # views of resampled states, kept apart from the game's own views
@@ -39,9 +39,19 @@ def leak_check(state, seat, view):
     another order, another generator, no pending pick for non-choosers — and the view must not change.
     """
     # Every piece of the JSON between two quotes: each whole string (a card id among them), and more.
-    hidden = set(state.deck).intersection(view.model_dump_json().split('"'))
+    hidden = _deck_ids(state).intersection(view_json(view).split(b'"'))
     assert not hidden, f"deck card {sorted(hidden)} visible to seat {seat}"
     assert OTHER_TABLE.view(_resampled(state, seat), seat) == view, f"hidden state leaks to seat {seat}"
+
+
+_deck: list = [None, frozenset()]
+
+
+def _deck_ids(state) -> frozenset[bytes]:
+    """The ids of the deck's cards as JSON bytes, read once per state (every seat's view asks)."""
+    if _deck[0] is not state:
+        _deck[:] = [state, frozenset(card.encode() for card in state.deck)]
+    return _deck[1]
 
 
 _last: list = [None, None, None]

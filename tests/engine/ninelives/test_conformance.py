@@ -8,9 +8,9 @@ import re
 import pytest
 
 from engine.ninelives import RULES
-from engine.ninelives._cards import card_id, life_id
+from engine.ninelives._cards import LIVES, card_id, life_id
 from engine.ninelives.model import Options, State
-from engine.testing import check_conformance
+from engine.testing import check_conformance, view_json
 
 ALL_CATS = set(range(45))
 
@@ -32,28 +32,32 @@ def invariant(previous: State, state: State) -> None:
             assert set(state.gifts[seat]) <= set(state.hands[seat])
 
 
-def hidden_ids(state: State, seat: int | None) -> list[str]:
+CARD_IDS = [card_id(card).encode() for card in range(45)]
+LIFE_IDS = [life_id(card).encode() for card in range(LIVES * RULES.max_players)]
+
+
+def hidden_ids(state: State, seat: int | None) -> list[bytes]:
     """Ids of every card `seat` must not see: other closed hands, the deck, other stacks below the top."""
-    hidden = [card_id(c) for c in state.deck]
+    hidden = [CARD_IDS[c] for c in state.deck]
     for other in range(state.players):
         if other == seat:
             continue
         if other not in state.open_hands:
-            hidden += [card_id(c) for c in state.hands[other]]
+            hidden += [CARD_IDS[c] for c in state.hands[other]]
         shuffler = state.phase == "play" and state.step == "reorder" and state.turn == seat
         if shuffler and state.shuffle_target == other:
             continue
         below = state.stacks[other] if state.phase == "order" else state.stacks[other][1:]
-        hidden += [life_id(c) for c in below]
+        hidden += [LIFE_IDS[c] for c in below]
     return hidden
 
 
-IDS = re.compile(r'"([CL]\d\d)"')
+IDS = re.compile(rb'"([CL][0-9][0-9])"')
 
 
 def leak_check(state: State, seat: int | None, view) -> None:
     """No id of a card hidden from `seat` appears anywhere in its view."""
-    shown = set(IDS.findall(view.model_dump_json()))
+    shown = set(IDS.findall(view_json(view)))
     leaked = shown.intersection(hidden_ids(state, seat))
     assert not leaked, f"seat {seat} sees hidden cards {sorted(leaked)}"
 
