@@ -253,6 +253,12 @@ def parse(custom_id: str) -> ComponentId:
     raise BadRequest(INVALID)
 
 
+def kind_of(custom_id: str) -> Kind:
+    """The kind of a custom_id Catnip made itself, read from its letters alone (what a click sends is
+    read by `parse`, which checks it whole)."""
+    return Kind(custom_id.split(":", 2)[1])
+
+
 def chosen_values(data: object) -> list[str]:
     """The values a click chose in a select, each one Catnip could have offered; else `BadRequest`."""
     values = data.get("values") if isinstance(data, dict) else None

@@ -263,7 +263,7 @@ def acting_controls(game: LiveGame, components: list[dict]) -> list[str]:
         item["custom_id"]
         for row in components
         for item in row["components"]
-        if ids.parse(item["custom_id"]).kind in (ids.Kind.ACTION, ids.Kind.SELECT, ids.Kind.MULTI)
+        if ids.kind_of(item["custom_id"]) in (ids.Kind.ACTION, ids.Kind.SELECT, ids.Kind.MULTI)
     ]
     return moves or [ids.view_id(game.id)]
 

@@ -210,7 +210,21 @@ class Canvas:
         return max(colours)[1]
 
     def panel(self, box: Sequence[float], fill=PANEL, outline=None, width: int = 3, radius: int = 12) -> None:
-        self.draw.rounded_rectangle(tuple(box), radius=radius, fill=fill, outline=outline, width=width)
+        self.rounded(box, radius, fill, outline, width)
+
+    def rounded(self, box: Sequence[float], radius: float, fill, outline=None, width: int = 1) -> None:
+        """Pillow's rounded rectangle, pasted from a kept `tile` where one fits: a picture draws the
+        same boxes at the same places (panels, cards, counters), most on a plain colour, and pasting
+        them is several times quicker than drawing them again. Elsewhere it is drawn."""
+        x0, y0, x1, y1 = box
+        region = (math.floor(x0) - 1, math.floor(y0) - 1, math.ceil(x1) + 2, math.ceil(y1) + 2)
+        small = (region[2] - region[0]) * (region[3] - region[1]) <= TILE_AREA
+        inside = region[0] >= 0 and region[1] >= 0 and region[2] <= WIDTH and region[3] <= HEIGHT
+        under = self.image.crop(region).getcolors(1) if small and inside else None
+        if under is None:  # too big to keep, or not on one plain colour
+            self.draw.rounded_rectangle(tuple(box), radius=radius, fill=fill, outline=outline, width=width)
+        else:
+            self.image.paste(tile(tuple(box), radius, fill, outline, width, under[0][1], region), region[:2])
 
 
 @lru_cache(maxsize=4096)
@@ -221,6 +235,27 @@ def fit(words: str, size: int, width: float, bold: bool = False) -> str:
     while words and face.getlength(words + "…") > width:
         words = words[:-1]
     return words + "…"
+
+
+TILE_AREA = 16_000
+"""The largest box, in pixels, whose rounded rectangle is kept as a tile (a card, a counter, a seat's
+panel; not the wide panels, whose tiles would take most of the memory for few pastes)."""
+TILES_KEPT = 256
+"""Tiles kept by `tile`: at most this many times `TILE_AREA` pixels of 3 bytes; the boxes of the four
+games' pictures at every player count fit (docs/benchmarks.md, section 6)."""
+
+
+@lru_cache(maxsize=TILES_KEPT)
+def tile(
+    box: tuple[float, ...], radius: float, fill, outline, width: int, background, region: tuple[int, ...]
+) -> Image.Image:
+    """The pixels of `region` once Pillow draws this rounded rectangle at `box` on `background`: drawn
+    where it stands on a whole canvas (so every pixel is Pillow's own), then cut out. Drawing sets
+    pixels and blends none, so on a canvas whose `region` is `background` the tile is what drawing
+    there would give."""
+    canvas = Image.new("RGB", (WIDTH, HEIGHT), background)
+    ImageDraw.Draw(canvas).rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+    return canvas.crop(region)
 
 
 LETTERINGS_KEPT = 1024

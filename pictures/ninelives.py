@@ -89,9 +89,7 @@ def _counters(
             x = left + index * (cell + 4)
             filled = index < count
             fill = (kit.GREY if dim else CAT_COLOURS[cat]) if filled else kit.PANEL
-            canvas.draw.rounded_rectangle(
-                (x, y + 4, x + cell, y + 30), radius=5, fill=fill, outline=kit.PANEL_LIGHT, width=2
-            )
+            canvas.rounded((x, y + 4, x + cell, y + 30), 5, fill, kit.PANEL_LIGHT, width=2)
         limit_x = left + LIMIT * (cell + 4) - 2
         canvas.draw.line((limit_x, y, limit_x, y + 34), fill=kit.INK, width=3)
         over = count > LIMIT

@@ -242,3 +242,26 @@ def test_the_details_and_more_ids_read_back_and_the_older_kinds_keep_their_lette
     assert ids.parse("cn:mo:42") == ids.ComponentId(ids.Kind.MORE, 42)
     assert ids.Kind.MORE.on_private_view and not ids.Kind.DETAILS.on_private_view
     assert [kind.value for kind in ids.Kind][:7] == ["a", "s", "m", "pg", "v", "l", "r"]
+
+
+def test_the_table_reads_the_kind_of_its_own_ids_as_parse_does():
+    """`acting_controls` reads the kind from an id's letters alone: the same kind `parse` reads."""
+    made = [
+        ids.action_id(42, 3, "roll"),
+        ids.select_id(42, 3, 0),
+        ids.multi_id(42, 3, "aside"),
+        ids.page_id(42, 3, 1),
+        ids.view_id(42),
+        ids.lobby_id(42, ids.LobbyOp.JOIN),
+        ids.rematch_id(42),
+        ids.guide_id("madcat", 1),
+        ids.refresh_id(42),
+        ids.back_id(42),
+        ids.replace_id(42),
+        ids.details_id(42),
+        ids.more_id(42),
+        ids.replay_id(42, 5, "next"),
+    ]
+    assert {ids.parse(custom_id).kind for custom_id in made} == set(ids.Kind), "an id of every kind"
+    for custom_id in made:
+        assert ids.kind_of(custom_id) is ids.parse(custom_id).kind, custom_id

@@ -1,9 +1,11 @@
 """Complete games driven through the session layer, every state rendered, Discord's limits respected,
 and no seat's secrets in the public table, another seat's panel or what its more button shows, or a
-public custom_id."""
+public custom_id. A seat's own panel, and what its more button shows, say "you"/"your" for what is
+theirs and never name them (but in the title), and nothing of their wording reaches the table."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -16,6 +18,7 @@ from cogs.messages import Message, lobby_message, table_message
 from cogs.panel import more_message, private_panel
 from emulator.limits import check_message
 from engine import GAMES, Rng
+from engine.decisions import ME
 
 SecretTexts = Callable[[object, int, object], set[str]]
 """`secrets(state, seat, view)`: texts that would reveal what only `seat` may know (its hand, its picks);
@@ -134,12 +137,13 @@ async def drive(service: GameService, key: str, players: int, seed: int, check: 
     assert_fits(lobby_message(live))
     game = await service.start(live.id, host, seed=seed)
     rng = Rng.seeded(seed)
-    moves = 0
+    moves = said_to_you = 0
     while True:
         state = game.state
         if check:
-            check_position(game, SECRETS.get(key))
+            said_to_you += check_position(game, SECRETS.get(key))
         if game.rules.outcome(state) is not None:
+            assert said_to_you or not check, "the panels speak to their readers"
             return moves
         seat, rng = rng.choice(game.to_act())
         action, rng = rng.choice(game.rules.legal_actions(state, seat))
@@ -147,9 +151,10 @@ async def drive(service: GameService, key: str, players: int, seed: int, check: 
         moves += 1
 
 
-def check_position(game: LiveGame, secrets: SecretTexts | None) -> None:
-    """The table, every seat's panel and what its more button shows: within Discord's limits, and no
-    seat's secret on the table or in another seat's panel."""
+def check_position(game: LiveGame, secrets: SecretTexts | None) -> int:
+    """The table, every seat's panel and what its more button shows: within Discord's limits, no
+    seat's secret on the table or in another seat's panel, and each seat's own messages in its own
+    words (`own_words`); returns how many of their lines say "you" or "your"."""
     state, players = game.state, len(game.names)
     table = table_message(game, due=None)
     assert_fits(table)
@@ -172,6 +177,41 @@ def check_position(game: LiveGame, secrets: SecretTexts | None) -> None:
                         assert secret not in text, f"seat {seat}'s {secret!r} is in seat {other}'s panel"
     if game.rules.outcome(state) is not None:
         assert "win" in table.embed.description
+    return own_words(game, panels, more)
+
+
+YOU = re.compile(r"\b[Yy]ou(r)?\b")
+
+
+def own_words(game: LiveGame, panels: dict[int, Message], more: dict[int, Message]) -> int:
+    """Each seat's panel and more view name the seat only in their title, and the table (with its
+    fields: no picture) keeps the panels' wording out; returns the lines said to their reader."""
+    table = "\n".join(said(table_message(game, picture=False)))
+    assert ME not in table and "\x00" not in table
+    said_to_you = 0
+    for seat, name in enumerate(game.names):
+        for message in (panels[seat], more[seat]):
+            lines = said(message)
+            assert not [line for line in lines if "\x00" in line]
+            assert names_in(lines[1:], name) == [], f"{name}'s own view names them"
+            said_to_you += sum(bool(YOU.search(line)) for line in lines)
+    return said_to_you
+
+
+def said(message: Message) -> list[str]:
+    """Every line a message shows: its embed, its buttons' labels, its options and their descriptions."""
+    embed = message.embed
+    lines = [embed.title or "", embed.description or "", embed.footer.text or ""]
+    lines += [text for field in embed.fields for text in (field.name, field.value)]
+    for item in message.view.children if message.view is not None else []:
+        lines.append(getattr(item, "label", None) or getattr(item, "placeholder", None) or "")
+        for option in getattr(item, "options", ()):
+            lines += [option.label, option.description or ""]
+    return [line for text in lines for line in text.split("\n")]
+
+
+def names_in(lines: list[str], name: str) -> list[str]:
+    return [line for line in lines if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", line)]
 
 
 @pytest.fixture

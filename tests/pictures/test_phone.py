@@ -1,18 +1,21 @@
 """The pictures on a phone: every character Catnip writes is in the font, every letter is at least
-12 px tall and every text has WCAG AA contrast when the picture is shown 400 px wide, and what a
-picture states (who must act, dice, cards, scores, lives) agrees with the table's text at every step.
+12 px tall and every text has WCAG AA contrast when the picture is shown 400 px wide, what a picture
+states (who must act, dice, cards, scores, lives) agrees with the table's text at every step, and every
+table and results picture is a PNG of the fixed size within the size budget.
 
-One random game of every kind at every player count is walked once; each step's picture is painted under
-`kit.watch`, which collects every text drawn with its own colours and what the picture records (its PNG,
-which changes none of that, is tested in test_pictures.py)."""
+One random game of every kind at every player count is walked once; each step's picture is painted once,
+under `kit.watch`, which collects every text drawn with its own colours and what the picture records,
+and that very image is encoded as the PNG the table would show."""
 
 from __future__ import annotations
 
 import functools
+import io
 import re
 import unicodedata
 
 import pytest
+from PIL import Image
 
 import pictures
 from engine import GAMES
@@ -111,7 +114,7 @@ def test_what_the_font_lacks_is_left_out_or_marked_never_a_box():
 
 
 @pytest.mark.parametrize(("key", "players"), CASES)
-def test_a_whole_game_reads_on_a_phone_and_agrees_with_its_text(key, players):
+def test_a_whole_game_reads_on_a_phone_agrees_with_its_text_and_is_drawn_within_budget(key, players):
     rules = GAMES[key].rules
     names = NAMES[:players]
     lacking: dict[str, str] = {}
@@ -124,7 +127,8 @@ def test_a_whole_game_reads_on_a_phone_and_agrees_with_its_text(key, players):
                 lacking[char] = words
         outcome = rules.outcome(state)
         with kit.watch() as seen:
-            pictures.paint(key, pictures.scene_of(key, view, names, outcome))
+            image = pictures.paint(key, pictures.scene_of(key, view, names, outcome))
+        within_budget(kit.to_png(image))
         for lettering in seen.letterings:
             if lettering.shown_size < 12:
                 too_small.add((lettering.words, lettering.shown_size))
@@ -138,9 +142,18 @@ def test_a_whole_game_reads_on_a_phone_and_agrees_with_its_text(key, players):
             agrees(key, view, names, text, states)
         else:
             results_agree(outcome, states)
+    assert outcome is not None, "the last picture is the results picture"
     assert not lacking, f"characters the font cannot draw: {lacking}"
     assert not too_small, f"lettering under 12 px at 400 px wide: {sorted(too_small)[:5]}"
     assert not too_faint, f"lettering under WCAG AA contrast: {sorted(too_faint)[:5]}"
+
+
+def within_budget(png: bytes) -> None:
+    """The picture as the table shows it: a PNG of the fixed size, within the size budget."""
+    assert len(png) <= pictures.MAX_BYTES
+    with Image.open(io.BytesIO(png)) as image:
+        assert image.format == "PNG"
+        assert image.size == (kit.WIDTH, kit.HEIGHT)
 
 
 def agrees(key: str, view, names, text: str, states: dict) -> None:
