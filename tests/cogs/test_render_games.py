@@ -137,11 +137,11 @@ async def drive(service: GameService, key: str, players: int, seed: int, check: 
     assert_fits(lobby_message(live))
     game = await service.start(live.id, host, seed=seed)
     rng = Rng.seeded(seed)
-    moves = said_to_you = 0
+    moves, said_to_you = 0, False
     while True:
         state = game.state
         if check:
-            said_to_you += check_position(game, SECRETS.get(key))
+            said_to_you = check_position(game, SECRETS.get(key)) or said_to_you
         if game.rules.outcome(state) is not None:
             assert said_to_you or not check, "the panels speak to their readers"
             return moves
@@ -151,10 +151,10 @@ async def drive(service: GameService, key: str, players: int, seed: int, check: 
         moves += 1
 
 
-def check_position(game: LiveGame, secrets: SecretTexts | None) -> int:
+def check_position(game: LiveGame, secrets: SecretTexts | None) -> bool:
     """The table, every seat's panel and what its more button shows: within Discord's limits, no
     seat's secret on the table or in another seat's panel, and each seat's own messages in its own
-    words (`own_words`); returns how many of their lines say "you" or "your"."""
+    words (`own_words`); returns whether a line of theirs says "you" or "your"."""
     state, players = game.state, len(game.names)
     table = table_message(game, due=None)
     assert_fits(table)
@@ -183,18 +183,20 @@ def check_position(game: LiveGame, secrets: SecretTexts | None) -> int:
 YOU = re.compile(r"\b[Yy]ou(r)?\b")
 
 
-def own_words(game: LiveGame, panels: dict[int, Message], more: dict[int, Message]) -> int:
+def own_words(game: LiveGame, panels: dict[int, Message], more: dict[int, Message]) -> bool:
     """Each seat's panel and more view name the seat only in their title, and the table (with its
-    fields: no picture) keeps the panels' wording out; returns the lines said to their reader."""
+    fields: no picture) keeps the panels' wording out; returns whether a line says "you" or "your"."""
     table = "\n".join(said(table_message(game, picture=False)))
     assert ME not in table and "\x00" not in table
-    said_to_you = 0
+    said_to_you = False
     for seat, name in enumerate(game.names):
+        named = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
         for message in (panels[seat], more[seat]):
-            lines = said(message)
-            assert not [line for line in lines if "\x00" in line]
-            assert names_in(lines[1:], name) == [], f"{name}'s own view names them"
-            said_to_you += sum(bool(YOU.search(line)) for line in lines)
+            title, *rest = said(message)
+            text = "\n".join(rest)  # a name never spans lines: found in the text, it is in a line
+            assert "\x00" not in title and "\x00" not in text
+            assert not named.search(text), f"{name}'s own view names them: {named_lines(rest, named)}"
+            said_to_you = said_to_you or bool(YOU.search(title) or YOU.search(text))
     return said_to_you
 
 
@@ -210,8 +212,8 @@ def said(message: Message) -> list[str]:
     return [line for text in lines for line in text.split("\n")]
 
 
-def names_in(lines: list[str], name: str) -> list[str]:
-    return [line for line in lines if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", line)]
+def named_lines(lines: list[str], named: re.Pattern[str]) -> list[str]:
+    return [line for line in lines if named.search(line)]
 
 
 @pytest.fixture
