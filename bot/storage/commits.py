@@ -140,7 +140,7 @@ async def record_results(db: Connection, results: Sequence[tuple[int, FinalResul
     """Store the results of the games given, (game, result, when), and rate each game not rated yet
     (`rate_games`). The caller holds the games' rows locked, so no other transaction rates a game
     between this read of its end and its rating."""
-    ends = await game_ends(db, [(game_id, result) for game_id, result, _ in results], results[-1][2])
+    ends = await game_ends(db, [(game_id, result) for game_id, result, _ in results])
     for end, (_, _, now) in zip(ends, results, strict=True):
         await write_result(db, end, now)
     await rate_games(db, ends, results[-1][2])

@@ -92,26 +92,6 @@ GAME_ENDS = (
 """The seats of the games given, at their end: (game, seat, user_id, computer level), each with what
 rating needs: its server, its game and whether it is rated already; one row with no seat for a game
 that has none, none for a game that does not exist."""
-GAME_ENDS_TAKING_RATINGS = (
-    f"WITH {_ENDING}, "
-    "members AS (SELECT DISTINCT e.guild_id, e.game, s.user_id "
-    "FROM ending AS e JOIN seats AS s ON s.game_id = e.id "
-    "WHERE NOT e.rated AND s.user_id IS NOT NULL AND e.id IN (SELECT game_id FROM seats "
-    "WHERE game_id {ids} AND user_id IS NOT NULL "
-    "GROUP BY game_id HAVING count(*) >= 2 AND count(DISTINCT user_id) = count(*))), "
-    "taken AS (INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, updated_at) "
-    "SELECT guild_id, game, user_id, ?::float8, ?::float8, 0, ?::float8 FROM members "
-    "ORDER BY guild_id, game, user_id "
-    "ON CONFLICT (guild_id, game, user_id) DO UPDATE SET mu = ratings.mu "
-    "RETURNING guild_id, game, user_id, mu, sigma) "
-    "SELECT e.id, s.seat, s.user_id, s.computer, e.guild_id, e.game, e.rated, t.mu, t.sigma "
-    "FROM ending AS e LEFT JOIN seats AS s ON s.game_id = e.id "
-    "LEFT JOIN taken AS t ON t.guild_id = e.guild_id AND t.game = e.game AND t.user_id = s.user_id "
-    "ORDER BY e.id, s.seat"
-)
-"""`GAME_ENDS`, also taking the ratings of the members of each game to rate (`GameEnd.to_rate`: not
-rated yet, two members or more, each in one seat), as `_TAKE` takes them: in one statement where the
-database takes a data-modifying `WITH`, so rating a game costs no statement of its own to read."""
 _TAKE = (
     "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, updated_at) "
     "SELECT v.column1, v.column2, v.column3, v.column4, v.column5, 0, v.column6 FROM {rows} WHERE true "
@@ -143,9 +123,6 @@ class GameEnd:
     result: FinalResult
     rated: bool
     """The game already has its rating changes (its result is written again)."""
-    taken: dict[tuple[int, str, int], tuple[float, float]]
-    """Its members' ratings (μ, σ), taken and locked with the read (`GAME_ENDS_TAKING_RATINGS`);
-    empty where the database read them apart."""
 
     @property
     def members(self) -> set[tuple[int, str, int]]:
@@ -158,15 +135,9 @@ class GameEnd:
         return not self.rated and len(users) >= 2 and len(set(users)) == len(users)
 
 
-async def game_ends(db: Connection, results: Sequence[tuple[int, FinalResult]], now: float) -> list[GameEnd]:
-    """Each game's end, read in one statement that also takes the ratings to update where the
-    database can (`GAME_ENDS_TAKING_RATINGS`). The games' rows are locked by the caller."""
-    ids = db.dialect.array(sorted({game_id for game_id, _ in results}))
-    if db.dialect.writes_in_with:
-        start = MODEL.rating()
-        rows = await db.fetch(GAME_ENDS_TAKING_RATINGS, ids, ids, start.mu, start.sigma, now)
-    else:
-        rows = await db.fetch(GAME_ENDS, ids)
+async def game_ends(db: Connection, results: Sequence[tuple[int, FinalResult]]) -> list[GameEnd]:
+    """Each game's end, the games read in one statement. The games' rows are locked by the caller."""
+    rows = await db.fetch(GAME_ENDS, db.dialect.array(sorted({game_id for game_id, _ in results})))
     by_game: dict[int, list] = {}
     for row in rows:
         by_game.setdefault(row[0], []).append(row)
@@ -177,8 +148,7 @@ async def game_ends(db: Connection, results: Sequence[tuple[int, FinalResult]], 
         found = by_game[game_id]
         guild_id, game, rated = found[0][4:7]
         seats = tuple((row[1], row[2], row[3]) for row in found if row[1] is not None)
-        taken = {(guild_id, game, row[2]): tuple(row[7:9]) for row in found if row[7:] and row[7] is not None}
-        ends.append(GameEnd(game_id, guild_id, game, seats, result, bool(rated), taken))
+        ends.append(GameEnd(game_id, guild_id, game, seats, result, bool(rated)))
     return ends
 
 
@@ -188,21 +158,17 @@ async def rate_games(db: Connection, ends: Sequence[GameEnd], now: float) -> Non
 
     Every rating row taken is locked first, all in one order, so games ending at once for the same
     member each see the other's change, and two transactions never wait on each other in a circle.
-    On PostgreSQL the read of the games' ends took the ratings already (one statement of the
-    result's own), and rating is one statement: the new ratings and the changes written together
-    (`Connection.execute_rows_together`); on SQLite, where a statement costs no round trip, one
-    upsert takes them first, and the update and the changes are two statements."""
+    Two statements on PostgreSQL whatever the number of games and members: one upsert that takes and
+    locks the ratings, then the new ratings and the changes written together
+    (`Connection.execute_rows_together`); three on SQLite, where a statement costs no round trip."""
     tables = [end for end in ends if end.to_rate]
     members = sorted(set().union(*(table.members for table in tables)))
     if not members:
         return
     ratings: dict[tuple[int, str, int], tuple[float, float]] = {}
-    for table in tables:
-        ratings.update(table.taken)
-    missing = [member for member in members if member not in ratings]
     start = MODEL.rating()
-    for first in range(0, len(missing), ROWS_A_STATEMENT):
-        rows = [(*member, start.mu, start.sigma, now) for member in missing[first : first + ROWS_A_STATEMENT]]
+    for first in range(0, len(members), ROWS_A_STATEMENT):
+        rows = [(*member, start.mu, start.sigma, now) for member in members[first : first + ROWS_A_STATEMENT]]
         table, params = db.dialect.rows(("id", "text", "id", "real", "real", "time"), rows)
         for guild_id, game, user, mu, sigma in await db.fetch(_TAKE.replace("{rows}", table), *params):
             ratings[(guild_id, game, user)] = (mu, sigma)
