@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from bot.storage.dialects import Connection
 from bot.storage.models import ENDED_STATUSES, FinalResult, GameNotFound, NotOwner, StaleMove
-from bot.storage.ratings import GameEnd, game_ends, rate_games
+from bot.storage.ratings import GAME_END, GameEnd, game_end, rate_games
 
 MAX_BATCH = 200
 """At most this many moves in one transaction, so one batch never holds the writer for long."""
@@ -127,8 +127,9 @@ async def write_moves(db: Connection, moves: list[PendingMove]) -> list[int | Ex
         await db.execute_rows(UPSERT_SNAPSHOTS, ("id", "int", "int", "text"), plan.snapshots)
     if plan.ended:
         await db.executemany("DELETE FROM deadlines WHERE game_id = ?", plan.ended)
+    ends = [await write_result(db, move.game_id, move.result, move.now) for move in plan.results]  # type: ignore[arg-type]
     if plan.results:
-        await record_results(db, [(move.game_id, move.result, move.now) for move in plan.results])  # type: ignore[misc]
+        await rate_games(db, ends, plan.results[-1].now)
         await db.executemany(
             "INSERT INTO endings_to_show (game_id) VALUES (?) ON CONFLICT DO NOTHING",
             [(move.game_id,) for move in plan.results],
@@ -136,23 +137,18 @@ async def write_moves(db: Connection, moves: list[PendingMove]) -> list[int | Ex
     return plan.outcomes
 
 
-async def record_results(db: Connection, results: Sequence[tuple[int, FinalResult, float]]) -> None:
-    """Store the results of the games given, (game, result, when), and rate each game not rated yet
-    (`rate_games`). The caller holds the games' rows locked, so no other transaction rates a game
-    between this read of its end and its rating."""
-    ends = await game_ends(db, [(game_id, result) for game_id, result, _ in results])
-    for end, (_, _, now) in zip(ends, results, strict=True):
-        await write_result(db, end, now)
-    await rate_games(db, ends, results[-1][2])
-
-
-async def write_result(db: Connection, end: GameEnd, now: float) -> None:
-    """Store each seat's final score and whether it won, with the seat's member at the end.
+async def write_result(db: Connection, game_id: int, result: FinalResult, now: float) -> GameEnd:
+    """Store each seat's final score and whether it won, with the seat's member at the end; what
+    rating the game needs (`rate_games`), read with its seats.
 
     A member whose seat a computer took over is not credited with the game. Recording again
-    replaces the earlier result.
+    replaces the earlier result. The caller holds the game's row locked, so no other transaction
+    rates the game between this read and the rating.
     """
-    game_id, result = end.game_id, end.result
+    rows = await db.fetch(GAME_END, game_id)
+    if not rows:
+        raise GameNotFound(game_id)
+    end = game_end(game_id, rows, result)
     seats = [(seat, user_id) for seat, user_id, _ in end.seats]
     if len(result.scores) != len(seats):
         raise ValueError(f"game {game_id} has {len(seats)} seats but {len(result.scores)} scores")
@@ -174,3 +170,4 @@ async def write_result(db: Connection, end: GameEnd, now: float) -> None:
         result.reason,
         float(now),
     )
+    return end

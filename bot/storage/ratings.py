@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from openskill.models import PlackettLuce
 
 from bot.storage.dialects import ROWS_A_STATEMENT, Connection
-from bot.storage.models import FinalResult, GameNotFound
+from bot.storage.models import FinalResult
 
 MODEL = PlackettLuce()
 """openskill's defaults: a new member starts at μ = 25, σ = 25/3."""
@@ -80,18 +80,14 @@ def standings(scores: Sequence[int], winners: Sequence[int], away: Sequence[int]
     return [keys.index(key(seat)) for seat in range(len(scores))]
 
 
-_ENDING = (
-    "ending AS (SELECT g.id, g.guild_id, g.game, "
-    "EXISTS (SELECT 1 FROM rating_changes AS c WHERE c.game_id = g.id) AS rated "
-    "FROM games AS g WHERE g.id {ids})"
+GAME_END = (
+    "SELECT s.seat, s.user_id, s.computer, g.guild_id, g.game, "
+    "EXISTS (SELECT 1 FROM rating_changes AS c WHERE c.game_id = g.id) "
+    "FROM games AS g LEFT JOIN seats AS s ON s.game_id = g.id WHERE g.id = ? ORDER BY s.seat"
 )
-GAME_ENDS = (
-    f"WITH {_ENDING} SELECT e.id, s.seat, s.user_id, s.computer, e.guild_id, e.game, e.rated "
-    "FROM ending AS e LEFT JOIN seats AS s ON s.game_id = e.id ORDER BY e.id, s.seat"
-)
-"""The seats of the games given, at their end: (game, seat, user_id, computer level), each with what
-rating needs: its server, its game and whether it is rated already; one row with no seat for a game
-that has none, none for a game that does not exist."""
+"""The game's seats at its end, (seat, user_id, computer level), each with what rating it needs: its
+server, its game and whether it is rated already; one row with no seat if it has none, none if there
+is no such game."""
 _TAKE = (
     "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, updated_at) "
     "SELECT v.column1, v.column2, v.column3, v.column4, v.column5, 0, v.column6 FROM {rows} WHERE true "
@@ -113,7 +109,7 @@ _CHANGES = (
 
 @dataclass(frozen=True)
 class GameEnd:
-    """What rating a finished game needs, read with its result (`game_ends`)."""
+    """What rating a finished game needs, read with its result (`GAME_END`, by `game_end`)."""
 
     game_id: int
     guild_id: int
@@ -135,26 +131,15 @@ class GameEnd:
         return not self.rated and len(users) >= 2 and len(set(users)) == len(users)
 
 
-async def game_ends(db: Connection, results: Sequence[tuple[int, FinalResult]]) -> list[GameEnd]:
-    """Each game's end, the games read in one statement. The games' rows are locked by the caller."""
-    rows = await db.fetch(GAME_ENDS, db.dialect.array(sorted({game_id for game_id, _ in results})))
-    by_game: dict[int, list] = {}
-    for row in rows:
-        by_game.setdefault(row[0], []).append(row)
-    ends = []
-    for game_id, result in results:
-        if game_id not in by_game:
-            raise GameNotFound(game_id)
-        found = by_game[game_id]
-        guild_id, game, rated = found[0][4:7]
-        seats = tuple((row[1], row[2], row[3]) for row in found if row[1] is not None)
-        ends.append(GameEnd(game_id, guild_id, game, seats, result, bool(rated)))
-    return ends
+def game_end(game_id: int, rows: Sequence[Sequence], result: FinalResult) -> GameEnd:
+    """The game's end from its `GAME_END` rows (at least one)."""
+    seats = tuple((row[0], row[1], row[2]) for row in rows if row[0] is not None)
+    return GameEnd(game_id, rows[0][3], rows[0][4], seats, result, bool(rows[0][5]))
 
 
 async def rate_games(db: Connection, ends: Sequence[GameEnd], now: float) -> None:
     """Rate the games just given their results, inside the transaction that stores them, from what
-    `game_ends` read of each while the games' rows were locked.
+    `write_result` read of each (`GameEnd`) while holding the game's row locked.
 
     Every rating row taken is locked first, all in one order, so games ending at once for the same
     member each see the other's change, and two transactions never wait on each other in a circle.
@@ -165,8 +150,8 @@ async def rate_games(db: Connection, ends: Sequence[GameEnd], now: float) -> Non
     members = sorted(set().union(*(table.members for table in tables)))
     if not members:
         return
-    ratings: dict[tuple[int, str, int], tuple[float, float]] = {}
     start = MODEL.rating()
+    ratings: dict[tuple[int, str, int], tuple[float, float]] = {}
     for first in range(0, len(members), ROWS_A_STATEMENT):
         rows = [(*member, start.mu, start.sigma, now) for member in members[first : first + ROWS_A_STATEMENT]]
         table, params = db.dialect.rows(("id", "text", "id", "real", "real", "time"), rows)
