@@ -34,9 +34,14 @@ class Output:
             self.lines.append(line.decode(errors="replace").rstrip())
 
     async def wait_for(self, predicate, timeout: float = 60.0):
-        async with asyncio.timeout(timeout):
-            while not (found := predicate(self.lines)):
-                await asyncio.sleep(0.05)
+        """`predicate`'s first true answer about the lines so far; on a timeout, the lines are the
+        failure's message (what the process said instead)."""
+        try:
+            async with asyncio.timeout(timeout):
+                while not (found := predicate(self.lines)):
+                    await asyncio.sleep(0.05)
+        except TimeoutError:
+            raise AssertionError("waited in vain; the process said:\n" + "\n".join(self.lines)) from None
         return found
 
     def started(self) -> dict[int, list[tuple[str, int]]]:
