@@ -113,4 +113,3 @@ def _laid_out(items: Sequence[Item]) -> list[list[Item]]:
         used[index] += item.width
         rows[index].append(item)
     return rows
-
