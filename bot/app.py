@@ -30,7 +30,7 @@ from bot.sharding import IDENTIFY_WINDOW, IdentifyGate, ShardPlan
 from bot.storage import GameStore, StoreUnavailable, store_for_settings
 from bot.timers import Timers, TimerSettings
 from bot.translations import CatalogueTranslator
-from discord_door import bot_gateway, handling_events, recommended_shard_count
+from discord_door import bot_gateway, handling_events, recommended_shard_count, shards_launched
 
 log = logging.getLogger("catnip")
 
@@ -412,7 +412,10 @@ class CatnipBot(commands.AutoShardedBot):
         if self.handover is not None:
             with contextlib.suppress(StoreUnavailable):  # else its word runs out by itself
                 await self.handover.leave()
-        await super().close()  # unloads the cogs: their table updates are done before Discord closes
+        if shards_launched(self):
+            await super().close()  # unloads the cogs: their table updates are done before Discord closes
+        else:  # stopped while logging in: no table shown, no shard to close
+            await discord.Client.close(self)
         try:
             await self.timers.save()
         except Exception:

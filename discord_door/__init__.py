@@ -36,6 +36,7 @@ __all__ = [
     "heartbeat_threads",
     "recommended_shard_count",
     "release_response",
+    "shards_launched",
     "stored_views",
     "use_stdlib_json",
 ]
@@ -124,6 +125,16 @@ def release_response(interaction: discord.Interaction) -> None:
     """
     with contextlib.suppress(AttributeError):
         del interaction._cs_response
+
+
+def shards_launched(client: discord.AutoShardedClient) -> bool:
+    """Whether an auto-sharded client has got as far in logging in as to make its shards' event queue.
+
+    Private: `AutoShardedClient.__queue`, made in its `_async_setup_hook` at login.
+    `AutoShardedClient.close` puts its closing event on that queue, so a client stopped before (a
+    fleet stopping its processes as one of them starts) raised AttributeError from `close`; without
+    the queue, the client is closed as a plain `Client` (no shard to close yet)."""
+    return hasattr(client, "_AutoShardedClient__queue")
 
 
 def stored_views(client: discord.Client) -> tuple[int, int]:

@@ -249,3 +249,13 @@ def test_the_door_check_finds_each_kind_of_use(tmp_path):
     )
     found = {use.split(" uses ")[1] for use in private_uses(module, discord_private_names())}
     assert found == {"discord.http", "_connection", "parsers", "_listeners", "_cs_response"}
+
+
+async def test_an_auto_sharded_client_makes_the_queue_close_uses_only_when_it_logs_in():
+    client = discord.AutoShardedClient(intents=discord.Intents.none())
+    assert not discord_door.shards_launched(client)
+    setup = inspect.getsource(discord.AutoShardedClient._async_setup_hook)
+    assert "self.__queue = asyncio.PriorityQueue()" in setup
+    assert "self.__queue.put_nowait" in inspect.getsource(discord.AutoShardedClient.close)
+    await discord.Client.close(client)  # what the bot's close does before the shards are launched
+    assert client.is_closed()
