@@ -100,9 +100,13 @@ class RequestSchemas:
             self._checks[key] = None if found is None else self._compile(*found)
         return self._checks[key]
 
-    def route_schema(self, method: str, template: str) -> dict[str, Any]:
-        """The schema of the route's body, as the spec writes it."""
-        return self._bodies[(method, _shape(template))][1]
+    def check_as_written(self, method: str, template: str) -> Callable[[Any], Any]:
+        """The route's check compiled from the spec as written, its unions tried branch by branch
+        (never cached): what `_unions_decided` is measured against (`python -m bench.body_checks`)."""
+        schema = self._bodies[(method, _shape(template))][1]
+        components = _const_as_enum(self._spec_components)
+        root = {**_const_as_enum(schema), "components": components}
+        return fastjsonschema.compile(root, use_default=False, use_formats=False, detailed_exceptions=False)
 
     def prepare(self, routes: list[tuple[str, str]]) -> None:
         """Compiles the checks of these ``(method, template)`` routes now rather than on first use, so
