@@ -4,6 +4,14 @@ from __future__ import annotations
 
 import discord
 
+UNKNOWN_INTERACTION = 10062
+"""Discord's code for a click whose 3 s to answer have passed: the token is gone, no reply can go."""
+
+
+def too_late(error: BaseException) -> bool:
+    """Whether `error` is Discord refusing an answer because the click's 3 s had passed."""
+    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
+
 
 async def show(interaction: discord.Interaction, message) -> None:
     """Replace the clicked message with `message`, whether or not the click was acknowledged already."""
@@ -13,9 +21,24 @@ async def show(interaction: discord.Interaction, message) -> None:
         await interaction.response.edit_message(embed=message.embed, view=message.view)
 
 
-async def acknowledge(interaction: discord.Interaction) -> None:
-    if not interaction.response.is_done():
-        await interaction.response.defer()
+POSTED_AGAIN = "Done. The table was posted again, further down."
+"""The answer to a click on a table deleted meanwhile: no update of it can acknowledge the click."""
+
+
+async def acknowledge(interaction: discord.Interaction, *, message_gone: bool = False) -> None:
+    """Acknowledge the click silently, as an update of the clicked message that leaves it as it is; with a
+    private sentence instead when that message is deleted (`message_gone`, or Discord refusing the update
+    for a reason other than the click's 3 s being over)."""
+    if interaction.response.is_done():
+        return
+    if not message_gone:
+        try:
+            await interaction.response.defer()
+            return
+        except discord.HTTPException as error:
+            if too_late(error):
+                raise
+    await interaction.response.send_message(POSTED_AGAIN, ephemeral=True)
 
 
 REPLY_LIMIT = 2000

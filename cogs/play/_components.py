@@ -19,7 +19,7 @@ from bot.storage import StoreUnavailable
 from cogs import custom_ids as ids
 from cogs.lobby_settings import setting_value
 from cogs.panel import private_panel
-from cogs.play._answers import acknowledge, reply, show
+from cogs.play._answers import acknowledge, reply, show, too_late
 from cogs.play._details import on_details
 from cogs.play._gate import admit, can_manage, check_component_type, on_private_panel
 from cogs.play._help import on_guide
@@ -38,8 +38,6 @@ log = logging.getLogger("catnip.components")
 
 T = TypeVar("T")
 
-UNKNOWN_INTERACTION = 10062
-"""Discord's code for a click whose 3 s to answer have passed: the token is gone, no reply can go."""
 ANSWER_WITHIN = 1.0
 """Seconds a click's own work may take before the click is acknowledged first.
 
@@ -75,9 +73,17 @@ async def acknowledged_if_slow(interaction: discord.Interaction, work: Awaitable
     """
     deferring: list[asyncio.Task[None]] = []
 
+    async def defer() -> None:
+        try:
+            await interaction.response.defer()
+        except discord.HTTPException as error:
+            if too_late(error):
+                raise
+            # The table went meanwhile (posted again): the click is answered once the work is done.
+
     def acknowledge_now() -> None:
-        if not interaction.response.is_done():
-            deferring.append(asyncio.create_task(interaction.response.defer()))
+        if not interaction.response.is_done() and not clicked_message_gone(interaction):
+            deferring.append(asyncio.create_task(defer()))
 
     timer = asyncio.get_running_loop().call_later(ANSWER_WITHIN, acknowledge_now)
     try:
@@ -86,6 +92,14 @@ async def acknowledged_if_slow(interaction: discord.Interaction, work: Awaitable
         timer.cancel()
         if deferring:
             await deferring[0]
+
+
+def clicked_message_gone(interaction: discord.Interaction) -> bool:
+    """Whether the clicked message is one Catnip deleted or is deleting (a table posted again further
+    down): an update of it would be refused."""
+    message = interaction.message
+    presenter: TablePresenter = interaction.client.presenter  # type: ignore[attr-defined]
+    return message is not None and presenter.deletions.gone(message.id)
 
 
 async def handle_click(
@@ -115,11 +129,6 @@ async def handle_click(
             interaction.user.id,
             interaction.guild_id,
         )
-
-
-def too_late(error: BaseException) -> bool:
-    """Whether `error` is Discord refusing an answer because the click's 3 s had passed."""
-    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
 
 
 def _parsed(interaction: discord.Interaction, custom_id: str) -> ids.ComponentId | None:
@@ -213,7 +222,7 @@ async def on_action(bot: CatnipBot, interaction: discord.Interaction, component:
     if on_private_panel(interaction) and seat is not None:
         await show(interaction, private_panel(game, seat, fresh=fresh_events(game, seat, seen)))
     else:
-        await acknowledge(interaction)
+        await acknowledge(interaction, message_gone=clicked_message_gone(interaction))
 
 
 async def _compose(
@@ -245,7 +254,8 @@ async def on_view(bot: CatnipBot, interaction: discord.Interaction, component: i
     if game.state is None:
         raise Refusal("The game hasn't started yet.")
     message = private_panel(game, seat, note=await welcome_back(bot, game.id, interaction.user.id))
-    if bot.presenter.tokens.lacks_original(game, interaction.message):
+    lacks_original = bot.presenter.tokens.lacks_original(game, interaction.message)
+    if lacks_original and not clicked_message_gone(interaction):
         # Acknowledged as an update of the table (which stays as it is), the click's token can edit
         # the table for the next moves; the panel follows as the click's private followup.
         try:
@@ -263,7 +273,7 @@ async def on_view(bot: CatnipBot, interaction: discord.Interaction, component: i
 async def on_lobby(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
     change = LOBBY_CHANGES[component.op]
     await acknowledged_if_slow(interaction, change(bot, interaction, component))
-    await acknowledge(interaction)
+    await acknowledge(interaction, message_gone=clicked_message_gone(interaction))
 
 
 async def _join(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:

@@ -37,6 +37,10 @@ PING_NONCES = itertools.count(secrets.randbits(56))
 system's random source, a system call a move."""
 
 
+GONE_KEPT = 1000
+"""How many of its latest deletions `OwnDeletions.gone` remembers: far more than the clicks in flight."""
+
+
 class OwnDeletions:
     """Deletes Catnip's own messages (old pings, warnings and tables), and recognises Discord's word of
     each deletion as its own."""
@@ -46,17 +50,24 @@ class OwnDeletions:
         self.writer = writer
         self._tasks: set[asyncio.Task] = set()
         self._deleted: set[int] = set()  # messages deleted here, until Discord says so
+        self._gone: dict[int, None] = {}  # the latest messages deleted here, oldest first
 
     async def delete(self, channel_id: int, message_id: int) -> None:
         channel = self.bot.get_channel(channel_id)
         if channel is None:
             return
         self._deleted.add(message_id)
+        self._gone[message_id] = None
+        if len(self._gone) > GONE_KEPT:
+            del self._gone[next(iter(self._gone))]
         try:
             if not await self.writer.delete(message_id):
                 await self.writer.counted(Priority.CLEAN_UP, channel.get_partial_message(message_id).delete)
+        except discord.NotFound:
+            self._deleted.discard(message_id)  # gone already: no deletion event will come for it
         except discord.HTTPException:
-            self._deleted.discard(message_id)  # no deletion event will come for it
+            self._deleted.discard(message_id)
+            self._gone.pop(message_id, None)
 
     def delete_soon(self, channel_id: int, message_id: int) -> None:
         self.in_background(self.delete(channel_id, message_id))
@@ -80,6 +91,11 @@ class OwnDeletions:
             self._deleted.discard(message_id)
             return True
         return False
+
+    def gone(self, message_id: int) -> bool:
+        """Whether the message is one of the latest deleted here, or being deleted: a click on an old
+        table posted again further down cannot be answered as an update of it."""
+        return message_id in self._gone
 
     def pending(self) -> list[asyncio.Task]:
         return [task for task in self._tasks if not task.done()]

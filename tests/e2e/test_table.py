@@ -3,11 +3,15 @@ and a game whose thread is gone goes on in its channel (or is closed when that i
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
 
 from bench.postgres_server import fresh_schema_url, start_postgres, start_server, stop_postgres, stop_server
+from cogs import custom_ids as ids
+from cogs.messages import acting_controls
+from cogs.play._answers import POSTED_AGAIN
 from cogs.play._table_writer import REPOST_AFTER_MESSAGES
 from engine import Rng
 from tests.e2e.driver import Table, catnip, open_table, start_catnip, table_of
@@ -50,6 +54,33 @@ async def test_a_table_buried_under_chat_is_reposted(tmp_path):
         await emu.settle()
         assert table_of(emu, thread).id != first.id
         assert emu.public_messages(thread)[-1].id in {table_of(emu, thread).id, pings(emu, thread)[-1].id}
+
+
+async def click_while_the_table_goes(emu, bot, thread, member, custom_id):
+    """`member` clicks `custom_id` on the table just as Catnip deletes that table (as when it posts it
+    again further down); the click's result once answered."""
+    table = table_of(emu, thread)
+    clicking = asyncio.create_task(member.click(table, custom_id, force=True))
+    await bot.presenter.deletions.delete(thread.id, table.id)
+    result = await clicking
+    await emu.settle()
+    assert table.id not in [m.id for m in emu.public_messages(thread)]
+    return result
+
+
+async def test_a_move_on_a_table_being_deleted_is_made_and_answered_privately(tmp_path):
+    async with catnip(tmp_path) as (emu, bot):
+        thread, members = await open_table(emu, "madcat", 3)
+        await emu.settle()
+        game = next(iter(bot.service.live.values()))
+        version = game.record.version
+        (seat,) = game.to_act()
+        move = acting_controls(game, table_of(emu, thread).components)[0]
+        assert ids.kind_of(move) is ids.Kind.ACTION
+        result = await click_while_the_table_goes(emu, bot, thread, members[seat], move)
+        assert result.ok and result.message.flags & 64 and result.message.content == POSTED_AGAIN
+        assert bot.service.live[game.id].record.version == version + 1, "the move is made"
+        assert not emu.violations, "no update of the deleted table was attempted"
 
 
 async def test_catnips_own_turn_pings_never_bury_its_table(tmp_path):
