@@ -3,8 +3,8 @@
     python -m bench.ratings [--games 300] [--postgres | --url postgresql://...]
 
 Games of 2 and 4 seats on one server end one after the other, each result written in one
-transaction as a finishing move writes it (`write_result`: the seats read, the result written;
-`rate_games`: the game rated), timed inside the transaction (the commit's own sync is the same with
+transaction as a finishing move writes it (`write_results`: the seats read, the result written and
+the game rated), timed inside the transaction (the commit's own sync is the same with
 or without rating, and is left out). Rated and unrated games alternate: a rated game has a member in every
 seat (from a pool of 40, so ratings already exist for most); an unrated one has one member and
 computers in the other seats, which rates nobody. What rating adds is the difference.
@@ -24,8 +24,7 @@ from pathlib import Path
 from bench.machine import describe_machine
 from bench.pictures import percentile
 from bot.storage import FinalResult, GameStore, PostgresGameStore, SeatRecord, SqliteGameStore
-from bot.storage.commits import write_result
-from bot.storage.ratings import rate_games
+from bot.storage.commits import write_results
 
 MEMBERS = 40
 
@@ -49,7 +48,7 @@ async def measure(store: GameStore, games: int, players: int) -> dict:
 
         async def body(db, game_id=lobby.id, result=result, rated=rated) -> None:
             start = time.perf_counter()
-            await rate_games(db, [await write_result(db, game_id, result, 2.0)], 2.0)
+            await write_results(db, [(game_id, result, 2.0)])
             times[rated].append(time.perf_counter() - start)
 
         await store._transaction(body)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from bot.storage.dialects import Connection
 from bot.storage.models import ENDED_STATUSES, FinalResult, GameNotFound, NotOwner, StaleMove
-from bot.storage.ratings import GAME_END, GameEnd, game_end, rate_games
+from bot.storage.ratings import GAME_END, GAME_ENDS, TAKE, TAKEN_KINDS, game_ends, rate_games, ratings_to_take
 
 MAX_BATCH = 200
 """At most this many moves in one transaction, so one batch never holds the writer for long."""
@@ -44,6 +44,18 @@ UPDATE_GAMES = (
     "FROM {rows} WHERE games.id = v.column4"
 )
 INSERT_MOVES = "INSERT INTO moves (game_id, seq, seat, action, events, at) SELECT * FROM {rows} WHERE true"
+RESULTS_UPSERT = (
+    "INSERT INTO results (game_id, seat, user_id, score, won) SELECT * FROM {rows} WHERE true "
+    "ON CONFLICT (game_id, seat) DO UPDATE SET user_id = excluded.user_id, score = excluded.score, "
+    "won = excluded.won"
+)
+OUTCOMES_UPSERT = (
+    "INSERT INTO outcomes (game_id, reason, recorded_at) SELECT * FROM {rows} WHERE true "
+    "ON CONFLICT (game_id) DO UPDATE SET reason = excluded.reason, recorded_at = excluded.recorded_at"
+)
+ENDINGS_TO_SHOW = (
+    "INSERT INTO endings_to_show (game_id) SELECT * FROM {rows} WHERE true ON CONFLICT DO NOTHING"
+)
 UPSERT_SNAPSHOTS = (
     "INSERT INTO snapshots (game_id, seq, version, state) SELECT * FROM {rows} WHERE true " + _NEWER_SNAPSHOT
 )
@@ -127,47 +139,51 @@ async def write_moves(db: Connection, moves: list[PendingMove]) -> list[int | Ex
         await db.execute_rows(UPSERT_SNAPSHOTS, ("id", "int", "int", "text"), plan.snapshots)
     if plan.ended:
         await db.executemany("DELETE FROM deadlines WHERE game_id = ?", plan.ended)
-    ends = [await write_result(db, move.game_id, move.result, move.now) for move in plan.results]  # type: ignore[arg-type]
     if plan.results:
-        await rate_games(db, ends, plan.results[-1].now)
-        await db.executemany(
-            "INSERT INTO endings_to_show (game_id) VALUES (?) ON CONFLICT DO NOTHING",
-            [(move.game_id,) for move in plan.results],
-        )
+        finished = [(move.game_id, move.result, move.now) for move in plan.results]
+        await write_results(db, finished, shown_later=True)  # type: ignore[arg-type]
     return plan.outcomes
 
 
-async def write_result(db: Connection, game_id: int, result: FinalResult, now: float) -> GameEnd:
-    """Store each seat's final score and whether it won, with the seat's member at the end; what
-    rating the game needs (`rate_games`), read with its seats.
+async def write_results(
+    db: Connection, finished: Sequence[tuple[int, FinalResult, float]], *, shown_later: bool = False
+) -> None:
+    """Store each finished game's result, (game_id, result, now), and rate the games, inside the
+    current transaction: each seat's final score and whether it won, with the seat's member at the
+    end. `shown_later`: the games' final tables are yet to be shown (`endings_to_show`).
 
     A member whose seat a computer took over is not credited with the game. Recording again
-    replaces the earlier result. The caller holds the game's row locked, so no other transaction
-    rates the game between this read and the rating.
+    replaces the earlier result. The caller holds the games' rows locked, so no other transaction
+    rates a game between this read and the rating. On PostgreSQL, three round trips whatever the
+    number of games: the seats read, the results written with the members' ratings taken (the last
+    two only for a game that rates anyone), the ratings written.
     """
-    rows = await db.fetch(GAME_END, game_id)
-    if not rows:
-        raise GameNotFound(game_id)
-    end = game_end(game_id, rows, result)
-    seats = [(seat, user_id) for seat, user_id, _ in end.seats]
-    if len(result.scores) != len(seats):
-        raise ValueError(f"game {game_id} has {len(seats)} seats but {len(result.scores)} scores")
-    if not set(result.winners) <= {seat for seat, _ in seats}:
-        raise ValueError(f"winners {list(result.winners)} are not seats of game {game_id}")
-    await db.executemany(
-        "INSERT INTO results (game_id, seat, user_id, score, won) VALUES (?, ?, ?, ?, ?) "
-        "ON CONFLICT (game_id, seat) DO UPDATE SET user_id = excluded.user_id, score = excluded.score, "
-        "won = excluded.won",
-        [
+    finished = list({game_id: (game_id, result, now) for game_id, result, now in finished}.values())
+    results = {game_id: result for game_id, result, _ in finished}
+    if len(results) == 1:
+        rows = await db.fetch(GAME_END, *results)
+    else:
+        rows = await db.fetch(GAME_ENDS, db.dialect.array(sorted(results)))
+    ends = game_ends(rows, results)
+    scores, outcomes = [], []
+    for game_id, result, now in finished:
+        if game_id not in ends:
+            raise GameNotFound(game_id)
+        seats = [(seat, user_id) for seat, user_id, _ in ends[game_id].seats]
+        if len(result.scores) != len(seats):
+            raise ValueError(f"game {game_id} has {len(seats)} seats but {len(result.scores)} scores")
+        if not set(result.winners) <= {seat for seat, _ in seats}:
+            raise ValueError(f"winners {list(result.winners)} are not seats of game {game_id}")
+        scores += [
             (game_id, seat, user_id, score, int(seat in result.winners))
             for (seat, user_id), score in zip(seats, result.scores, strict=True)
-        ],
+        ]
+        outcomes.append((game_id, result.reason, float(now)))
+    now = float(finished[-1][2])
+    taken = await db.execute_rows_together(
+        (RESULTS_UPSERT, ("id", "int", "id", "int", "int"), scores),
+        (OUTCOMES_UPSERT, ("id", "text", "time"), outcomes),
+        (ENDINGS_TO_SHOW, ("id",), [(game_id,) for game_id in results] if shown_later else []),
+        (TAKE, TAKEN_KINDS, ratings_to_take(list(ends.values()), now)),
     )
-    await db.execute(
-        "INSERT INTO outcomes (game_id, reason, recorded_at) VALUES (?, ?, ?) "
-        "ON CONFLICT (game_id) DO UPDATE SET reason = excluded.reason, recorded_at = excluded.recorded_at",
-        game_id,
-        result.reason,
-        float(now),
-    )
-    return end
+    await rate_games(db, [ends[game_id] for game_id in results], taken, now)

@@ -224,23 +224,32 @@ class Connection:
             table, params = self.dialect.rows(kinds, rows[start : start + ROWS_A_STATEMENT])
             await self.execute(sql.replace("{rows}", table), *params, *after)
 
+    async def fetch_rows(self, sql: str, kinds: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[Any]:
+        """As `execute_rows`, and the rows the statements return (their `RETURNING` clause)."""
+        returned: list[Any] = []
+        for start in range(0, len(rows), ROWS_A_STATEMENT):
+            table, params = self.dialect.rows(kinds, rows[start : start + ROWS_A_STATEMENT])
+            returned += await self.fetch(sql.replace("{rows}", table), *params)
+        return returned
+
     async def execute_rows_together(
         self, *writes: tuple[str, Sequence[str], Sequence[Sequence[Any]]]
-    ) -> None:
+    ) -> list[Any]:
         """Run each (sql, kinds, rows) as `execute_rows` does, all in one statement where the database
         takes data-modifying `WITH` clauses (and no write has more than `ROWS_A_STATEMENT` rows, which
-        `execute_rows` splits). The writes must not read each other's rows: in one statement none of
-        them sees what the others change."""
+        `execute_rows` splits); the rows the last write returns (its `RETURNING` clause), if any. A
+        write with no rows is left out. The writes must not read each other's rows: in one statement
+        none of them sees what the others change."""
         writes = tuple(write for write in writes if write[2])
         too_many = any(len(rows) > ROWS_A_STATEMENT for _, _, rows in writes)
         if not self.dialect.writes_in_with or len(writes) < 2 or too_many:
-            for sql, kinds, rows in writes:
+            for sql, kinds, rows in writes[:-1]:
                 await self.execute_rows(sql, kinds, rows)
-            return
+            return await self.fetch_rows(*writes[-1]) if writes else []
         statements, params = [], []
         for sql, kinds, rows in writes:
             table, values = self.dialect.rows(kinds, rows)
             statements.append(sql.replace("{rows}", table))
             params += values
         clauses = ", ".join(f"w{n} AS ({sql})" for n, sql in enumerate(statements[:-1], start=1))
-        await self.execute(f"WITH {clauses} {statements[-1]}", *params)
+        return await self.fetch(f"WITH {clauses} {statements[-1]}", *params)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from bot.storage.dialects import ROWS_A_STATEMENT, Connection
+from bot.storage.dialects import Connection
 from bot.storage.models import FinalResult
 
 MODEL = PlackettLuce()
@@ -80,22 +80,26 @@ def standings(scores: Sequence[int], winners: Sequence[int], away: Sequence[int]
     return [keys.index(key(seat)) for seat in range(len(scores))]
 
 
-GAME_END = (
-    "SELECT s.seat, s.user_id, s.computer, g.guild_id, g.game, "
+GAME_ENDS = (
+    "SELECT g.id, s.seat, s.user_id, s.computer, g.guild_id, g.game, "
     "EXISTS (SELECT 1 FROM rating_changes AS c WHERE c.game_id = g.id) "
-    "FROM games AS g LEFT JOIN seats AS s ON s.game_id = g.id WHERE g.id = ? ORDER BY s.seat"
+    "FROM games AS g LEFT JOIN seats AS s ON s.game_id = g.id WHERE g.id {ids} ORDER BY g.id, s.seat"
 )
-"""The game's seats at its end, (seat, user_id, computer level), each with what rating it needs: its
-server, its game and whether it is rated already; one row with no seat if it has none, none if there
-is no such game."""
-_TAKE = (
+"""The seats of the games at their end, (game, seat, user_id, computer level), each with what rating
+needs: its server, its game and whether it is rated already; one row with no seat for a game that has
+none, none for a game that does not exist."""
+GAME_END = GAME_ENDS.replace("{ids}", "= ?")
+"""`GAME_ENDS` of one game, its id the parameter: the usual case, which PostgreSQL plans better than a
+list of one."""
+TAKE = (
     "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, updated_at) "
     "SELECT v.column1, v.column2, v.column3, v.column4, v.column5, 0, v.column6 FROM {rows} WHERE true "
     "ON CONFLICT (guild_id, game, user_id) DO UPDATE SET mu = ratings.mu "
     "RETURNING guild_id, game, user_id, mu, sigma"
 )
 """Each member's rating, a new one for a member who has none, and every row locked (an upsert locks
-the rows it touches) in the order given."""
+the rows it touches) in the order given; `TAKEN_KINDS` are its rows' columns (`ratings_to_take`)."""
+TAKEN_KINDS = ("id", "text", "id", "real", "real", "time")
 _UPDATE = (
     "UPDATE ratings SET mu = v.column1, sigma = v.column2, games = ratings.games + v.column3, "
     "updated_at = v.column4 FROM {rows} "
@@ -109,7 +113,7 @@ _CHANGES = (
 
 @dataclass(frozen=True)
 class GameEnd:
-    """What rating a finished game needs, read with its result (`GAME_END`, by `game_end`)."""
+    """What rating a finished game needs, read with its result (`GAME_ENDS`, by `game_ends`)."""
 
     game_id: int
     guild_id: int
@@ -131,35 +135,44 @@ class GameEnd:
         return not self.rated and len(users) >= 2 and len(set(users)) == len(users)
 
 
-def game_end(game_id: int, rows: Sequence[Sequence], result: FinalResult) -> GameEnd:
-    """The game's end from its `GAME_END` rows (at least one)."""
-    seats = tuple((row[0], row[1], row[2]) for row in rows if row[0] is not None)
-    return GameEnd(game_id, rows[0][3], rows[0][4], seats, result, bool(rows[0][5]))
+def game_ends(rows: Sequence[Sequence], results: dict[int, FinalResult]) -> dict[int, GameEnd]:
+    """Each game's end from the `GAME_ENDS` rows (a game with no row is left out)."""
+    by_game: dict[int, list[Sequence]] = {}
+    for row in rows:
+        by_game.setdefault(row[0], []).append(row)
+    return {
+        game_id: GameEnd(
+            game_id,
+            seats[0][4],
+            seats[0][5],
+            tuple((row[1], row[2], row[3]) for row in seats if row[1] is not None),
+            results[game_id],
+            bool(seats[0][6]),
+        )
+        for game_id, seats in by_game.items()
+    }
 
 
-async def rate_games(db: Connection, ends: Sequence[GameEnd], now: float) -> None:
-    """Rate the games just given their results, inside the transaction that stores them, from what
-    `write_result` read of each (`GameEnd`) while holding the game's row locked.
-
-    Every rating row taken is locked first, all in one order, so games ending at once for the same
-    member each see the other's change, and two transactions never wait on each other in a circle.
-    Two statements on PostgreSQL whatever the number of games and members: one upsert that takes and
-    locks the ratings, then the new ratings and the changes written together
-    (`Connection.execute_rows_together`); three on SQLite, where a statement costs no round trip."""
-    tables = [end for end in ends if end.to_rate]
-    members = sorted(set().union(*(table.members for table in tables)))
-    if not members:
-        return
+def ratings_to_take(ends: Sequence[GameEnd], now: float) -> list[tuple]:
+    """The `TAKE` rows of the members the games rate, in one order for every transaction (so two
+    games ending at once for the same member never wait on each other in a circle): each member's
+    key with the rating a new member starts at."""
     start = MODEL.rating()
-    ratings: dict[tuple[int, str, int], tuple[float, float]] = {}
-    for first in range(0, len(members), ROWS_A_STATEMENT):
-        rows = [(*member, start.mu, start.sigma, now) for member in members[first : first + ROWS_A_STATEMENT]]
-        table, params = db.dialect.rows(("id", "text", "id", "real", "real", "time"), rows)
-        for guild_id, game, user, mu, sigma in await db.fetch(_TAKE.replace("{rows}", table), *params):
-            ratings[(guild_id, game, user)] = (mu, sigma)
-    played = dict.fromkeys(members, 0)
+    members = sorted(set().union(*(end.members for end in ends if end.to_rate)))
+    return [(*member, start.mu, start.sigma, now) for member in members]
+
+
+async def rate_games(db: Connection, ends: Sequence[GameEnd], taken: Sequence[Sequence], now: float) -> None:
+    """Rate the games just given their results, inside the transaction that stores them, from what
+    was read of each (`GameEnd`) while holding the game's row locked and the members' ratings `taken`
+    (the rows `TAKE` returned, locked): the new ratings and the changes written in one statement on
+    PostgreSQL (`Connection.execute_rows_together`), two on SQLite."""
+    ratings = {(guild_id, game, user): (mu, sigma) for guild_id, game, user, mu, sigma in taken}
+    played = dict.fromkeys(ratings, 0)
     changes = []
-    for table in tables:
+    for table in ends:
+        if not table.to_rate:
+            continue
         for change in _rate(table, ratings):
             key = (table.guild_id, table.game, change.user_id)
             ratings[key] = change.after

@@ -18,7 +18,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from bot.storage.commits import SNAPSHOT_UPSERT, PendingMove, write_result
+from bot.storage.commits import SNAPSHOT_UPSERT, PendingMove, write_results
 from bot.storage.dialects import Connection, Dialect
 from bot.storage.layouts import ShardLayouts
 from bot.storage.models import (
@@ -41,7 +41,7 @@ from bot.storage.models import (
     to_json,
 )
 from bot.storage.ownership import GameLocks, Ownership, check_shard_plan
-from bot.storage.ratings import Ratings, rate_games
+from bot.storage.ratings import Ratings
 
 if TYPE_CHECKING:
     from bot.outages import OutageLog
@@ -376,7 +376,7 @@ class GameStore(Ownership, GameLocks, Ratings, ShardLayouts):
 
         async def body(db: Connection) -> None:
             await self._status(db, game_id)
-            await rate_games(db, [await write_result(db, game_id, result, now)], now)
+            await write_results(db, [(game_id, result, now)])
 
         await self._transaction(body)
 

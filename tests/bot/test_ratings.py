@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import FinalResult, SeatRecord
+from bot.storage.commits import write_results
 from bot.storage.ratings import COMPUTER_RATINGS, MODEL, conservative, shown, standings
 from tests.bot.test_storage import RULES, computer, load_state, play_to_end, started_game
 
@@ -147,6 +148,21 @@ async def test_two_games_ending_at_once_for_the_same_member_both_count(store, re
     first, _ = expected([FRESH, FRESH], [0, 1])
     second, _ = expected([first, FRESH], [0, 1])
     assert close(ann[:2], second)  # the second game started from the first's result, whichever came first
+
+
+async def test_two_games_ending_in_one_transaction_for_the_same_member_both_count(store):
+    """A group commit can hold the final moves of two games of the same member: each is rated, the
+    second from the first's result, and a result written again changes nothing."""
+    games = [await started_game(store, users=(ANN, other)) for other in (BO, CY)]
+    finished = [(game.id, FinalResult((9, 1), (0,), "done"), 4.0) for game in games]
+    for _ in range(2):
+        await store._transaction(lambda db: write_results(db, finished))
+    first, _ = expected([FRESH, FRESH], [0, 1])
+    second, cy = expected([first, FRESH], [0, 1])
+    ann = await rating(store, ANN)
+    assert ann[2] == 2 and close(ann[:2], second)
+    assert close((await rating(store, CY))[:2], cy)
+    assert [set(await store.rating_changes(game.id)) for game in games] == [{0, 1}, {0, 1}]
 
 
 async def test_the_leaderboard_orders_by_conservative_rating_per_game_and_server(store):
