@@ -4,12 +4,18 @@
 
 Games of 2 and 4 seats on one server end one after the other, each result written in one
 transaction as a finishing move writes it (`write_results`: the seats read, the result written and
-the game rated), timed inside the transaction (the commit's own sync is the same with
-or without rating, and is left out). Rated and unrated games alternate: a rated game has a member in every
-seat (from a pool of 40, so ratings already exist for most); an unrated one has one member and
-computers in the other seats, which rates nobody. What rating adds is the difference.
-SQLite by default; `--postgres` measures a throw-away PostgreSQL server of its own instead (from the
-`pgserver` wheel), `--url` a database given (it must be empty).
+the game rated), timed inside the transaction (the commit's own sync is the same with or without
+rating, and is left out). Three kinds of end take turns:
+
+- rated: a member in every seat (from a pool of 40, so ratings already exist for most);
+- unrated: one member, computers in the other seats, which rates nobody (the store still reads the
+  member's rating with the seats);
+- result alone: the same seats read and the same result written as a store that rates nobody
+  would (`result_alone`), the reference.
+
+What rating adds is the rated end less the result alone. SQLite by default; `--postgres` measures a
+throw-away PostgreSQL server of its own instead (from the `pgserver` wheel), `--url` a database given
+(it must be empty).
 """
 
 from __future__ import annotations
@@ -24,17 +30,34 @@ from pathlib import Path
 from bench.machine import describe_machine
 from bench.pictures import percentile
 from bot.storage import FinalResult, GameStore, PostgresGameStore, SeatRecord, SqliteGameStore
-from bot.storage.commits import write_results
+from bot.storage.commits import OUTCOMES_UPSERT, RESULTS_UPSERT, write_results
+from bot.storage.dialects import Connection
 
+KINDS = ("rated", "unrated", "alone")
 MEMBERS = 40
 
 
-async def measure(store: GameStore, games: int, players: int) -> dict:
+async def result_alone(db: Connection, game_id: int, result: FinalResult, now: float) -> None:
+    """A game's end as a store that rates nobody writes it: its seats read, its results and outcome
+    written with the store's own statements."""
+    seats = await db.fetch("SELECT seat, user_id FROM seats WHERE game_id = ? ORDER BY seat", game_id)
+    scores = [
+        (game_id, seat, user, score, int(seat in result.winners))
+        for (seat, user), score in zip(seats, result.scores, strict=True)
+    ]
+    await db.execute_rows_together(
+        (RESULTS_UPSERT, ("id", "int", "id", "int", "int"), scores),
+        (OUTCOMES_UPSERT, ("id", "text", "time"), [(game_id, result.reason, now)]),
+    )
+
+
+async def measure(store: GameStore, games: int, players: int) -> dict[float, dict[str, float]]:
+    """p50 and p99 in ms of each kind of end (`KINDS`), `games` of each, and what rating adds."""
     chooser = random.Random(players)
-    times: dict[bool, list[float]] = {True: [], False: []}
-    for n in range(2 * games):
-        rated = n % 2 == 0
-        users = chooser.sample(range(1, MEMBERS + 1), players if rated else 1)
+    times: dict[str, list[float]] = {kind: [] for kind in KINDS}
+    for n in range(len(KINDS) * games):
+        kind = KINDS[n % len(KINDS)]
+        users = chooser.sample(range(1, MEMBERS + 1), 1 if kind == "unrated" else players)
         seats = [SeatRecord(seat=s, user_id=u, name=f"m{u}") for s, u in enumerate(users)]
         computers = range(len(users), players)
         seats += [SeatRecord(seat=s, user_id=None, computer="normal", name=f"c{s}") for s in computers]
@@ -46,16 +69,19 @@ async def measure(store: GameStore, games: int, players: int) -> dict:
         scores = tuple(chooser.randrange(10) for _ in seats)
         result = FinalResult(scores, (scores.index(max(scores)),), "done")
 
-        async def body(db, game_id=lobby.id, result=result, rated=rated) -> None:
+        async def body(db, game_id=lobby.id, result=result, kind=kind) -> None:
             start = time.perf_counter()
-            await write_results(db, [(game_id, result, 2.0)])
-            times[rated].append(time.perf_counter() - start)
+            if kind == "alone":
+                await result_alone(db, game_id, result, 2.0)
+            else:
+                await write_results(db, [(game_id, result, 2.0)])
+            times[kind].append(time.perf_counter() - start)
 
         await store._transaction(body)
     figures = {}
     for share in (0.5, 0.99):
-        alone, with_rating = (percentile(times[rated], share) * 1000 for rated in (False, True))
-        figures[share] = (alone, with_rating, with_rating - alone)
+        shares = {kind: percentile(times[kind], share) * 1000 for kind in KINDS}
+        figures[share] = {**shares, "adds": shares["rated"] - shares["alone"]}
     return figures
 
 
@@ -66,13 +92,15 @@ async def run(games: int, url: str | None) -> None:
         try:
             print(describe_machine())
             kind = "PostgreSQL" if url else "SQLite"
-            print(f"store: {kind}, {games} rated and {games} unrated games of each size")
-            print(f"{'seats':>6}{'':>5}{'unrated ms':>11}{'rated ms':>10}{'rating adds ms':>16}")
+            print(f"store: {kind}, {games} ends of each kind and size")
+            columns = ("alone ms", 10), ("unrated ms", 12), ("rated ms", 10), ("rating adds ms", 16)
+            print(f"{'seats':>6}{'':>5}" + "".join(f"{name:>{width}}" for name, width in columns))
             for players in (2, 4):
-                figures = await measure(store, games, players)
-                for share, (alone, with_rating, added) in figures.items():
-                    at = f"p{round(share * 100)}"
-                    print(f"{players:>6}{at:>5}{alone:>11.3f}{with_rating:>10.3f}{added:>16.3f}")
+                for share, at in (await measure(store, games, players)).items():
+                    print(
+                        f"{players:>6}{f'p{round(share * 100)}':>5}{at['alone']:>10.3f}{at['unrated']:>12.3f}"
+                        f"{at['rated']:>10.3f}{at['adds']:>16.3f}"
+                    )
         finally:
             await store.close()
 

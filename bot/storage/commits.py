@@ -22,7 +22,19 @@ from dataclasses import dataclass, field
 
 from bot.storage.dialects import Connection
 from bot.storage.models import ENDED_STATUSES, FinalResult, GameNotFound, NotOwner, StaleMove
-from bot.storage.ratings import GAME_END, GAME_ENDS, TAKE, TAKEN_KINDS, game_ends, rate_games, ratings_to_take
+from bot.storage.ratings import (
+    CHANGES_INSERT,
+    CHANGES_KINDS,
+    GAME_END,
+    GAME_ENDS,
+    RATINGS_UPDATE,
+    RATINGS_UPDATE_KINDS,
+    TAKE,
+    TAKEN_KINDS,
+    game_ends,
+    rating_writes,
+    ratings_to_take,
+)
 
 MAX_BATCH = 200
 """At most this many moves in one transaction, so one batch never holds the writer for long."""
@@ -154,16 +166,20 @@ async def write_results(
 
     A member whose seat a computer took over is not credited with the game. Recording again
     replaces the earlier result. The caller holds the games' rows locked, so no other transaction
-    rates a game between this read and the rating. On PostgreSQL, three round trips whatever the
-    number of games: the seats read, the results written with the members' ratings taken (the last
-    two only for a game that rates anyone), the ratings written.
+    rates a game between this read and the rating.
+
+    On PostgreSQL, two round trips whatever the number of games, rated or not: the seats read with
+    the members' ratings (locked), then the results and the new ratings written together. A member
+    rated for the first time at that game on that server costs a third: their new rating is taken
+    (created and locked) with the results, then the ratings are written.
     """
     finished = list({game_id: (game_id, result, now) for game_id, result, now in finished}.values())
     results = {game_id: result for game_id, result, _ in finished}
     if len(results) == 1:
-        rows = await db.fetch(GAME_END, *results)
+        rows = await db.fetch(GAME_END, *results, *results)
     else:
-        rows = await db.fetch(GAME_ENDS, db.dialect.array(sorted(results)))
+        ids = db.dialect.array(sorted(results))
+        rows = await db.fetch(GAME_ENDS, ids, ids)
     ends = game_ends(rows, results)
     scores, outcomes = [], []
     for game_id, result, now in finished:
@@ -180,10 +196,19 @@ async def write_results(
         ]
         outcomes.append((game_id, result.reason, float(now)))
     now = float(finished[-1][2])
-    taken = await db.execute_rows_together(
+    ended = [ends[game_id] for game_id in results]
+    writes = [
         (RESULTS_UPSERT, ("id", "int", "id", "int", "int"), scores),
         (OUTCOMES_UPSERT, ("id", "text", "time"), outcomes),
         (ENDINGS_TO_SHOW, ("id",), [(game_id,) for game_id in results] if shown_later else []),
-        (TAKE, TAKEN_KINDS, ratings_to_take(list(ends.values()), now)),
+    ]
+    new_members = ratings_to_take(ended, now)
+    if new_members:
+        taken = await db.execute_rows_together(*writes, (TAKE, TAKEN_KINDS, new_members))
+        writes = []
+    else:
+        taken = []
+    updates, changes = rating_writes(ended, taken, now)
+    await db.execute_rows_together(
+        *writes, (RATINGS_UPDATE, RATINGS_UPDATE_KINDS, updates), (CHANGES_INSERT, CHANGES_KINDS, changes)
     )
-    await rate_games(db, [ends[game_id] for game_id in results], taken, now)

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from bot.storage.dialects import Connection
 from bot.storage.models import FinalResult
 
 MODEL = PlackettLuce()
@@ -81,34 +80,47 @@ def standings(scores: Sequence[int], winners: Sequence[int], away: Sequence[int]
 
 
 GAME_ENDS = (
+    "WITH taken AS (SELECT r.guild_id, r.game, r.user_id, r.mu, r.sigma FROM ratings AS r "
+    "WHERE (r.guild_id, r.game, r.user_id) IN (SELECT g.guild_id, g.game, s.user_id FROM games AS g "
+    "JOIN seats AS s ON s.game_id = g.id WHERE g.id {ids}) ORDER BY r.guild_id, r.game, r.user_id{lock}) "
     "SELECT g.id, s.seat, s.user_id, s.computer, g.guild_id, g.game, "
-    "EXISTS (SELECT 1 FROM rating_changes AS c WHERE c.game_id = g.id) "
-    "FROM games AS g LEFT JOIN seats AS s ON s.game_id = g.id WHERE g.id {ids} ORDER BY g.id, s.seat"
+    "EXISTS (SELECT 1 FROM rating_changes AS c WHERE c.game_id = g.id), t.mu, t.sigma "
+    "FROM games AS g LEFT JOIN seats AS s ON s.game_id = g.id LEFT JOIN taken AS t "
+    "ON t.guild_id = g.guild_id AND t.game = g.game AND t.user_id = s.user_id "
+    "WHERE g.id {ids} ORDER BY g.id, s.seat"
 )
 """The seats of the games at their end, (game, seat, user_id, computer level), each with what rating
-needs: its server, its game and whether it is rated already; one row with no seat for a game that has
-none, none for a game that does not exist."""
+needs: its server, its game, whether it is rated already and the seat's member's rating (μ, σ), or
+NULLs for a member with none yet; one row with no seat for a game that has none, none for a game
+that does not exist. It takes the games' ids twice. The members' rating rows are locked (PostgreSQL),
+all in one order, so games ending at once for the same member each see the other's change."""
 GAME_END = GAME_ENDS.replace("{ids}", "= ?")
-"""`GAME_ENDS` of one game, its id the parameter: the usual case, which PostgreSQL plans better than a
-list of one."""
+"""`GAME_ENDS` of one game, its id twice: the usual case, which PostgreSQL plans better than a list
+of one."""
 TAKE = (
     "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, updated_at) "
     "SELECT v.column1, v.column2, v.column3, v.column4, v.column5, 0, v.column6 FROM {rows} WHERE true "
     "ON CONFLICT (guild_id, game, user_id) DO UPDATE SET mu = ratings.mu "
     "RETURNING guild_id, game, user_id, mu, sigma"
 )
-"""Each member's rating, a new one for a member who has none, and every row locked (an upsert locks
-the rows it touches) in the order given; `TAKEN_KINDS` are its rows' columns (`ratings_to_take`)."""
+"""A rating for each member who had none when the game's end was read, and every row locked (an
+upsert locks the rows it touches) in the order given: another game may have given the member one
+since. `TAKEN_KINDS` are its rows' columns (`ratings_to_take`)."""
 TAKEN_KINDS = ("id", "text", "id", "real", "real", "time")
-_UPDATE = (
+RATINGS_UPDATE = (
     "UPDATE ratings SET mu = v.column1, sigma = v.column2, games = ratings.games + v.column3, "
     "updated_at = v.column4 FROM {rows} "
     "WHERE ratings.guild_id = v.column5 AND ratings.game = v.column6 AND ratings.user_id = v.column7"
 )
-_CHANGES = (
+RATINGS_UPDATE_KINDS = ("real", "real", "int", "time", "id", "text", "id")
+CHANGES_INSERT = (
     "INSERT INTO rating_changes (game_id, seat, user_id, mu_before, sigma_before, mu_after, sigma_after) "
     "SELECT * FROM {rows} WHERE true"
 )
+CHANGES_KINDS = ("id", "int", "id", "real", "real", "real", "real")
+
+Member = tuple[int, str, int]
+"""(guild_id, game, user_id): whose rating, at which game, on which server."""
 
 
 @dataclass(frozen=True)
@@ -123,9 +135,11 @@ class GameEnd:
     result: FinalResult
     rated: bool
     """The game already has its rating changes (its result is written again)."""
+    ratings: dict[Member, tuple[float, float]]
+    """The rating (μ, σ) of each member at the table who has one, read with the seats."""
 
     @property
-    def members(self) -> set[tuple[int, str, int]]:
+    def members(self) -> set[Member]:
         return {(self.guild_id, self.game, user) for _, user, _ in self.seats if user is not None}
 
     @property
@@ -140,34 +154,37 @@ def game_ends(rows: Sequence[Sequence], results: dict[int, FinalResult]) -> dict
     by_game: dict[int, list[Sequence]] = {}
     for row in rows:
         by_game.setdefault(row[0], []).append(row)
-    return {
-        game_id: GameEnd(
+    ends = {}
+    for game_id, seats in by_game.items():
+        guild_id, game = seats[0][4], seats[0][5]
+        ends[game_id] = GameEnd(
             game_id,
-            seats[0][4],
-            seats[0][5],
+            guild_id,
+            game,
             tuple((row[1], row[2], row[3]) for row in seats if row[1] is not None),
             results[game_id],
             bool(seats[0][6]),
+            {(guild_id, game, row[2]): (row[7], row[8]) for row in seats if row[7] is not None},
         )
-        for game_id, seats in by_game.items()
-    }
+    return ends
 
 
 def ratings_to_take(ends: Sequence[GameEnd], now: float) -> list[tuple]:
-    """The `TAKE` rows of the members the games rate, in one order for every transaction (so two
-    games ending at once for the same member never wait on each other in a circle): each member's
-    key with the rating a new member starts at."""
+    """The `TAKE` rows of the members the games rate who had no rating when their end was read, in
+    one order for every transaction: each member's key with the rating a new member starts at."""
     start = MODEL.rating()
-    members = sorted(set().union(*(end.members for end in ends if end.to_rate)))
+    read = {member for end in ends for member in end.ratings}
+    members = sorted(set().union(*(end.members for end in ends if end.to_rate)) - read)
     return [(*member, start.mu, start.sigma, now) for member in members]
 
 
-async def rate_games(db: Connection, ends: Sequence[GameEnd], taken: Sequence[Sequence], now: float) -> None:
-    """Rate the games just given their results, inside the transaction that stores them, from what
-    was read of each (`GameEnd`) while holding the game's row locked and the members' ratings `taken`
-    (the rows `TAKE` returned, locked): the new ratings and the changes written in one statement on
-    PostgreSQL (`Connection.execute_rows_together`), two on SQLite."""
-    ratings = {(guild_id, game, user): (mu, sigma) for guild_id, game, user, mu, sigma in taken}
+def rating_writes(
+    ends: Sequence[GameEnd], taken: Sequence[Sequence], now: float
+) -> tuple[list[tuple], list[tuple]]:
+    """The rows of `RATINGS_UPDATE` and `CHANGES_INSERT` that rate the games just given their results,
+    one after the other, from the ratings read with them and those `taken` (the rows `TAKE` returned)."""
+    ratings = {member: pair for end in ends for member, pair in end.ratings.items()}
+    ratings.update({(guild_id, game, user): (mu, sigma) for guild_id, game, user, mu, sigma in taken})
     played = dict.fromkeys(ratings, 0)
     changes = []
     for table in ends:
@@ -178,17 +195,11 @@ async def rate_games(db: Connection, ends: Sequence[GameEnd], taken: Sequence[Se
             ratings[key] = change.after
             played[key] += 1
             changes.append((table.game_id, change.seat, change.user_id, *change.before, *change.after))
-    await db.execute_rows_together(
-        (
-            _UPDATE,
-            ("real", "real", "int", "time", "id", "text", "id"),
-            [(*ratings[key], count, now, *key) for key, count in played.items() if count],
-        ),
-        (_CHANGES, ("id", "int", "id", "real", "real", "real", "real"), changes),
-    )
+    updates = [(*ratings[key], count, now, *key) for key, count in played.items() if count]
+    return updates, changes
 
 
-def _rate(table: GameEnd, ratings: dict[tuple[int, str, int], tuple[float, float]]) -> list[RatingChange]:
+def _rate(table: GameEnd, ratings: dict[Member, tuple[float, float]]) -> list[RatingChange]:
     """The members' changes from one game, given every member's rating before it."""
     teams, members = [], []
     for seat, user, level in table.seats:

@@ -1,5 +1,6 @@
 """`python -m bench.ratings` times what it says: its rated games rate their members, its unrated ones
-(a member against computers) rate nobody, and it reports both and their difference."""
+(a member against computers) and its results alone rate nobody, and it reports each kind and what
+rating adds."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ async def test_the_ratings_benchmark_rates_its_rated_games_only_and_reports_each
                 rated_games += games
     finally:
         await store.close()
-    assert rated_games == 6 * 2, "each of the 6 rated games rates its 2 members, the unrated ones nobody"
+    assert rated_games == 6 * 2, "each of the 6 rated games rates its 2 members, the other ends nobody"
     assert set(figures) == {0.5, 0.99}
-    for alone, with_rating, added in figures.values():
-        assert alone > 0 and with_rating > 0 and abs(with_rating - alone - added) < 1e-9
+    for at in figures.values():
+        assert at["alone"] > 0 and at["unrated"] > 0 and at["rated"] > 0
+        assert abs(at["rated"] - at["alone"] - at["adds"]) < 1e-9

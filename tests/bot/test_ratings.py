@@ -107,9 +107,14 @@ async def test_a_result_written_twice_or_after_a_restart_counts_once(store, reop
         await again.close()
 
 
-async def test_two_games_ending_at_once_for_the_same_member_both_count(store, reopen):
+@pytest.mark.parametrize("rated_before", [False, True], ids=["first rating", "rated before"])
+async def test_two_games_ending_at_once_for_the_same_member_both_count(store, reopen, rated_before):
     """Each game ends through its own store (as two processes of a fleet would), in transactions of
-    their own that both want Ann's rating."""
+    their own that both want Ann's rating: her first one, or the one she has from an earlier game."""
+    before = FRESH
+    if rated_before:
+        await finish(store, (ANN, DI), (9, 1), (0,))
+        before = (await rating(store, ANN))[:2]
     games = [await started_game(store, users=(ANN, other)) for other in (BO, CY)]
     other = reopen(store)
     await other.open()
@@ -144,10 +149,53 @@ async def test_two_games_ending_at_once_for_the_same_member_both_count(store, re
     finally:
         await other.close()
     ann = await rating(store, ANN)
-    assert ann[2] == 2
-    first, _ = expected([FRESH, FRESH], [0, 1])
+    assert ann[2] == 2 + rated_before
+    first, _ = expected([before, FRESH], [0, 1])
     second, _ = expected([first, FRESH], [0, 1])
     assert close(ann[:2], second)  # the second game started from the first's result, whichever came first
+
+
+async def test_a_game_ending_while_another_rates_the_same_member_waits_for_that_rating(pg_store, reopen):
+    """Ann (rated before) ends a game while her other game's end is written but not yet committed:
+    the second end waits for the first's rating and starts from it (PostgreSQL: the rating rows are
+    locked as the ends are read)."""
+    await finish(pg_store, (ANN, DI), (9, 1), (0,))
+    before = (await rating(pg_store, ANN))[:2]
+    games = [await started_game(pg_store, users=(ANN, other)) for other in (BO, CY)]
+    other = reopen(pg_store)
+    await other.open()
+    first_written, commit_first = asyncio.Event(), asyncio.Event()
+
+    async def first(db):
+        await write_results(db, [(games[0].id, FinalResult((9, 1), (0,), "done"), 4.0)])
+        first_written.set()
+        await commit_first.wait()
+
+    async def waiting_on_a_lock() -> bool:
+        async with other._open_pool().acquire() as db:
+            waiting = await db.fetchval(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                "AND datname = current_database()"
+            )
+        return waiting > 0
+
+    try:
+        ending_first = asyncio.create_task(pg_store._transaction(first))
+        await first_written.wait()
+        second = FinalResult((9, 1), (0,), "done")
+        ending_second = asyncio.create_task(
+            other._transaction(lambda db: write_results(db, [(games[1].id, second, 4.0)]))
+        )
+        while not await waiting_on_a_lock():
+            assert not ending_second.done(), "the second end did not wait for the first"
+        commit_first.set()
+        await asyncio.gather(ending_first, ending_second)
+    finally:
+        await other.close()
+    after_first, _ = expected([before, FRESH], [0, 1])
+    after_second, _ = expected([after_first, FRESH], [0, 1])
+    ann = await rating(pg_store, ANN)
+    assert ann[2] == 3 and close(ann[:2], after_second)
 
 
 async def test_two_games_ending_in_one_transaction_for_the_same_member_both_count(store):

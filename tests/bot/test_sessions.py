@@ -485,7 +485,6 @@ async def test_an_away_host_hands_the_host_rights_to_the_next_member_playing(wor
     assert game.record.host_id == CY, "coming back does not take the host's rights back"
 
 
-
 async def test_computer_seats_play_on_from_a_newer_version_found_in_the_store(world):
     """A computer move refused because the store already holds a newer version of the game (another
     writer got there first) is decided again on that version: a game of computers never stalls on it."""
