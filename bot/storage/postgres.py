@@ -199,7 +199,7 @@ class PostgresGameStore(GameStore):
                 async with pool.acquire() as db, db.transaction():
                     return await body(PgConnection(db))
 
-        return await asyncio.shield(asyncio.ensure_future(run()))
+        return await asyncio.shield(asyncio.ensure_future(again_after_deadlocks(run)))
 
     async def _commit(self, move: PendingMove) -> int:
         if self._committer is None:
@@ -211,14 +211,38 @@ class PostgresGameStore(GameStore):
 # ------------------------------------------------------------------ group commit
 
 
+DEADLOCK_TRIES = 3
+"""How many times a transaction is run while PostgreSQL ends it to break a deadlock."""
+
+
+async def again_after_deadlocks(run: Callable[[], Awaitable[T]]) -> T:
+    """`run()` (one whole transaction), run again when PostgreSQL chose it to break a deadlock.
+
+    The store takes its locks in one order, but a member's first rating cannot be: their rating row
+    does not exist when the game's end is read and locks the others' (`GAME_ENDS`), and a third game
+    may create it before this one does. PostgreSQL then ends one of the two waiting transactions
+    (after its `deadlock_timeout`); everything it did is undone, so it is simply run again.
+    """
+    for _ in range(DEADLOCK_TRIES - 1):
+        try:
+            return await run()
+        except asyncpg.DeadlockDetectedError:
+            log.info("a transaction ended by PostgreSQL to break a deadlock runs again")
+    return await run()
+
+
 async def commit_batch(
     pool: asyncpg.Pool, moves: list[PendingMove], outage: OutageLog | None = None
 ) -> list[int | Exception]:
     """Commit `moves` in one transaction; if it fails for a reason other than an outage, one by one."""
-    try:
+
+    async def run() -> list[int | Exception]:
         with outage_as_unavailable(outage):
             async with pool.acquire() as db, db.transaction():
                 return await write_moves(PgConnection(db), moves)
+
+    try:
+        return await again_after_deadlocks(run)
     except StoreUnavailable:
         return [StoreUnavailable() for _ in moves]
     except Exception as error:

@@ -9,6 +9,7 @@ import pytest
 
 from bot.storage import FinalResult, SeatRecord
 from bot.storage.commits import write_results
+from bot.storage.postgres import PgConnection
 from bot.storage.ratings import COMPUTER_RATINGS, MODEL, conservative, shown, standings
 from tests.bot.test_storage import RULES, computer, load_state, play_to_end, started_game
 
@@ -107,6 +108,42 @@ async def test_a_result_written_twice_or_after_a_restart_counts_once(store, reop
         await again.close()
 
 
+async def up_to_the_last_move(store, game_id):
+    """Play until the next move ends the game; that move (seat, action, state after it)."""
+    record = await store.get_game(game_id)
+    state = await load_state(store, record, RULES)
+    while True:
+        seat = RULES.to_act(state)[0]
+        action = RULES.legal_actions(state, seat)[0]
+        new, _ = RULES.apply(state, seat, action)
+        if RULES.outcome(new) is not None:
+            return seat, action, new
+        await store.commit_move(
+            game_id, expected_version=(await store.get_game(game_id)).version, seat=seat,
+            action=action.encode(), events=[], state_json=new.model_dump_json(), now=3.0,
+        )  # fmt: skip
+        state = new
+
+
+async def last_move(store, game_id, seat, action, state):
+    """The move that ends the game, seat 0 winning 9 to 1."""
+    await store.commit_move(
+        game_id, expected_version=(await store.get_game(game_id)).version, seat=seat,
+        action=action.encode(), events=[], state_json=state.model_dump_json(), now=4.0,
+        status="finished", result=FinalResult((9, 1), (0,), "done"),
+    )  # fmt: skip
+
+
+async def waiting_on_a_lock(store) -> bool:
+    """Whether a transaction on the store's database waits for a row another one holds."""
+    async with store._open_pool().acquire() as db:
+        waiting = await db.fetchval(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+            "AND datname = current_database()"
+        )
+    return waiting > 0
+
+
 @pytest.mark.parametrize("rated_before", [False, True], ids=["first rating", "rated before"])
 async def test_two_games_ending_at_once_for_the_same_member_both_count(store, reopen, rated_before):
     """Each game ends through its own store (as two processes of a fleet would), in transactions of
@@ -119,30 +156,7 @@ async def test_two_games_ending_at_once_for_the_same_member_both_count(store, re
     other = reopen(store)
     await other.open()
 
-    async def up_to_the_last_move(game_id):
-        """Play until the next move ends the game; that move (seat, action, state after it)."""
-        record = await store.get_game(game_id)
-        state = await load_state(store, record, RULES)
-        while True:
-            seat = RULES.to_act(state)[0]
-            action = RULES.legal_actions(state, seat)[0]
-            new, _ = RULES.apply(state, seat, action)
-            if RULES.outcome(new) is not None:
-                return seat, action, new
-            await store.commit_move(
-                game_id, expected_version=(await store.get_game(game_id)).version, seat=seat,
-                action=action.encode(), events=[], state_json=new.model_dump_json(), now=3.0,
-            )  # fmt: skip
-            state = new
-
-    async def last_move(store, game_id, seat, action, state):
-        await store.commit_move(
-            game_id, expected_version=(await store.get_game(game_id)).version, seat=seat,
-            action=action.encode(), events=[], state_json=state.model_dump_json(), now=4.0,
-            status="finished", result=FinalResult((9, 1), (0,), "done"),
-        )  # fmt: skip
-
-    finals = [(game.id, *await up_to_the_last_move(game.id)) for game in games]
+    finals = [(game.id, *await up_to_the_last_move(store, game.id)) for game in games]
     try:
         ends = zip((store, other), finals, strict=True)
         await asyncio.gather(*(last_move(by, *final) for by, final in ends))
@@ -171,14 +185,6 @@ async def test_a_game_ending_while_another_rates_the_same_member_waits_for_that_
         first_written.set()
         await commit_first.wait()
 
-    async def waiting_on_a_lock() -> bool:
-        async with other._open_pool().acquire() as db:
-            waiting = await db.fetchval(
-                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                "AND datname = current_database()"
-            )
-        return waiting > 0
-
     try:
         ending_first = asyncio.create_task(pg_store._transaction(first))
         await first_written.wait()
@@ -186,7 +192,7 @@ async def test_a_game_ending_while_another_rates_the_same_member_waits_for_that_
         ending_second = asyncio.create_task(
             other._transaction(lambda db: write_results(db, [(games[1].id, second, 4.0)]))
         )
-        while not await waiting_on_a_lock():
+        while not await waiting_on_a_lock(other):
             assert not ending_second.done(), "the second end did not wait for the first"
         commit_first.set()
         await asyncio.gather(ending_first, ending_second)
@@ -196,6 +202,50 @@ async def test_a_game_ending_while_another_rates_the_same_member_waits_for_that_
     after_second, _ = expected([after_first, FRESH], [0, 1])
     ann = await rating(pg_store, ANN)
     assert ann[2] == 3 and close(ann[:2], after_second)
+
+
+class PausedBeforeWriting(PgConnection):
+    """A connection whose transaction stops before its first write of ratings until `go` is set."""
+
+    def __init__(self, db, read: asyncio.Event, go: asyncio.Event) -> None:
+        super().__init__(db)
+        self.read, self.go = read, go
+
+    async def fetch(self, sql, *args):
+        if "INSERT INTO ratings" in sql and not self.go.is_set():
+            self.read.set()
+            await self.go.wait()
+        return await super().fetch(sql, *args)
+
+
+async def test_a_deadlock_over_a_members_first_rating_is_broken_and_both_games_count(pg_store, reopen):
+    """Bo's first rating: game 1 (Bo, Cy) reads Cy's rating, locked, and none for Bo; meanwhile Bo and
+    Di's game gives Bo a rating, and game 2 (Bo, Cy) locks Bo's and waits for Cy's; game 1 then takes
+    Bo's: each waits for the other. PostgreSQL ends one of them, which runs again: both games count."""
+    await finish(pg_store, (CY, DI), (9, 1), (0,))
+    games = [await started_game(pg_store, users=(BO, CY)) for _ in range(2)]
+    final = await up_to_the_last_move(pg_store, games[1].id)
+    other = reopen(pg_store)
+    await other.open()
+    read, go = asyncio.Event(), asyncio.Event()
+
+    async def first(db):
+        paused = PausedBeforeWriting(db._db, read, go)
+        await write_results(paused, [(games[0].id, FinalResult((9, 1), (0,), "done"), 4.0)])
+
+    try:
+        ending_first = asyncio.create_task(pg_store._transaction(first))
+        await read.wait()
+        await finish(other, (BO, DI), (9, 1), (0,))
+        ending_second = asyncio.create_task(last_move(other, games[1].id, *final))
+        while not await waiting_on_a_lock(other):
+            assert not ending_second.done(), "the second end did not wait for the first"
+        go.set()
+        await asyncio.gather(ending_first, ending_second)
+    finally:
+        await other.close()
+    assert (await rating(pg_store, BO))[2] == 3 and (await rating(pg_store, CY))[2] == 3
+    assert [set(await pg_store.rating_changes(game.id)) for game in games] == [{0, 1}, {0, 1}]
 
 
 async def test_two_games_ending_in_one_transaction_for_the_same_member_both_count(store):
