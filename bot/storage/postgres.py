@@ -191,7 +191,8 @@ class PostgresGameStore(GameStore):
 
     async def _transaction(self, body: Callable[[Connection], Awaitable[T]], *, lazy: bool = False) -> T:
         """Run `body` in one transaction on a pooled connection, at once even when `lazy` (the server's
-        commits do not queue behind one writer here)."""
+        commits do not queue behind one writer here); again if PostgreSQL ends it to break a deadlock
+        (`again_after_deadlocks`)."""
         pool = self._open_pool()
 
         async def run() -> T:
