@@ -33,9 +33,14 @@ def scaled_budget(shard_ids: tuple[int, ...] | None = None, shard_count: int | N
 
 
 async def start_with_budget(emu: Emulator, db, budget: GlobalBudget, seed: int = 1, **shards):
+    """A bot held to `budget`, whose turn timers outlast the clicks' tokens: when the test moves the
+    clock past the tokens' lifetime, no timer runs out and moves for a seat during the burst."""
     holder: list = []  # the bot, once started: no interaction webhook is called before
     trace = trace_config(budget, lambda: holder[0].application_id if holder else None)
-    bot = await start_sharded(emu, db, seed=seed, client_options={"http_trace": trace}, **shards)
+    options = {"http_trace": trace}
+    bot = await start_sharded(
+        emu, db, seed=seed, client_options=options, turn_timer_seconds=4 * TOKEN_LIFETIME, **shards
+    )
     holder.append(bot)
     return bot
 
