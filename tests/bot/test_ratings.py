@@ -144,6 +144,16 @@ async def waiting_on_a_lock(store) -> bool:
     return waiting > 0
 
 
+async def both_ends(store, ending_first: asyncio.Task, second, first_may_go: asyncio.Event) -> None:
+    """Start the `second` end; once it waits for a row the first holds, let the first go on, and wait
+    for both."""
+    ending_second = asyncio.create_task(second)
+    while not await waiting_on_a_lock(store):
+        assert not ending_second.done(), "the second end did not wait for the first"
+    first_may_go.set()
+    await asyncio.gather(ending_first, ending_second)
+
+
 @pytest.mark.parametrize("rated_before", [False, True], ids=["first rating", "rated before"])
 async def test_two_games_ending_at_once_for_the_same_member_both_count(store, reopen, rated_before):
     """Each game ends through its own store (as two processes of a fleet would), in transactions of
@@ -188,14 +198,9 @@ async def test_a_game_ending_while_another_rates_the_same_member_waits_for_that_
     try:
         ending_first = asyncio.create_task(pg_store._transaction(first))
         await first_written.wait()
-        second = FinalResult((9, 1), (0,), "done")
-        ending_second = asyncio.create_task(
-            other._transaction(lambda db: write_results(db, [(games[1].id, second, 4.0)]))
-        )
-        while not await waiting_on_a_lock(other):
-            assert not ending_second.done(), "the second end did not wait for the first"
-        commit_first.set()
-        await asyncio.gather(ending_first, ending_second)
+        second = [(games[1].id, FinalResult((9, 1), (0,), "done"), 4.0)]
+        ending_second = other._transaction(lambda db: write_results(db, second))
+        await both_ends(other, ending_first, ending_second, commit_first)
     finally:
         await other.close()
     after_first, _ = expected([before, FRESH], [0, 1])
@@ -237,11 +242,7 @@ async def test_a_deadlock_over_a_members_first_rating_is_broken_and_both_games_c
         ending_first = asyncio.create_task(pg_store._transaction(first))
         await read.wait()
         await finish(other, (BO, DI), (9, 1), (0,))
-        ending_second = asyncio.create_task(last_move(other, games[1].id, *final))
-        while not await waiting_on_a_lock(other):
-            assert not ending_second.done(), "the second end did not wait for the first"
-        go.set()
-        await asyncio.gather(ending_first, ending_second)
+        await both_ends(other, ending_first, last_move(other, games[1].id, *final), go)
     finally:
         await other.close()
     assert (await rating(pg_store, BO))[2] == 3 and (await rating(pg_store, CY))[2] == 3
