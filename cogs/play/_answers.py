@@ -25,20 +25,26 @@ POSTED_AGAIN = "Done. The table was posted again, further down."
 """The answer to a click on a table deleted meanwhile: no update of it can acknowledge the click."""
 
 
+async def defer_update(interaction: discord.Interaction, *, message_gone: bool) -> bool:
+    """Acknowledge the click as an update of the clicked message that leaves it as it is; False, with
+    the click still unanswered, when that message is gone: `message_gone` (Catnip deleted it), or
+    Discord refusing the update for a reason other than the click's 3 s being over."""
+    if message_gone:
+        return False
+    try:
+        await interaction.response.defer()
+    except discord.HTTPException as error:
+        if too_late(error):
+            raise
+        return False
+    return True
+
+
 async def acknowledge(interaction: discord.Interaction, *, message_gone: bool = False) -> None:
-    """Acknowledge the click silently, as an update of the clicked message that leaves it as it is; with a
-    private sentence instead when that message is deleted (`message_gone`, or Discord refusing the update
-    for a reason other than the click's 3 s being over)."""
-    if interaction.response.is_done():
-        return
-    if not message_gone:
-        try:
-            await interaction.response.defer()
-            return
-        except discord.HTTPException as error:
-            if too_late(error):
-                raise
-    await interaction.response.send_message(POSTED_AGAIN, ephemeral=True)
+    """Acknowledge the click silently (`defer_update`), or with a private sentence when the clicked
+    message is gone."""
+    if not interaction.response.is_done() and not await defer_update(interaction, message_gone=message_gone):
+        await interaction.response.send_message(POSTED_AGAIN, ephemeral=True)
 
 
 REPLY_LIMIT = 2000

@@ -19,7 +19,7 @@ from bot.storage import StoreUnavailable
 from cogs import custom_ids as ids
 from cogs.lobby_settings import setting_value
 from cogs.panel import private_panel
-from cogs.play._answers import acknowledge, reply, show, too_late
+from cogs.play._answers import acknowledge, defer_update, reply, show, too_late
 from cogs.play._details import on_details
 from cogs.play._gate import admit, can_manage, check_component_type, on_private_panel
 from cogs.play._help import on_guide
@@ -71,19 +71,13 @@ async def acknowledged_if_slow(interaction: discord.Interaction, work: Awaitable
     `work` runs in the caller's own task and only a timer waits beside it: on a busy event loop
     every extra task or callback between a click and its answer costs a turn of the loop.
     """
-    deferring: list[asyncio.Task[None]] = []
-
-    async def defer() -> None:
-        try:
-            await interaction.response.defer()
-        except discord.HTTPException as error:
-            if too_late(error):
-                raise
-            # The table went meanwhile (posted again): the click is answered once the work is done.
+    deferring: list[asyncio.Task[bool]] = []
 
     def acknowledge_now() -> None:
-        if not interaction.response.is_done() and not clicked_message_gone(interaction):
-            deferring.append(asyncio.create_task(defer()))
+        # A click on a table gone meanwhile (posted again) is answered once the work is done.
+        if not interaction.response.is_done():
+            gone = clicked_message_gone(interaction)
+            deferring.append(asyncio.create_task(defer_update(interaction, message_gone=gone)))
 
     timer = asyncio.get_running_loop().call_later(ANSWER_WITHIN, acknowledge_now)
     try:
@@ -254,19 +248,14 @@ async def on_view(bot: CatnipBot, interaction: discord.Interaction, component: i
     if game.state is None:
         raise Refusal("The game hasn't started yet.")
     message = private_panel(game, seat, note=await welcome_back(bot, game.id, interaction.user.id))
-    lacks_original = bot.presenter.tokens.lacks_original(game, interaction.message)
-    if lacks_original and not clicked_message_gone(interaction):
-        # Acknowledged as an update of the table (which stays as it is), the click's token can edit
-        # the table for the next moves; the panel follows as the click's private followup.
-        try:
-            await interaction.response.defer()
-        except discord.HTTPException as error:
-            if too_late(error):
-                raise
-            # The table was posted again as it was clicked: no update of the clicked one, a reply.
-        else:
-            await interaction.followup.send(embed=message.embed, view=message.view, ephemeral=True)
-            return
+    # Acknowledged as an update of the table (which stays as it is), the click's token can edit the
+    # table for the next moves; the panel follows as the click's private followup. A table posted
+    # again as it was clicked has no update: the panel is the click's reply.
+    if bot.presenter.tokens.lacks_original(game, interaction.message) and await defer_update(
+        interaction, message_gone=clicked_message_gone(interaction)
+    ):
+        await interaction.followup.send(embed=message.embed, view=message.view, ephemeral=True)
+        return
     await interaction.response.send_message(embed=message.embed, view=message.view, ephemeral=True)
 
 
