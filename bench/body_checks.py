@@ -25,7 +25,7 @@ from engine import Rng
 
 
 class _Kept:
-    """The emulator's body checks, keeping each body the bot sent."""
+    """The emulator's body checks, keeping each body the bot sent (a spy in front of the real checks)."""
 
     def __init__(self, schemas: Any) -> None:
         self.schemas = schemas
@@ -37,6 +37,8 @@ class _Kept:
 
 
 async def sent_bodies(steps: int) -> list[tuple[str, str, Any]]:
+    """(method, route template, body) of every request body the bot sent while three members played
+    `steps` steps of Nine Lives with pictures: its lobby, table, panels, selects and picture."""
     with tempfile.TemporaryDirectory() as folder:
         async with catnip(Path(folder), pictures=True) as (emu, _):
             kept = emu.server.schemas = _Kept(emu.server.schemas)

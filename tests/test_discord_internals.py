@@ -259,3 +259,6 @@ async def test_an_auto_sharded_client_makes_the_queue_close_uses_only_when_it_lo
     assert "self.__queue.put_nowait" in inspect.getsource(discord.AutoShardedClient.close)
     await discord.Client.close(client)  # what the bot's close does before the shards are launched
     assert client.is_closed()
+    logging_in = discord.AutoShardedClient(intents=discord.Intents.none())
+    await logging_in._async_setup_hook()  # what login does first
+    assert discord_door.shards_launched(logging_in), "the door sees the queue once login has made it"

@@ -27,6 +27,7 @@ import ctypes
 import importlib
 import json
 import os
+import select
 import signal
 import socket
 import subprocess
@@ -80,8 +81,6 @@ class ForkedProcess:
         return self._code
 
     def _exited(self) -> bool:
-        import select
-
         return bool(select.select([self.pidfd], [], [], 0)[0])
 
     def _settle(self, code: int) -> None:

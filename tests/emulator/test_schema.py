@@ -12,10 +12,9 @@ import discord
 import fastjsonschema
 import pytest
 
+from bench.body_checks import sent_bodies
 from emulator import Emulator, limits
 from emulator.schema import SPEC_PATH, discord_schemas
-from engine import Rng
-from tests.e2e.driver import Table, catnip, open_table
 
 ROOT = Path(__file__).resolve().parents[2]
 SEND = ("POST", "/channels/{channel_id}/messages")
@@ -72,18 +71,6 @@ def test_the_spec_is_installed_with_the_package_and_says_where_it_comes_from() -
     assert "discord/discord-api-spec" in (SPEC_PATH.parent / "README.md").read_text()
 
 
-class _Recorded:
-    """The emulator's body checks, keeping each body the bot sent (a spy in front of the real checks)."""
-
-    def __init__(self, schemas) -> None:
-        self.schemas = schemas
-        self.bodies: dict[str, tuple[str, str, object]] = {}
-
-    def problems(self, method: str, template: str, body: object) -> list[tuple[str, str]]:
-        self.bodies.setdefault(json.dumps([method, template, body], sort_keys=True), (method, template, body))
-        return self.schemas.problems(method, template, body)
-
-
 def _mutants(body: object, rng: random.Random, count: int) -> list[object]:
     """`count` copies of `body`, each broken (or not) in one place: a field dropped or nulled, a kind
     changed, a text made too long, a number made a text, a list emptied or doubled."""
@@ -125,18 +112,12 @@ def _mutants(body: object, rng: random.Random, count: int) -> list[object]:
     return mutants
 
 
-async def test_the_compiled_checks_decide_every_body_as_the_spec_read_as_written_does(tmp_path) -> None:
+async def test_the_compiled_checks_decide_every_body_as_the_spec_read_as_written_does() -> None:
     """The compiled checks rewrite the spec's unions for speed (`_unions_decided`); over the bodies a
     real game sends (its lobby, table, panels, selects and picture) and broken copies of them, each
     is accepted by the compiled check exactly when jsonschema, reading the spec as written, finds no
     problem."""
-    async with catnip(tmp_path, pictures=True) as (emu, _):
-        spy = emu.server.schemas = _Recorded(emu.server.schemas)
-        thread, members = await open_table(emu, "ninelives", 3)
-        table = Table(emu, thread, members, Rng.seeded(3))
-        for _ in range(8):
-            await table.step()
-        bodies = spy.bodies
+    bodies = {json.dumps(sent, sort_keys=True): sent for sent in await sent_bodies(8)}
     schemas = discord_schemas()
     rng = random.Random(29)
     kinds = {(method, template) for method, template, _ in bodies.values()}
