@@ -94,6 +94,34 @@ def build(cls: type[FrozenT], fields: dict[str, Any]) -> FrozenT:
 
 
 _ALL_FIELDS: dict[type, set[str]] = {}
+
+
+KeyT = TypeVar("KeyT")
+ValueT = TypeVar("ValueT")
+
+
+class LastOf(Generic[KeyT, ValueT]):
+    """`make(key, *more)` kept for the latest call: the same `key` object (by identity, as frozen
+    states and views are never changed) and equal `more` give the value made before.
+
+    The bot and the tests ask for every seat's view of one state in turn, and a panel words each card
+    several times from one view: what they all share is made once."""
+
+    __slots__ = ("_last", "_make")
+
+    def __init__(self, make: Any) -> None:
+        self._make = make
+        self._last: tuple[Any, tuple, Any] | None = None
+
+    def __call__(self, key: KeyT, *more: Any) -> ValueT:
+        last = self._last
+        if last is not None and last[0] is key and last[1] == more:
+            return last[2]
+        value = self._make(key, *more)
+        self._last = (key, more, value)
+        return value
+
+
 """Per model class, the set of all its fields: what `build` marks as set. Frozen models never change
 that set in place (`model_copy` copies it first), so every instance `build` makes shares it."""
 
@@ -151,7 +179,7 @@ class Rng(Frozen):
     def _at(state: int) -> Rng:
         """The generator at `state`, an int already in range: built without validation, as every
         draw of every move makes one."""
-        return _instance(Rng, {"state": state}, {"state"})
+        return build(Rng, {"state": state})
 
     def next_u64(self) -> tuple[int, Rng]:
         state = (self.state + _GOLDEN) & _MASK64

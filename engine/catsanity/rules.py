@@ -23,7 +23,7 @@ from engine.catsanity.model import (
     View,
 )
 from engine.catsanity.view import build_view, table_fields, to_act
-from engine.core import Event, Frozen, IllegalAction, InvalidInput, Outcome, Rng, Rules, build
+from engine.core import Event, Frozen, IllegalAction, InvalidInput, LastOf, Outcome, Rng, Rules, build
 
 _KIND_RANK = {kind: index for index, kind in enumerate(flow.KIND_ORDER)}
 _DECLARE = tuple(Declare(kind=kind) for kind in SUN_KINDS)
@@ -208,14 +208,10 @@ class CatSanityRules(Rules[State, CatSanityAction, View]):
         return new
 
     def view(self, state: State, seat: int | None) -> View:
-        # The table's part is the same for every seat: build it once per state, then only the
-        # seat's own part differs (the bot and the tests ask for every seat's view in turn).
-        memo = self._table
-        if memo is None or memo[0] is not state:
-            memo = self._table = (state, table_fields(state))
-        return build_view(state, seat, self.choices(state, seat), memo[1])
+        return build_view(state, seat, self.choices(state, seat), self._table(state))
 
-    _table: tuple[State, dict] | None = None
+    _table = LastOf(table_fields)
+    """The table's part of a view, the same for every seat: built once per state."""
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != Phase.OVER:

@@ -28,7 +28,18 @@ from engine.catsdogs.model import (
     mode_of,
 )
 from engine.catsdogs.view import build_view, table_fields
-from engine.core import Event, Frozen, IllegalAction, InvalidInput, Outcome, Rng, Rules, ScoreLine, evolve
+from engine.core import (
+    Event,
+    Frozen,
+    IllegalAction,
+    InvalidInput,
+    LastOf,
+    Outcome,
+    Rng,
+    Rules,
+    ScoreLine,
+    evolve,
+)
 
 _PLAY = {card: Play(card=card) for card in CARDS}
 _DECODE = {f"p:{card}": play for card, play in _PLAY.items()}
@@ -267,14 +278,10 @@ class CatsDogsRules(Rules[State, Play, View]):
         return evolve(state, fields), events + dealt
 
     def view(self, state: State, seat: int | None) -> View:
-        # The table's part is the same for every seat: build it once per state, then only the seat
-        # and its hand differ (the bot and the tests ask for every seat's view in turn).
-        memo = self._table
-        if memo is None or memo[0] is not state:
-            memo = self._table = (state, table_fields(state))
-        return build_view(state, seat, memo[1])
+        return build_view(state, seat, self._table(state))
 
-    _table: tuple[State, dict] | None = None
+    _table = LastOf(table_fields)
+    """The table's part of a view, the same for every seat: built once per state."""
 
     def outcome(self, state: State) -> Outcome | None:
         if not state.over:

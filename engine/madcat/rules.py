@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from engine.core import Frozen, IllegalAction, Outcome, Rng, Rules, ScoreLine
+from engine.core import Frozen, IllegalAction, LastOf, Outcome, Rng, Rules, ScoreLine
 from engine.madcat import _turn as play
 from engine.madcat import hints
 from engine.madcat._cards import TOTAL_VPS, card, card_name, setup_cards
@@ -166,17 +166,10 @@ class MadCatRules(Rules[State, MadcatAction, View]):
         return play.mooch(state, seat, action.card)
 
     def view(self, state: State, seat: int | None) -> View:
-        # The table's part is the same for every seat: build it once per state, then only the
-        # seat and its own pick differ (the bot and the tests ask for every seat's view in turn).
-        memo = self._table
-        if memo is not None and memo[0] is state:
-            table = memo[1]
-        else:
-            table = table_view(state)
-            self._table = (state, table)
-        return seat_view(table, state, seat)
+        return seat_view(self._table(state), state, seat)
 
-    _table: tuple[State, View] | None = None
+    _table = LastOf(table_view)
+    """The table's part of a view, the same for every seat: built once per state."""
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != "over":

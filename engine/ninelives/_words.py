@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
+from engine.core import LastOf
 from engine.ninelives._cards import EMOJI, LIMIT, POWERS, icons_text, life_name, life_text
 from engine.ninelives.model import (
     CardView,
@@ -152,7 +153,7 @@ def unplayable_text(play: HandPlay) -> str:
     return over or "no legal way to play it now"
 
 
-_statuses: tuple[View | None, dict[str, CardStatus]] = (None, {})
+_statuses: LastOf[View, dict[str, CardStatus]] = LastOf(lambda view: {})
 """The latest view's card statuses by card id: a panel words each hand card several times (the hand's
 title counts the playable ones, its lines and its controls say each), from the same view."""
 
@@ -160,11 +161,7 @@ title counts the playable ones, its lines and its controls say each), from the s
 def card_status(view: View, card: CardView) -> CardStatus:
     """What the view says of a hand card, in words: on your turn whether it is legal under your power,
     otherwise whether it fits the table."""
-    global _statuses
-    seen, statuses = _statuses
-    if seen is not view:
-        statuses = {}
-        _statuses = (view, statuses)
+    statuses = _statuses(view)
     status = statuses.get(card.id)
     if status is None:
         status = statuses[card.id] = _card_status(view, card)

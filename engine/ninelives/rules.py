@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core import Event, Frozen, IllegalAction, Outcome, Rng, Rules, ScoreLine
+from engine.core import Event, Frozen, IllegalAction, LastOf, Outcome, Rng, Rules, ScoreLine
 from engine.ninelives import hints
 from engine.ninelives._cards import HAND_SIZE, LIVES, build_cat_deck, build_life_pool
 from engine.ninelives._legal import legal, reason, to_act
@@ -64,30 +64,18 @@ class NineLivesRules(Rules[State, Move, View]):
         if not isinstance(action, Move) or action not in self._legal(state, seat):
             raise IllegalAction(reason(state, seat, action))
 
-    def _legal(self, state: State, seat: int) -> list[Move]:
-        """`legal(state, seat)`, kept for the latest state and seat asked: a move is listed (for the
-        player, the computer or a test) and then checked against the same list when it is applied."""
-        memo = self._moves
-        if memo is not None and memo[0] is state and memo[1] == seat:
-            return memo[2]
-        moves = legal(state, seat)
-        self._moves = (state, seat, moves)
-        return moves
-
-    _moves: tuple[State, int, list[Move]] | None = None
+    _legal = LastOf(legal)
+    """`legal(state, seat)`, kept for the latest state and seat asked: a move is listed (for the
+    player, the computer or a test) and then checked against the same list when it is applied."""
 
     def resolve(self, state: State, seat: int, action: Move) -> tuple[State, list[Event]]:
         return resolve(state, seat, action)
 
     def view(self, state: State, seat: int | None) -> View:
-        # The table's part is the same for every seat: build it once per state, then only the
-        # seat's own part differs (the bot and the tests ask for every seat's view in turn).
-        memo = self._table
-        if memo is None or memo[0] is not state:
-            memo = self._table = (state, table_fields(state))
-        return build_view(state, seat, memo[1])
+        return build_view(state, seat, self._table(state))
 
-    _table: tuple[State, dict] | None = None
+    _table = LastOf(table_fields)
+    """The table's part of a view, the same for every seat: built once per state."""
 
     def outcome(self, state: State) -> Outcome | None:
         """Most lives wins, ties share (NL-7)."""
