@@ -240,9 +240,10 @@ def fit(words: str, size: int, width: float, bold: bool = False) -> str:
 TILE_AREA = 16_000
 """The largest box, in pixels, whose rounded rectangle is kept as a tile (a card, a counter, a seat's
 panel; not the wide panels, whose tiles would take most of the memory for few pastes)."""
-TILES_KEPT = 256
-"""Tiles kept by `tile`: at most this many times `TILE_AREA` pixels of 3 bytes; the boxes of the four
-games' pictures at every player count fit (docs/benchmarks.md, section 6)."""
+TILES_KEPT = 512
+"""Tiles kept by `tile`: at most this many times `TILE_AREA` pixels of 3 bytes; the 312 boxes of the
+four games' pictures at every player count (5.6 MB) fit, with room for more (docs/benchmarks.md,
+section 6)."""
 
 
 @lru_cache(maxsize=TILES_KEPT)

@@ -159,7 +159,7 @@ def check_position(game: LiveGame, secrets: SecretTexts | None) -> bool:
     table = table_message(game, due=None)
     assert_fits(table)
     panels = {seat: private_panel(game, seat) for seat in range(players)}
-    more = {seat: more_message(game, seat) for seat in range(players)} if game.state is not None else {}
+    more = {seat: more_message(game, seat) for seat in range(players)}
     for panel in [*panels.values(), *more.values()]:
         assert_fits(panel, ephemeral=True)
     if secrets is not None:
