@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import threading
+
 import pytest
 
 from bench.postgres_server import start_postgres, stop_postgres
@@ -15,33 +18,78 @@ def postgres_server():
     stop_postgres(server, folder)
 
 
+SQLITE_THREAD = "_connection_worker_thread"
+"""What aiosqlite's name for the thread of each open connection ends with."""
+
+
+def _sqlite_threads() -> set[threading.Thread]:
+    return {thread for thread in threading.enumerate() if SQLITE_THREAD in thread.name}
+
+
+@pytest.fixture(autouse=True)
+def no_sqlite_connection_left_open():
+    """A test closes every SQLite connection it opens (a crashed bot's too, once the test is done with
+    it): each keeps a thread that is not a daemon, and one left running keeps the test process from
+    exiting until pytest-xdist gives up on it, ten seconds later."""
+    before = _sqlite_threads()
+    yield
+    left = _sqlite_threads() - before
+    for thread in left:
+        thread.join(timeout=5)  # a connection just closed: its thread is ending
+    assert not [thread for thread in left if thread.is_alive()], "a SQLite connection was left open"
+
+
 LONGEST_FIRST = (
     "tests/e2e/test_real_kills.py",
-    "tests/engine/catsdogs/test_conformance.py",
-    "tests/e2e/test_games.py",
-    "tests/engine/ninelives/test_conformance.py",
+    "tests/engine/catsanity/test_conformance.py",
+    "tests/engine/madcat/test_conformance.py",
     "tests/e2e/test_reshard.py",
     "tests/bench/test_bot_load.py",
-    "tests/e2e/test_fleet.py",
-    "tests/pictures/test_pictures.py",
-    "tests/engine/madcat/test_conformance.py",
-    "tests/engine/catsanity/test_conformance.py",
-    "tests/bot/test_fleet_failures.py",
-    "tests/bot/test_storage.py",
-    "tests/bot/test_fleet.py",
-    "tests/cogs/test_render_games.py",
-    "tests/cogs/test_phone_table.py",
     "tests/bench/test_fleet_load.py",
-    "tests/e2e/test_counted_requests.py",
-    "tests/e2e/test_backups.py",
-    "tests/bot/test_preflight.py",
+    "tests/bot/test_fleet.py",
+    "tests/e2e/test_fleet.py",
+    "tests/bot/test_health.py",
+    "tests/e2e/test_pictures.py",
+    "tests/bot/test_fleet_failures.py",
     "tests/e2e/test_outage.py",
+    "tests/engine/catsdogs/test_conformance.py",
+    "tests/e2e/test_global_budget.py",
+    "tests/e2e/test_games.py",
+    "tests/e2e/test_backups.py",
+    "tests/engine/ninelives/test_conformance.py",
+    "tests/emulator/test_schema.py",
+    "tests/e2e/test_counted_requests.py",
+    "tests/bot/test_storage.py",
+    "tests/bot/test_preflight.py",
+    "tests/bot/test_logs.py",
+    "tests/cogs/test_render_games.py",
+    "tests/pictures/test_phone.py",
 )
-"""The test modules that take longest, longest first (docs/benchmarks.md, section 14). They run first,
-side by side on the workers, and the many short tests after them fill the gaps, so the workers end
-together instead of one finishing a long test alone."""
+"""The test modules whose longest test takes longest, longest first (docs/benchmarks.md, section 14)."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Start the longest tests first, shared out among the workers, so that the workers end together
+    instead of one finishing a long test alone.
+
+    pytest-xdist's `worksteal` hands each worker an equal run of the collected tests to begin with and
+    lets an idle worker take the end of another's run: the long tests go at the start of each run, the
+    next longest to the worker with the least so far (in turn, one way then back), and stay there.
+    """
     rank = {path: place for place, path in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
+    module = {item: item.nodeid.split("::")[0] for item in items}
+    long = sorted((item for item in items if module[item] in rank), key=lambda item: rank[module[item]])
+    short = [item for item in items if module[item] not in rank]
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    turns = [*range(workers), *reversed(range(workers))]
+    firsts: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    for place, item in enumerate(long):
+        firsts[turns[place % len(turns)]].append(item)
+    ordered, left = [], len(items)
+    for worker, first in enumerate(firsts):
+        share = left // (workers - worker)  # as worksteal shares out the collection
+        fill = max(0, share - len(first))
+        ordered += first + short[:fill]
+        short = short[fill:]
+        left -= len(first) + fill
+    items[:] = ordered + short

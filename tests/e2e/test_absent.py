@@ -344,28 +344,27 @@ async def test_a_restart_in_the_middle_of_an_absence_keeps_it(tmp_path):
             await run_out(emu, again, resumed)
             assert resumed.record.seats[seat].computer == "normal", "the timeout before the restart counted"
             await crash(emu, again)
-        except BaseException:
-            await again.close()
-            raise
 
-        pings = record_pings(emu)
-        third = await start_catnip(emu, tmp_path / "catnip.sqlite3", seed=3)
-        try:
-            await emu.wait_for(
-                lambda: table_of(emu, thread) and "A computer plays for" in table_text(emu, thread)
-            )
-            await settle(emu, third)
-            resumed = third.service.live[game.id]
-            assert (
-                resumed.record.seats[seat].computer == "normal"
-                and resumed.record.seats[seat].user_id == absent.id
-            )
-            assert pings and all(absent.id not in pinged(m) for m in pings), (
-                "no ping after the restart either"
-            )
-            welcome = await answer_click(absent, table_of(emu, thread), "I'm back")
-            assert "Welcome back" in welcome
-            await settle(emu, third)
-            assert (await third.store.get_game(game.id)).seats[seat].computer is None
+            pings = record_pings(emu)
+            third = await start_catnip(emu, tmp_path / "catnip.sqlite3", seed=3)
+            try:
+                await emu.wait_for(
+                    lambda: table_of(emu, thread) and "A computer plays for" in table_text(emu, thread)
+                )
+                await settle(emu, third)
+                resumed = third.service.live[game.id]
+                assert (
+                    resumed.record.seats[seat].computer == "normal"
+                    and resumed.record.seats[seat].user_id == absent.id
+                )
+                assert pings and all(absent.id not in pinged(m) for m in pings), (
+                    "no ping after the restart either"
+                )
+                welcome = await answer_click(absent, table_of(emu, thread), "I'm back")
+                assert "Welcome back" in welcome
+                await settle(emu, third)
+                assert (await third.store.get_game(game.id)).seats[seat].computer is None
+            finally:
+                await third.close()
         finally:
-            await third.close()
+            await again.close()  # crashed above: a dead process closes nothing
