@@ -130,6 +130,8 @@ async def test_the_fleet_restarts_a_process_that_stops_answering_healthz(tmp_pat
         async with fleet_process(arguments, env, tmp_path) as (fleet, output):
             await output.wait_for(lambda _: output.count(": resumed 0 games") == 1)
             await output.wait_for(lambda _: output.count("answers /healthz") == 1)
+            # stopped only once connected, so that the second "connected" below is the new process's
+            await output.wait_for(lambda _: output.count("has connected to Gateway") == 1)
             ((_, hung),) = output.started()[0]
             os.kill(hung, signal.SIGSTOP)  # alive, and answering nothing
             await output.wait_for(lambda _: output.count("has not answered /healthz") == 1)
