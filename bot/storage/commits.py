@@ -27,13 +27,11 @@ from bot.storage.ratings import (
     CHANGES_KINDS,
     GAME_END,
     GAME_ENDS,
-    RATINGS_UPDATE,
-    RATINGS_UPDATE_KINDS,
-    TAKE,
-    TAKEN_KINDS,
+    RATINGS_WRITE,
+    RATINGS_WRITE_KINDS,
+    RatingsChanged,
     game_ends,
     rating_writes,
-    ratings_to_take,
 )
 
 MAX_BATCH = 200
@@ -168,18 +166,18 @@ async def write_results(
     replaces the earlier result. The caller holds the games' rows locked, so no other transaction
     rates a game between this read and the rating.
 
-    On PostgreSQL, two round trips whatever the number of games, rated or not: the seats read with
-    the members' ratings (locked), then the results and the new ratings written together. A member
-    rated for the first time at that game on that server costs a third: their new rating is taken
-    (created and locked) with the results, then the ratings are written.
+    Two round trips whatever the number of games, rated or not (PostgreSQL; SQLite runs the writes
+    one after the other, in the process): the seats read with the members' ratings, then the results
+    and the new ratings written together. Nothing is locked in between: a rating another game
+    changed meanwhile is not written over, and RatingsChanged is raised for the transaction to be
+    run again.
     """
     finished = list({game_id: (game_id, result, now) for game_id, result, now in finished}.values())
     results = {game_id: result for game_id, result, _ in finished}
     if len(results) == 1:
-        rows = await db.fetch(GAME_END, *results, *results)
+        rows = await db.fetch(GAME_END, *results)
     else:
-        ids = db.dialect.array(sorted(results))
-        rows = await db.fetch(GAME_ENDS, ids, ids)
+        rows = await db.fetch(GAME_ENDS, db.dialect.array(sorted(results)))
     ends = game_ends(rows, results)
     scores, outcomes = [], []
     for game_id, result, now in finished:
@@ -202,13 +200,9 @@ async def write_results(
         (OUTCOMES_UPSERT, ("id", "text", "time"), outcomes),
         (ENDINGS_TO_SHOW, ("id",), [(game_id,) for game_id in results] if shown_later else []),
     ]
-    new_members = ratings_to_take(ended, now)
-    if new_members:
-        taken = await db.execute_rows_together(*writes, (TAKE, TAKEN_KINDS, new_members))
-        writes = []
-    else:
-        taken = []
-    updates, changes = rating_writes(ended, taken, now)
-    await db.execute_rows_together(
-        *writes, (RATINGS_UPDATE, RATINGS_UPDATE_KINDS, updates), (CHANGES_INSERT, CHANGES_KINDS, changes)
+    ratings, changes = rating_writes(ended, now)
+    written = await db.execute_rows_together(
+        *writes, (CHANGES_INSERT, CHANGES_KINDS, changes), (RATINGS_WRITE, RATINGS_WRITE_KINDS, ratings)
     )
+    if ratings and len(written) != len(ratings):
+        raise RatingsChanged

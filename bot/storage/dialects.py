@@ -218,19 +218,23 @@ class Connection:
     async def execute_rows(
         self, sql: str, kinds: Sequence[str], rows: Sequence[Sequence[Any]], *after: Any
     ) -> None:
-        """Run `sql`, whose `{rows}` stands for `rows` (columns of `kinds`), with the parameters `after`
-        following theirs: one statement per `ROWS_A_STATEMENT` rows whatever their number."""
+        """Run `sql`, whose `{rows}` (each of them) stands for `rows` (columns of `kinds`), with the
+        parameters `after` following theirs: one statement per `ROWS_A_STATEMENT` rows whatever their
+        number."""
         for start in range(0, len(rows), ROWS_A_STATEMENT):
-            table, params = self.dialect.rows(kinds, rows[start : start + ROWS_A_STATEMENT])
-            await self.execute(sql.replace("{rows}", table), *params, *after)
+            await self.execute(*self._with_rows(sql, kinds, rows[start : start + ROWS_A_STATEMENT]), *after)
 
     async def fetch_rows(self, sql: str, kinds: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[Any]:
         """As `execute_rows`, and the rows the statements return (their `RETURNING` clause)."""
         returned: list[Any] = []
         for start in range(0, len(rows), ROWS_A_STATEMENT):
-            table, params = self.dialect.rows(kinds, rows[start : start + ROWS_A_STATEMENT])
-            returned += await self.fetch(sql.replace("{rows}", table), *params)
+            returned += await self.fetch(*self._with_rows(sql, kinds, rows[start : start + ROWS_A_STATEMENT]))
         return returned
+
+    def _with_rows(self, sql: str, kinds: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[Any]:
+        """`sql` with each `{rows}` standing for `rows`, followed by the parameters that takes."""
+        table, params = self.dialect.rows(kinds, rows)
+        return [sql.replace("{rows}", table), *params * sql.count("{rows}")]
 
     async def execute_rows_together(
         self, *writes: tuple[str, Sequence[str], Sequence[Sequence[Any]]]
@@ -248,8 +252,8 @@ class Connection:
             return await self.fetch_rows(*writes[-1]) if writes else []
         statements, params = [], []
         for sql, kinds, rows in writes:
-            table, values = self.dialect.rows(kinds, rows)
-            statements.append(sql.replace("{rows}", table))
+            statement, *values = self._with_rows(sql, kinds, rows)
+            statements.append(statement)
             params += values
         clauses = ", ".join(f"w{n} AS ({sql})" for n, sql in enumerate(statements[:-1], start=1))
         return await self.fetch(f"WITH {clauses} {statements[-1]}", *params)

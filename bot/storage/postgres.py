@@ -38,6 +38,7 @@ from bot.storage.commits import MAX_BATCH, PendingMove, write_moves
 from bot.storage.dialects import POSTGRES, Connection
 from bot.storage.migrations import apply_migrations, newest_version
 from bot.storage.models import DatabaseUnusable, StoreUnavailable
+from bot.storage.ratings import RatingsChanged
 from bot.storage.store import GameStore
 
 log = logging.getLogger(__name__)
@@ -191,8 +192,8 @@ class PostgresGameStore(GameStore):
 
     async def _transaction(self, body: Callable[[Connection], Awaitable[T]], *, lazy: bool = False) -> T:
         """Run `body` in one transaction on a pooled connection, at once even when `lazy` (the server's
-        commits do not queue behind one writer here); again if PostgreSQL ends it to break a deadlock
-        (`again_after_deadlocks`)."""
+        commits do not queue behind one writer here); again if it meets another's change
+        (`again_after_conflicts`)."""
         pool = self._open_pool()
 
         async def run() -> T:
@@ -200,7 +201,7 @@ class PostgresGameStore(GameStore):
                 async with pool.acquire() as db, db.transaction():
                     return await body(PgConnection(db))
 
-        return await asyncio.shield(asyncio.ensure_future(again_after_deadlocks(run)))
+        return await asyncio.shield(asyncio.ensure_future(again_after_conflicts(run)))
 
     async def _commit(self, move: PendingMove) -> int:
         if self._committer is None:
@@ -212,23 +213,20 @@ class PostgresGameStore(GameStore):
 # ------------------------------------------------------------------ group commit
 
 
-DEADLOCK_TRIES = 3
-"""How many times a transaction is run while PostgreSQL ends it to break a deadlock."""
+CONFLICT_TRIES = 5
+"""How many times a transaction is run while it meets another's change (`again_after_conflicts`)."""
 
 
-async def again_after_deadlocks(run: Callable[[], Awaitable[T]]) -> T:
-    """`run()` (one whole transaction), run again when PostgreSQL chose it to break a deadlock.
-
-    The store takes its locks in one order, but a member's first rating cannot be: their rating row
-    does not exist when the game's end is read and locks the others' (`GAME_ENDS`), and a third game
-    may create it before this one does. PostgreSQL then ends one of the two waiting transactions
-    (after its `deadlock_timeout`); everything it did is undone, so it is simply run again.
+async def again_after_conflicts(run: Callable[[], Awaitable[T]]) -> T:
+    """`run()` (one whole transaction), run again when it met another transaction's change: a rating
+    changed since the game's end read it (`RatingsChanged`), or PostgreSQL chose it to break a
+    deadlock. Everything it did is undone, so it is simply run again.
     """
-    for _ in range(DEADLOCK_TRIES - 1):
+    for _ in range(CONFLICT_TRIES - 1):
         try:
             return await run()
-        except asyncpg.DeadlockDetectedError:
-            log.info("a transaction ended by PostgreSQL to break a deadlock runs again")
+        except (RatingsChanged, asyncpg.DeadlockDetectedError) as conflict:
+            log.info("a transaction that met another's change runs again (%s)", type(conflict).__name__)
     return await run()
 
 
@@ -243,7 +241,7 @@ async def commit_batch(
                 return await write_moves(PgConnection(db), moves)
 
     try:
-        return await again_after_deadlocks(run)
+        return await again_after_conflicts(run)
     except StoreUnavailable:
         return [StoreUnavailable() for _ in moves]
     except Exception as error:

@@ -80,39 +80,34 @@ def standings(scores: Sequence[int], winners: Sequence[int], away: Sequence[int]
 
 
 GAME_ENDS = (
-    "WITH taken AS (SELECT r.guild_id, r.game, r.user_id, r.mu, r.sigma FROM ratings AS r "
-    "WHERE (r.guild_id, r.game, r.user_id) IN (SELECT g.guild_id, g.game, s.user_id FROM games AS g "
-    "JOIN seats AS s ON s.game_id = g.id WHERE g.id {ids}) ORDER BY r.guild_id, r.game, r.user_id{lock}) "
     "SELECT g.id, s.seat, s.user_id, s.computer, g.guild_id, g.game, "
-    "EXISTS (SELECT 1 FROM rating_changes AS c WHERE c.game_id = g.id), t.mu, t.sigma "
-    "FROM games AS g LEFT JOIN seats AS s ON s.game_id = g.id LEFT JOIN taken AS t "
-    "ON t.guild_id = g.guild_id AND t.game = g.game AND t.user_id = s.user_id "
+    "EXISTS (SELECT 1 FROM rating_changes AS c WHERE c.game_id = g.id), r.mu, r.sigma, r.games "
+    "FROM games AS g LEFT JOIN seats AS s ON s.game_id = g.id LEFT JOIN ratings AS r "
+    "ON r.guild_id = g.guild_id AND r.game = g.game AND r.user_id = s.user_id "
     "WHERE g.id {ids} ORDER BY g.id, s.seat"
 )
 """The seats of the games at their end, (game, seat, user_id, computer level), each with what rating
-needs: its server, its game, whether it is rated already and the seat's member's rating (μ, σ), or
-NULLs for a member with none yet; one row with no seat for a game that has none, none for a game
-that does not exist. It takes the games' ids twice. The members' rating rows are locked (PostgreSQL),
-all in one order, so games ending at once for the same member each see the other's change."""
+needs: its server, its game, whether it is rated already and the seat's member's rating (μ, σ, rated
+games), or NULLs for a member with none yet; one row with no seat for a game that has none, none for
+a game that does not exist. Nothing is locked: the ratings are written only if unchanged since
+(`RATINGS_WRITE`)."""
 GAME_END = GAME_ENDS.replace("{ids}", "= ?")
-"""`GAME_ENDS` of one game, its id twice: the usual case, which PostgreSQL plans better than a list
-of one."""
-TAKE = (
+"""`GAME_ENDS` of one game: the usual case, which PostgreSQL plans better than a list of one."""
+RATINGS_WRITE = (
     "INSERT INTO ratings (guild_id, game, user_id, mu, sigma, games, updated_at) "
-    "SELECT v.column1, v.column2, v.column3, v.column4, v.column5, 0, v.column6 FROM {rows} WHERE true "
-    "ON CONFLICT (guild_id, game, user_id) DO UPDATE SET mu = ratings.mu "
-    "RETURNING guild_id, game, user_id, mu, sigma"
+    "SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6 + v.column7, v.column8 "
+    "FROM {rows} WHERE true "
+    "ON CONFLICT (guild_id, game, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+    "games = excluded.games, updated_at = excluded.updated_at "
+    "WHERE ratings.games = (SELECT v.column6 FROM {rows} WHERE v.column1 = ratings.guild_id "
+    "AND v.column2 = ratings.game AND v.column3 = ratings.user_id) "
+    "RETURNING user_id"
 )
-"""A rating for each member who had none when the game's end was read, and every row locked (an
-upsert locks the rows it touches) in the order given: another game may have given the member one
-since. `TAKEN_KINDS` are its rows' columns (`ratings_to_take`)."""
-TAKEN_KINDS = ("id", "text", "id", "real", "real", "time")
-RATINGS_UPDATE = (
-    "UPDATE ratings SET mu = v.column1, sigma = v.column2, games = ratings.games + v.column3, "
-    "updated_at = v.column4 FROM {rows} "
-    "WHERE ratings.guild_id = v.column5 AND ratings.game = v.column6 AND ratings.user_id = v.column7"
-)
-RATINGS_UPDATE_KINDS = ("real", "real", "int", "time", "id", "text", "id")
+"""Each member's new rating, from the one read at the game's end, whose number of rated games it
+names: created if they had none, replaced if they still have that many. A member whose rating
+another game changed since (or created) is left out of the rows returned (`RatingsChanged`). The
+rows go in one order in every transaction, so two writing the same members wait in turn."""
+RATINGS_WRITE_KINDS = ("id", "text", "id", "real", "real", "int", "int", "time")
 CHANGES_INSERT = (
     "INSERT INTO rating_changes (game_id, seat, user_id, mu_before, sigma_before, mu_after, sigma_after) "
     "SELECT * FROM {rows} WHERE true"
@@ -121,6 +116,14 @@ CHANGES_KINDS = ("id", "int", "id", "real", "real", "real", "real")
 
 Member = tuple[int, str, int]
 """(guild_id, game, user_id): whose rating, at which game, on which server."""
+Rating = tuple[float, float, int]
+"""(μ, σ, rated games) of a member."""
+
+
+class RatingsChanged(Exception):
+    """A member's rating changed (or was created) between a game's end reading it and rating the game
+    from it: another game of theirs ended meanwhile. The transaction is undone and run again
+    (postgres.py `again_after_conflicts`), from the new rating."""
 
 
 @dataclass(frozen=True)
@@ -135,8 +138,8 @@ class GameEnd:
     result: FinalResult
     rated: bool
     """The game already has its rating changes (its result is written again)."""
-    ratings: dict[Member, tuple[float, float]]
-    """The rating (μ, σ) of each member at the table who has one, read with the seats."""
+    ratings: dict[Member, Rating]
+    """The rating of each member at the table who has one, read with the seats."""
 
     @property
     def members(self) -> set[Member]:
@@ -164,28 +167,18 @@ def game_ends(rows: Sequence[Sequence], results: dict[int, FinalResult]) -> dict
             tuple((row[1], row[2], row[3]) for row in seats if row[1] is not None),
             results[game_id],
             bool(seats[0][6]),
-            {(guild_id, game, row[2]): (row[7], row[8]) for row in seats if row[7] is not None},
+            {(guild_id, game, row[2]): (row[7], row[8], row[9]) for row in seats if row[7] is not None},
         )
     return ends
 
 
-def ratings_to_take(ends: Sequence[GameEnd], now: float) -> list[tuple]:
-    """The `TAKE` rows of the members the games rate who had no rating when their end was read, in
-    one order for every transaction: each member's key with the rating a new member starts at."""
-    start = MODEL.rating()
-    read = {member for end in ends for member in end.ratings}
-    members = sorted(set().union(*(end.members for end in ends if end.to_rate)) - read)
-    return [(*member, start.mu, start.sigma, now) for member in members]
-
-
-def rating_writes(
-    ends: Sequence[GameEnd], taken: Sequence[Sequence], now: float
-) -> tuple[list[tuple], list[tuple]]:
-    """The rows of `RATINGS_UPDATE` and `CHANGES_INSERT` that rate the games just given their results,
-    one after the other, from the ratings read with them and those `taken` (the rows `TAKE` returned)."""
-    ratings = {member: pair for end in ends for member, pair in end.ratings.items()}
-    ratings.update({(guild_id, game, user): (mu, sigma) for guild_id, game, user, mu, sigma in taken})
-    played = dict.fromkeys(ratings, 0)
+def rating_writes(ends: Sequence[GameEnd], now: float) -> tuple[list[tuple], list[tuple]]:
+    """The rows of `RATINGS_WRITE` and `CHANGES_INSERT` that rate the games just given their results,
+    one after the other, from the ratings read with them (a member with none starts at openskill's
+    default); the members' rows sorted, as `RATINGS_WRITE` wants them."""
+    read = {member: rating for end in ends for member, rating in end.ratings.items()}
+    ratings = {member: (mu, sigma) for member, (mu, sigma, _) in read.items()}
+    played: dict[Member, int] = {}
     changes = []
     for table in ends:
         if not table.to_rate:
@@ -193,20 +186,23 @@ def rating_writes(
         for change in _rate(table, ratings):
             key = (table.guild_id, table.game, change.user_id)
             ratings[key] = change.after
-            played[key] += 1
+            played[key] = played.get(key, 0) + 1
             changes.append((table.game_id, change.seat, change.user_id, *change.before, *change.after))
-    updates = [(*ratings[key], count, now, *key) for key, count in played.items() if count]
-    return updates, changes
+    writes = [
+        (*key, *ratings[key], read[key][2] if key in read else 0, count, now)
+        for key, count in sorted(played.items())
+    ]
+    return writes, changes
 
 
 def _rate(table: GameEnd, ratings: dict[Member, tuple[float, float]]) -> list[RatingChange]:
-    """The members' changes from one game, given every member's rating before it."""
+    """The members' changes from one game, given the (μ, σ) before it of every member who has one."""
     teams, members = [], []
     for seat, user, level in table.seats:
         if user is None:
             mu, sigma = COMPUTER_RATINGS.get(level or "normal", COMPUTER_RATINGS["normal"])
         else:
-            mu, sigma = ratings[(table.guild_id, table.game, user)]
+            mu, sigma = ratings.get((table.guild_id, table.game, user), (MODEL.mu, MODEL.sigma))
             members.append((seat, user))
         teams.append([MODEL.rating(mu, sigma)])
     away = [seat for seat, user, level in table.seats if user is not None and level is not None]

@@ -181,8 +181,8 @@ async def test_two_games_ending_at_once_for_the_same_member_both_count(store, re
 
 async def test_a_game_ending_while_another_rates_the_same_member_waits_for_that_rating(pg_store, reopen):
     """Ann (rated before) ends a game while her other game's end is written but not yet committed:
-    the second end waits for the first's rating and starts from it (PostgreSQL: the rating rows are
-    locked as the ends are read)."""
+    the second end waits for the first to commit, finds her rating changed and is run again from it
+    (PostgreSQL: two transactions at once)."""
     await finish(pg_store, (ANN, DI), (9, 1), (0,))
     before = (await rating(pg_store, ANN))[:2]
     games = [await started_game(pg_store, users=(ANN, other)) for other in (BO, CY)]
@@ -210,43 +210,53 @@ async def test_a_game_ending_while_another_rates_the_same_member_waits_for_that_
 
 
 class PausedBeforeWriting(PgConnection):
-    """A connection whose transaction stops before its first write of ratings until `go` is set."""
+    """A connection whose transaction stops before its write of ratings until `go` is set."""
 
     def __init__(self, db, read: asyncio.Event, go: asyncio.Event) -> None:
         super().__init__(db)
         self.read, self.go = read, go
 
     async def fetch(self, sql, *args):
-        if "INSERT INTO ratings" in sql and not self.go.is_set():
+        if "INSERT INTO ratings" in sql:
             self.read.set()
             await self.go.wait()
         return await super().fetch(sql, *args)
 
 
-async def test_a_deadlock_over_a_members_first_rating_is_broken_and_both_games_count(pg_store, reopen):
-    """Bo's first rating: game 1 (Bo, Cy) reads Cy's rating, locked, and none for Bo; meanwhile Bo and
-    Di's game gives Bo a rating, and game 2 (Bo, Cy) locks Bo's and waits for Cy's; game 1 then takes
-    Bo's: each waits for the other. PostgreSQL ends one of them, which runs again: both games count."""
-    await finish(pg_store, (CY, DI), (9, 1), (0,))
-    games = [await started_game(pg_store, users=(BO, CY)) for _ in range(2)]
-    final = await up_to_the_last_move(pg_store, games[1].id)
+@pytest.mark.parametrize("rated_before", [False, True], ids=["first rating", "rated before"])
+async def test_a_rating_changed_between_an_ends_read_and_its_write_is_read_again(
+    pg_store, reopen, rated_before
+):
+    """Game 1 (Bo, Cy) reads Bo's rating (or that he has none); before it writes, Bo and Di's game
+    ends and gives Bo a new one. Game 1 does not write over it: its transaction runs again, from the
+    new rating, and both games count."""
+    if rated_before:
+        await finish(pg_store, (BO, DI), (1, 9), (1,))
+    game = await started_game(pg_store, users=(BO, CY))
     other = reopen(pg_store)
     await other.open()
     read, go = asyncio.Event(), asyncio.Event()
+    runs = []
 
     async def first(db):
+        runs.append(db)
         paused = PausedBeforeWriting(db._db, read, go)
-        await write_results(paused, [(games[0].id, FinalResult((9, 1), (0,), "done"), 4.0)])
+        await write_results(paused, [(game.id, FinalResult((9, 1), (0,), "done"), 4.0)])
 
     try:
-        ending_first = asyncio.create_task(pg_store._transaction(first))
+        ending = asyncio.create_task(pg_store._transaction(first))
         await read.wait()
         await finish(other, (BO, DI), (9, 1), (0,))
-        await both_ends(other, ending_first, last_move(other, games[1].id, *final), go)
+        between = (await rating(other, BO))[:2]
+        go.set()
+        await ending
     finally:
         await other.close()
-    assert (await rating(pg_store, BO))[2] == 3 and (await rating(pg_store, CY))[2] == 3
-    assert [set(await pg_store.rating_changes(game.id)) for game in games] == [{0, 1}, {0, 1}]
+    assert len(runs) == 2, "the end was run again"
+    changes = await pg_store.rating_changes(game.id)
+    assert close(changes[0].before, between)
+    bo = await rating(pg_store, BO)
+    assert bo[2] == 2 + rated_before and close(bo[:2], expected([between, FRESH], [0, 1])[0])
 
 
 async def test_two_games_ending_in_one_transaction_for_the_same_member_both_count(store):
