@@ -1,6 +1,6 @@
 """What rating a game adds to its end (`python -m bench.ratings`).
 
-    python -m bench.ratings [--games 300] [--postgres | --url postgresql://...]
+    python -m bench.ratings [--games 1000] [--postgres | --url postgresql://...]
 
 Games of 2 and 4 seats on one server end one after the other, each result written in one
 transaction as a finishing move writes it (`write_results`: the seats read, the result written and
@@ -119,7 +119,7 @@ async def run(games: int, url: str | None) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.ratings", description=__doc__)
-    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--postgres", action="store_true", help="measure a throw-away PostgreSQL server")
     parser.add_argument("--url", help="a PostgreSQL database to measure instead of SQLite")
     args = parser.parse_args()
