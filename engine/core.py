@@ -107,11 +107,24 @@ class LastOf(Generic[KeyT, ValueT]):
     The bot and the tests ask for every seat's view of one state in turn, and a panel words each card
     several times from one view: what they all share is made once."""
 
-    __slots__ = ("_last", "_make")
+    __slots__ = ("_last", "_make", "_name")
 
     def __init__(self, make: Any) -> None:
         self._make = make
         self._last: tuple[Any, tuple, Any] | None = None
+        self._name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    def __get__(self, instance: Any, owner: type | None = None) -> LastOf[KeyT, ValueT]:
+        """Declared in a class, a keeper of each instance's own: a second instance (the tests view
+        resampled states through one) does not make the first forget its latest value."""
+        if instance is None:
+            return self
+        own: LastOf[KeyT, ValueT] = LastOf(self._make)
+        instance.__dict__[self._name] = own  # found before this class attribute from now on
+        return own
 
     def __call__(self, key: KeyT, *more: Any) -> ValueT:
         last = self._last
