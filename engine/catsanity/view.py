@@ -83,14 +83,12 @@ def table_fields(state: State) -> dict:
     }
 
 
-def build_view(
-    state: State, seat: int | None, choices: tuple[PossibleChoice, ...] = (), table: dict | None = None
-) -> View:
+def build_view(state: State, seat: int | None, choices: tuple[PossibleChoice, ...], table: dict) -> View:
     """Everything `seat` may see: homes, alley, tokens, deck size, the auction, its own Recall pick, and
     the `choices` the rules checked for it.
 
-    `table` may pass `table_fields(state)` when the caller has them already (it is not changed)."""
-    fields = table_fields(state) if table is None else table.copy()
+    `table` is `table_fields(state)`, the part every seat's view shares (it is not changed)."""
+    fields = table.copy()
     if seat is not None:
         fields["seat"] = seat
         recall = state.recall

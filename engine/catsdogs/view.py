@@ -70,11 +70,11 @@ def table_fields(state: State) -> dict:
     )
 
 
-def build_view(state: State, seat: int | None, table: dict | None = None) -> View:
+def build_view(state: State, seat: int | None, table: dict) -> View:
     """The view of `seat` (None: the public table), built field by field from what it may see.
 
-    `table` may pass `table_fields(state)` when the caller has them already (it is not changed)."""
-    fields = table_fields(state) if table is None else table.copy()
+    `table` is `table_fields(state)`, the part every seat's view shares (it is not changed)."""
+    fields = table.copy()
     if seat is not None:
         fields["seat"] = seat
         fields["hand"] = state.hands[seat]

@@ -2,7 +2,7 @@
 
 Computer players search over such samples: the cards they cannot see (closed hands, the deck,
 life cards below other players' tops, other players' secret choices) are dealt at random from
-what is left, so `build_view(sample_state(view, seed), view.seat) == view`.
+what is left, so `RULES.view(sample_state(view, seed), view.seat) == view`.
 
 A `Sampler` reads the view once; each `sample(seed)` then only deals the hidden parts.
 """
