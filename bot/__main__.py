@@ -2,7 +2,7 @@
 
 `catnip fleet --processes N` runs N bot processes with a shard range each (see `bot.fleet`);
 `catnip migrate-db --from … --to …` copies a database into PostgreSQL (bot/storage/transfer.py);
-`catnip backup-db <file>` copies the SQLite database while the bot runs (bot/storage/backup.py).
+`catnip backup-db <file>` copies the SQLite database while the bot runs (bot/storage/sqlite.py).
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> None:
             print(f"catnip: {problem}", file=sys.stderr)
         raise SystemExit(2) from None
     if args[:1] == ["backup-db"]:
-        from bot.storage.backup import backup_main
+        from bot.storage.sqlite import backup_main
 
         raise SystemExit(backup_main(args[1:], settings))
     shards = shards_named(settings, args[0] if args else None)

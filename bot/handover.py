@@ -3,7 +3,7 @@ old one, then takes the games over at a moment every process knows beforehand.
 
 Discord routes each guild's events, clicks and commands included, to every gateway session whose shard
 covers the guild by that session's own shard count, so while a new fleet connects beside the old one
-both hear every click. The database holds the fleet's layout (`ShardLayout`, storage/layouts.py): the
+both hear every click. The database holds the fleet's layout (`ShardLayout`, storage/coordination.py): the
 shard count in charge, the one before it, and since when; and the shards each fleet has connected, as
 its processes say every `POLL_SECONDS` (for `CONNECTED_FOR` seconds: a process gone without a word is
 forgotten after that). A process of a fleet whose count is not in charge stands by: connected, it
@@ -31,7 +31,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.sharding import ShardPlan
 from bot.storage import GameStore, StoreUnavailable
-from bot.storage.layouts import ShardLayout
+from bot.storage.coordination import ShardLayout
 
 log = logging.getLogger("catnip.handover")
 

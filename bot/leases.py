@@ -1,5 +1,5 @@
 """Which games this process runs: every game of its shards, or, in a fleet, those whose lease it holds
-(see storage/ownership.py).
+(see storage/coordination.py).
 
 With leases, starting claims the games instead of loading every live one, `renew` keeps them (and
 takes over those of a process of the same shards that is gone), and `release` lets them go at a stop.

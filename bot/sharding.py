@@ -63,7 +63,7 @@ class ShardPlan:
     shard_ids: tuple[int, ...]
     shard_count: int
     lease_seconds: float = 60.0
-    """How long the leases of this process's games last between renewals (storage/ownership.py)."""
+    """How long the leases of this process's games last between renewals (storage/coordination.py)."""
 
     @classmethod
     def everything(cls) -> ShardPlan:

@@ -4,7 +4,7 @@ The same contract as the SQLite store: a move is acknowledged only once committe
 (`synchronous_commit = on`, whatever the server's default), versions are checked optimistically,
 moves of different games waiting at the same moment share a transaction (`Committer`), the action
 log is gapless and append-only, and finished games are never read at start-up. Each game's row
-carries its lease (ownership.py): a write to a game locks its row (`FOR UPDATE`) and checks who
+carries its lease (coordination.py): a write to a game locks its row (`FOR UPDATE`) and checks who
 holds it, so a claim by another process either happened before (the write is refused with
 NotOwner) or waits for it.
 
@@ -131,7 +131,7 @@ class PgConnection(Connection):
 class PostgresGameStore(GameStore):
     """The `GameStore` on the PostgreSQL database at `url` (its schema created or brought up to date).
 
-    `owner` is the role of the process in a fleet (see ownership.py); a lone process needs none.
+    `owner` is the role of the process in a fleet (see coordination.py); a lone process needs none.
     `pool_size` connections at most; `writers` batches of moves written at the same time.
     """
 

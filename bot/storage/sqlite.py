@@ -15,18 +15,27 @@ moment share one transaction (group commit, see commits.py); `python -m bench.st
 that is not a database, is damaged, or is held by another process would otherwise stop the bot
 from deep inside start-up with a traceback. Here each becomes one sentence naming the file, what
 is wrong with it and what to do, which start-up prints like a bad setting.
+
+`catnip backup-db <file>` (`backup_main`) copies the database while the bot runs, with SQLite's
+online backup (`sqlite3.Connection.backup`), in one step from one read transaction: the copy holds
+every game as it stood at one moment, whatever the bot commits meanwhile (readers never block its
+writes in WAL mode), and it is a database of its own, ready to start a bot on. It is created
+readable by its owner only, like the database, and never replaces a file that exists. A PostgreSQL
+database is backed up with PostgreSQL's own `pg_dump` (see the README).
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import logging
 import os
 import sqlite3
-from collections.abc import Awaitable, Callable, Iterator
+import sys
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from os import PathLike
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import aiosqlite
 
@@ -36,6 +45,9 @@ from bot.storage.migrations import apply_migrations, newest_version
 from bot.storage.models import DatabaseUnusable, StoreUnavailable
 from bot.storage.store import GameStore
 from bot.storage.write_thread import SqliteConnection, WriteThread, finish_now, is_outage
+
+if TYPE_CHECKING:
+    from bot.config import Settings
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +68,7 @@ def outage_as_unavailable() -> Iterator[None]:
 class SqliteGameStore(GameStore):
     """The `GameStore` on the SQLite database at `path` (created if missing, readable by its owner only).
 
-    `owner` is the role of the process in a fleet (see ownership.py); a lone process needs none.
+    `owner` is the role of the process in a fleet (see coordination.py); a lone process needs none.
     """
 
     dialect = SQLITE
@@ -261,3 +273,57 @@ def _check_schema(db: sqlite3.Connection, path: Path) -> None:
             f"the database {path} was written by a newer Catnip (schema {newest}, this one knows {known}): "
             "upgrade Catnip."
         )
+
+
+# ------------------------------------------------------------------ catnip backup-db
+
+
+class BackupRefused(Exception):
+    """The backup cannot be made; `str(error)` says why and what to do."""
+
+
+def backup_sqlite(source: Path, target: Path) -> int:
+    """Copy the SQLite database `source` into the new file `target`; the number of games it holds."""
+    if not source.is_file():
+        raise BackupRefused(f"there is no database at {source} (DATABASE_PATH) to back up.")
+    if target.exists():
+        raise BackupRefused(f"{target} already exists: back up into a new file.")
+    if not target.parent.is_dir():
+        raise BackupRefused(f"the folder {target.parent} does not exist: create it first.")
+    os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    try:
+        # mode=rw: the database is opened as it is, never created where it is missing.
+        live = sqlite3.connect(f"{source.resolve().as_uri()}?mode=rw", uri=True)
+        with contextlib.closing(live) as db, contextlib.closing(sqlite3.connect(target)) as copy:
+            db.backup(copy)
+            (games,) = copy.execute("SELECT COUNT(*) FROM games").fetchone()
+    except BaseException:
+        target.unlink(missing_ok=True)
+        raise
+    return games
+
+
+def backup_main(argv: Sequence[str], settings: Settings) -> int:
+    """`catnip backup-db <file>`: the exit status (0 backed up, 2 refused)."""
+    parser = argparse.ArgumentParser(
+        prog="catnip backup-db",
+        description="Copy the SQLite database (DATABASE_PATH) into a new file, also while the bot runs.",
+    )
+    parser.add_argument("file", type=Path, help="the new file to write the copy to")
+    args = parser.parse_args(argv)
+    if settings.database_url is not None:
+        print(
+            "catnip backup-db: DATABASE_URL is set: back up PostgreSQL with pg_dump (README, For operators)",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        games = backup_sqlite(settings.database_path, args.file)
+    except BackupRefused as refusal:
+        print(f"catnip backup-db: {refusal}", file=sys.stderr)
+        return 2
+    except sqlite3.Error as error:
+        print(f"catnip backup-db: nothing was backed up: {type(error).__name__}: {error}", file=sys.stderr)
+        return 2
+    print(f"catnip backup-db: {games} games backed up from {settings.database_path} into {args.file}")
+    return 0

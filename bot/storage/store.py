@@ -6,7 +6,7 @@ committed data), `_transaction` (a body run in one transaction, committed if it 
 back if it raises, run to its end even if the caller is cancelled) and `_commit` (a move handed to
 the backend's group commit, see commits.py).
 
-Every write to a game is fenced by its lease (see ownership.py): a write first reads the game's
+Every write to a game is fenced by its lease (see coordination.py): a write first reads the game's
 row — locking it where the database locks rows — and is refused with NotOwner if another process
 holds the game.
 """
@@ -19,8 +19,8 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.storage.commits import SNAPSHOT_UPSERT, PendingMove, write_results
+from bot.storage.coordination import GameLocks, Ownership, ShardLayouts, check_shard_plan
 from bot.storage.dialects import Connection, Dialect
-from bot.storage.layouts import ShardLayouts
 from bot.storage.models import (
     ENDED_STATUSES,
     Deadline,
@@ -40,7 +40,6 @@ from bot.storage.models import (
     stats_rows,
     to_json,
 )
-from bot.storage.ownership import GameLocks, Ownership, check_shard_plan
 from bot.storage.ratings import Ratings
 
 if TYPE_CHECKING:
@@ -118,7 +117,7 @@ REMEMBER_OPTIONS = "ON CONFLICT (channel_id, game) DO UPDATE SET options = exclu
 class GameStore(Ownership, GameLocks, Ratings, ShardLayouts):
     """The only way the bot reads and writes games; times are passed in by the caller.
 
-    `owner` is this instance's role in a fleet and `token` its own identity (see ownership.py);
+    `owner` is this instance's role in a fleet and `token` its own identity (see coordination.py);
     `lock(game_id)` the lock to hold around load → apply → commit of one game. What each operation
     raises when it refuses (GameNotFound, StaleMove, NotOwner, StoreUnavailable): see models.py.
     """

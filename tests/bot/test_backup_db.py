@@ -7,7 +7,7 @@ import sqlite3
 
 from bot.config import Settings
 from bot.storage import SqliteGameStore
-from bot.storage.backup import backup_main
+from bot.storage.sqlite import backup_main
 
 
 def settings(path, **more) -> Settings:

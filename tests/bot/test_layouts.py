@@ -4,7 +4,7 @@ more), and who answers a click on either side of the moment (bot/handover.py).""
 
 from __future__ import annotations
 
-from bot.storage.layouts import ShardLayout
+from bot.storage.coordination import ShardLayout
 from tests.bot.test_leases import LEASE, guild_on, processes
 from tests.bot.test_storage import started_game
 

@@ -30,7 +30,7 @@ def loaded(code: str) -> set[str]:
     [
         ("catnip (what every command imports first)", "bot.__main__"),
         ("catnip fleet", "bot.fleet"),
-        ("catnip backup-db", "bot.storage.backup"),
+        ("catnip backup-db", "bot.storage.sqlite"),
     ],
 )
 def test_the_commands_that_do_not_talk_to_discord_load_none_of_it(command, module):

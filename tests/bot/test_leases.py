@@ -12,7 +12,7 @@ from bot.errors import Refusal
 from bot.sessions import GameService
 from bot.sharding import ShardPlan
 from bot.storage import Deadline, NotOwner, StaleMove
-from bot.storage.ownership import shard_of
+from bot.storage.coordination import shard_of
 from tests.bot.test_storage import member, play_move, started_game
 
 LEASE = 60.0

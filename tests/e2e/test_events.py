@@ -34,4 +34,3 @@ async def test_a_table_edit_reaches_a_listener_or_a_waiter_though_no_part_of_cat
         if hearing == "waiter":
             heard.append((await waiting).message_id)
         assert table_of(emu, thread).id in heard
-
