@@ -94,6 +94,8 @@ def build(cls: type[FrozenT], fields: dict[str, Any]) -> FrozenT:
 
 
 _ALL_FIELDS: dict[type, set[str]] = {}
+"""Per model class, the set of all its fields: what `build` marks as set. Frozen models never change
+that set in place (`model_copy` copies it first), so every instance `build` makes shares it."""
 
 
 KeyT = TypeVar("KeyT")
@@ -133,10 +135,6 @@ class LastOf(Generic[KeyT, ValueT]):
         value = self._make(key, *more)
         self._last = (key, more, value)
         return value
-
-
-"""Per model class, the set of all its fields: what `build` marks as set. Frozen models never change
-that set in place (`model_copy` copies it first), so every instance `build` makes shares it."""
 
 
 def evolve(model: FrozenT, update: dict[str, Any]) -> FrozenT:
