@@ -73,8 +73,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     instead of one finishing a long test alone.
 
     pytest-xdist's `worksteal` hands each worker an equal run of the collected tests to begin with and
-    lets an idle worker take the end of another's run: the long tests go at the start of each run, the
-    next longest to the worker with the least so far (in turn, one way then back), and stay there.
+    lets an idle worker take the end of another's run. The long tests, longest first, are dealt to
+    the starts of those runs in turn, one way then back (0, 1, 2, 2, 1, 0, ...), and stay there.
     """
     rank = {path: place for place, path in enumerate(LONGEST_FIRST)}
     module = {item: item.nodeid.split("::")[0] for item in items}
