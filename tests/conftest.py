@@ -3,11 +3,30 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import threading
 
 import pytest
 
 from bench.postgres_server import start_postgres, stop_postgres
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Let the suite's Python processes keep the bytecode they compile, in a folder of this run.
+
+    With `PYTHONDONTWRITEBYTECODE` set (as on a machine that keeps source trees free of
+    `__pycache__`), every process the suite starts (its workers, and each bot, fleet, emulator and
+    benchmark process the tests run) compiled the project's modules again: about 0.4 s of CPU a
+    process (docs/benchmarks.md, section 14). The processes started from here write their bytecode
+    to a folder of their own instead (`PYTHONPYCACHEPREFIX`), read it back in the next process, and
+    nothing is written to the source tree; the folder is removed at the end of the run.
+    """
+    if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTEST_XDIST_WORKER"):
+        folder = tempfile.mkdtemp(prefix="catnip-tests-bytecode-")
+        del os.environ["PYTHONDONTWRITEBYTECODE"]
+        os.environ["PYTHONPYCACHEPREFIX"] = folder
+        config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
 
 
 @pytest.fixture(scope="session")
