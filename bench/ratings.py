@@ -33,7 +33,7 @@ from pathlib import Path
 from bench.machine import describe_machine
 from bench.pictures import percentile
 from bot.storage import FinalResult, GameStore, PostgresGameStore, SeatRecord, SqliteGameStore
-from bot.storage.commits import OUTCOMES_UPSERT, RESULTS_UPSERT, write_results
+from bot.storage.commits import OUTCOMES_UPSERT, write_results
 from bot.storage.dialects import Connection
 
 KINDS = ("rated", "unrated", "alone")
@@ -43,16 +43,24 @@ WARM_UP = 10
 first end after it is slower by that, as a server's are once, not at each end."""
 
 
+RESULTS_ALONE = (
+    "INSERT INTO results (game_id, seat, user_id, score, won) SELECT * FROM {rows} WHERE true "
+    "ON CONFLICT (game_id, seat) DO UPDATE SET user_id = excluded.user_id, score = excluded.score, "
+    "won = excluded.won"
+)
+"""The results as a store that rates nobody writes them: without the seats' rating changes."""
+
+
 async def result_alone(db: Connection, game_id: int, result: FinalResult, now: float) -> None:
-    """A game's end as a store that rates nobody writes it: its seats read, its results and outcome
-    written with the store's own statements."""
+    """A game's end as a store that rates nobody writes it: its seats read, its results (`RESULTS_ALONE`)
+    and outcome written."""
     seats = await db.fetch("SELECT seat, user_id FROM seats WHERE game_id = ? ORDER BY seat", game_id)
     scores = [
         (game_id, seat, user, score, int(seat in result.winners))
         for (seat, user), score in zip(seats, result.scores, strict=True)
     ]
     await db.execute_rows_together(
-        (RESULTS_UPSERT, ("id", "int", "id", "int", "int"), scores),
+        (RESULTS_ALONE, ("id", "int", "id", "int", "int"), scores),
         (OUTCOMES_UPSERT, ("id", "text", "time"), [(game_id, result.reason, now)]),
     )
 

@@ -273,7 +273,7 @@ def build_resume_database(path: Path, pool: list[Script], finished: int, active:
         db.execute("INSERT INTO snapshots VALUES (?, ?, ?, ?)", (game_id, cut, cut + 1, state))
         if done:
             db.executemany(
-                "INSERT INTO results VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO results (game_id, seat, user_id, score, won) VALUES (?, ?, ?, ?, ?)",
                 [
                     (game_id, s.seat, s.user_id, script.scores[s.seat], int(s.seat in script.winners))
                     for s in seats

@@ -23,8 +23,6 @@ from dataclasses import dataclass, field
 from bot.storage.dialects import Connection
 from bot.storage.models import ENDED_STATUSES, FinalResult, GameNotFound, NotOwner, StaleMove
 from bot.storage.ratings import (
-    CHANGES_INSERT,
-    CHANGES_KINDS,
     GAME_END,
     GAME_ENDS,
     RATINGS_WRITE,
@@ -55,10 +53,18 @@ UPDATE_GAMES = (
 )
 INSERT_MOVES = "INSERT INTO moves (game_id, seq, seat, action, events, at) SELECT * FROM {rows} WHERE true"
 RESULTS_UPSERT = (
-    "INSERT INTO results (game_id, seat, user_id, score, won) SELECT * FROM {rows} WHERE true "
+    "INSERT INTO results (game_id, seat, user_id, score, won, mu_before, sigma_before, mu_after, "
+    "sigma_after) SELECT * FROM {rows} WHERE true "
     "ON CONFLICT (game_id, seat) DO UPDATE SET user_id = excluded.user_id, score = excluded.score, "
-    "won = excluded.won"
+    "won = excluded.won, mu_before = COALESCE(results.mu_before, excluded.mu_before), "
+    "sigma_before = COALESCE(results.sigma_before, excluded.sigma_before), "
+    "mu_after = COALESCE(results.mu_after, excluded.mu_after), "
+    "sigma_after = COALESCE(results.sigma_after, excluded.sigma_after)"
 )
+"""Each seat's result, with what the game did to its member's rating (NULLs if not rated); written
+again, the result is replaced and a rating change already written kept: a game is rated once."""
+RESULTS_KINDS = ("id", "int", "id", "int", "int", "real", "real", "real", "real")
+UNRATED = (None, None, None, None)
 OUTCOMES_UPSERT = (
     "INSERT INTO outcomes (game_id, reason, recorded_at) SELECT * FROM {rows} WHERE true "
     "ON CONFLICT (game_id) DO UPDATE SET reason = excluded.reason, recorded_at = excluded.recorded_at"
@@ -168,9 +174,9 @@ async def write_results(
 
     Two round trips whatever the number of games, rated or not (PostgreSQL; SQLite runs the writes
     one after the other, in the process): the seats read with the members' ratings, then the results
-    and the new ratings written together. Nothing is locked in between: a rating another game
-    changed meanwhile is not written over, and RatingsChanged is raised for the transaction to be
-    run again.
+    (each rated seat's with its rating change) and the new ratings written together. Nothing is
+    locked in between: a rating another game changed meanwhile is not written over, and
+    RatingsChanged is raised for the transaction to be run again.
     """
     finished = list({game_id: (game_id, result, now) for game_id, result, now in finished}.values())
     results = {game_id: result for game_id, result, _ in finished}
@@ -193,16 +199,13 @@ async def write_results(
             for (seat, user_id), score in zip(seats, result.scores, strict=True)
         ]
         outcomes.append((game_id, result.reason, float(now)))
-    now = float(finished[-1][2])
-    ended = [ends[game_id] for game_id in results]
-    writes = [
-        (RESULTS_UPSERT, ("id", "int", "id", "int", "int"), scores),
+    ratings, changes = rating_writes([ends[game_id] for game_id in results], float(finished[-1][2]))
+    scores = [(*row, *changes.get((row[0], row[1]), UNRATED)) for row in scores]
+    written = await db.execute_rows_together(
+        (RESULTS_UPSERT, RESULTS_KINDS, scores),
         (OUTCOMES_UPSERT, ("id", "text", "time"), outcomes),
         (ENDINGS_TO_SHOW, ("id",), [(game_id,) for game_id in results] if shown_later else []),
-    ]
-    ratings, changes = rating_writes(ended, now)
-    written = await db.execute_rows_together(
-        *writes, (CHANGES_INSERT, CHANGES_KINDS, changes), (RATINGS_WRITE, RATINGS_WRITE_KINDS, ratings)
+        (RATINGS_WRITE, RATINGS_WRITE_KINDS, ratings),
     )
     if ratings and len(written) != len(ratings):
         raise RatingsChanged

@@ -7,7 +7,8 @@ refused. Several processes of a fleet may start at once: where the database has 
 one applies the migrations and the others find them applied.
 
 Never change what a shipped migration creates: add a column or table with the next `since`, and
-the migration to `HISTORY`.
+the migration to `MIGRATIONS`; a table a later migration removes keeps its place here, with that
+migration as its `until`, so that migrations before it still find it.
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ class Table:
     indexes: tuple[str, ...] = ()
     append_only: bool = False
     since: int = 1
+    until: int | None = None
+    """The migration that moved this table's rows elsewhere and dropped it, if one did."""
 
     def create(self, dialect: Dialect) -> list[str]:
         """The statements that create the table as its migration did (its later columns are added later)."""
@@ -160,6 +163,12 @@ TABLES: tuple[Table, ...] = (
             Column("user_id", "id"),
             Column("score", "int", required=True),
             Column("won", "int", True, "won IN (0, 1)"),
+            # What rating the game did to the seat's member (ratings.py), written with the result:
+            # NULL for a seat not rated (a computer's, or any seat of a game that rates nobody).
+            Column("mu_before", "real", since=7),
+            Column("sigma_before", "real", since=7),
+            Column("mu_after", "real", since=7),
+            Column("sigma_after", "real", since=7),
         ),
         key=("game_id", "seat"),
         indexes=("CREATE INDEX results_user ON results (user_id) WHERE user_id IS NOT NULL",),
@@ -177,8 +186,8 @@ TABLES: tuple[Table, ...] = (
     _one_a_game(
         "pings", Column("channel_id", "id", required=True), Column("message_id", "id", required=True), since=4
     ),
-    # Each member's skill rating per game per server (ratings.py), and what each rated game changed:
-    # a game's rows there are written once, with its result, so a game never counts twice.
+    # Each member's skill rating per game per server (ratings.py), and (until migration 7 kept them
+    # with the results) what each rated game changed.
     Table(
         "ratings",
         (
@@ -206,6 +215,7 @@ TABLES: tuple[Table, ...] = (
         ),
         key=("game_id", "seat"),
         since=5,
+        until=7,
     ),
     # Which shard count runs the games, the one before it and since when (one row, `id` 1), and the
     # shards each fleet has connected, as its processes last said (see bot/handover.py).
@@ -240,7 +250,9 @@ TABLES: tuple[Table, ...] = (
         key=("channel_id", "game"),
     ),
 )
-"""Every table of a Catnip database, parents before children."""
+"""Every table of a Catnip database, parents before children, with those a migration has removed
+(`until`); `CURRENT_TABLES` are those of the newest schema."""
+CURRENT_TABLES: tuple[Table, ...] = tuple(table for table in TABLES if table.until is None)
 
 
 @dataclass(frozen=True)
@@ -256,7 +268,7 @@ class Migration:
         for table in TABLES:
             if table.since == self.version:
                 result += table.create(dialect)
-            elif table.since < self.version:
+            elif table.since < self.version and (table.until is None or self.version < table.until):
                 result += [
                     f"ALTER TABLE {table.name} ADD COLUMN {column.ddl(dialect, table.key)}"
                     for column in table.columns
@@ -272,6 +284,14 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "the standing turn pings"),
     Migration(5, "skill ratings"),
     Migration(6, "the fleet's shard count, and the shards each fleet has connected"),
+    Migration(
+        7,
+        "rating changes kept with the results",
+        "UPDATE results SET mu_before = c.mu_before, sigma_before = c.sigma_before, mu_after = c.mu_after, "
+        "sigma_after = c.sigma_after FROM rating_changes AS c "
+        "WHERE c.game_id = results.game_id AND c.seat = results.seat;\n"
+        "DROP TABLE rating_changes;",
+    ),
 )
 
 

@@ -13,8 +13,8 @@ Who is rated, and how (README "Ratings", docs/rulings.md G-X10):
 - A game rates nobody unless at least two members hold seats at its end: a member alone against
   computers is not rated.
 
-A game's rating changes are stored with it (`rating_changes`); a game that already has them is
-never rated again, whether its result is written twice or after a restart.
+A game's rating changes are stored with its result, on each rated seat's row of `results`; a game
+that already has them is never rated again, whether its result is written twice or after a restart.
 """
 
 from __future__ import annotations
@@ -81,7 +81,8 @@ def standings(scores: Sequence[int], winners: Sequence[int], away: Sequence[int]
 
 GAME_ENDS = (
     "SELECT g.id, s.seat, s.user_id, s.computer, g.guild_id, g.game, "
-    "EXISTS (SELECT 1 FROM rating_changes AS c WHERE c.game_id = g.id), r.mu, r.sigma, r.games "
+    "EXISTS (SELECT 1 FROM results AS c WHERE c.game_id = g.id AND c.mu_after IS NOT NULL), "
+    "r.mu, r.sigma, r.games "
     "FROM games AS g LEFT JOIN seats AS s ON s.game_id = g.id LEFT JOIN ratings AS r "
     "ON r.guild_id = g.guild_id AND r.game = g.game AND r.user_id = s.user_id "
     "WHERE g.id {ids} ORDER BY g.id, s.seat"
@@ -108,11 +109,8 @@ names: created if they had none, replaced if they still have that many. A member
 another game changed since (or created) is left out of the rows returned (`RatingsChanged`). The
 rows go in one order in every transaction, so two writing the same members wait in turn."""
 RATINGS_WRITE_KINDS = ("id", "text", "id", "real", "real", "int", "int", "time")
-CHANGES_INSERT = (
-    "INSERT INTO rating_changes (game_id, seat, user_id, mu_before, sigma_before, mu_after, sigma_after) "
-    "SELECT * FROM {rows} WHERE true"
-)
-CHANGES_KINDS = ("id", "int", "id", "real", "real", "real", "real")
+Change = tuple[float, float, float, float]
+"""(μ, σ) of a seat's member before a game and after it: what the game did to their rating."""
 
 Member = tuple[int, str, int]
 """(guild_id, game, user_id): whose rating, at which game, on which server."""
@@ -172,14 +170,15 @@ def game_ends(rows: Sequence[Sequence], results: dict[int, FinalResult]) -> dict
     return ends
 
 
-def rating_writes(ends: Sequence[GameEnd], now: float) -> tuple[list[tuple], list[tuple]]:
-    """The rows of `RATINGS_WRITE` and `CHANGES_INSERT` that rate the games just given their results,
-    one after the other, from the ratings read with them (a member with none starts at openskill's
-    default); the members' rows sorted, as `RATINGS_WRITE` wants them."""
+def rating_writes(ends: Sequence[GameEnd], now: float) -> tuple[list[tuple], dict[tuple[int, int], Change]]:
+    """The rows of `RATINGS_WRITE` that rate the games just given their results, one after the
+    other, from the ratings read with them (a member with none starts at openskill's default), sorted
+    by member as `RATINGS_WRITE` wants them; and each rated seat's change by (game, seat), which its
+    result row keeps."""
     read = {member: rating for end in ends for member, rating in end.ratings.items()}
     ratings = {member: (mu, sigma) for member, (mu, sigma, _) in read.items()}
     played: dict[Member, int] = {}
-    changes = []
+    changes: dict[tuple[int, int], Change] = {}
     for table in ends:
         if not table.to_rate:
             continue
@@ -187,7 +186,7 @@ def rating_writes(ends: Sequence[GameEnd], now: float) -> tuple[list[tuple], lis
             key = (table.guild_id, table.game, change.user_id)
             ratings[key] = change.after
             played[key] = played.get(key, 0) + 1
-            changes.append((table.game_id, change.seat, change.user_id, *change.before, *change.after))
+            changes[table.game_id, change.seat] = (*change.before, *change.after)
     writes = [
         (*key, *ratings[key], read[key][2] if key in read else 0, count, now)
         for key, count in sorted(played.items())
@@ -225,8 +224,8 @@ class Ratings:
     async def rating_changes(self, game_id: int) -> dict[int, RatingChange]:
         """What the finished game did to each rated member's rating, by seat; empty if it rated nobody."""
         rows = await self._read(
-            "SELECT seat, user_id, mu_before, sigma_before, mu_after, sigma_after FROM rating_changes "
-            "WHERE game_id = ? ORDER BY seat",
+            "SELECT seat, user_id, mu_before, sigma_before, mu_after, sigma_after FROM results "
+            "WHERE game_id = ? AND mu_after IS NOT NULL ORDER BY seat",
             game_id,
         )
         return {row[0]: RatingChange(row[0], row[1], (row[2], row[3]), (row[4], row[5])) for row in rows}

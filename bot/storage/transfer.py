@@ -7,6 +7,10 @@ be empty (its schema is created if missing); a target that already holds games i
 running the command twice never copies twice. Leases and the fleet's shard layout are not copied:
 the first processes to run on the target take the games. The source is only read (a SQLite file is
 opened read-only).
+
+A source last opened by an older Catnip is copied as this Catnip would upgrade it: a table or column
+it lacks stays empty, and a table a later migration removed (`Table.until`) is copied as it is, then
+moved by that migration's own script, in the same transaction.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from typing import Any
 import asyncpg
 
 from bot.storage.dialects import POSTGRES, SQLITE
-from bot.storage.migrations import TABLES
+from bot.storage.migrations import CURRENT_TABLES, MIGRATIONS, TABLES, Table
 from bot.storage.postgres import PostgresGameStore, is_postgresql_url, without_password
 
 NOT_COPIED = frozenset({"owner", "owner_token", "lease_until"})
@@ -31,11 +35,13 @@ TABLES_NOT_COPIED = frozenset({"shard_layout", "fleet_shards"})
 """The fleet's shard layout: the first fleet to run on the target records its own."""
 COPIED: dict[str, tuple[str, ...]] = {
     table.name: tuple(column.name for column in table.columns if column.name not in NOT_COPIED)
-    for table in TABLES
+    for table in CURRENT_TABLES
     if table.name not in TABLES_NOT_COPIED
 }
 """Every table of a Catnip database (the schema's, parents before children) and the columns copied.
-A source made by an older Catnip may lack the newer tables: those have nothing to copy."""
+A source made by an older Catnip may lack the newer tables and columns: those have nothing to copy."""
+REMOVED = tuple(table for table in TABLES if table.until is not None)
+"""The tables a migration removed, which a source made by an older Catnip may still hold."""
 TIMES = frozenset(
     column.name for table in TABLES for column in table.columns if column.kind in ("time", "real")
 )
@@ -60,12 +66,25 @@ def _converter(columns: Sequence[str]) -> Callable[[Sequence[Any]], tuple]:
     return convert
 
 
+async def _sqlite_columns(path: Path, table: str) -> set[str]:
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        return {name for (name,) in db.execute(SQLITE.table_columns, (table,))}
+    finally:
+        db.close()
+
+
+async def _postgres_columns(url: str, table: str) -> set[str]:
+    db = await asyncpg.connect(url)
+    try:
+        return {row[0] for row in await db.fetch(POSTGRES.sql(POSTGRES.table_columns), table)}
+    finally:
+        await db.close()
+
+
 async def _sqlite_rows(path: Path, table: str, columns: Sequence[str]) -> AsyncIterator[list[tuple]]:
     db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     try:
-        found = db.execute(SQLITE.table_exists, (table,))
-        if found.fetchone() is None:
-            return
         cursor = db.execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY 1")
         while rows := cursor.fetchmany(CHUNK):
             yield rows
@@ -76,8 +95,6 @@ async def _sqlite_rows(path: Path, table: str, columns: Sequence[str]) -> AsyncI
 async def _postgres_rows(url: str, table: str, columns: Sequence[str]) -> AsyncIterator[list[tuple]]:
     db = await asyncpg.connect(url)
     try:
-        if await db.fetchval(POSTGRES.sql(POSTGRES.table_exists), table) is None:
-            return
         async with db.transaction(readonly=True, isolation="repeatable_read"):
             chunk: list[tuple] = []
             async for row in db.cursor(f"SELECT {', '.join(columns)} FROM {table} ORDER BY 1"):
@@ -91,13 +108,51 @@ async def _postgres_rows(url: str, table: str, columns: Sequence[str]) -> AsyncI
         await db.close()
 
 
-def _source_rows(source: str, table: str, columns: Sequence[str]) -> AsyncIterator[list[tuple]]:
-    if is_postgresql_url(source):
-        return _postgres_rows(source, table, columns)
+def _source_path(source: str) -> Path:
     path = Path(source)
     if not path.is_file():
         raise TransferRefused(f"there is no SQLite database at {source}: give --from a file or a URL.")
-    return _sqlite_rows(path, table, columns)
+    return path
+
+
+async def _source_columns(source: str, table: str, columns: Sequence[str]) -> tuple[str, ...]:
+    """Those of `columns` the source's `table` has: none if it has no such table."""
+    if is_postgresql_url(source):
+        held = await _postgres_columns(source, table)
+    else:
+        held = await _sqlite_columns(_source_path(source), table)
+    return tuple(column for column in columns if column in held)
+
+
+def _source_rows(source: str, table: str, columns: Sequence[str]) -> AsyncIterator[list[tuple]]:
+    if is_postgresql_url(source):
+        return _postgres_rows(source, table, columns)
+    return _sqlite_rows(_source_path(source), table, columns)
+
+
+async def _copy_table(db: asyncpg.Connection, source: str, table: str, columns: Sequence[str]) -> int:
+    """Copy the source's `table` (those of `columns` it has) into the target; the rows copied."""
+    columns = await _source_columns(source, table, columns)
+    copied = 0
+    if columns:
+        convert = _converter(columns)
+        async for rows in _source_rows(source, table, columns):
+            await db.copy_records_to_table(table, records=[convert(r) for r in rows], columns=columns)
+            copied += len(rows)
+    return copied
+
+
+async def _copy_removed_table(db: asyncpg.Connection, source: str, removed: Table) -> int:
+    """Copy a table the source still has though a migration removed it, as upgrading the source would
+    have moved it: the table made again on the target, filled, then moved on and dropped by the script
+    of the migration that removed it. The rows copied."""
+    for statement in removed.create(POSTGRES):
+        await db.execute(statement)
+    copied = await _copy_table(db, source, removed.name, [column.name for column in removed.columns])
+    (migration,) = [migration for migration in MIGRATIONS if migration.version == removed.until]
+    for statement in POSTGRES.split(migration.sql):
+        await db.execute(statement)
+    return copied
 
 
 async def migrate_database(source: str, target: str) -> dict[str, int]:
@@ -118,11 +173,10 @@ async def migrate_database(source: str, target: str) -> dict[str, int]:
                     "migrate-db copies into an empty database only (use a new database, or empty this one)."
                 )
             for table, columns in COPIED.items():
-                convert = _converter(columns)
-                copied[table] = 0
-                async for rows in _source_rows(source, table, columns):
-                    await db.copy_records_to_table(table, records=[convert(r) for r in rows], columns=columns)
-                    copied[table] += len(rows)
+                copied[table] = await _copy_table(db, source, table, columns)
+            for removed in REMOVED:
+                if await _source_columns(source, removed.name, [c.name for c in removed.columns]):
+                    copied[removed.name] = await _copy_removed_table(db, source, removed)
             await db.execute(
                 "SELECT setval(pg_get_serial_sequence('games', 'id'), GREATEST(MAX(id), 1), "
                 "MAX(id) IS NOT NULL) FROM games"

@@ -10,9 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import bot.storage.migrations as migrations
 from bench.postgres_server import fresh_schema_url
 from bot.storage import Deadline, FinalResult, PostgresGameStore, SqliteGameStore, load_state
 from bot.storage.transfer import migrate_main
+from tests.bot.test_ratings import SCHEMA_6, a_game_rated_by_schema_6
 from tests.bot.test_storage import RULES, member, play_move, play_to_end, replayed, started_game
 
 REPO = Path(__file__).resolve().parents[2]
@@ -125,6 +127,31 @@ async def test_a_database_of_an_older_catnip_without_the_newer_tables_is_copied(
     try:
         assert [g.id for g in await target.active_games()] == ids[:2]
         assert await target.endings_to_show() == [] and await target.take_pings(ids) == {}
+    finally:
+        await target.close()
+
+
+async def test_a_database_rated_before_migration_7_is_copied_with_its_rating_changes(
+    tmp_path, postgres_server, monkeypatch
+):
+    """A file whose rating changes are still in a table of their own (schema 6): on the target they
+    are with the results, as opening the file with this Catnip would have moved them."""
+    path = tmp_path / "catnip.sqlite3"
+    with monkeypatch.context() as older:
+        older.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:SCHEMA_6])
+        source = SqliteGameStore(path)
+        await source.open()
+        game_id, changes = await a_game_rated_by_schema_6(source)
+        await source.close()
+    url = await fresh_schema_url(postgres_server.get_uri())
+    assert await migrate(path, url) == 0
+    target = PostgresGameStore(url)
+    await target.open()
+    try:
+        assert await target.rating_changes(game_id) == changes
+        assert (await target.member_ratings(100, 1))["yarn"] == (*changes[0].after, 4)
+        gone = await target._transaction(lambda db: db.fetch(db.dialect.table_columns, "rating_changes"))
+        assert gone == []
     finally:
         await target.close()
 

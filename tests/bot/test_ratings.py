@@ -7,10 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import FinalResult, SeatRecord
+import bot.storage.migrations as migrations
+from bench.postgres_server import fresh_schema_url
+from bot.storage import FinalResult, PostgresGameStore, SeatRecord, SqliteGameStore
 from bot.storage.commits import write_results
 from bot.storage.postgres import PgConnection
-from bot.storage.ratings import COMPUTER_RATINGS, MODEL, conservative, shown, standings
+from bot.storage.ratings import COMPUTER_RATINGS, MODEL, RatingChange, conservative, shown, standings
 from tests.bot.test_storage import RULES, computer, load_state, play_to_end, started_game
 
 ANN, BO, CY, DI = 1, 2, 3, 4
@@ -294,3 +296,69 @@ def test_the_readme_publishes_the_computer_players_ratings_as_they_are():
     levels = ("easy", "normal", "hard")
     published = ", ".join(f"{level} {shown(*COMPUTER_RATINGS[level]):,}" for level in levels)
     assert published in readme
+
+
+# --------------------------------------------------------------------------- schema 6, before migration 7
+
+SCHEMA_6 = 6
+"""The last schema that kept rating changes in a table of their own (`rating_changes`)."""
+
+
+async def a_game_rated_by_schema_6(store) -> tuple[int, dict[int, RatingChange]]:
+    """On a store opened at schema 6: Ann (rated before) beats Bo (new), rated as Catnip then stored
+    it, changes in `rating_changes`; the game's id and its changes by seat."""
+    game = await started_game(store, users=(ANN, BO))
+    before = [(27.0, 7.0), FRESH]
+    after = expected(before, [0, 1])
+    changes = {
+        seat: RatingChange(seat, user, before[seat], after[seat]) for seat, user in enumerate((ANN, BO))
+    }
+
+    async def body(db) -> None:
+        await db.execute("UPDATE games SET status = 'finished' WHERE id = ?", game.id)
+        await db.execute("INSERT INTO outcomes VALUES (?, ?, ?)", game.id, "done", 9.0)
+        for seat, change in changes.items():
+            user = change.user_id
+            await db.execute(
+                "INSERT INTO results VALUES (?, ?, ?, ?, ?)", game.id, seat, user, 9 - seat, 1 - seat
+            )
+            await db.execute(
+                "INSERT INTO rating_changes VALUES (?, ?, ?, ?, ?, ?, ?)", game.id, seat, user, *before[seat],
+                *after[seat],
+            )  # fmt: skip
+            await db.execute(
+                "INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?)", 100, "yarn", user, *after[seat], 4, 9.0
+            )
+
+    await store._transaction(body)
+    return game.id, changes
+
+
+async def test_a_game_rated_before_migration_7_keeps_its_changes_and_is_not_rated_again(
+    backend, tmp_path, request, monkeypatch
+):
+    if backend == "sqlite":
+        path = tmp_path / "catnip.sqlite3"
+        make = lambda: SqliteGameStore(path)  # noqa: E731
+    else:
+        url = await fresh_schema_url(request.getfixturevalue("postgres_server").get_uri())
+        make = lambda: PostgresGameStore(url)  # noqa: E731
+    with monkeypatch.context() as older:
+        older.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:SCHEMA_6])
+        store = make()
+        await store.open()
+        game_id, changes = await a_game_rated_by_schema_6(store)
+        await store.close()
+
+    store = make()
+    await store.open()  # migration 7
+    try:
+        assert await store.rating_changes(game_id) == changes
+        assert changes[0].shown_after > changes[0].shown_before
+        await store.record_result(game_id, scores=(9, 8), winners=(0,), reason="done", now=10.0)
+        assert await store.rating_changes(game_id) == changes
+        assert [(await rating(store, user))[2] for user in (ANN, BO)] == [4, 4], "rated once only"
+        gone = await store._transaction(lambda db: db.fetch(db.dialect.table_columns, "rating_changes"))
+        assert gone == []
+    finally:
+        await store.close()
