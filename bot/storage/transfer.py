@@ -66,7 +66,7 @@ def _converter(columns: Sequence[str]) -> Callable[[Sequence[Any]], tuple]:
     return convert
 
 
-async def _sqlite_columns(path: Path, table: str) -> set[str]:
+def _sqlite_columns(path: Path, table: str) -> set[str]:
     db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     try:
         return {name for (name,) in db.execute(SQLITE.table_columns, (table,))}
@@ -120,7 +120,7 @@ async def _source_columns(source: str, table: str, columns: Sequence[str]) -> tu
     if is_postgresql_url(source):
         held = await _postgres_columns(source, table)
     else:
-        held = await _sqlite_columns(_source_path(source), table)
+        held = _sqlite_columns(_source_path(source), table)
     return tuple(column for column in columns if column in held)
 
 
