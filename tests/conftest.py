@@ -17,10 +17,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
     With `PYTHONDONTWRITEBYTECODE` set (as on a machine that keeps source trees free of
     `__pycache__`), every process the suite starts (its workers, and each bot, fleet, emulator and
-    benchmark process the tests run) compiled the project's modules again: about 0.4 s of CPU a
-    process (docs/benchmarks.md, section 14). The processes started from here write their bytecode
-    to a folder of their own instead (`PYTHONPYCACHEPREFIX`), read it back in the next process, and
-    nothing is written to the source tree; the folder is removed at the end of the run.
+    benchmark process the tests run) would compile the project's modules again, which in a fresh
+    clone costs the suite a large share of its time (docs/benchmarks.md, section 14). The processes
+    started from here write their bytecode to a folder of the run instead (`PYTHONPYCACHEPREFIX`) and
+    read it back in the next process; nothing is written to the source tree, and the folder is
+    removed at the end of the run.
     """
     if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTEST_XDIST_WORKER"):
         folder = tempfile.mkdtemp(prefix="catnip-tests-bytecode-")
