@@ -56,8 +56,6 @@ class Dialect:
     """A statement that makes concurrent migrations of the same database wait for each other."""
     clock: str = ""
     """The database's own clock, in seconds since the epoch (migrations record when they ran)."""
-    table_exists: str = ""
-    """A query with one row when the table named by its parameter exists, none otherwise."""
     table_columns: str = ""
     """A query of the names of the columns of the table named by its parameter (none: no such table)."""
     writes_in_with: bool = False
@@ -145,7 +143,6 @@ SQLITE = Dialect(
         "BEGIN\n    SELECT RAISE(ABORT, 'the action log is append-only');\nEND;",
     ),
     clock="(julianday('now') - 2440587.5) * 86400.0",
-    table_exists="SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
     table_columns="SELECT name FROM pragma_table_info(?)",
 )
 """SQLite 3.35 or later (RETURNING, UPDATE ... FROM, upserts)."""
@@ -186,7 +183,6 @@ POSTGRES = Dialect(
     writes_in_with=True,
     migration_lock="SELECT pg_advisory_xact_lock(109270216370544)",  # "catnip" in ASCII
     clock="EXTRACT(EPOCH FROM clock_timestamp())",
-    table_exists="SELECT 1 WHERE to_regclass(?) IS NOT NULL",
     table_columns="SELECT attname FROM pg_attribute WHERE attrelid = to_regclass(?) AND attnum > 0 "
     "AND NOT attisdropped",
     versions_folded=1,  # its version 1 holds migrations 1 and 2 (the leases)

@@ -353,7 +353,7 @@ async def _check(url: str, shown: str, timeout: float) -> None:
             "start the server or fix the URL."
         ) from None
     try:
-        exists = await db.fetchval(POSTGRES.sql(POSTGRES.table_exists), "schema_migrations")
+        exists = await db.fetch(POSTGRES.sql(POSTGRES.table_columns), "schema_migrations")
         newest = await db.fetchval("SELECT MAX(version) FROM schema_migrations") if exists else None
     finally:
         await db.close()
