@@ -363,7 +363,7 @@ async def run_resume(games: int, args: argparse.Namespace) -> dict[str, Any]:
         gc.collect()
         loading = _time_resume()
         before = await emulator.call("/_bench/usage", {})
-        catnip = Catnip(database, seed=2, pictures=args.pictures == "on", limiter=args.limiter)
+        catnip = Catnip(database, pictures=args.pictures == "on", limiter=args.limiter)
         await catnip.start(emulator)
         ready = catnip.seconds_to_ready
         try:

@@ -79,7 +79,6 @@ async def run_bot(args: argparse.Namespace) -> None:
     shard_ids = tuple(int(n) for n in args.shard_ids.split(","))
     catnip = Catnip(
         Path(args.db),
-        seed=args.seed,
         computer_delay=args.computer_delay,
         pictures=args.pictures == "on",
         database_url=args.database_url,
@@ -99,16 +98,15 @@ async def run_bot(args: argparse.Namespace) -> None:
 class BotProcess:
     """One bot process of the fleet, started by `start` and measured through /proc (psutil)."""
 
-    def __init__(self, shard_ids: tuple[int, ...], seed: int) -> None:
+    def __init__(self, shard_ids: tuple[int, ...]) -> None:
         self.shard_ids = shard_ids
-        self.seed = seed
         self.process: subprocess.Popen | None = None
 
     async def start(
         self, url: str, db: Path, database_url: str | None, pictures: str, computer_delay: float
     ) -> None:
         command = [sys.executable, "-m", "bench.fleet_load", "--bot", url, "--db", str(db)]
-        command += ["--shard-ids", ",".join(map(str, self.shard_ids)), "--seed", str(self.seed)]
+        command += ["--shard-ids", ",".join(map(str, self.shard_ids))]
         command += ["--computer-delay", str(computer_delay)]
         command += ["--pictures", pictures] + (["--database-url", database_url] if database_url else [])
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
@@ -138,7 +136,7 @@ class BotProcess:
 def fleet(processes: int) -> list[BotProcess]:
     """`processes` bot processes over the shards, each its own range."""
     per = SHARD_COUNT // processes
-    return [BotProcess(tuple(range(i * per, (i + 1) * per)), seed=i + 1) for i in range(processes)]
+    return [BotProcess(tuple(range(i * per, (i + 1) * per))) for i in range(processes)]
 
 
 # the stores ------------------------------------------------------------------------------------------
@@ -363,7 +361,6 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--db", help=argparse.SUPPRESS)
     parser.add_argument("--database-url", help=argparse.SUPPRESS)
     parser.add_argument("--shard-ids", help=argparse.SUPPRESS)
-    parser.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import logging
 import sqlite3
 import subprocess
@@ -17,6 +16,10 @@ from typing import Any
 from bench.floor_bot import FloorBot, Sizes
 from bench.load_figures import ErrorCount
 from discord_door import stored_views
+
+UNLIMITED = 100_000
+"""The highest DISCORD_GLOBAL_RATE_LIMIT (bot/config.py): the bot's own limiter never holds a request
+back at this pace, which is how `--no-limiter` turns it off."""
 
 
 class EmulatorProcess:
@@ -87,7 +90,10 @@ def discord_state(client) -> dict[str, int]:
 
 class Catnip:
     """The Catnip bot on a database in a temporary directory, durable SQLite as in production (or the
-    PostgreSQL server at `database_url`), running all its shards or `shard_ids` of `shard_count`."""
+    PostgreSQL server at `database_url`), running all its shards or `shard_ids` of `shard_count`.
+
+    Started as `python -m bot` starts it (`bot.__main__.start_bot`), from its settings alone: its
+    runtime tuned once ready, discord.py's and the bot's own waits as they are in production."""
 
     name = "catnip"
 
@@ -95,7 +101,6 @@ class Catnip:
         self,
         database: Path,
         computer_delay: float = 0.0,
-        seed: int = 1,
         pictures: bool = True,
         *,
         database_url: str | None = None,
@@ -103,7 +108,8 @@ class Catnip:
         shard_ids: tuple[int, ...] | None = None,
         limiter: bool = True,
     ) -> None:
-        """`limiter`: the bot keeps under Discord's global limit itself (bot/discord_budget.py)."""
+        """`limiter`: the bot keeps under Discord's global limit itself (bot/discord_budget.py); without
+        it, the highest DISCORD_GLOBAL_RATE_LIMIT the settings take, which never holds a request back."""
         self.limiter = limiter
         self.database = database
         self.database_url = database_url
@@ -111,17 +117,19 @@ class Catnip:
         self.shard_ids = shard_ids
         self.pictures = pictures
         self.computer_delay = computer_delay
-        self.seed = seed
         self.bot = None
         self.task: asyncio.Task | None = None
         self.seconds_to_ready = 0.0
 
     async def start(self, emulator: EmulatorProcess) -> None:
-        from bot.app import create_bot, tune_runtime
+        """Start the bot and return once it is ready (with its runtime tuned) and, when it runs every
+        shard, knows the emulator's first guild; `seconds_to_ready` is how long that took."""
+        from bot.__main__ import start_bot
         from bot.config import Settings
         from emulator import TOKEN
-        from emulator.harness import start_bot
+        from emulator.harness import until_ready
 
+        limit = {} if self.limiter else {"discord_global_rate_limit": UNLIMITED}
         settings = Settings(
             discord_token=TOKEN,
             database_path=self.database,
@@ -131,25 +139,19 @@ class Catnip:
             shard_count=self.shard_count,
             shard_ids=self.shard_ids,
             _env_file=None,
+            **limit,
         )
-        counter = itertools.count(self.seed * 1_000_000)
         # With shards of its own, the first guild may be another process's: ready is enough.
         guild_id = None if self.shard_ids else (await emulator.remote.state())["guild_id"]
-        paced: dict = {"identify_window": 0.1} if self.shard_ids else {}  # the emulator's pace, not 5 s
-        if not self.limiter:
-            paced["http_trace"] = None  # the bot's own limiter off (bot/discord_budget.py)
-        bot = self.bot = create_bot(
-            settings, guild_ready_timeout=0.05, seed_source=lambda: next(counter), **paced
-        )
         started = time.perf_counter()
-        self.task = await start_bot(
-            bot,
-            TOKEN,
-            is_ready=lambda: bot.is_ready() and (guild_id is None or bot.get_guild(guild_id) is not None),
+        bot, self.task = start_bot(settings)
+        self.bot = bot
+        await until_ready(
+            self.task,
+            lambda: bot.runtime_tuned and (guild_id is None or bot.get_guild(guild_id) is not None),
             timeout=600,
         )
         self.seconds_to_ready = time.perf_counter() - started
-        tune_runtime()  # as `python -m bot` does once the bot is ready
 
     async def stop(self) -> None:
         await self.bot.close()
@@ -189,11 +191,13 @@ class Floor:
         from emulator.harness import start_bot
 
         guild_id = (await emulator.remote.state())["guild_id"]
-        bot = self.bot = FloorBot(self.sizes, guild_ready_timeout=0.05)
+        bot = self.bot = FloorBot(self.sizes)
         self.task = await start_bot(
             bot, TOKEN, is_ready=lambda: bot.is_ready() and bot.get_guild(guild_id) is not None, timeout=600
         )
-        tune_runtime()  # the same garbage collector and thread switching as Catnip
+        # Not Catnip, so not started as `python -m bot`: given the runtime Catnip gives itself once
+        # ready, so that the difference between the two is their own work.
+        tune_runtime()
 
     async def stop(self) -> None:
         await self.bot.close()

@@ -13,12 +13,16 @@ import os
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.config import Settings, SettingsError, load_settings
 from bot.logs import configure_logging
 from bot.sharding import ShardPlan
 from bot.storage.models import DatabaseUnusable
 from bot.storage.sqlite import check_database
+
+if TYPE_CHECKING:
+    from bot.app import CatnipBot
 
 
 def shards_named(settings: Settings, command: str | None) -> str:
@@ -30,29 +34,30 @@ def shards_named(settings: Settings, command: str | None) -> str:
     return f"all {settings.shard_count} shards" if settings.shard_count else "all shards"
 
 
+def start_bot(settings: Settings) -> tuple[CatnipBot, asyncio.Task[None]]:
+    """The bot as `catnip` runs it, and the task it logs in and runs on: built from `settings` alone,
+    sharing the identify slots of its machine's fleet (`catnip fleet` names their folder), and tuning
+    this process's runtime once it is ready (`bot.app.tune_runtime`). The benchmarks start Catnip here
+    too (bench/load_subjects.py): what they measure is what runs."""
+    from bot.app import create_bot
+
+    locks = os.environ.get("CATNIP_IDENTIFY_LOCKS")  # set by `catnip fleet` for its processes
+    bot = create_bot(settings, identify_locks=Path(locks) if locks else None, runtime_tuning=True)
+    return bot, asyncio.create_task(bot.start(settings.discord_token.get_secret_value()), name="catnip")
+
+
 async def run_bot(settings: Settings) -> None:
     from discord import LoginFailure
 
-    from bot.app import create_bot, tune_runtime
-
-    locks = os.environ.get("CATNIP_IDENTIFY_LOCKS")  # set by `catnip fleet` for its processes
-    bot = create_bot(settings, identify_locks=Path(locks) if locks else None)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    runner = asyncio.create_task(bot.start(settings.discord_token.get_secret_value()))
-
-    async def tune_when_ready() -> None:
-        await bot.wait_until_ready()
-        tune_runtime()
-
-    tuner = asyncio.create_task(tune_when_ready())
+    bot, runner = start_bot(settings)
     waiter = asyncio.create_task(stop.wait())
     done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
     if waiter in done:
         logging.getLogger("catnip").info("shutting down")
-    tuner.cancel()
     if runner in done and isinstance(runner.exception(), LoginFailure):
         raise runner.exception()  # refused before anything was opened: nothing to close
     await bot.close()

@@ -70,8 +70,12 @@ class CatnipBot(commands.AutoShardedBot):
         seed_source=None,
         identify_window: float = IDENTIFY_WINDOW,
         identify_locks: Path | None = None,
+        runtime_tuning: bool = False,
         **client_options,
     ) -> None:
+        """`runtime_tuning`: tune this process's interpreter once the bot is ready (`tune_runtime`), as
+        `python -m bot` asks (`bot.__main__.start_bot`); not for a process that runs other things too,
+        such as a test's, whose start-up objects would be frozen out of garbage collection for good."""
         intents = discord.Intents.none()
         intents.guilds = True
         intents.guild_messages = True
@@ -139,6 +143,9 @@ class CatnipBot(commands.AutoShardedBot):
         self.identify_gate: IdentifyGate | None = None
         # Known once the shard count is: in `setup_hook`, before any game is resumed.
         self.shard_plan: ShardPlan | None = None
+        self.runtime_tuning = runtime_tuning
+        self.runtime_tuned = False
+        """Whether this process's runtime is tuned: with `runtime_tuning`, just after the bot is ready."""
 
     def new_seed(self) -> int:
         return self._seed_source()
@@ -227,6 +234,15 @@ class CatnipBot(commands.AutoShardedBot):
         if can_release():
             self._background.append(asyncio.create_task(self._release_memory()))
         self._background.append(asyncio.create_task(self._note_pings()))
+        if self.runtime_tuning:
+            self._background.append(asyncio.create_task(self._tune_runtime_when_ready()))
+
+    async def _tune_runtime_when_ready(self) -> None:
+        """Tune the interpreter (`tune_runtime`) once the bot is ready, its start-up objects all made:
+        here, after `login` (before it, discord.py refuses `wait_until_ready`), once per start."""
+        await self.wait_until_ready()
+        tune_runtime()
+        self.runtime_tuned = True
 
     async def _plan_shards(self) -> ShardPlan:
         """Ask Discord (`GET /gateway/bot`) for its recommended shard count, used when `SHARD_COUNT` is
@@ -442,7 +458,8 @@ SWITCH_INTERVAL = 0.0002
 
 
 def tune_runtime() -> None:
-    """Make garbage collection and thread switches cheap for a running bot; call once it is up.
+    """Make garbage collection and thread switches cheap for a running bot: the bot calls it once it
+    is ready, when started as `python -m bot` starts it (`runtime_tuning`, `bot.__main__.start_bot`).
 
     The objects alive after start-up (modules, discord.py's caches) are frozen out of every
     later collection, and the young generation is collected after 10,000 net allocations
@@ -459,6 +476,12 @@ def tune_runtime() -> None:
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
     sys.setswitchinterval(SWITCH_INTERVAL)
+    log.debug(  # read back from the interpreter: what runs, not what was asked
+        "runtime tuned: gc threshold %s, %d objects frozen, switch interval %r s",
+        gc.get_threshold(),
+        gc.get_freeze_count(),
+        sys.getswitchinterval(),
+    )
 
 
 def create_bot(settings: Settings, **kwargs) -> CatnipBot:

@@ -134,6 +134,13 @@ class BotCrashed(RuntimeError):
 async def start_bot(bot: Any, token: str, *, is_ready: Any, timeout: float = WAIT) -> asyncio.Task[None]:
     """Starts ``bot.start(token)`` as a task and returns once ``is_ready()``; raises if the task dies."""
     task = asyncio.create_task(bot.start(token), name=f"bot {type(bot).__name__}")
+    await until_ready(task, is_ready, timeout)
+    return task
+
+
+async def until_ready(task: asyncio.Task[None], is_ready: Any, timeout: float = WAIT) -> None:
+    """Returns once ``is_ready()`` for the bot running on ``task``; raises if the task dies first,
+    cancels it after ``timeout`` seconds."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not is_ready():
@@ -144,7 +151,6 @@ async def start_bot(bot: Any, token: str, *, is_ready: Any, timeout: float = WAI
             task.cancel()
             raise TimeoutError(f"the bot was not ready within {timeout:g} s")
         await asyncio.sleep(0.01)
-    return task
 
 
 def raise_if_dead(task: asyncio.Task[Any]) -> None:
