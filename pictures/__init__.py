@@ -23,7 +23,8 @@ from engine import GAMES, Frozen, Outcome
 from pictures.kit import HEIGHT, WIDTH, to_png
 
 FILENAME = "table.png"
-MAX_BYTES = 150_000
+MAX_BYTES = 30_000
+"""The largest a picture may be, in bytes."""
 SIZE = (WIDTH, HEIGHT)
 """Every picture's width and height in pixels."""
 

@@ -1,8 +1,14 @@
-"""CatSanity: who must act, the alley's cats, and every home with its cats grouped by kind, its running
-score and its sanity (the text's 🧠).
+"""CatSanity: who must act (the headline), the alley they adopt from or auction, and every home's
+points and sanity, the acting seat framed.
 
-Sun Cats and Moon Cats are marked as the text marks them (☀️, 🌙): a sun or a crescent on each card and
-chip, in the kind's colour, with the kind's name beside it.
+The alley is drawn big, as cards in the text's order beside the deck: each card is marked as the text
+marks it, a sun (☀️ Sun Cat) or a crescent (🌙 Moon Cat), in its kind's colour, with its kind's name
+("Queen": the crescent already says Moon). During an auction the deck's place shows the highest bid
+and the Moon Cats, not for sale, are greyed. Below, one row per home, its columns aligned: the name,
+the sanity left as a gauge and "4/7" (the text's 🧠 4/7), or "insane"; how many Sun Cats and Moon Cats
+the home holds (its size is what Cthulhu compares); and its points, which a long name never cuts.
+Which cats a home holds, kind by kind, is the text's to say; only a two-player table, whose rows have
+the room, also draws them as chips.
 """
 
 from __future__ import annotations
@@ -16,15 +22,24 @@ from engine.catsanity.texts import MOON_MARK, SUN_MARK
 from engine.catsanity.view import KIND, KIND_NAMES, TOKENS_BY_PLAYERS, View, is_moon
 from engine.core import Outcome, fill_names
 from pictures import kit
-from pictures.results import paint_results, score_lines
+from pictures.results import paint_results, results_scene
 
 TITLE = "CatSanity"
 COLOURS = {"house": kit.ORANGE, "chorus": kit.GREEN, "fib": kit.PURPLE}
+LEFT, RIGHT = 12, kit.WIDTH - 12
+ALLEY_TOP, ALLEY_BOTTOM = 50, 118
+HOMES_TOP, HOMES_BOTTOM = 126, kit.HEIGHT - 6
+GAP = 6
+CHIP = 32
+"""The height of a kind's chip (a symbol and a name at `kit.SMALL`)."""
+GAUGE, SIDE = 56, 100
+"""The widths of a sanity gauge and of the deck beside the alley."""
 
 
 def short(kind: str) -> str:
-    """A kind's name as the text writes it, less the "Cat" every kind has: "Twin A", "Moon King"."""
-    return KIND_NAMES[kind].removesuffix(" Cat").removeprefix("Cat of ")
+    """A kind's name as the picture writes it, less the "Cat" every kind has and the "Moon" its
+    crescent says: "Twin A", "Cthulhu", "Queen"."""
+    return KIND_NAMES[kind].removesuffix(" Cat").removeprefix("Cat of ").removeprefix("Moon ")
 
 
 def mark(moon: bool) -> str:
@@ -33,6 +48,7 @@ def mark(moon: bool) -> str:
 
 
 def colour(kind: str, moon: bool):
+    """A kind's colour: Moon Cats yellow, each kind of Sun Cat its own (every Twin sky blue)."""
     if moon:
         return kit.YELLOW
     return kit.SKY if kind.startswith("twin") else COLOURS.get(kind, kit.GREY)
@@ -48,43 +64,27 @@ def groups(home: Sequence[str]) -> tuple[tuple[str, bool, int], ...]:
 
 
 def scene(view: View, names: Sequence[str], outcome: Outcome | None) -> tuple:
-    homes = tuple(groups(home) for home in view.homes)
+    """The headline, who acts, the alley's (kind, is a Moon Cat), each home's `groups`, the scores,
+    the sanity tokens and how many a player starts with, the deck's size and an auction's highest bid
+    (None with no auction); the results picture's once the game is over."""
     if outcome is not None:
-        best = (
-            outcome.winners[0] if outcome.winners else max(range(len(names)), key=lambda s: outcome.scores[s])
-        )
-        return (
-            "results",
-            tuple(names),
-            outcome.scores,
-            outcome.winners,
-            best,
-            homes[best],
-            tuple((line.label, line.points) for line in outcome.breakdown[best]) if outcome.breakdown else (),
-        )
+        return results_scene(names, outcome)
+    homes = tuple(groups(home) for home in view.homes)
     alley = tuple((KIND[card], is_moon(card)) for card in view.alley)
-    sanity = tuple(
-        f"sanity {tokens}/{TOKENS_BY_PLAYERS[view.players]}" if tokens else "insane" for tokens in view.tokens
-    )
+    full = TOKENS_BY_PLAYERS[view.players]
     now = fill_names(view.prompt, names)
-    return ("table", tuple(names), now, view.to_act, alley, homes, view.scores, sanity, view.deck_size)
+    bid = None if view.auction is None else view.auction.high
+    table = (view.to_act, alley, homes, view.scores, view.tokens, full, view.deck_size, bid)
+    return ("table", tuple(names), now, *table)
 
 
 def paint(data: tuple) -> Image.Image:
     if data[0] == "results":
-        _, names, scores, winners, best, home, lines = data
-        return paint_results(
-            TITLE,
-            names,
-            scores,
-            winners,
-            (),
-            collection=lambda canvas, box: _winner_home(canvas, box, names[best], home, lines),
-        )
-    _, names, now, to_act, alley, homes, scores, sanity, deck = data
+        return paint_results(TITLE, *data[1:])
+    _, names, now, to_act, alley, homes, scores, tokens, full, deck, bid = data
     canvas = kit.Canvas(now)
-    _alley(canvas, alley, deck)
-    _homes(canvas, names, to_act, homes, scores, sanity)
+    _alley(canvas, alley, deck, bid)
+    _homes(canvas, names, to_act, homes, scores, tokens, full)
     return canvas.image
 
 
@@ -92,80 +92,120 @@ def chip_label(kind: str, count: int) -> str:
     return short(kind) + (f" ×{count}" if count > 1 else "")
 
 
-def chip_width(kind: str, count: int, size: int = kit.SMALL) -> float:
-    return kit.length(chip_label(kind, count), size) + 44
+def chip_width(kind: str, count: int) -> float:
+    return kit.length(chip_label(kind, count), kit.SMALL) + 44
 
 
-def chip(
-    canvas: kit.Canvas, x: float, y: float, kind: str, moon: bool, count: int, size: int = kit.SMALL
-) -> float:
-    """A kind's chip at (x, y) — marker shape, name and count; returns its right edge."""
-    width = chip_width(kind, count, size)
-    height = size + 12
-    canvas.panel((x, y, x + width, y + height), fill=kit.PANEL_LIGHT, radius=height // 2)
-    kit.symbol(canvas, mark(moon), x + 17, y + height / 2, 10, colour(kind, moon))
-    canvas.text((x + 33, y + height / 2), chip_label(kind, count), size, kit.INK, anchor="lm")
+def chip(canvas: kit.Canvas, x: float, y: float, kind: str, moon: bool, count: int) -> float:
+    """A kind's chip at (x, y): its mark in its colour, its name and count; returns its right edge."""
+    width = chip_width(kind, count)
+    canvas.panel((x, y, x + width, y + CHIP), fill=kit.DARK, radius=CHIP // 2)
+    kit.symbol(canvas, mark(moon), x + 17, y + CHIP / 2, 10, colour(kind, moon))
+    canvas.text((x + 32, y + CHIP / 2), chip_label(kind, count), kit.SMALL, kit.INK, anchor="lm")
     return x + width
 
 
-def _alley(canvas: kit.Canvas, alley: Sequence[tuple[str, bool]], deck: int) -> None:
-    canvas.panel((16, 48, 784, 118))
-    canvas.text((28, 70), "Alley", kit.TEXT, kit.MUTED, anchor="lm")
-    canvas.text((28, 100), f"deck {deck}", kit.SMALL, kit.MUTED, anchor="lm")
+def _alley(canvas: kit.Canvas, alley: Sequence[tuple[str, bool]], deck: int, bid: int | None) -> None:
+    """The alley's cards, left to right as the text lists them, and at the right the deck's size, or
+    during an auction the highest bid (its Moon Cats, not for sale, greyed)."""
     canvas.record("alley", tuple(alley))
+    canvas.record("bid", bid)
+    side = RIGHT - SIDE
+    canvas.panel((side, ALLEY_TOP, RIGHT, ALLEY_BOTTOM), fill=kit.DARK, outline=kit.GREY, radius=10)
+    number, label = (str(deck), "deck") if bid is None else (str(bid) if bid else "–", "top bid")
+    canvas.text((side + SIDE / 2, ALLEY_TOP + 24), number, kit.LARGE, kit.INK, anchor="mm", bold=True)
+    canvas.text((side + SIDE / 2, ALLEY_BOTTOM - 16), label, kit.SMALL, kit.MUTED, anchor="mm")
+    room = side - GAP - LEFT
     if not alley:
-        canvas.text((150, 83), "empty", kit.TEXT, kit.MUTED, anchor="lm")
+        canvas.panel((LEFT, ALLEY_TOP, side - GAP, ALLEY_BOTTOM))
+        middle = (LEFT + room / 2, (ALLEY_TOP + ALLEY_BOTTOM) / 2)
+        canvas.text(middle, "The alley is empty", kit.TEXT, kit.MUTED, anchor="mm")
+    width = (room - GAP * (len(alley) - 1)) / max(1, len(alley))
     shown = []
     for index, (kind, moon) in enumerate(alley):
-        x = 150 + index * 212
-        canvas.panel((x, 56, x + 200, 110), fill=kit.INK, outline=colour(kind, moon), width=4, radius=10)
-        drawn = kit.symbol(canvas, mark(moon), x + 26, 83, 16, colour(kind, moon))
-        size = kit.TEXT if kit.length(short(kind), kit.TEXT, True) <= 142 else kit.SMALL
-        shown.append(
-            (drawn, canvas.text((x + 50, 83), short(kind), size, kit.DARK, anchor="lm", bold=True, width=142))
+        x = LEFT + index * (width + GAP)
+        aside = moon and bid is not None
+        tint = kit.GREY if aside else colour(kind, moon)
+        canvas.panel((x, ALLEY_TOP, x + width, ALLEY_BOTTOM), outline=tint, width=3)
+        drawn = kit.symbol(canvas, mark(moon), x + width / 2, ALLEY_TOP + 22, 13, tint)
+        name = canvas.text(
+            (x + width / 2, ALLEY_BOTTOM - 18),
+            short(kind),
+            kit.SMALL,
+            kit.MUTED if aside else kit.INK,
+            anchor="mm",
+            bold=True,
+            width=width - 10,
         )
+        shown.append((drawn, name))
     canvas.record("alley shows", tuple(shown))
 
 
-def _homes(canvas: kit.Canvas, names, to_act, homes, scores, sanity) -> None:
-    top, bottom = 124, 446
-    height = (bottom - top) / len(names)
-    shown = []
+def _homes(canvas: kit.Canvas, names, to_act, homes, scores, tokens, full: int) -> None:
+    """One row per home: name, sanity bar, Sun and Moon Cats counted, points; chips where rows have room."""
+    step = (HOMES_BOTTOM - HOMES_TOP + GAP) / len(names)
+    height = step - GAP
+    points = [f"{score} pt{'s' if score != 1 else ''}" for score in scores]
+    points_room = max(kit.length(words, kit.SMALL, True) for words in points)
+    counted = [
+        tuple(sum(n for _, moon, n in home if moon is kind) for kind in (False, True)) for home in homes
+    ]
+    count = 24 + max(kit.length(str(n), kit.SMALL, True) for pair in counted for n in pair) + 12
+    counts_left = RIGHT - 12 - points_room - 10 - 2 * count
+    bar = GAUGE + 6 + kit.length(f"{full}/{full}", kit.SMALL, True)
+    bar_left = counts_left - 14 - max(bar, kit.length("insane", kit.SMALL, True) + 16)
+    shown_names = kit.names_shown(names, kit.SMALL, bar_left - 14 - LEFT - 12)
+    chips = height >= 2 * CHIP + 20
+    seats, shown = [], []
     for seat, home in enumerate(homes):
-        y = top + seat * height
+        y = HOMES_TOP + seat * step
         mine = seat in to_act
+        fill = kit.PANEL_LIGHT if mine else kit.PANEL
         canvas.panel(
-            (16, y, 784, y + height - 6),
-            fill=kit.PANEL_LIGHT if mine else kit.PANEL,
+            (LEFT, y, RIGHT, y + height),
+            fill=fill,
             outline=kit.HIGHLIGHT if mine else None,
-            width=4,
+            width=3,
             radius=10,
         )
-        middle = y + (height - 6) / 2
-        points = f"{scores[seat]} pt{'s' if scores[seat] != 1 else ''}"
-        canvas.text(
-            (28, middle - 13), f"{names[seat]} · {points}", kit.SMALL, kit.INK, anchor="lm", width=250
-        )
-        canvas.text((28, middle + 14), sanity[seat], kit.SMALL, kit.YELLOW, anchor="lm", width=250)
-        x, drawn, more = 290, 0, ""
-        for kind, moon, count in home:
-            if x + chip_width(kind, count) > 720:
-                more = canvas.text((x, middle), f"+{len(home) - drawn}", kit.TEXT, kit.INK, anchor="lm")
-                break
-            x = chip(canvas, x, middle - 19, kind, moon, count) + 6
-            drawn += 1
-        if not home:
-            canvas.text((290, middle), "no cats yet", kit.SMALL, kit.MUTED, anchor="lm")
-        shown.append((scores[seat], sanity[seat], drawn, more, mine))
+        middle = y + (min(height, 40) if chips else height) / 2
+        name = canvas.text((LEFT + 12, middle), shown_names[seat], kit.SMALL, kit.INK, anchor="lm")
+        value = canvas.text((RIGHT - 12, middle), points[seat], kit.SMALL, kit.INK, anchor="rm", bold=True)
+        sanity = _sanity(canvas, bar_left, middle, tokens[seat], full)
+        suns, moons = counted[seat]
+        for at, emoji, n in ((counts_left, SUN_MARK, suns), (counts_left + count, MOON_MARK, moons)):
+            kit.symbol(canvas, emoji, at + 10, middle, 10)
+            canvas.text((at + 24, middle), str(n), kit.SMALL, kit.INK, anchor="lm", bold=True)
+        drawn = _chips(canvas, y + height - CHIP - 10, home) if chips else None
+        seats.append((name, value, mine))
+        shown.append((scores[seat], sanity, suns, moons, drawn, mine))
+    canvas.record("seats", tuple(seats))
     canvas.record("homes", tuple(shown))
 
 
-def _winner_home(canvas: kit.Canvas, box, name: str, home, lines) -> None:
-    x0, y0, x1, y1 = box
-    canvas.text((x0 + 14, y0 + 10), f"{name}'s home", kit.TEXT, kit.INK, width=x1 - x0 - 28)
-    x, y = x0 + 14, y0 + 50
+def _sanity(canvas: kit.Canvas, x: float, y: float, tokens: int, full: int) -> str:
+    """A home's sanity as the text's bar says it: a gauge filled by the tokens held, then "4/7";
+    "insane" on a warning's pill once none is left. Returns the words written."""
+    if not tokens:
+        canvas.panel(
+            (x, y - 14, x + kit.length("insane", kit.SMALL, True) + 16, y + 14), kit.WARNING, radius=14
+        )
+        return canvas.text((x + 8, y), "insane", kit.SMALL, kit.DARK, anchor="lm", bold=True)
+    canvas.rounded((x, y - 7, x + GAUGE, y + 7), 7, kit.DARK, kit.YELLOW, 2)
+    held = (x, y - 7, x + max(14, GAUGE * tokens / full), y + 7)
+    canvas.draw.rounded_rectangle(held, radius=7, fill=kit.INDEX[kit.YELLOW])  # an index: no lookup
+    return canvas.text((x + GAUGE + 6, y), f"{tokens}/{full}", kit.SMALL, kit.INK, anchor="lm", bold=True)
+
+
+def _chips(canvas: kit.Canvas, y: float, home) -> tuple[int, str]:
+    """A home's kinds as chips in one line, and "+N" for the kinds that do not fit: (chips, "+N")."""
+    x, drawn, more = LEFT + 12, 0, ""
     for kind, moon, count in home:
-        if x + chip_width(kind, count) > x1 - 10:
-            x, y = x0 + 14, y + 44
-        x = chip(canvas, x, y, kind, moon, count) + 6
-    score_lines(canvas, (x0, y + 50, x1, y1), lines)
+        if x + chip_width(kind, count) > RIGHT - 60:
+            more = canvas.text((x + 4, y + CHIP / 2), f"+{len(home) - drawn}", kit.SMALL, kit.INK, "lm", True)
+            break
+        x = chip(canvas, x, y, kind, moon, count) + GAP
+        drawn += 1
+    if not home:
+        canvas.text((LEFT + 12, y + CHIP / 2), "no cats yet", kit.SMALL, kit.MUTED, anchor="lm")
+    return drawn, more

@@ -1,10 +1,14 @@
-"""Mad Cat Sad Cat: who must act, the roller's tray (and the dice just rolled, while they are being
-set aside), the sixteen cat cards with their VPs, the catpot and every player's score.
+"""Mad Cat Sad Cat: who must act, the roller's dice (the tray, and the dice just rolled while some are
+being set aside), the kind locked in, the catpot, the cat cards a turn can end on and every player's VPs.
 
-The dice are drawn as the text writes them (`FACE_LABELS`): a mad cat 🔥1 is a vermillion flame marked
-1, a sad cat 💧2 a blue drop marked 2, a wild 🐾 a yellow paw; three shapes and three colours, so no
-die is told by colour alone. The cards read as the text's grid does: per combination, the outer card
-(the moochers split it) then the inner one (the roller's).
+Drawn for a phone, the picture keeps what the roller and the moochers decide on: the dice, and per
+combination the card's VPs as "outer / inner" (the moochers' / the roller's), of the locked kind only
+once a kind is locked (both kinds before), the combinations the tray already reads as lit and framed.
+The supply, the lock-in rules and who has picked a mooch card are the text's.
+
+The dice are drawn as the text writes them (`FACE_LABELS`): a mad cat 🔥1 is a red flame marked 1, a
+sad cat 💧2 a blue drop marked 2, a wild 🐾 a yellow paw; three shapes and three colours, so no die is
+told by colour alone.
 """
 
 from __future__ import annotations
@@ -21,6 +25,14 @@ from pictures.results import paint_results, results_scene
 
 TITLE = "Mad Cat Sad Cat"
 DICE = 5
+KINDS = ("mad", "sad")
+GAP = 12
+"""The room before each die, in pixels (its outline included)."""
+CELL_SIZES = ((kit.LARGE, 14, " / "), (kit.TEXT, 12, " / "), (kit.SMALL, 10, " / "), (kit.SMALL, 8, "/"))
+"""A card's lettering, its kind's symbol's radius and how "outer / inner" is spaced, largest first: the
+largest that every card shown fits in is drawn."""
+SIDE = 150
+"""The width of the panel beside the dice: the kind locked in and the catpot."""
 
 
 def split_label(label: str) -> tuple[str, str]:
@@ -44,9 +56,9 @@ def scene(view: View, names: Sequence[str], outcome: Outcome | None) -> tuple:
         view.rolled if view.phase == "aside" else (),
         view.phase == "roll",
         view.kind,
+        view.readings,
         view.cards,
         view.scores,
-        view.supply,
         view.final_round,
     )
 
@@ -54,17 +66,23 @@ def scene(view: View, names: Sequence[str], outcome: Outcome | None) -> tuple:
 def paint(data: tuple) -> Image.Image:
     if data[0] == "results":
         return paint_results(TITLE, *data[1:])
-    _, names, now, to_act, aside, rolled, in_hand, kind, cards, scores, supply, final_round = data
-    canvas = kit.Canvas(now, "Final round!" if final_round else f"Supply {supply} VP")
-    _tray(canvas, aside, rolled, in_hand, kind)
-    _cards(canvas, cards, kind)
+    _, names, now, to_act, aside, rolled, in_hand, kind, readings, cards, scores, final_round = data
+    canvas = kit.Canvas(now, "Final round!" if final_round else "")
+    x0, y0, x1, y1 = kit.stage(len(names))
+    spare = y1 - y0 - 146  # 146: the stage of five players, the fewest pixels the scene has
+    top = y0 + 4
+    dice_row = 58 + min(14, spare // 4)
+    _dice(canvas, (x0, top, x1 - SIDE - 6, top + dice_row), aside, rolled, in_hand)
+    _side(canvas, (x1 - SIDE, top, x1, top + dice_row), kind, cards[CATPOT])
+    _cards(canvas, (x0, top + dice_row + 6, x1, y1), cards, kind, readings)
     kit.seat_rows(canvas, names, [f"{score} VP" for score in scores], marked=to_act)
     return canvas.image
 
 
 def die(canvas: kit.Canvas, face: str, cx: float, cy: float, r: float = 26) -> str:
-    """A die showing `face` as the text writes it: its emoji's shape, marked with its number; returns
-    the face as drawn, e.g. "🔥1"."""
+    """A die showing `face` as the text writes it: its emoji's shape, marked with its number on the
+    round of the shape (where the number's whole box stands on the die's colour); returns the face as
+    drawn, e.g. "🔥1"."""
     emoji, number = split_label(FACE_LABELS[face])
     kit.symbol(canvas, emoji, cx, cy, r)
     if number:
@@ -72,53 +90,131 @@ def die(canvas: kit.Canvas, face: str, cx: float, cy: float, r: float = 26) -> s
     return emoji + number
 
 
-def _tray(canvas: kit.Canvas, aside, rolled, in_hand: bool, kind: str | None) -> None:
-    canvas.panel((16, 52, 784, 148))
-    lock = f" · {split_label(KIND_LABELS[kind])[1]} locked" if kind else ""
-    canvas.text((28, 56), f"Tray{lock}", kit.SMALL, kit.MUTED)
+def _dice(canvas: kit.Canvas, box, aside, rolled, in_hand: bool) -> None:
+    """The tray's dice, then those just rolled (at most five in all) or how many dice are left to roll
+    (nothing once all five are on the tray); an empty tray is left out."""
+    x0, y0, x1, y1 = box
+    canvas.panel(box)
+    middle = (y0 + y1) / 2
+    labels = (["Tray"] if aside else []) + (["Rolled"] if rolled else [])
+    room = x1 - x0 - 22 - 26 * (len(labels) - 1) - sum(kit.length(label, kit.SMALL) for label in labels)
+    faces = (*aside, *rolled)
+    r = min(24, (y1 - y0) * 0.37, (room - GAP * len(faces)) / max(1, 2 * sum(map(_half, faces))))
     canvas.record("tray", tuple(aside))
     canvas.record("rolled", tuple(rolled))
-    if not aside:
-        canvas.text((28, 118), "empty", kit.TEXT, kit.MUTED, anchor="lm")
-    drawn = [die(canvas, face, 50 + index * 58, 118) for index, face in enumerate(aside)]
-    canvas.record("tray shows", " ".join(drawn))
-    canvas.draw.line((410, 62, 410, 140), fill=kit.PANEL_LIGHT, width=3)
+    x = x0 + 12
+    if aside:
+        x, drawn = _row(canvas, "Tray", aside, x, middle, r)
+        canvas.record("tray shows", drawn)
+        x += 26
+    left = DICE - len(aside)
+    if aside and (rolled or left):
+        canvas.draw.line((x - 14, y0 + 10, x - 14, y1 - 10), fill=kit.PANEL_LIGHT, width=3)
     if rolled:
-        canvas.text((424, 56), "Just rolled", kit.SMALL, kit.MUTED)
-        drawn = [die(canvas, face, 448 + index * 58, 118) for index, face in enumerate(rolled)]
-        canvas.record("rolled shows", " ".join(drawn))
+        canvas.record("rolled shows", _row(canvas, "Rolled", rolled, x, middle, r)[1])
+    elif in_hand:
+        canvas.text(((x0 + x1) / 2, middle), f"All {DICE} dice to roll", kit.TEXT, kit.INK, anchor="mm")
+    elif left:
+        words = f"{left} {'die' if left == 1 else 'dice'} to roll"
+        words = words if kit.length(words, kit.SMALL) <= x1 - x - 10 else f"{left} to roll"
+        canvas.text((x, middle), words, kit.SMALL, kit.INK, anchor="lm")
+
+
+def _row(canvas: kit.Canvas, label: str, faces, x: float, middle: float, r: float) -> tuple[float, str]:
+    """`label`, then `faces` as dice of radius `r`; returns where the row ends and the dice as drawn."""
+    x = x + kit.length(canvas.text((x, middle), label, kit.SMALL, kit.MUTED, anchor="lm"), kit.SMALL)
+    drawn = []
+    for face in faces:
+        x += GAP + _half(face) * r
+        drawn.append(die(canvas, face, x, middle + r * 0.05, r))
+        x += _half(face) * r
+    return x, " ".join(drawn)
+
+
+def _half(face: str) -> float:
+    """Half a die's width, in its radius: a paw is wider than a flame or a drop."""
+    return 0.92 if face == "w" else 0.76
+
+
+def _side(canvas: kit.Canvas, box, kind: str | None, catpot: int) -> None:
+    """The kind locked in (its shape) and the catpot, the card five wilds or a failed turn's moochers take."""
+    x0, y0, x1, y1 = box
+    canvas.panel(box)
+    upper, lower = y0 + (y1 - y0) * 0.28, y0 + (y1 - y0) * 0.72
+    if kind is None:
+        canvas.text((x0 + 12, upper), "No lock", kit.SMALL, kit.MUTED, anchor="lm")
     else:
-        left = DICE - len(aside)
-        words = f"All {DICE} dice to roll" if in_hand else f"{left} {'die' if left == 1 else 'dice'} to roll"
-        canvas.text((424, 104), words, kit.TEXT, kit.INK, anchor="lm")
+        emoji, _ = split_label(KIND_LABELS[kind])
+        kit.symbol(canvas, emoji, x0 + 24, upper, 11)
+        canvas.text((x0 + 42, upper), "locked", kit.SMALL, kit.INK, anchor="lm")
+    canvas.text((x0 + 12, lower), "Catpot", kit.SMALL, kit.MUTED, anchor="lm")
+    canvas.record(
+        "catpot", canvas.text((x1 - 12, lower), str(catpot), kit.TEXT, kit.INK, anchor="rm", bold=True)
+    )
+    canvas.record("lock", kind)
 
 
-def _cards(canvas: kit.Canvas, cards: Sequence[int], locked: str | None) -> None:
-    """Per combination a row; per kind a column of "outer / inner" VPs, the locked kind's framed."""
-    top, row, names_w, column = 154, 44, 186, 220
-    for index, kind in enumerate(("mad", "sad")):
-        x = 16 + names_w + index * (column + 8)
-        emoji, word = split_label(KIND_LABELS[kind])
+def _cards(canvas: kit.Canvas, box, cards: Sequence[int], locked: str | None, readings) -> None:
+    """A tile per combination, as wide as its name: under it, per kind shown, the kind's symbol and its
+    cards' VPs as "outer / inner" (the symbol above them where a row is tall), one size for all; the
+    combinations the tray already reads as are lit and framed."""
+    x0, y0, x1, y1 = box
+    kinds = (locked,) if locked else KINDS
+    names = [SHORT_COMBOS[combo] for combo in COMBOS]
+    widths = [kit.length(name, kit.SMALL) for name in names]
+    gap = 4
+    pad = (x1 - x0 - sum(widths) - gap * (len(COMBOS) - 1)) / len(COMBOS)
+    head = 29
+    row = (y1 - y0 - head - 2) / len(kinds)
+    tiles = [width + pad - 10 for width in widths]
+    values = {
+        (kind, combo): (cards[card(kind, combo, False)], cards[card(kind, combo, True)])
+        for kind in kinds
+        for combo in COMBOS
+    }
+    stacked = row >= 70  # room for the symbol above the words
+    for size, r, slash in CELL_SIZES:
+        needs = [_width(f"{o}{slash}{i}", size, 0 if stacked else r) for (o, i) in values.values()]
+        if max(needs) <= min(tiles) and size * 0.75 + 4 <= row:
+            break
+    shown = []
+    left = x0
+    for combo, name, width in zip(COMBOS, names, widths, strict=True):
+        right = left + width + pad
+        lit = combo in readings
         canvas.panel(
-            (x, top, x + column, top + 4 * row + 30),
-            fill=kit.PANEL,
-            outline=kit.HIGHLIGHT if locked == kind else kit.SYMBOLS[emoji][1],
-            width=4 if locked == kind else 2,
+            (left, y0, right, y1),
+            fill=kit.PANEL_LIGHT if lit else kit.PANEL,
+            outline=kit.HIGHLIGHT if lit else None,
+            width=2,
+            radius=8,
         )
-        kit.symbol(canvas, emoji, x + 22, top + 19, 12)
-        canvas.text((x + 40, top + 19), word.upper(), kit.SMALL, kit.INK, anchor="lm", bold=True)
-        for line, combo in enumerate(COMBOS):
-            y = top + 30 + line * row + row / 2
-            outer, inner = cards[card(kind, combo, False)], cards[card(kind, combo, True)]
-            canvas.text((x + column / 2 - 8, y), f"{outer} /", kit.TEXT, kit.MUTED, anchor="rm")
-            canvas.text((x + column / 2 + 4, y), str(inner), kit.LARGE, kit.INK, anchor="lm", bold=True)
-    canvas.text((24, top + 19), "outer / inner", kit.SMALL, kit.MUTED, anchor="lm")
-    for line, combo in enumerate(COMBOS):
-        y = top + 30 + line * row + row / 2
-        canvas.text((24, y), SHORT_COMBOS[combo], kit.SMALL, kit.INK, anchor="lm", width=names_w - 12)
-    x = 16 + names_w + 2 * (column + 8)
-    middle = (x + 784) / 2
-    canvas.panel((x, top, 784, top + 4 * row + 30), fill=kit.PANEL, outline=kit.YELLOW, width=3)
-    kit.shape(canvas, "diamond", middle, top + 50, 24, kit.YELLOW)
-    canvas.text((middle, top + 104), "Catpot", kit.TEXT, kit.INK, anchor="mm")
-    canvas.text((middle, top + 164), str(cards[CATPOT]), kit.HUGE, kit.INK, anchor="mm", bold=True)
+        centre = (left + right) / 2
+        canvas.text((centre, y0 + 3 + head / 2), name, kit.SMALL, kit.INK if lit else kit.MUTED, anchor="mm")
+        for line, kind in enumerate(kinds):
+            middle = y0 + head + row * (line + 0.5)
+            outer, inner = values[kind, combo]
+            words = f"{outer}{slash}{inner}"
+            if stacked:
+                block = 2 * r + 10 + 0.73 * size  # the symbol, a gap, the digits' height
+                kit.symbol(canvas, split_label(KIND_LABELS[kind])[0], centre, middle - block / 2 + r, r)
+                canvas.text((centre, middle + block / 2), words, size, kit.INK, anchor="ms", bold=True)
+            else:
+                _value(canvas, kind, words, centre, middle, size, r)
+            shown.append((kind, combo, outer, inner))
+        left = right + gap
+    canvas.record("cards", tuple(shown))
+
+
+def _width(words: str, size: int, r: float) -> float:
+    """How wide a kind's symbol of radius `r` (none: 0) and `words` beside it are drawn."""
+    return (2 * r + 6 if r else 0) + kit.length(words, size, True)
+
+
+def _value(
+    canvas: kit.Canvas, kind: str, words: str, centre: float, middle: float, size: int, r: float
+) -> None:
+    """A kind's symbol, then its cards' "outer / inner" as the text's grid writes them, centred."""
+    start = centre - _width(words, size, r) / 2
+    kit.symbol(canvas, split_label(KIND_LABELS[kind])[0], start + r, middle, r)
+    canvas.text((start + 2 * r + 6, middle), words, size, kit.INK, anchor="lm", bold=True)

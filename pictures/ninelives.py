@@ -1,8 +1,14 @@
-"""Nine Lives: who must act, the four cats' counts against the limit of nine, the cards on the table
-(newest last), the power in force (its cats drawn as the game's shapes) and every player's lives.
+"""Nine Lives: what the player to act weighs before a play. The headline says who must act; below it
+the four cats' counts, big, each against the limit of nine (a gauge of nine cells under the number);
+then the newest card on the table (the cards before it as "+N") beside the power in force, its cats
+drawn as shapes ("Shapeshift ⚪→🟦"); along the foot every player's lives beside a heart ("safe" after
+a perfect nine). The round, the deck, the discard pile, covered cards and why a card counts as it
+does are the text's.
 
-The four cats are drawn as the text writes them (`EMOJI`): ⚪ a white circle, 🟦 a blue square, 🔺 a
-red triangle, ⭐ a yellow star — each its own shape and its own colour.
+The four cats are drawn as the text writes them (`EMOJI`, through `kit.symbol`): ⚪ a white circle,
+🟦 a blue square, 🔺 a red triangle, ⭐ a yellow star, each its own shape and colour. A cat ignored this
+round is drawn grey and struck through; a count at nine (full) is framed in white, one past nine in
+the warning colour, its number too.
 """
 
 from __future__ import annotations
@@ -18,51 +24,62 @@ from pictures.results import paint_results
 
 TITLE = "Nine Lives"
 CAT_COLOURS = tuple(kit.SYMBOLS[emoji][1] for emoji in EMOJI)
-SHOWN_PILES = 7
+RUN = 4
+"""A card's icons of one cat are drawn one by one up to this many, else once with "×n" (as the text
+writes a card: "⭐×9")."""
+GAP = 8
+LABEL = 76
+"""The table panel's column for its label and the "+N" under it."""
+POWER_WIDTH = 264
+"""The power panel's width: room for the longest power, "Numbershift 3×⭐", in small letters."""
 
 
 def scene(view: View, names: Sequence[str], outcome: Outcome | None) -> tuple:
+    """The table's scene: names, headline, who acts, the counts, the ignored cats, the newest card's
+    printed icons and how many cards the table holds (`bench.pictures` reads that, item 7), the power
+    in force, and lives (safe or not)."""
     lives = tuple(seat.lives for seat in view.seats)
     if outcome is not None:
         return ("results", tuple(names), outcome.scores, outcome.winners, lives)
-    piles = tuple((pile[-1].counts, len(pile), pile[-1].note) for pile in view.table)
+    newest = view.table[-1][-1].card.icons if view.table else ()
     power = ()
-    if view.power is not None and view.power.power:
+    if view.power is not None:
         card = view.power.card()
         power = (POWERS[card.power].name, POWERS[card.power].params, card.a, card.b)
     safe = tuple(seat.safe for seat in view.seats)
+    prompt = fill_names(view.prompt, names)
     return (
         "table",
         tuple(names),
-        fill_names(view.prompt, names),
+        prompt,
         view.to_act,
-        view.round,
         view.counts,
         view.ignored,
-        piles,
+        newest,
+        len(view.table),
         power,
         lives,
         safe,
-        view.deck_size,
-        len(view.discard),
     )
 
 
 def paint(data: tuple) -> Image.Image:
     if data[0] == "results":
         _, names, scores, winners, lives = data
-        return paint_results(
-            TITLE,
-            names,
-            scores,
-            winners,
-            (),
-            collection=lambda canvas, box: _lives_left(canvas, box, names, lives),
-        )
-    _, names, now, to_act, round_, counts, ignored, piles, power, lives, safe, deck, discard = data
+
+        def collection(canvas: kit.Canvas, box) -> None:
+            _winner_lives(canvas, box, names, winners, lives)
+
+        return paint_results(TITLE, names, scores, winners, (), collection=collection)
+    _, names, now, to_act, counts, ignored, newest, on_table, power, lives, safe = data
     canvas = kit.Canvas(now)
-    _counters(canvas, counts, ignored, (f"Round {round_}", f"Deck {deck}", f"Discard {discard}"))
-    _piles(canvas, piles, power)
+    x0, y0, x1, y1 = kit.stage(len(names))
+    y0 += 4
+    tall = 62 + round((y1 - y0 - 142) * 0.4)  # the counts' row: 62 px with six players, more with fewer
+    _counts(canvas, counts, ignored, (x0, y0, x1, y0 + tall))
+    split = x1 - POWER_WIDTH - GAP
+    _table(canvas, newest, on_table, (x0, y0 + tall + GAP, split, y1))
+    _power(canvas, power, (split + GAP, y0 + tall + GAP, x1, y1))
     values = [f"{count}" + (" safe" if is_safe else "") for count, is_safe in zip(lives, safe, strict=True)]
     kit.seat_rows(canvas, names, values, marked=to_act, icon=lambda c, x, y: kit.heart(c, x, y, 10))
     return canvas.image
@@ -73,112 +90,134 @@ def cat_icon(canvas: kit.Canvas, cat: int, cx: float, cy: float, r: float, dim: 
     return kit.symbol(canvas, EMOJI[cat], cx, cy, r, kit.GREY if dim else None)
 
 
-def _counters(
-    canvas: kit.Canvas, counts: Sequence[int], ignored: Sequence[int], about: Sequence[str]
-) -> None:
-    """One bar of nine cells per cat; a count above nine says "over!"; beside them the round and deck."""
-    top, row = 50, 40
-    cell, left = 36, 64
-    canvas.record("counts", tuple(counts))
+def _counts(canvas: kit.Canvas, counts: Sequence[int], ignored: Sequence[int], box) -> None:
+    """Four tiles, one a cat: its shape, its count in big figures and a gauge of nine cells."""
+    x0, y0, x1, y1 = box
+    width, height = (x1 - x0 - 3 * GAP) / 4, y1 - y0
+    r = 16 + (height - 62) // 8
+    gauge = 6 + (height - 62) // 10
+    middle = y0 + (height - gauge - 8) / 2 + 1
     shown = []
     for cat, count in enumerate(counts):
-        y = top + cat * row
-        dim = cat in ignored
-        shown.append(cat_icon(canvas, cat, 32, y + 17, 14, dim))
+        x = x0 + cat * (width + GAP)
+        dim, over = cat in ignored, count > LIMIT
+        edge = kit.WARNING if over else None if dim or count < LIMIT else kit.INK
+        canvas.panel((x, y0, x + width, y1), kit.PANEL, edge, width=3, radius=10)
+        shown.append(cat_icon(canvas, cat, x + 12 + r, middle, r, dim))
+        if dim:  # ignored this round: struck through
+            canvas.draw.line((x + 6, middle + r + 6, x + 18 + 2 * r, middle - r - 6), fill=kit.INK, width=3)
+        colour = kit.MUTED if dim else kit.WARNING if over else kit.INK
+        centre = x + 12 + 2 * r + (width - 12 - 2 * r) / 2
+        canvas.text((centre, middle), str(count), kit.HUGE, colour, anchor="mm", bold=True)
+        cell = (width - 20 - (LIMIT - 1) * 3) / LIMIT
+        top = y1 - 8 - gauge
         for index in range(LIMIT):
-            x = left + index * (cell + 4)
-            filled = index < count
-            fill = (kit.GREY if dim else CAT_COLOURS[cat]) if filled else kit.PANEL
-            canvas.rounded((x, y + 4, x + cell, y + 30), 5, fill, kit.PANEL_LIGHT, width=2)
-        limit_x = left + LIMIT * (cell + 4) - 2
-        canvas.draw.line((limit_x, y, limit_x, y + 34), fill=kit.INK, width=3)
-        over = count > LIMIT
-        label = f"{count}/9" + (" over!" if over else " ignored" if dim else "")
-        canvas.text(
-            (limit_x + 12, y + 17),
-            label,
-            kit.TEXT,
-            kit.WARNING if over else kit.INK,
-            anchor="lm",
-            bold=count == LIMIT or over,
-        )
+            left = x + 10 + index * (cell + 3)
+            fill = (kit.GREY if dim else CAT_COLOURS[cat]) if index < count else kit.PANEL_LIGHT
+            box = (round(left), top, round(left + cell) - 1, top + gauge - 1)
+            canvas.draw.rectangle(box, fill=kit.INDEX[fill])  # the palette's index: drawn quicker
+    canvas.record("counts", tuple(counts))
     canvas.record("cats", tuple(shown))
-    for line, words in enumerate(about):
-        canvas.text((784, top + 4 + line * 36), words, kit.SMALL, kit.MUTED, anchor="ra")
 
 
-def _power(canvas: kit.Canvas, power: tuple, right: float, y: float) -> None:
-    """The power in force, right-aligned at (right, y): its name, then its cats as shapes."""
+def _table(canvas: kit.Canvas, newest: Sequence[int], on_table: int, box) -> None:
+    """The newest card, its icons in one row or two, whichever draws them bigger; under the label,
+    "+N" counts the other cards on the table."""
+    x0, y0, x1, y1 = box
+    canvas.panel(box, kit.PANEL, radius=10)
+    canvas.text((x0 + 12, y0 + 6), "Table", kit.SMALL, kit.MUTED)
+    parts = _card_parts(newest)
+    canvas.record("table", tuple(parts))
+    top, height, middle = y0 + 6, y1 - y0 - 12, (x0 + LABEL + x1 - 6) / 2
+    if not parts:
+        canvas.text((middle, top + height / 2), "No cards yet", kit.SMALL, kit.MUTED, anchor="mm")
+        return
+    if on_table > 1:
+        canvas.text((x0 + 12, y1 - 8), f"+{on_table - 1}", kit.TEXT, kit.MUTED, anchor="ld")
+    r, in_row = _fit_card(parts, x1 - x0 - LABEL - 6, height)
+    width = in_row * (2 * r + 6) + _marks(parts) + 8
+    canvas.rounded((middle - width / 2, top, middle + width / 2, top + height), 8, kit.DARK)
+    lines = [parts[i : i + in_row] for i in range(0, len(parts), in_row)]
+    for line, row in enumerate(lines):
+        y = top + height / 2 + (line - (len(lines) - 1) / 2) * (2 * r + 6)
+        x = middle - (len(row) * (2 * r + 6) + _marks(row) - 6) / 2
+        for cat, n in row:
+            cat_icon(canvas, cat, x + r, y, r)
+            x += 2 * r + 6
+            if n:
+                shown = canvas.text((x - 4, y), f"×{n}", kit.SMALL, kit.INK, anchor="lm", bold=True)
+                x += kit.length(shown, kit.SMALL, True) + 2
+
+
+def _fit_card(parts: Sequence[tuple[int, int]], width: float, height: float) -> tuple[int, int]:
+    """The icon radius and icons a row (all in one row, or in two) that draw a card's `parts`
+    biggest within `width` × `height`; one row when both draw them alike."""
+    best = (0, len(parts))
+    for rows in (1, 2):
+        in_row = max(1, -(-len(parts) // rows))
+        tall = (height - 8 - 6 * (rows - 1)) // (2 * rows)
+        r = min(20, tall, int(((width - 8 - _marks(parts)) / in_row - 6) / 2))
+        if r > best[0]:
+            best = (r, in_row)
+    return best
+
+
+def _card_parts(icons: Sequence[int]) -> list[tuple[int, int]]:
+    """A card's icons as drawn: (cat, 0) one icon; (cat, n) one icon marked "×n"."""
+    parts = []
+    for cat, n in enumerate(icons):
+        parts += [(cat, n)] if n > RUN else [(cat, 0)] * n
+    return parts
+
+
+def _marks(parts: Sequence[tuple[int, int]]) -> float:
+    """How wide the "×n" after a card's long runs are."""
+    return sum(kit.length(f"×{n}", kit.SMALL, True) + 2 for _, n in parts if n)
+
+
+def _power(canvas: kit.Canvas, power: tuple, box) -> None:
+    """The power in force: its name, then its cats as shapes, in the largest size that fits."""
+    x0, y0, x1, y1 = box
+    canvas.panel(box, kit.PANEL, radius=10)
+    canvas.text((x0 + 12, y0 + 6), "Power", kit.SMALL, kit.MUTED)
+    middle = (y0 + 34 + y1 - 4) / 2
+    if not power:
+        canvas.record("power", ())
+        canvas.text((x0 + 12, middle), "none", kit.TEXT, kit.MUTED, anchor="lm")
+        return
     name, params, a, b = power
-    parts: list = [f"Power: {name}"]
+    parts: list = [name]
     if params == "AB":
         parts += [a, "→", b]
     elif params == "An":
         parts += [f"{b}×", a]
     elif params == "A":
         parts += [a]
-    widths = [28 if isinstance(part, int) else kit.length(part, kit.SMALL) + 8 for part in parts]
-    x = right - sum(widths)
-    drawn = []
+    for size, r in ((kit.TEXT, 16), (kit.SMALL, 13)):
+        widths = [2 * r + 4 if isinstance(part, int) else kit.length(part, size, True) + 4 for part in parts]
+        if sum(widths) <= x1 - x0 - 24:
+            break
+    x, drawn = x0 + 12, []
     for part, width in zip(parts, widths, strict=True):
         if isinstance(part, int):
-            drawn.append(cat_icon(canvas, part, x + 13, y + 15, 11))
+            drawn.append(cat_icon(canvas, part, x + r, middle, r))
         else:
-            drawn.append(canvas.text((x, y), part, kit.SMALL, kit.YELLOW))
+            drawn.append(canvas.text((x, middle), part, size, kit.YELLOW, anchor="lm", bold=True))
         x += width
     canvas.record("power", tuple(drawn))
 
 
-def _piles(canvas: kit.Canvas, piles: Sequence[tuple], power: tuple) -> None:
-    top = 214
-    canvas.panel((16, top, 784, 362))
-    canvas.text((28, top + 4), "On the table, newest last", kit.SMALL, kit.MUTED)
-    if power:
-        _power(canvas, power, 772, top + 4)
-    shown = piles[-SHOWN_PILES:]
-    cut = len(piles) - len(shown)
-    canvas.record("piles", (cut, tuple(counts for counts, _, _ in shown)))
-    if cut:
-        canvas.text((28, top + 88), f"+{cut}", kit.TEXT, kit.MUTED, anchor="lm")
-    if not piles:
-        canvas.text((400, top + 88), "No cards yet", kit.TEXT, kit.MUTED, anchor="mm")
-    for index, (counts, size, _note) in enumerate(shown):
-        x = 82 + index * 100
-        newest = index == len(shown) - 1
-        canvas.panel(
-            (x, top + 38, x + 92, top + 140),
-            fill=kit.INK,
-            outline=kit.HIGHLIGHT if newest else None,
-            width=4,
-            radius=8,
-        )
-        icons = [cat for cat, n in enumerate(counts) for _ in range(n)]
-        _card_icons(canvas, icons, x + 46, top + 86)
-        if size > 1:
-            canvas.text((x + 88, top + 138), f"×{size}", kit.SMALL, kit.DARK, anchor="rd")
-
-
-def _card_icons(canvas: kit.Canvas, icons: Sequence[int], cx: float, cy: float) -> None:
-    """A card's icons in a small grid: up to three in a row, more rows below."""
-    if not icons:
+def _winner_lives(canvas: kit.Canvas, box, names: Sequence[str], winners: Sequence[int], lives) -> None:
+    """The winner's nine lives as hearts, three by three: those left in the warning red, lost ones grey."""
+    x0, y0, x1, y1 = box
+    if not winners:
         return
-    per_row = 3 if len(icons) > 4 else 2 if len(icons) > 1 else 1
-    rows = -(-len(icons) // per_row)
-    size = 16 if len(icons) <= 4 else 11
-    step = size * 2 + 4
-    for index, cat in enumerate(icons[:9]):
-        row, column = divmod(index, per_row)
-        in_row = min(per_row, len(icons) - row * per_row)
-        x = cx + (column - (in_row - 1) / 2) * step
-        y = cy + (row - (rows - 1) / 2) * step
-        cat_icon(canvas, cat, x, y, size)
-
-
-def _lives_left(canvas: kit.Canvas, box, names: Sequence[str], lives: Sequence[int]) -> None:
-    x0, y0, _, _ = box
-    canvas.text((x0 + 14, y0 + 10), "Lives left", kit.TEXT, kit.INK)
-    for row, seat in enumerate(sorted(range(len(names)), key=lambda s: -lives[s])):
-        y = y0 + 56 + row * 52
-        canvas.text((x0 + 14, y), names[seat], kit.SMALL, kit.INK, width=130)
-        for index in range(min(lives[seat], 9)):
-            kit.heart(canvas, x0 + 162 + index * 20, y + 12, 8)
+    seat = winners[0]
+    (name,) = kit.names_shown([names[seat]], kit.SMALL, x1 - x0 - 24 - kit.length("'s lives", kit.SMALL))
+    canvas.text((x0 + 12, y0 + 8), f"{name}'s lives", kit.SMALL, kit.MUTED)
+    size = min((x1 - x0 - 40) / 3, (y1 - y0 - 56) / 3)
+    left = (x0 + x1) / 2 - size
+    for index in range(LIMIT):
+        row, column = divmod(index, 3)
+        fill = kit.WARNING if index < lives[seat] else kit.GREY
+        kit.heart(canvas, left + column * size, y0 + 48 + size / 2 + row * size, size * 0.36, fill)

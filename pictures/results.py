@@ -20,6 +20,10 @@ def results_scene(names: Sequence[str], outcome: Outcome) -> tuple:
     return ("results", tuple(names), outcome.scores, outcome.winners, breakdown)
 
 
+RANKING_RIGHT = 282
+"""Where the ranking ends and the winner's panel begins."""
+
+
 def paint_results(
     title: str,
     names: Sequence[str],
@@ -29,69 +33,70 @@ def paint_results(
     collection: Collection | None = None,
     unit: str = "",
 ) -> Image.Image:
+    """The players ranked, winners crowned, each with a score bar; beside them the winner's
+    `collection` (drawn in the box it is given) or how the winner scored."""
     canvas = kit.Canvas(f"{title}: final scores")
     order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
-    top, bottom, right = 58, 434, 420
-    height = min(70, (bottom - top) / max(1, len(order)))
+    top, bottom = kit.HEADLINE, kit.HEIGHT - 6
+    height = min(56, (bottom - top) / max(1, len(order)))
     best = max(max(scores, default=0), 1)
+    values = [f"{score}{unit}" for score in scores]
+    value_room = max(kit.length(value, kit.TEXT, True) for value in values)
+    shown = kit.names_shown(names, kit.SMALL, RANKING_RIGHT - 12 - 44 - value_room - 20)
     for rank, seat in enumerate(order):
         y = top + rank * height
         won = seat in winners
         canvas.panel(
-            (16, y, right, y + height - 6),
+            (12, y, RANKING_RIGHT, y + height - 4),
             fill=kit.PANEL_LIGHT if won else kit.PANEL,
             outline=kit.HIGHLIGHT if won else None,
-            radius=10,
+            radius=8,
         )
+        middle = y + (height - 4) / 2 - (3 if height >= 48 else 0)
         if won:
-            kit.crown(canvas, 40, y + height / 2 - 3, 13)
-        canvas.text((64, y + 6), names[seat], kit.TEXT, kit.INK, width=230)
-        bar = max(0, scores[seat]) / best * (right - 150 - 64)
-        canvas.draw.rounded_rectangle(
-            (64, y + height - 22, 64 + max(bar, 4), y + height - 12),
-            radius=4,
-            fill=kit.YELLOW if won else kit.SKY,
-        )
-        canvas.text(
-            (right - 14, y + height / 2 - 3),
-            f"{scores[seat]}{unit}",
-            kit.LARGE,
-            kit.INK,
-            anchor="rm",
-            bold=True,
-        )
-    box = (436, top, 784, bottom)
+            kit.crown(canvas, 30, middle, 10)
+        canvas.text((48, middle), shown[seat], kit.SMALL, kit.INK, anchor="lm")
+        canvas.text((RANKING_RIGHT - 12, middle), values[seat], kit.TEXT, kit.INK, anchor="rm", bold=True)
+        if height >= 48:
+            bar = max(0, scores[seat]) / best * (RANKING_RIGHT - 24 - 48)
+            canvas.draw.rectangle(
+                (48, y + height - 14, 48 + max(bar, 4), y + height - 10), fill=kit.YELLOW if won else kit.SKY
+            )
+    box = (RANKING_RIGHT + 8, top, kit.WIDTH - 12, bottom)
     canvas.panel(box, fill=kit.PANEL)
     if collection is not None:
         collection(canvas, box)
     elif winners and breakdown and breakdown[winners[0]]:
         _breakdown(canvas, box, names[winners[0]], breakdown[winners[0]])
     else:
-        canvas.text(
-            ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "Nobody wins", kit.LARGE, kit.MUTED, anchor="mm"
-        )
+        middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+        canvas.text(middle, "Nobody wins", kit.LARGE, kit.MUTED, anchor="mm")
     return canvas.image
 
 
 def _breakdown(canvas: kit.Canvas, box: Box, name: str, lines: Sequence[tuple[str, int]]) -> None:
     x0, y0, x1, y1 = box
-    canvas.text((x0 + 14, y0 + 10), f"How {name} scored", kit.TEXT, kit.INK, width=x1 - x0 - 28)
-    score_lines(canvas, (x0, y0 + 52, x1, y1), lines)
+    (shown,) = kit.names_shown([name], kit.SMALL, x1 - x0 - 24 - kit.length("How  scored", kit.SMALL))
+    canvas.text((x0 + 12, y0 + 8), f"How {shown} scored", kit.SMALL, kit.MUTED)
+    score_lines(canvas, (x0, y0 + 44, x1, y1 - 4), lines)
 
 
 def score_lines(canvas: kit.Canvas, box: Box, lines: Sequence[tuple[str, int]], step: int = 32) -> None:
     """Score lines, label and points, down `box`; those that do not fit are summed on a last line that
-    says how many they are, so the points shown always add up to the score."""
+    says how many they are, so the points shown always add up to the score and stay inside `box`."""
     x0, y0, x1, y1 = box
-    room = max(0, int((y1 - y0) // step))
-    shown = lines if len(lines) <= room else lines[: max(0, room - 1)]
+    room = max(1, int((y1 - y0) // step))
+    shown = lines if len(lines) <= room else lines[: room - 1]
     rest = lines[len(shown) :]
     if rest:
         word = "line" if len(rest) == 1 else "lines"
         shown = (*shown, (f"{len(rest)} more {word}", sum(points for _, points in rest)))
     canvas.record("score lines", tuple(shown))
     for index, (label, points) in enumerate(shown):
-        y = y0 + index * step
+        y = y0 + index * step + step / 2
         muted = index == len(shown) - 1 and bool(rest)
-        canvas.text((x0 + 14, y), label, kit.SMALL, kit.MUTED if muted else kit.INK, width=x1 - x0 - 80)
-        canvas.text((x1 - 14, y), str(points), kit.SMALL, kit.YELLOW, anchor="ra", bold=True)
+        number = str(points)
+        room_left = x1 - x0 - 24 - kit.length(number, kit.SMALL, True) - 12
+        colour = kit.MUTED if muted else kit.INK
+        canvas.text((x0 + 12, y), label, kit.SMALL, colour, anchor="lm", width=room_left)
+        canvas.text((x1 - 12, y), number, kit.SMALL, kit.YELLOW, anchor="rm", bold=True)

@@ -263,7 +263,16 @@ def test_the_check_finds_a_circle_and_names_it():
 GAME_FILES = {"__init__", "model", "rules", "view", "texts", "ai", "guide", "hints", "position"}
 """The public modules of every game package; anything more a game needs is a private `_*.py` helper."""
 SHARED_ENGINE_PACKAGES = {"ai"}
-SHARED_PICTURES = {"pictures", "pictures.kit", "pictures.results", "pictures.process"}
+SHARED_PICTURES = {
+    "pictures",
+    "pictures.kit",
+    "pictures.letters",
+    "pictures.png",
+    "pictures.palette",
+    "pictures.silhouettes",
+    "pictures.results",
+    "pictures.process",
+}
 """The pictures modules every game shares (the drawing process among them); each of the others draws
 one game."""
 GAME_PACKAGES = sorted(

@@ -1,5 +1,7 @@
-"""The pictures on a phone: every character Catnip writes is in the font, every letter is at least
-12 px tall and every text has WCAG AA contrast when the picture is shown 400 px wide, what a picture
+"""The pictures on a phone: every character Catnip writes is in the fonts, every letter is at least
+12 px tall and every text has WCAG AA contrast when the picture is shown 286 px wide (the embed's
+picture on a 390 px phone), every text stays inside its panel, every shape that carries meaning stands
+out 3:1 from what is under it, players' names are drawn (never "?") and never look alike, what a picture
 states (who must act, dice, cards, scores, lives) agrees with the table's text at every step, and every
 table and results picture is a PNG of the fixed size within the size budget.
 
@@ -20,12 +22,12 @@ from PIL import Image
 import pictures
 from engine import GAMES
 from engine.catsanity.texts import MOON_MARK, SUN_MARK
-from engine.catsdogs.texts import short, who
+from engine.catsdogs.texts import cards_line, short, who
 from engine.catsdogs.view import TABLE
 from engine.madcat.texts import vps
 from engine.madcat.view import View as MadcatView
 from engine.testing import RandomPlayer
-from pictures import kit
+from pictures import kit, letters
 from pictures.catsanity import groups
 
 CASES = [
@@ -33,7 +35,14 @@ CASES = [
     for key, game in sorted(GAMES.items())
     for players in range(game.rules.min_players, game.rules.max_players + 1)
 ]
-NAMES = ["Zoë", "José", "Siobhán", "Łukasz", "Dvořák", "Ærøskøbing Søren-Ødegård"]
+NAMES = [
+    "Zoë Ångström",
+    "José Álvarez-Núñez",
+    "Łukasz Wiśniewski",
+    "Маша",
+    "王小明",
+    "Bartholomew-Alexander Vanderbilt",
+]
 REAL_NAMES = [
     *NAMES,
     "Søren",
@@ -65,8 +74,8 @@ def must_draw(words: str) -> set[str]:
 
 @functools.cache
 def known() -> frozenset[int]:
-    """The code points both faces of the font draw."""
-    return kit.characters(False) & kit.characters(True)
+    """The code points the pictures draw: both weights of DejaVu, and the fallback face."""
+    return (letters.characters(False) & letters.characters(True)) | letters.fallback_characters()
 
 
 def missing(words: str) -> set[str]:
@@ -107,10 +116,42 @@ def test_real_world_names_are_drawn_letter_for_letter():
         assert kit.drawable(name) == unicodedata.normalize("NFC", name)
 
 
-def test_what_the_font_lacks_is_left_out_or_marked_never_a_box():
+def test_what_the_fonts_lack_is_left_out_never_a_box_or_a_question_mark():
     assert kit.drawable("Ann 🐾🧠") == "Ann"
-    assert kit.drawable("李雷") == kit.DROPPED * 2
     assert kit.drawable("José") == "José"  # a decomposed é is composed first
+    for name in ("李雷", "王小明", "さくら", "Маша"):
+        assert kit.drawable(name) == name, "drawn in the fallback face, letter for letter"
+    assert kit.names_shown(["𓀀𓀁", "Ann"], kit.SMALL, 200) == ["#1", "Ann"], "no letter drawable: its seat"
+
+
+def test_a_line_mixing_scripts_draws_each_run_in_a_face_that_has_it():
+    """The fallback face has no Latin: "王小明 bids" is the name in the fallback and " bids" in
+    DejaVu, on one baseline, never boxes for the Latin letters."""
+    assert letters.runs("王小明 bids") == (("王小明", True), (" bids", False))
+    mixed, _ = letters.lettering("王小明 bids", kit.SMALL, "ls", False)
+    latin, _ = letters.lettering("bids", kit.SMALL, "ls", False)
+    tail = mixed.crop((mixed.width - latin.width - 1, 0, mixed.width, mixed.height))
+    ink, expected = sum(tail.getdata()), sum(latin.getdata())
+    assert abs(ink - expected) < expected * 0.05, "the Latin run drawn as DejaVu draws it, not as boxes"
+    box = tail.getbbox()
+    assert abs((box[3] - box[1]) - latin.height) <= 1, "on one baseline, at one size"
+
+
+def test_two_names_never_look_the_same_however_short_the_room():
+    names = [
+        "Bartholomew-Alexander Vanderbilt",
+        "Bartholomew-Alexander Smith",
+        "王小明",
+        "王小红",
+        "Ann",
+        "Ann",
+    ]
+    for room in (90, 120, 160, 240):
+        shown = kit.names_shown(names, kit.SMALL, room)
+        assert len(set(shown)) == len(names), (room, shown)
+        assert all(kit.length(words, kit.SMALL) <= room + 1 for words in shown), (room, shown)
+        assert "?" not in "".join(shown)
+    assert kit.names_shown(["Zoë", "Маша"], kit.SMALL, 200) == ["Zoë", "Маша"], "short names as they are"
 
 
 @pytest.mark.parametrize(("key", "players"), CASES)
@@ -118,7 +159,7 @@ def test_a_whole_game_reads_on_a_phone_agrees_with_its_text_and_is_drawn_within_
     rules = GAMES[key].rules
     names = NAMES[:players]
     lacking: dict[str, str] = {}
-    too_small, too_faint = set(), set()
+    too_small, too_faint, outside, faint_shapes, seat_names = set(), set(), set(), set(), set()
     painted: dict[tuple, kit.Watched] = {}
     for state, produced in walk(key, players, seed=players * 7 + len(key)):
         view = rules.view(state, None)
@@ -133,7 +174,14 @@ def test_a_whole_game_reads_on_a_phone_agrees_with_its_text_and_is_drawn_within_
                 image = pictures.paint(key, scene)
             within_budget(kit.to_png(image))
         seen = painted[scene]
+        for kind, colour, under in seen.markings:
+            if kit.contrast(colour, under) < 3:
+                faint_shapes.add((kind, colour, under))
+        for name, _, _ in seen.states[0].get("seats", ()):
+            seat_names.add(name)
         for lettering in seen.letterings:
+            if not lettering.inside:
+                outside.add((lettering.words, lettering.box, lettering.within))
             if lettering.shown_size < 12:
                 too_small.add((lettering.words, lettering.shown_size))
             needed = 3 if lettering.shown_size >= 18 else 4.5
@@ -148,8 +196,12 @@ def test_a_whole_game_reads_on_a_phone_agrees_with_its_text_and_is_drawn_within_
             results_agree(outcome, states)
     assert outcome is not None, "the last picture is the results picture"
     assert not lacking, f"characters the font cannot draw: {lacking}"
-    assert not too_small, f"lettering under 12 px at 400 px wide: {sorted(too_small)[:5]}"
+    assert not too_small, f"lettering under 12 px at 286 px wide: {sorted(too_small)[:5]}"
     assert not too_faint, f"lettering under WCAG AA contrast: {sorted(too_faint)[:5]}"
+    assert not outside, f"lettering outside its panel: {sorted(outside)[:5]}"
+    assert not faint_shapes, f"shapes under 3:1 against what is under them: {sorted(faint_shapes)[:5]}"
+    assert not any("?" in name for name in seat_names), seat_names
+    assert "王小明" in seat_names or players < 5, "a CJK name is drawn as it is written"
 
 
 def within_budget(png: bytes) -> None:
@@ -172,8 +224,10 @@ def agrees(key: str, view, names, text: str, states: dict) -> None:
 
 
 def _madcat(view: MadcatView, names, text: str, states: dict) -> None:
-    """The dice are drawn as the text writes them: "🔥1" is the flame 🔥 stands for, marked 1."""
-    from engine.madcat._dice import show
+    """The dice are drawn as the text writes them: "🔥1" is the flame 🔥 stands for, marked 1; the kind
+    drawn as locked, the catpot and every card drawn ("outer / inner") are the text's."""
+    from engine.madcat._dice import COMBOS, KIND_LABELS, show
+    from engine.madcat.texts import SHORT_COMBOS
 
     if view.phase != "roll":
         tray = f"On the tray: **{show(view.aside)}**" if view.aside else "On the tray: nothing yet"
@@ -186,15 +240,53 @@ def _madcat(view: MadcatView, names, text: str, states: dict) -> None:
         assert f"Just rolled: **{states['rolled shows']}**" in text, "the dice just rolled as drawn"
     else:
         assert "Just rolled" not in text
+    assert states["lock"] == view.kind
+    if view.kind:
+        assert f"🔒 {KIND_LABELS[view.kind]} cats" in text, "the kind drawn as locked is the text's"
+    assert f"🍯 Catpot **{states['catpot']}**" in text
+    kinds = (view.kind,) if view.kind else ("mad", "sad")
+    assert [(kind, combo) for kind, combo, _, _ in states["cards"]] == [
+        (kind, combo) for combo in COMBOS for kind in kinds
+    ], "every combination's cards of the locked kind (of both kinds before a lock)"
+    grid = text.split("```")[1].splitlines()
+    for kind, combo, outer, inner in states["cards"]:
+        (line,) = [line for line in grid if line.startswith(SHORT_COMBOS[combo])]
+        cells = re.findall(r"(\d+) /\s*(\d+)", line)
+        assert cells[("mad", "sad").index(kind)] == (str(outer), str(inner)), (kind, combo, line)
     for seat, (_, value, _) in enumerate(states["seats"]):
         assert value == f"{view.scores[seat]} VP"
         assert f"**{names[seat]}** · {vps(view.scores[seat])}" in text
 
 
 def _catsdogs(view, names, text: str, states: dict) -> None:
+    """The trick as the text writes it, with the cats' and dogs' sums (but solo, where a card of it is
+    hidden); the last trick in its place while the trick is empty; the table cards still to come as
+    the text lists them; each seat's ribbons."""
     trick = states["trick"]
     if not trick:
         assert "No card played yet." in text
+        last = view.last_trick
+        assert ("last" in states) == (last is not None), "the last trick stands in for an empty one"
+        if last is not None:
+            title, plays, winner = states["last"]
+            assert (plays, winner) == (last.plays, last.winner)
+            result = "tie" if winner is None else f"{who(winner, names)} wins"
+            assert f": {result}" in text, "the text's last trick has the same result"
+            shown = title.removeprefix("Last trick: ").removesuffix("…")
+            assert title.startswith("Last trick: ")
+            assert f"a {result}".startswith(shown) or result.startswith(shown), (title, result)
+    if "sums" in states:
+        assert states["sums"] == tuple(
+            sum(int(card[1]) for _, card in trick if card[0] == kind) for kind in "CD"
+        )
+    assert ("sums" in states) == (bool(trick) and (TABLE, None) not in trick), "solo has no sums"
+    if view.players <= 2:
+        coming = states["coming"]
+        assert coming == tuple(view.table[1:])
+        if coming:
+            assert f"\n{cards_line(coming)}" in text, "the cards to come as the text lists them"
+    else:
+        assert "coming" not in states
     solo = (TABLE, None) in trick
     for index, (seat, card) in enumerate(trick):
         if card is None:
@@ -228,19 +320,32 @@ def _ninelives(view, names, text: str, states: dict) -> None:
 
 def _catsanity(view, names, text: str, states: dict) -> None:
     """The alley's cats are marked as the text marks them, Sun Cat ☀️ or Moon Cat 🌙, in order (the
-    text lists the alley twice: in full, and in the compact table)."""
+    text lists the alley twice: in full, and in the compact table); an auction's highest bid is the
+    text's; each home's points and sanity are the text's, its Sun and Moon Cats counted add up to the
+    text's count of its cats, and where its kinds are drawn as chips, a home cut short says how many
+    kinds more."""
     alley = [line for line in text.splitlines() if line.startswith((SUN_MARK, MOON_MARK))]
     shown = states["alley shows"]
     assert len(alley) == 2 * len(shown)
     for line, (mark, name) in zip(alley, shown * 2, strict=True):
         assert line.startswith(f"{mark} ") and name.removesuffix("…") in line, (line, mark, name)
-    for seat, (score, sanity, drawn, more, _) in enumerate(states["homes"]):
+    bid = states["bid"]
+    assert (bid is None) == (view.auction is None)
+    if bid:
+        assert f"Highest bid: **{bid}**" in text
+    elif bid is not None:
+        assert "No bid yet" in text
+    for seat, (score, sanity, suns, moons, chips, _) in enumerate(states["homes"]):
         assert score == view.scores[seat]
         tokens = view.tokens[seat]
-        words = f"🧠 {sanity.removeprefix('sanity ')}" if tokens else "😵 insane"
-        assert f"**{names[seat]}** · {score} pt{'s' if score != 1 else ''} · {words}" in text
-        kinds = len(groups(view.homes[seat]))
-        assert drawn + (int(more[1:]) if more else 0) == kinds, "a home cut short says how many kinds more"
+        words = f"🧠 {sanity}" if tokens else "😵 insane"
+        cats = suns + moons
+        assert moons == sum(n for _, moon, n in groups(view.homes[seat]) if moon)
+        assert f"**{names[seat]}** · {score} pt{'s' if score != 1 else ''} · {words} · {cats} cat" in text
+        if chips is not None:
+            drawn, more = chips
+            kinds = len(groups(view.homes[seat]))
+            assert drawn + (int(more[1:]) if more else 0) == kinds, "a cut home says how many kinds more"
 
 
 CHECKS = {"madcat": _madcat, "catsdogs": _catsdogs, "ninelives": _ninelives, "catsanity": _catsanity}

@@ -119,7 +119,7 @@ def colour_family(rgb) -> str:
 def drawn(emoji: str) -> Image.Image:
     canvas = kit.Canvas("")
     kit.symbol(canvas, emoji, 100, 150, 40)
-    return canvas.image.crop((50, 100, 150, 200))
+    return canvas.image.crop((50, 100, 150, 200)).convert("RGB")
 
 
 def test_every_kind_the_texts_mark_with_an_emoji_is_drawn_as_that_emoji():

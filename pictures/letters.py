@@ -1,0 +1,205 @@
+"""The pictures' lettering: the fonts, what they can draw, measuring, shortening and names.
+
+The lettering is DejaVu Sans (Book and Bold): Latin-1, Latin Extended-A and B, Greek, Cyrillic and the
+punctuation, arrows and signs the games write, so names like Zoë, Łukasz or Маша come out right. The
+characters DejaVu lacks (a name in Chinese or Japanese) are drawn in the fallback face, Droid Sans
+Fallback, which has those scripts but not Latin: a line that mixes them ("王小明 bids") is drawn run by
+run, each run in the face that has it, on one baseline. The fallback has no bold. Both faces are
+shipped in `pictures/fonts/` with their licences. What neither face has (emoji, symbols, Korean) is
+left out: the text beside the picture has it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+
+from fontTools.ttLib import TTFont
+from PIL import Image, ImageDraw, ImageFont
+
+FONTS = Path(__file__).with_name("fonts")
+FONT_FILES = {False: FONTS / "DejaVuSans.ttf", True: FONTS / "DejaVuSans-Bold.ttf"}
+FALLBACK_FILE = FONTS / "DroidSansFallbackFull.ttf"
+"""The face of words DejaVu cannot draw whole (CJK names); its glyphs' size is measured in
+tests/pictures/test_phone.py like every other lettering's."""
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False, fallback: bool = False) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(FALLBACK_FILE if fallback else FONT_FILES[bold]), size)
+
+
+@lru_cache(maxsize=3)
+def _cmap(path: Path) -> frozenset[int]:
+    with TTFont(path, lazy=True) as face:
+        return frozenset(face["cmap"].getBestCmap())
+
+
+def characters(bold: bool = False) -> frozenset[int]:
+    """The code points DejaVu draws in this weight (its cmap)."""
+    return _cmap(FONT_FILES[bold])
+
+
+def fallback_characters() -> frozenset[int]:
+    """The code points the fallback face draws."""
+    return _cmap(FALLBACK_FILE)
+
+
+@lru_cache(maxsize=1)
+def _known() -> frozenset[int]:
+    return characters(False) & characters(True)
+
+
+@lru_cache(maxsize=4096)
+def drawable(words: str) -> str:
+    """`words` as the fonts can draw them: composed (NFC); a character DejaVu lacks is kept if the
+    fallback face has it, else becomes its base letter where DejaVu has that; emoji, symbols, joiners
+    and marks neither face has are left out (with the space that stood before them)."""
+    known = _known()
+    out = []
+    for char in unicodedata.normalize("NFC", words):
+        if ord(char) in known:
+            out.append(char)
+            continue
+        base = unicodedata.normalize("NFKD", char)[:1]
+        if base and base != char and ord(base) in known and unicodedata.category(base).startswith("L"):
+            out.append(base)
+        elif unicodedata.category(char)[0] in "LN" and ord(char) in fallback_characters():
+            out.append(char)
+    return re.sub(" {2,}", " ", "".join(out)).strip()
+
+
+@lru_cache(maxsize=4096)
+def runs(words: str) -> tuple[tuple[str, bool], ...]:
+    """`words` (already `drawable`) cut where the face changes: (run, drawn in the fallback face)."""
+    known = _known()
+    cut: list[tuple[str, bool]] = []
+    for char in words:
+        fallback = ord(char) not in known and not (cut and char == " ")
+        if cut and cut[-1][1] == fallback:
+            cut[-1] = (cut[-1][0] + char, fallback)
+        else:
+            cut.append((char, fallback))
+    return tuple(cut)
+
+
+def face(size: int, bold: bool, fallback: bool) -> ImageFont.FreeTypeFont:
+    """The face a run is drawn in: DejaVu in `bold` or not, or the fallback (which has no bold)."""
+    return font(size, False, True) if fallback else font(size, bold)
+
+
+@lru_cache(maxsize=4096)
+def length(words: str, size: int, bold: bool = False) -> float:
+    """How wide `words` are drawn at `size`, in pixels: measured once (the same labels, names and
+    numbers are measured for every picture, and measuring lays the glyphs out each time)."""
+    return sum(face(size, bold, fallback).getlength(run) for run, fallback in runs(words))
+
+
+@lru_cache(maxsize=4096)
+def fit(words: str, size: int, width: float, bold: bool = False) -> str:
+    """`words` shortened with "…" to fit `width` pixels."""
+    if length(words, size, bold) <= width:
+        return words
+    while words and length(words + "…", size, bold) > width:
+        words = words[:-1].rstrip()
+    return words + "…"
+
+
+def _middle_cut(words: str, size: int, width: float, bold: bool) -> str:
+    """`words` shortened in the middle ("Barthol…erbilt"): keeps the ends two long names differ in."""
+    head, tail = len(words) // 2, len(words) - len(words) // 2
+    while head > 1 and length(f"{words[:head]}…{words[-tail:]}", size, bold) > width:
+        head, tail = (head - 1, tail) if head >= tail else (head, tail - 1)
+    return f"{words[:head].rstrip()}…{words[-tail:].lstrip()}"
+
+
+def names_shown(names: Sequence[str], size: int, width: float, bold: bool = False) -> list[str]:
+    """Each player's name as the picture writes it within `width`: shortened where it does not fit,
+    but never so that two players look the same. Two names that shorten alike are cut in the middle
+    instead (their ends shown), and names still alike (or alike to begin with, or with nothing the
+    fonts can draw) get their seat number, "#2", as the text's seat order counts it."""
+    shown = [fit(drawable(name), size, width, bold) for name in names]
+    for seat, words in enumerate(shown):
+        twins = [other for other, alike in enumerate(shown) if alike == words]
+        if len(twins) > 1 or not words:
+            for twin in twins or [seat]:
+                full = drawable(names[twin])
+                if length(full, size, bold) > width:
+                    shown[twin] = _middle_cut(full, size, width, bold)
+    for seat, words in enumerate(shown):
+        if not words or shown.count(words) > 1:
+            mark = f"#{seat + 1}"
+            room = width - length(f" {mark}", size, bold)
+            shown[seat] = f"{fit(words, size, room, bold)} {mark}".strip() if words else mark
+    return shown
+
+
+LETTERINGS_KEPT = 1024
+"""Masks kept by `lettering`. A mask's pixels live outside Python's allocator, where tracemalloc does
+not see them, and a larger cache fills over hours of play with every table number, score and name met.
+This many hold every word of the four games' random playouts of `bench.pictures`, so the words every
+picture has stay cached."""
+
+
+@lru_cache(maxsize=LETTERINGS_KEPT)
+def lettering(words: str, size: int, anchor: str, bold: bool) -> tuple[Image.Image, tuple[int, int]]:
+    """`words` rendered once as a mask, with its offset from the anchor point: most words of a
+    picture (labels, numbers, names) come back in every picture, and pasting a mask is far cheaper
+    than rendering the glyphs again."""
+    pieces = runs(words)
+    if len(pieces) == 1 and not pieces[0][1]:
+        lettered = font(size, bold)
+        left, top, right, bottom = lettered.getbbox(words, anchor=anchor)
+        mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+        ImageDraw.Draw(mask).text((-left, -top), words, font=lettered, fill=255, anchor=anchor)
+        return mask, (left, top)
+    return _mixed_lettering(pieces, size, anchor, bold)
+
+
+def _mixed_lettering(
+    pieces: tuple[tuple[str, bool], ...], size: int, anchor: str, bold: bool
+) -> tuple[Image.Image, tuple[int, int]]:
+    """Runs in two faces on one baseline; the anchor is read as Pillow reads it for one face
+    (horizontally the start, middle or end of the advance; vertically DejaVu's ascender, middle,
+    baseline or descender, or the ink's top or bottom)."""
+    ascent, descent = font(size, bold).getmetrics()
+    width = math.ceil(sum(face(size, bold, fallback).getlength(run) for run, fallback in pieces))
+    sheet = Image.new("L", (width + 2 * size, 3 * size), 0)
+    draw = ImageDraw.Draw(sheet)
+    baseline, x = 2 * size, size
+    for run, fallback in pieces:
+        lettered = face(size, bold, fallback)
+        draw.text((x, baseline), run, font=lettered, fill=255, anchor="ls")
+        x += lettered.getlength(run)
+    left, top, right, bottom = sheet.getbbox() or (size, baseline - 1, size + 1, baseline)
+    across = {"l": size, "m": size + width / 2, "r": size + width}[anchor[0]]
+    down = {
+        "a": baseline - ascent,
+        "m": baseline - (ascent - descent) / 2,
+        "s": baseline,
+        "d": baseline + descent,
+        "t": top,
+        "b": bottom,
+    }[anchor[1]]
+    return sheet.crop((left, top, right, bottom)), (round(left - across), round(top - down))
+
+
+@lru_cache(maxsize=LETTERINGS_KEPT)
+def inked(words: str, size: int, anchor: str, bold: bool) -> tuple[tuple[int, int], ...]:
+    """Up to seven points spread along `words`' mask where its letters are solid: where to read what
+    the letters will stand on (reading the box's edges would find a frame next to them)."""
+    mask, _ = lettering(words, size, anchor, bold)
+    width, height = mask.size
+    pixels = mask.tobytes()
+    points = []
+    for step in range(7):
+        x = min(width - 1, int((step + 0.5) * width / 7))
+        column = [pixels[y * width + x] for y in range(height)]
+        y = max(range(height), key=column.__getitem__)
+        if column[y] >= 128:
+            points.append((x, y))
+    return tuple(points) or ((width // 2, height // 2),)

@@ -1,0 +1,159 @@
+"""The pictures' colours and their one palette, and the pieces drawn on it once and kept.
+
+Colours come from the Okabe–Ito palette, which stays distinct for the common kinds of colour
+blindness. Every picture is a palette image of `COLOURS`: the kit's colours and two blends of every
+pair of them (the smooth edges of letters). A drawing that is made the same again and again — a
+rounded corner, a word in its colours, a shape — is drawn once on a small sheet of the palette and
+kept with the mask of the pixels it sets (`sheet`, `drawn_mask`); pictures paste it through that
+mask (`paste_through`), which costs a fraction of drawing it again.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from pictures.letters import lettering
+
+BACKGROUND = (34, 38, 46)
+PANEL = (52, 58, 70)
+PANEL_LIGHT = (72, 80, 96)
+INK = (245, 245, 240)
+MUTED = (196, 201, 212)
+DARK = (20, 22, 28)
+
+ORANGE = (230, 159, 0)
+SKY = (86, 180, 233)
+GREEN = (0, 158, 115)
+YELLOW = (240, 228, 66)
+BLUE = (0, 114, 178)
+VERMILLION = (213, 94, 0)
+PURPLE = (204, 121, 167)
+GREY = (150, 150, 150)
+HIGHLIGHT = YELLOW
+WARNING = (255, 140, 90)
+"""A vermillion light enough to be read on the dark panels (words that warn: "over!"), and the colour
+of the red things drawn there (flames, triangles, hearts): 3.5:1 or more against every panel, where
+`VERMILLION` is 2.1–2.95:1."""
+
+
+def luminance(colour: Sequence[int]) -> float:
+    """WCAG 2 relative luminance of an sRGB colour."""
+    channels = [c / 255 for c in colour[:3]]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(first: Sequence[int], second: Sequence[int]) -> float:
+    """WCAG 2 contrast ratio of two colours, 1 to 21."""
+    high, low = sorted((luminance(first), luminance(second)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@lru_cache(maxsize=256)
+def corners(radius: float, fill, outline, width: int) -> tuple[tuple[Image.Image, Image.Image], ...]:
+    """The four corners of a rounded rectangle (top left, top right, bottom left, bottom right), each
+    with the mask of its pixels: cut from one Pillow draws just big enough to hold them."""
+    side = math.ceil(radius) + max(width, 1) + 1
+    drawing = sheet((2 * side, 2 * side))
+    ImageDraw.Draw(drawing).rounded_rectangle(
+        (0, 0, 2 * side - 1, 2 * side - 1), radius=radius, fill=fill, outline=outline, width=width
+    )
+    mask = drawn_mask(drawing)
+    cuts = [(0, 0), (side, 0), (0, side), (side, side)]
+    return tuple(
+        (drawing.crop((x, y, x + side, y + side)), mask.crop((x, y, x + side, y + side))) for x, y in cuts
+    )
+
+
+def paste_through(image: Image.Image, pixels: Image.Image, at: tuple[int, int], mask: Image.Image) -> None:
+    """`pixels` pasted onto `image` at `at` where `mask` is set. Both are loaded palette images of the
+    kit's palette, so Pillow's core pastes the indices as they are; `Image.paste` would check modes,
+    load and copy-protect both images again on every call, which costs more than the paste itself
+    for the small tiles a picture is made of."""
+    box = (at[0], at[1], at[0] + pixels.width, at[1] + pixels.height)
+    image.im.paste(pixels.im, box, mask.im)
+
+
+SENTINEL = 255
+"""A palette index no colour uses: a sheet is filled with it before drawing, so what stays
+`SENTINEL` is what the drawing left untouched."""
+_UNTOUCHED = bytes(0 if index == SENTINEL else 255 for index in range(256))
+
+
+def sheet(size: tuple[int, int]) -> Image.Image:
+    """A palette image of `size` to draw on, every pixel `SENTINEL`."""
+    return blank(size, SENTINEL)
+
+
+def drawn_mask(sheet: Image.Image) -> Image.Image:
+    """255 where a drawing on `sheet` set a pixel, 0 where it left `SENTINEL`."""
+    return Image.frombytes("L", sheet.size, sheet.tobytes().translate(_UNTOUCHED))
+
+
+@lru_cache(maxsize=2048)
+def lettered_tile(
+    words: str, size: int, anchor: str, bold: bool, fill: tuple[int, int, int], under: tuple[int, int, int]
+) -> tuple[Image.Image, Image.Image]:
+    """`words` in `fill` on `under`, on the kit's palette, and the mask of the pixels they touch:
+    pasted through that mask, the lettering keeps its smooth edges (quantized once, here, to the
+    palette's blends of the two colours) and leaves the rest of its box as it was."""
+    mask, _ = lettering(words, size, anchor, bold)
+    pixels = Image.new("RGB", mask.size, under)
+    pixels.paste(fill, (0, 0), mask)
+    return pixels.quantize(palette=QUANTIZER, dither=Image.Dither.NONE), mask.point(lambda v: 255 if v else 0)
+
+
+def _colours() -> list[tuple[int, int, int]]:
+    """The pictures' one palette: the kit's colours and two blends of every pair of them (the edges
+    of letters), so lettering keeps smooth edges on any of the kit's colours."""
+    base = [
+        BACKGROUND,
+        PANEL,
+        PANEL_LIGHT,
+        INK,
+        MUTED,
+        DARK,
+        WARNING,
+        ORANGE,
+        SKY,
+        GREEN,
+        YELLOW,
+        BLUE,
+        VERMILLION,
+        PURPLE,
+        GREY,
+    ]
+    colours = list(base)
+    for i, first in enumerate(base):
+        for second in base[i + 1 :]:
+            for share in (1 / 3, 2 / 3):
+                mixed = zip(first, second, strict=True)
+                blend = tuple(round(a * share + b * (1 - share)) for a, b in mixed)
+                if blend not in colours:
+                    colours.append(blend)
+    return colours
+
+
+COLOURS = _colours()
+"""The palette's colours, by index; `BACKGROUND` first."""
+INDEX = {colour: index for index, colour in enumerate(COLOURS)}
+"""Each colour's index in the palette (a colour outside it is an error, not a new entry)."""
+
+
+FLAT = [channel for colour in COLOURS for channel in colour] + [0] * (768 - 3 * len(COLOURS))
+"""The palette as Pillow takes it: 256 colours of three channels, the unused ones black."""
+
+
+def blank(size: tuple[int, int], index: int = 0) -> Image.Image:
+    """A palette image of `size`, every pixel the palette's colour `index`."""
+    image = Image.new("P", size, index)
+    image.putpalette(FLAT)
+    return image
+
+
+QUANTIZER = blank((1, 1))
+"""What Pillow maps a drawing onto the palette with (`Image.quantize` takes the palette as an image)."""
