@@ -20,15 +20,17 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Iterator, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any, TypeVar
 
 from PIL import Image, ImageDraw
 
 from pictures import png
-from pictures.letters import drawable, fit, inked, length, lettering, names_shown
+from pictures.letters import drawable, fit, laid_out, length, names_shown
 from pictures.palette import (
     BACKGROUND,
     BLUE,
@@ -48,12 +50,12 @@ from pictures.palette import (
     VERMILLION,
     WARNING,
     YELLOW,
+    Piece,
     blank,
     contrast,
     corners,
     drawn_mask,
     lettered_tile,
-    paste_through,
     sheet,
 )
 from pictures.silhouettes import SILHOUETTES, silhouette
@@ -110,6 +112,8 @@ __all__ = [
     "to_png",
     "watch",
 ]
+
+T = TypeVar("T")
 
 WIDTH, HEIGHT = 572, 322
 """Every picture's size: 16:9, twice the 286 px a phone shows it at, so every size below is halved
@@ -187,6 +191,7 @@ class Canvas:
         self.image.palette.colors = dict(INDEX)  # Pillow would index the palette anew for each picture
         self.draw = ImageDraw.Draw(self.image)
         self.pixels = self.image.load()
+        self.core = self.image.im
         self.states: dict[str, object] = {}
         self.watched = _watching.get()
         self.panels: list[tuple[float, float, float, float]] = []
@@ -197,6 +202,28 @@ class Canvas:
             self.text((WIDTH - 12, 10), subtitle, SMALL, MUTED, anchor="ra")
             room -= length(drawable(subtitle), SMALL) + 20
         self.record("now", self.text((12, 6), title, TEXT, INK, bold=True, width=room))
+
+    def kept(self, key: Hashable, box: tuple[int, int, int, int], draw: Callable[[], T]) -> T:
+        """What `draw()` draws inside `box` (whole pixels), kept under `key` and pasted again the next
+        time: a seat, a card or a die drawn with the same content (`key` must say all the drawing
+        depends on) looks the same in every picture it is in, and one paste of it costs a fraction of
+        its panel, words and shapes. The kept pixels are the whole box, so what `draw` does not cover
+        is the colour under the box's top left corner, which the key includes. Under `watch` every
+        drawing is drawn (what a test collects is what it draws); a test holds the two ways alike."""
+        x0, y0, x1, y1 = box
+        key = (key, x1 - x0, y1 - y0, self.pixels[x0, y0])
+        if self.watched is None:
+            found = KEPT.get(key)
+            if found is not None:
+                KEPT.move_to_end(key)
+                self.core.paste(found[0], box)
+                return found[1]
+        result = draw()
+        if self.watched is None and x0 >= 0 and y0 >= 0 and x1 <= WIDTH and y1 <= HEIGHT:
+            KEPT[key] = (self.image.crop(box).im, result)
+            if len(KEPT) > KEPT_DRAWINGS:
+                KEPT.popitem(last=False)
+        return result
 
     def record(self, key: str, value: object) -> None:
         """Note that this picture states `value` as its `key` (what a test compares with the text)."""
@@ -213,18 +240,14 @@ class Canvas:
         width: float | None = None,
     ) -> str:
         """Write `words`, shortened with "…" to fit `width` pixels when given; returns what was written."""
-        words = drawable(words)
-        if width is not None:
-            words = fit(words, size, width, bold)
+        words, (left, top), (w, h), points = laid_out(words, size, anchor, bold, width)
         if not words:
             return words
-        mask, (left, top) = lettering(words, size, anchor, bold)
         at = (round(xy[0]) + left, round(xy[1]) + top)
-        under = self.background_at(at, inked(words, size, anchor, bold))
-        pixels, solid = lettered_tile(words, size, anchor, bold, tuple(fill), under)
-        paste_through(self.image, pixels, at, solid)
+        under = self.background_at(at, points)
+        lettered_tile(words, size, anchor, bold, tuple(fill), under).paste(self.core, at)
         if self.watched is not None:
-            box = (at[0], at[1], at[0] + mask.width, at[1] + mask.height)
+            box = (at[0], at[1], at[0] + w, at[1] + h)
             drawn = Lettering(words, size, tuple(fill), under, box, self._panel_of(box))
             self.watched.letterings.append(drawn)
         return words
@@ -239,10 +262,17 @@ class Canvas:
         """The colour most of `points` (offsets from `at`) are painted in: what a text whose letters
         cover those points stands on. Reading a few points under the letters themselves finds the
         panel, card or die they stand on, where the box's edges may touch a frame beside them."""
-        pixels = self.pixels
-        seen = [
-            pixels[min(WIDTH - 1, max(0, at[0] + x)), min(HEIGHT - 1, max(0, at[1] + y))] for x, y in points
-        ]
+        pixels, x0, y0 = self.pixels, at[0], at[1]
+        if (
+            x0 < 0
+            or y0 < 0
+            or x0 + max(p[0] for p in points) >= WIDTH
+            or y0 + max(p[1] for p in points) >= HEIGHT
+        ):
+            points = [
+                (min(WIDTH - 1, max(0, x0 + x)) - x0, min(HEIGHT - 1, max(0, y0 + y)) - y0) for x, y in points
+            ]
+        seen = [pixels[x0 + x, y0 + y] for x, y in points]
         return COLOURS[max(seen, key=seen.count)]
 
     def panel(self, box: Sequence[float], fill=PANEL, outline=None, width: int = 3, radius: int = 10) -> None:
@@ -256,8 +286,21 @@ class Canvas:
         the same boxes again and again, and filling rectangles costs a fraction of Pillow drawing the
         rounded corners anew or pasting a whole panel's pixels through a mask."""
         x0, y0, x1, y1 = (round(v) for v in box)
+        if (
+            (x1 - x0 + 1) * (y1 - y0 + 1) <= TILE_AREA
+            and x0 > 0
+            and y0 > 0
+            and x1 < WIDTH - 1
+            and y1 < HEIGHT - 1
+        ):
+            pixels = self.pixels
+            under = pixels[x0, y0]
+            if under == pixels[x1, y0] == pixels[x0, y1] == pixels[x1, y1]:
+                kept = tile(x1 - x0 + 1, y1 - y0 + 1, radius, fill, outline, width, under)
+                self.core.paste(kept, (x0, y0, x1 + 1, y1 + 1))
+                return
         pieces = corners(radius, fill, outline, width)
-        side = pieces[0][0].width
+        side = pieces[0].width
         if x1 - x0 + 1 < 2 * side or y1 - y0 + 1 < 2 * side:
             drawn = (x0, y0, x1, y1)
             self.draw.rounded_rectangle(drawn, radius=radius, fill=fill, outline=outline, width=width)
@@ -272,8 +315,28 @@ class Canvas:
             draw.rectangle((x0, y0 + side, x0 + w, y1 - side), fill=outline)
             draw.rectangle((x1 - w, y0 + side, x1, y1 - side), fill=outline)
         far = (x1 - side + 1, y1 - side + 1)
-        for (pixels, mask), at in zip(pieces, ((x0, y0), (far[0], y0), (x0, far[1]), far), strict=True):
-            paste_through(self.image, pixels, at, mask)
+        for piece, at in zip(pieces, ((x0, y0), (far[0], y0), (x0, far[1]), far), strict=True):
+            piece.paste(self.core, at)
+
+
+KEPT_DRAWINGS = 512
+"""Drawings `Canvas.kept` keeps (the least recently pasted go first): a seat is a few kilobytes."""
+KEPT: OrderedDict[Hashable, tuple[Any, Any]] = OrderedDict()
+
+TILE_AREA = 60_000
+"""The largest rounded box, in pixels, kept whole by `tile`: a card, a seat, most panels."""
+
+
+@lru_cache(maxsize=256)
+def tile(width: int, height: int, radius: float, fill, outline, line: int, under: int) -> Any:
+    """A rounded box as Pillow draws it, `width` × `height` with its corners on the palette's colour
+    `under`, as Pillow's core image: where the box's corners are on that one colour, pasting it whole
+    (a copy of its rows, no mask) gives what drawing it would, for less than its four corners cost."""
+    drawing = blank((width, height), under)
+    ImageDraw.Draw(drawing).rounded_rectangle(
+        (0, 0, width - 1, height - 1), radius=radius, fill=fill, outline=outline, width=line
+    )
+    return drawing.im
 
 
 def to_png(image: Image.Image) -> bytes:
@@ -317,18 +380,19 @@ def stamp(canvas: Canvas, painter, cx: float, cy: float, r: float, *colours) -> 
     """Paste what `painter(sketch, x, y, r, *colours)` draws around (x, y), drawn once for each size and
     colours and kept (`stamped`): a picture draws the same shapes, hearts and crowns again and again,
     and pasting them costs a fraction of drawing their polygons again."""
-    pixels, mask, reach = stamped(painter, r, colours)
-    paste_through(canvas.image, pixels, (round(cx) - reach, round(cy) - reach), mask)
+    piece = stamped(painter, r, colours)
+    reach = piece.width // 2
+    piece.paste(canvas.core, (round(cx) - reach, round(cy) - reach))
 
 
 @lru_cache(maxsize=1024)
-def stamped(painter, r: float, colours: tuple) -> tuple[Image.Image, Image.Image, int]:
+def stamped(painter, r: float, colours: tuple) -> Piece:
     """What `painter` draws at radius `r` in `colours`, around the middle of a sheet that holds all of
-    it (every painter stays within 1.7 r of its centre), the mask of its pixels and the sheet's reach."""
+    it (every painter stays within 1.7 r of its centre), with the mask of its pixels."""
     reach = math.ceil(r * 1.7) + 4
     drawing = sheet((2 * reach + 1, 2 * reach + 1))
     painter(Sketch(drawing, ImageDraw.Draw(drawing)), reach, reach, r, *colours)
-    return drawing, drawn_mask(drawing), reach
+    return Piece.of(drawing, drawn_mask(drawing))
 
 
 def shape(canvas: Canvas, kind: str, cx: float, cy: float, r: float, fill, outline=DARK) -> None:
@@ -523,23 +587,29 @@ def seat_rows(
     for seat, (name, value) in enumerate(zip(shown_names, values, strict=True)):
         x = 12 + (seat % 2) * (width + 6)
         y = top + (seat // 2) * SEAT_ROW
-        mark = seat in marked
-        canvas.panel(
-            (x, y, x + width, y + SEAT_ROW - 4),
-            fill=PANEL_LIGHT if mark else PANEL,
-            outline=HIGHLIGHT if mark else None,
-            width=3,
-            radius=8,
-        )
-        middle = y + (SEAT_ROW - 4) / 2
-        left = x + 10
-        if seat in crowned:
-            crown(canvas, left + 10, middle, 10)
-            left += crown_room
-        name_shown = canvas.text((left, middle), name, SMALL, INK, anchor="lm")
-        right = x + width - 10
-        value_shown = canvas.text((right, middle), value, SMALL, INK, anchor="rm", bold=True)
-        if icon is not None:
-            icon(canvas, right - length(value, SMALL, True) - 14, middle)
-        shown.append((name_shown, value_shown, mark))
+        mark, crowned_here = seat in marked, seat in crowned
+
+        def draw_seat(x=x, y=y, name=name, value=value, mark=mark, crowned_here=crowned_here):
+            canvas.panel(
+                (x, y, x + width, y + SEAT_ROW - 4),
+                fill=PANEL_LIGHT if mark else PANEL,
+                outline=HIGHLIGHT if mark else None,
+                width=3,
+                radius=8,
+            )
+            middle = y + (SEAT_ROW - 4) / 2
+            left = x + 10
+            if crowned_here:
+                crown(canvas, left + 10, middle, 10)
+                left += crown_room
+            name_shown = canvas.text((left, middle), name, SMALL, INK, anchor="lm")
+            right = x + width - 10
+            value_shown = canvas.text((right, middle), value, SMALL, INK, anchor="rm", bold=True)
+            if icon is not None:
+                icon(canvas, right - length(value, SMALL, True) - 14, middle)
+            return name_shown, value_shown
+
+        box = (round(x), round(y), round(x + width) + 1, round(y + SEAT_ROW - 4) + 1)
+        key = ("seat", name, value, mark, crowned_here, crown_room, icon)
+        shown.append((*canvas.kept(key, box, draw_seat), mark))
     canvas.record("seats", tuple(shown))

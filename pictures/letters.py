@@ -77,6 +77,8 @@ def drawable(words: str) -> str:
 def runs(words: str) -> tuple[tuple[str, bool], ...]:
     """`words` (already `drawable`) cut where the face changes: (run, drawn in the fallback face)."""
     known = _known()
+    if known.issuperset(map(ord, words)):
+        return ((words, False),)
     cut: list[tuple[str, bool]] = []
     for char in words:
         fallback = ord(char) not in known and not (cut and char == " ")
@@ -96,28 +98,45 @@ def face(size: int, bold: bool, fallback: bool) -> ImageFont.FreeTypeFont:
 def length(words: str, size: int, bold: bool = False) -> float:
     """How wide `words` are drawn at `size`, in pixels: measured once (the same labels, names and
     numbers are measured for every picture, and measuring lays the glyphs out each time)."""
-    return sum(face(size, bold, fallback).getlength(run) for run, fallback in runs(words))
+    return _measure(words, size, bold)
 
 
 @lru_cache(maxsize=4096)
 def fit(words: str, size: int, width: float, bold: bool = False) -> str:
-    """`words` shortened with "…" to fit `width` pixels."""
+    """`words` shortened with "…" to fit `width` pixels: the longest start that fits, found by
+    halving (measuring lays the glyphs out each time)."""
     if length(words, size, bold) <= width:
         return words
-    while words and length(words + "…", size, bold) > width:
-        words = words[:-1].rstrip()
-    return words + "…"
+    fits, too_long = 0, len(words)
+    while too_long - fits > 1:
+        middle = (fits + too_long) // 2
+        if _measure(words[:middle].rstrip() + "…", size, bold) <= width:
+            fits = middle
+        else:
+            too_long = middle
+    return words[:fits].rstrip() + "…"
+
+
+def _measure(words: str, size: int, bold: bool) -> float:
+    """How wide `words` are, measured now (for a length asked once: `length` keeps what it measures)."""
+    return sum(face(size, bold, fallback).getlength(run) for run, fallback in runs(words))
 
 
 def _middle_cut(words: str, size: int, width: float, bold: bool) -> str:
     """`words` shortened in the middle ("Barthol…erbilt"): keeps the ends two long names differ in."""
     head, tail = len(words) // 2, len(words) - len(words) // 2
-    while head > 1 and length(f"{words[:head]}…{words[-tail:]}", size, bold) > width:
+    while head > 1 and _measure(f"{words[:head]}…{words[-tail:]}", size, bold) > width:
         head, tail = (head - 1, tail) if head >= tail else (head, tail - 1)
     return f"{words[:head].rstrip()}…{words[-tail:].lstrip()}"
 
 
 def names_shown(names: Sequence[str], size: int, width: float, bold: bool = False) -> list[str]:
+    """Each player's name as the picture writes it within `width` (`shortened_names`)."""
+    return list(shortened_names(tuple(names), size, width, bold))
+
+
+@lru_cache(maxsize=256)
+def shortened_names(names: tuple[str, ...], size: int, width: float, bold: bool) -> tuple[str, ...]:
     """Each player's name as the picture writes it within `width`: shortened where it does not fit,
     but never so that two players look the same. Two names that shorten alike are cut in the middle
     instead (their ends shown), and names still alike (or alike to begin with, or with nothing the
@@ -135,7 +154,7 @@ def names_shown(names: Sequence[str], size: int, width: float, bold: bool = Fals
             mark = f"#{seat + 1}"
             room = width - length(f" {mark}", size, bold)
             shown[seat] = f"{fit(words, size, room, bold)} {mark}".strip() if words else mark
-    return shown
+    return tuple(shown)
 
 
 LETTERINGS_KEPT = 1024
@@ -203,3 +222,19 @@ def inked(words: str, size: int, anchor: str, bold: bool) -> tuple[tuple[int, in
         if column[y] >= 128:
             points.append((x, y))
     return tuple(points) or ((width // 2, height // 2),)
+
+
+@lru_cache(maxsize=4096)
+def laid_out(
+    words: str, size: int, anchor: str, bold: bool, width: float | None
+) -> tuple[str, tuple[int, int], tuple[int, int], tuple[tuple[int, int], ...]]:
+    """All a picture needs to write `words` (shortened to `width` when given), looked up at once: the
+    words as drawn, the offset of their mask from the anchor point, its size, and the `inked` points
+    (empty words: nothing to draw)."""
+    shown = drawable(words)
+    if width is not None:
+        shown = fit(shown, size, width, bold)
+    if not shown:
+        return shown, (0, 0), (0, 0), ()
+    mask, offset = lettering(shown, size, anchor, bold)
+    return shown, offset, mask.size, inked(shown, size, anchor, bold)

@@ -5,14 +5,16 @@ blindness. Every picture is a palette image of `COLOURS`: the kit's colours and 
 pair of them (the smooth edges of letters). A drawing that is made the same again and again — a
 rounded corner, a word in its colours, a shape — is drawn once on a small sheet of the palette and
 kept with the mask of the pixels it sets (`sheet`, `drawn_mask`); pictures paste it through that
-mask (`paste_through`), which costs a fraction of drawing it again.
+mask (`Piece`), which costs a fraction of drawing it again.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -53,8 +55,28 @@ def contrast(first: Sequence[int], second: Sequence[int]) -> float:
     return (high + 0.05) / (low + 0.05)
 
 
+@dataclass(frozen=True)
+class Piece:
+    """A kept drawing ready to paste: its pixels and the mask of the pixels it sets, as Pillow's core
+    images (taken once: `Image.im` and `Image.paste` check and load both images on every use, which
+    costs more than pasting the few hundred pixels of a corner or a word), and its size."""
+
+    pixels: Any
+    mask: Any
+    width: int
+    height: int
+
+    @classmethod
+    def of(cls, pixels: Image.Image, mask: Image.Image) -> Piece:
+        return cls(pixels.im, mask.im, pixels.width, pixels.height)
+
+    def paste(self, image: Any, at: tuple[int, int]) -> None:
+        """Paste onto `image` (a core image of the palette, `Canvas.core`) with its top left at `at`."""
+        image.paste(self.pixels, (at[0], at[1], at[0] + self.width, at[1] + self.height), self.mask)
+
+
 @lru_cache(maxsize=256)
-def corners(radius: float, fill, outline, width: int) -> tuple[tuple[Image.Image, Image.Image], ...]:
+def corners(radius: float, fill, outline, width: int) -> tuple[Piece, ...]:
     """The four corners of a rounded rectangle (top left, top right, bottom left, bottom right), each
     with the mask of its pixels: cut from one Pillow draws just big enough to hold them."""
     side = math.ceil(radius) + max(width, 1) + 1
@@ -65,17 +87,9 @@ def corners(radius: float, fill, outline, width: int) -> tuple[tuple[Image.Image
     mask = drawn_mask(drawing)
     cuts = [(0, 0), (side, 0), (0, side), (side, side)]
     return tuple(
-        (drawing.crop((x, y, x + side, y + side)), mask.crop((x, y, x + side, y + side))) for x, y in cuts
+        Piece.of(drawing.crop((x, y, x + side, y + side)), mask.crop((x, y, x + side, y + side)))
+        for x, y in cuts
     )
-
-
-def paste_through(image: Image.Image, pixels: Image.Image, at: tuple[int, int], mask: Image.Image) -> None:
-    """`pixels` pasted onto `image` at `at` where `mask` is set. Both are loaded palette images of the
-    kit's palette, so Pillow's core pastes the indices as they are; `Image.paste` would check modes,
-    load and copy-protect both images again on every call, which costs more than the paste itself
-    for the small tiles a picture is made of."""
-    box = (at[0], at[1], at[0] + pixels.width, at[1] + pixels.height)
-    image.im.paste(pixels.im, box, mask.im)
 
 
 SENTINEL = 255
@@ -97,14 +111,38 @@ def drawn_mask(sheet: Image.Image) -> Image.Image:
 @lru_cache(maxsize=2048)
 def lettered_tile(
     words: str, size: int, anchor: str, bold: bool, fill: tuple[int, int, int], under: tuple[int, int, int]
-) -> tuple[Image.Image, Image.Image]:
+) -> Piece:
     """`words` in `fill` on `under`, on the kit's palette, and the mask of the pixels they touch:
     pasted through that mask, the lettering keeps its smooth edges (quantized once, here, to the
     palette's blends of the two colours) and leaves the rest of its box as it was."""
     mask, _ = lettering(words, size, anchor, bold)
-    pixels = Image.new("RGB", mask.size, under)
-    pixels.paste(fill, (0, 0), mask)
-    return pixels.quantize(palette=QUANTIZER, dither=Image.Dither.NONE), mask.point(lambda v: 255 if v else 0)
+    indices = mask.tobytes().translate(edges(fill, under))
+    pixels = Image.frombytes("P", mask.size, indices)
+    return Piece.of(pixels, mask.point(SOLID))
+
+
+SOLID = [0] + [255] * 255
+"""A mask's levels made solid: every pixel a letter touches is pasted whole (its colour blended)."""
+
+
+@lru_cache(maxsize=256)
+def edges(fill: tuple[int, int, int], under: tuple[int, int, int]) -> bytes:
+    """For each level of a lettering's mask (0 to 255), the palette index of `fill` over `under` at
+    that coverage: the nearest of the palette's colours to the exact blend (what Pillow's quantizing
+    the blended pixels would give, for a 256-entry table made once for the pair)."""
+    blends = [
+        tuple(round(f * s + u * (1 - s)) for f, u in zip(fill, under, strict=True)) for s in (1 / 3, 2 / 3)
+    ]
+    near = [colour for colour in (under, *blends, fill) if colour in INDEX]
+    if len(near) < 4:  # not two of the kit's own colours: the whole palette is searched
+        near = COLOURS
+    table = bytearray()
+    for level in range(256):
+        share = level / 255
+        blend = [f * share + u * (1 - share) for f, u in zip(fill, under, strict=True)]
+        nearest = min(near, key=lambda c: sum((a - b) ** 2 for a, b in zip(c, blend, strict=True)))
+        table.append(INDEX[nearest])
+    return bytes(table)
 
 
 def _colours() -> list[tuple[int, int, int]]:
@@ -153,7 +191,3 @@ def blank(size: tuple[int, int], index: int = 0) -> Image.Image:
     image = Image.new("P", size, index)
     image.putpalette(FLAT)
     return image
-
-
-QUANTIZER = blank((1, 1))
-"""What Pillow maps a drawing onto the palette with (`Image.quantize` takes the palette as an image)."""

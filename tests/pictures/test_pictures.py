@@ -148,3 +148,16 @@ def test_the_picture_changes_when_the_table_does():
     after_state, _ = rules.apply(state, seat, rules.legal_actions(state, seat)[0])
     after = pictures.scene_key(pictures.scene_of("madcat", rules.view(after_state, None), NAMES[:3], None))
     assert before != after
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_a_picture_pasted_from_kept_drawings_is_the_picture_drawn_afresh(key):
+    """`Canvas.kept` pastes a seat, a card or a die drawn before: every picture of a whole game, painted
+    with what earlier pictures kept, is pixel for pixel the picture drawn afresh (as under `watch`)."""
+    rules = GAMES[key].rules
+    for state in random_playout(rules, rules.max_players, 3, keep_states=True).states:
+        scene = scene_of(key, state)
+        with kit.watch():
+            afresh = pictures.paint(key, scene).tobytes()
+        pictures.paint(key, scene)
+        assert pictures.paint(key, scene).tobytes() == afresh
