@@ -47,6 +47,7 @@ from pictures.palette import (
     PANEL_LIGHT,
     PURPLE,
     SKY,
+    TILE_AREA,
     VERMILLION,
     WARNING,
     YELLOW,
@@ -57,8 +58,9 @@ from pictures.palette import (
     drawn_mask,
     lettered_tile,
     sheet,
+    tile,
 )
-from pictures.silhouettes import SILHOUETTES, silhouette
+from pictures.silhouettes import SILHOUETTES, polygon, silhouette, star_points
 
 __all__ = [
     "BACKGROUND",
@@ -323,21 +325,6 @@ KEPT_DRAWINGS = 512
 """Drawings `Canvas.kept` keeps (the least recently pasted go first): a seat is a few kilobytes."""
 KEPT: OrderedDict[Hashable, tuple[Any, Any]] = OrderedDict()
 
-TILE_AREA = 60_000
-"""The largest rounded box, in pixels, kept whole by `tile`: a card, a seat, most panels."""
-
-
-@lru_cache(maxsize=256)
-def tile(width: int, height: int, radius: float, fill, outline, line: int, under: int) -> Any:
-    """A rounded box as Pillow draws it, `width` × `height` with its corners on the palette's colour
-    `under`, as Pillow's core image: where the box's corners are on that one colour, pasting it whole
-    (a copy of its rows, no mask) gives what drawing it would, for less than its four corners cost."""
-    drawing = blank((width, height), under)
-    ImageDraw.Draw(drawing).rounded_rectangle(
-        (0, 0, width - 1, height - 1), radius=radius, fill=fill, outline=outline, width=line
-    )
-    return drawing.im
-
 
 def to_png(image: Image.Image) -> bytes:
     """The picture as a PNG, on the kit's palette as it was drawn (`pictures/png.py`)."""
@@ -345,27 +332,6 @@ def to_png(image: Image.Image) -> bytes:
 
 
 # ---- shapes -----------------------------------------------------------------------------------------
-
-
-def polygon(cx: float, cy: float, r: float, sides: int, rotation: float = -90) -> list[tuple[float, float]]:
-    return [
-        (
-            cx + r * math.cos(math.radians(rotation + i * 360 / sides)),
-            cy + r * math.sin(math.radians(rotation + i * 360 / sides)),
-        )
-        for i in range(sides)
-    ]
-
-
-def star_points(
-    cx: float, cy: float, r: float, points: int = 5, inner: float = 0.45
-) -> list[tuple[float, float]]:
-    result = []
-    for i in range(points * 2):
-        radius = r if i % 2 == 0 else r * inner
-        angle = math.radians(-90 + i * 180 / points)
-        result.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
-    return result
 
 
 @dataclass

@@ -1,5 +1,6 @@
-"""The shapes of the emoji the pictures draw that are made of several parts: 🔥 a flame, 💧 a drop,
-🐾 a paw, ☀️ a sun and 🌙 a moon, drawn as masks (`silhouette`) the kit fills in a colour."""
+"""The outlines of the kit's shapes: regular polygons and stars (`polygon`, `star_points`), and the
+emoji made of several parts — 🔥 a flame, 💧 a drop, 🐾 a paw, ☀️ a sun and 🌙 a moon — drawn as masks
+(`silhouette`) the kit fills in a colour."""
 
 from __future__ import annotations
 
@@ -64,3 +65,24 @@ def _arc(start: float, end: float, points: int) -> list[float]:
 
 
 SILHOUETTES = {"flame": _flame, "drop": _drop, "paw": _paw, "sun": _sun, "moon": _moon}
+
+
+def polygon(cx: float, cy: float, r: float, sides: int, rotation: float = -90) -> list[tuple[float, float]]:
+    return [
+        (
+            cx + r * math.cos(math.radians(rotation + i * 360 / sides)),
+            cy + r * math.sin(math.radians(rotation + i * 360 / sides)),
+        )
+        for i in range(sides)
+    ]
+
+
+def star_points(
+    cx: float, cy: float, r: float, points: int = 5, inner: float = 0.45
+) -> list[tuple[float, float]]:
+    result = []
+    for i in range(points * 2):
+        radius = r if i % 2 == 0 else r * inner
+        angle = math.radians(-90 + i * 180 / points)
+        result.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
+    return result
