@@ -110,6 +110,12 @@ def _alley(canvas: kit.Canvas, alley: Sequence[tuple[str, bool]], deck: int, bid
     during an auction the highest bid (its Moon Cats, not for sale, greyed)."""
     canvas.record("alley", tuple(alley))
     canvas.record("bid", bid)
+    box = (LEFT, ALLEY_TOP, RIGHT, ALLEY_BOTTOM)
+    shown = canvas.kept_in(("alley", alley, deck, bid), box, lambda: _alley_cards(canvas, alley, deck, bid))
+    canvas.record("alley shows", shown)
+
+
+def _alley_cards(canvas: kit.Canvas, alley: Sequence[tuple[str, bool]], deck: int, bid: int | None) -> tuple:
     side = RIGHT - SIDE
     canvas.panel((side, ALLEY_TOP, RIGHT, ALLEY_BOTTOM), fill=kit.DARK, outline=kit.GREY, radius=10)
     number, label = (str(deck), "deck") if bid is None else (str(bid) if bid else "–", "top bid")
@@ -138,7 +144,7 @@ def _alley(canvas: kit.Canvas, alley: Sequence[tuple[str, bool]], deck: int, bid
             width=width - 10,
         )
         shown.append((drawn, name))
-    canvas.record("alley shows", tuple(shown))
+    return tuple(shown)
 
 
 def _homes(canvas: kit.Canvas, names, to_act, homes, scores, tokens, full: int) -> None:
@@ -160,23 +166,31 @@ def _homes(canvas: kit.Canvas, names, to_act, homes, scores, tokens, full: int) 
     for seat, home in enumerate(homes):
         y = HOMES_TOP + seat * step
         mine = seat in to_act
-        fill = kit.PANEL_LIGHT if mine else kit.PANEL
-        canvas.panel(
-            (LEFT, y, RIGHT, y + height),
-            fill=fill,
-            outline=kit.HIGHLIGHT if mine else None,
-            width=3,
-            radius=10,
-        )
-        middle = y + (min(height, 40) if chips else height) / 2
-        name = canvas.text((LEFT + 12, middle), shown_names[seat], kit.SMALL, kit.INK, anchor="lm")
-        value = canvas.text((RIGHT - 12, middle), points[seat], kit.SMALL, kit.INK, anchor="rm", bold=True)
-        sanity = _sanity(canvas, bar_left, middle, tokens[seat], full)
         suns, moons = counted[seat]
-        for at, emoji, n in ((counts_left, SUN_MARK, suns), (counts_left + count, MOON_MARK, moons)):
-            kit.symbol(canvas, emoji, at + 10, middle, 10)
-            canvas.text((at + 24, middle), str(n), kit.SMALL, kit.INK, anchor="lm", bold=True)
-        drawn = _chips(canvas, y + height - CHIP - 10, home) if chips else None
+
+        def row(seat=seat, home=home, y=y, mine=mine, suns=suns, moons=moons):
+            canvas.panel(
+                (LEFT, y, RIGHT, y + height),
+                fill=kit.PANEL_LIGHT if mine else kit.PANEL,
+                outline=kit.HIGHLIGHT if mine else None,
+                width=3,
+                radius=10,
+            )
+            middle = y + (min(height, 40) if chips else height) / 2
+            name = canvas.text((LEFT + 12, middle), shown_names[seat], kit.SMALL, kit.INK, anchor="lm")
+            value = canvas.text(
+                (RIGHT - 12, middle), points[seat], kit.SMALL, kit.INK, anchor="rm", bold=True
+            )
+            sanity = _sanity(canvas, bar_left, middle, tokens[seat], full)
+            for at, emoji, n in ((counts_left, SUN_MARK, suns), (counts_left + count, MOON_MARK, moons)):
+                kit.symbol(canvas, emoji, at + 10, middle, 10)
+                canvas.text((at + 24, middle), str(n), kit.SMALL, kit.INK, anchor="lm", bold=True)
+            drawn = _chips(canvas, y + height - CHIP - 10, home) if chips else None
+            return name, value, sanity, drawn
+
+        key = ("home", shown_names[seat], points[seat], tokens[seat], full, suns, moons, mine)
+        key += (home if chips else None, bar_left, counts_left, count)
+        name, value, sanity, drawn = canvas.kept_in(key, (LEFT, y, RIGHT, y + height), row)
         seats.append((name, value, mine))
         shown.append((scores[seat], sanity, suns, moons, drawn, mine))
     canvas.record("seats", tuple(seats))

@@ -155,7 +155,14 @@ def _coming(canvas: kit.Canvas, cards: Sequence[str], box) -> None:
 
 def card_face(canvas: kit.Canvas, card: str | None, x: float, y: float, w: float, h: float) -> None:
     """A card (`None`: a hidden one, its back) in the box at (x, y), w wide and h tall: its head at
-    the top left, its strength at the top right, its ribbons along the foot, below the number."""
+    the top left, its strength at the top right, its ribbons along the foot, below the number (kept
+    whole: the same card at the same size looks the same in every picture)."""
+    area = (round(x), round(y), round(x + w) + 1, round(y + h) + 1)
+    key = ("cats & dogs card", card, w, h, x % 1, y % 1)
+    canvas.kept(key, area, lambda: _card_face(canvas, card, x, y, w, h))
+
+
+def _card_face(canvas: kit.Canvas, card: str | None, x: float, y: float, w: float, h: float) -> None:
     if card is None:
         canvas.panel((x, y, x + w, y + h), fill=kit.PURPLE, outline=kit.DARK, width=2, radius=10)
         canvas.rounded((x + 7, y + 7, x + w - 7, y + h - 7), 6, kit.PURPLE, kit.DARK, 2)

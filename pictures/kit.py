@@ -227,6 +227,13 @@ class Canvas:
                 KEPT.popitem(last=False)
         return result
 
+    def kept_in(self, key: Hashable, box: Sequence[float], draw: Callable[[], T]) -> T:
+        """`kept` for a drawing that stays inside `box` (a panel's), where it stands (the box is part
+        of the key)."""
+        x0, y0, x1, y1 = box
+        area = (math.floor(x0) - 1, math.floor(y0) - 1, math.ceil(x1) + 2, math.ceil(y1) + 2)
+        return self.kept((key, tuple(box)), area, draw)
+
     def record(self, key: str, value: object) -> None:
         """Note that this picture states `value` as its `key` (what a test compares with the text)."""
         self.states[key] = value
@@ -246,7 +253,7 @@ class Canvas:
         if not words:
             return words
         at = (round(xy[0]) + left, round(xy[1]) + top)
-        under = self.background_at(at, points)
+        under = self.background_at(at, (w, h), points)
         lettered_tile(words, size, anchor, bold, tuple(fill), under).paste(self.core, at)
         if self.watched is not None:
             box = (at[0], at[1], at[0] + w, at[1] + h)
@@ -260,17 +267,15 @@ class Canvas:
         holding = [p for p in self.panels if p[0] <= cx <= p[2] and p[1] <= cy <= p[3]]
         return min(holding, key=lambda p: (p[2] - p[0]) * (p[3] - p[1]), default=(0, 0, WIDTH, HEIGHT))
 
-    def background_at(self, at: tuple[int, int], points: Sequence[tuple[int, int]]) -> tuple[int, int, int]:
-        """The colour most of `points` (offsets from `at`) are painted in: what a text whose letters
-        cover those points stands on. Reading a few points under the letters themselves finds the
-        panel, card or die they stand on, where the box's edges may touch a frame beside them."""
+    def background_at(
+        self, at: tuple[int, int], size: tuple[int, int], points: Sequence[tuple[int, int]]
+    ) -> tuple[int, int, int]:
+        """The colour most of `points` (offsets from `at`, inside a box of `size`) are painted in: what
+        a text whose letters cover those points stands on. Reading a few points under the letters
+        themselves finds the panel, card or die they stand on, where the box's edges may touch a
+        frame beside them."""
         pixels, x0, y0 = self.pixels, at[0], at[1]
-        if (
-            x0 < 0
-            or y0 < 0
-            or x0 + max(p[0] for p in points) >= WIDTH
-            or y0 + max(p[1] for p in points) >= HEIGHT
-        ):
+        if x0 < 0 or y0 < 0 or x0 + size[0] > WIDTH or y0 + size[1] > HEIGHT:
             points = [
                 (min(WIDTH - 1, max(0, x0 + x)) - x0, min(HEIGHT - 1, max(0, y0 + y)) - y0) for x, y in points
             ]

@@ -72,9 +72,25 @@ def paint(data: tuple) -> Image.Image:
     spare = y1 - y0 - 146  # 146: the stage of five players, the fewest pixels the scene has
     top = y0 + 4
     dice_row = 58 + min(14, spare // 4)
-    _dice(canvas, (x0, top, x1 - SIDE - 6, top + dice_row), aside, rolled, in_hand)
-    _side(canvas, (x1 - SIDE, top, x1, top + dice_row), kind, cards[CATPOT])
-    _cards(canvas, (x0, top + dice_row + 6, x1, y1), cards, kind, readings)
+    dice = (x0, top, x1 - SIDE - 6, top + dice_row)
+    shows = canvas.kept_in(
+        ("dice", aside, rolled, in_hand), dice, lambda: _dice(canvas, dice, aside, rolled, in_hand)
+    )
+    canvas.record("tray", tuple(aside))
+    canvas.record("rolled", tuple(rolled))
+    for key, value in shows.items():
+        canvas.record(key, value)
+    side = (x1 - SIDE, top, x1, top + dice_row)
+    catpot = canvas.kept_in(
+        ("side", kind, cards[CATPOT]), side, lambda: _side(canvas, side, kind, cards[CATPOT])
+    )
+    canvas.record("catpot", catpot)
+    canvas.record("lock", kind)
+    grid = (x0, top + dice_row + 6, x1, y1)
+    shown = canvas.kept_in(
+        ("cards", cards, kind, readings), grid, lambda: _cards(canvas, grid, cards, kind, readings)
+    )
+    canvas.record("cards", shown)
     kit.seat_rows(canvas, names, [f"{score} VP" for score in scores], marked=to_act)
     return canvas.image
 
@@ -90,9 +106,9 @@ def die(canvas: kit.Canvas, face: str, cx: float, cy: float, r: float = 26) -> s
     return emoji + number
 
 
-def _dice(canvas: kit.Canvas, box, aside, rolled, in_hand: bool) -> None:
+def _dice(canvas: kit.Canvas, box, aside, rolled, in_hand: bool) -> dict[str, str]:
     """The tray's dice, then those just rolled (at most five in all) or how many dice are left to roll
-    (nothing once all five are on the tray); an empty tray is left out."""
+    (nothing once all five are on the tray); an empty tray is left out. Returns the dice as drawn."""
     x0, y0, x1, y1 = box
     canvas.panel(box)
     middle = (y0 + y1) / 2
@@ -100,24 +116,23 @@ def _dice(canvas: kit.Canvas, box, aside, rolled, in_hand: bool) -> None:
     room = x1 - x0 - 22 - 26 * (len(labels) - 1) - sum(kit.length(label, kit.SMALL) for label in labels)
     faces = (*aside, *rolled)
     r = min(24, (y1 - y0) * 0.37, (room - GAP * len(faces)) / max(1, 2 * sum(map(_half, faces))))
-    canvas.record("tray", tuple(aside))
-    canvas.record("rolled", tuple(rolled))
+    shows = {}
     x = x0 + 12
     if aside:
-        x, drawn = _row(canvas, "Tray", aside, x, middle, r)
-        canvas.record("tray shows", drawn)
+        x, shows["tray shows"] = _row(canvas, "Tray", aside, x, middle, r)
         x += 26
     left = DICE - len(aside)
     if aside and (rolled or left):
         canvas.draw.line((x - 14, y0 + 10, x - 14, y1 - 10), fill=kit.PANEL_LIGHT, width=3)
     if rolled:
-        canvas.record("rolled shows", _row(canvas, "Rolled", rolled, x, middle, r)[1])
+        shows["rolled shows"] = _row(canvas, "Rolled", rolled, x, middle, r)[1]
     elif in_hand:
         canvas.text(((x0 + x1) / 2, middle), f"All {DICE} dice to roll", kit.TEXT, kit.INK, anchor="mm")
     elif left:
         words = f"{left} {'die' if left == 1 else 'dice'} to roll"
         words = words if kit.length(words, kit.SMALL) <= x1 - x - 10 else f"{left} to roll"
         canvas.text((x, middle), words, kit.SMALL, kit.INK, anchor="lm")
+    return shows
 
 
 def _row(canvas: kit.Canvas, label: str, faces, x: float, middle: float, r: float) -> tuple[float, str]:
@@ -136,8 +151,9 @@ def _half(face: str) -> float:
     return 0.92 if face == "w" else 0.76
 
 
-def _side(canvas: kit.Canvas, box, kind: str | None, catpot: int) -> None:
-    """The kind locked in (its shape) and the catpot, the card five wilds or a failed turn's moochers take."""
+def _side(canvas: kit.Canvas, box, kind: str | None, catpot: int) -> str:
+    """The kind locked in (its shape) and the catpot, the card five wilds or a failed turn's moochers
+    take; returns the catpot as drawn."""
     x0, y0, x1, y1 = box
     canvas.panel(box)
     upper, lower = y0 + (y1 - y0) * 0.28, y0 + (y1 - y0) * 0.72
@@ -148,13 +164,10 @@ def _side(canvas: kit.Canvas, box, kind: str | None, catpot: int) -> None:
         kit.symbol(canvas, emoji, x0 + 24, upper, 11)
         canvas.text((x0 + 42, upper), "locked", kit.SMALL, kit.INK, anchor="lm")
     canvas.text((x0 + 12, lower), "Catpot", kit.SMALL, kit.MUTED, anchor="lm")
-    canvas.record(
-        "catpot", canvas.text((x1 - 12, lower), str(catpot), kit.TEXT, kit.INK, anchor="rm", bold=True)
-    )
-    canvas.record("lock", kind)
+    return canvas.text((x1 - 12, lower), str(catpot), kit.TEXT, kit.INK, anchor="rm", bold=True)
 
 
-def _cards(canvas: kit.Canvas, box, cards: Sequence[int], locked: str | None, readings) -> None:
+def _cards(canvas: kit.Canvas, box, cards: Sequence[int], locked: str | None, readings) -> tuple:
     """A tile per combination, as wide as its name: under it, per kind shown, the kind's symbol and its
     cards' VPs as "outer / inner" (the symbol above them where a row is tall), one size for all; the
     combinations the tray already reads as are lit and framed."""
@@ -203,7 +216,7 @@ def _cards(canvas: kit.Canvas, box, cards: Sequence[int], locked: str | None, re
                 _value(canvas, kind, words, centre, middle, size, r)
             shown.append((kind, combo, outer, inner))
         left = right + gap
-    canvas.record("cards", tuple(shown))
+    return tuple(shown)
 
 
 def _width(words: str, size: int, r: float) -> float:

@@ -100,22 +100,30 @@ def _counts(canvas: kit.Canvas, counts: Sequence[int], ignored: Sequence[int], b
     shown = []
     for cat, count in enumerate(counts):
         x = x0 + cat * (width + GAP)
-        dim, over = cat in ignored, count > LIMIT
-        edge = kit.WARNING if over else None if dim or count < LIMIT else kit.INK
-        canvas.panel((x, y0, x + width, y1), kit.PANEL, edge, width=3, radius=10)
-        shown.append(cat_icon(canvas, cat, x + 12 + r, middle, r, dim))
-        if dim:  # ignored this round: struck through
-            canvas.draw.line((x + 6, middle + r + 6, x + 18 + 2 * r, middle - r - 6), fill=kit.INK, width=3)
-        colour = kit.MUTED if dim else kit.WARNING if over else kit.INK
-        centre = x + 12 + 2 * r + (width - 12 - 2 * r) / 2
-        canvas.text((centre, middle), str(count), kit.HUGE, colour, anchor="mm", bold=True)
-        cell = (width - 20 - (LIMIT - 1) * 3) / LIMIT
-        top = y1 - 8 - gauge
-        for index in range(LIMIT):
-            left = x + 10 + index * (cell + 3)
-            fill = (kit.GREY if dim else CAT_COLOURS[cat]) if index < count else kit.PANEL_LIGHT
-            box = (round(left), top, round(left + cell) - 1, top + gauge - 1)
-            canvas.draw.rectangle(box, fill=kit.INDEX[fill])  # the palette's index: drawn quicker
+        dim = cat in ignored
+
+        def tile(x=x, cat=cat, count=count, dim=dim) -> str:
+            over = count > LIMIT
+            edge = kit.WARNING if over else None if dim or count < LIMIT else kit.INK
+            canvas.panel((x, y0, x + width, y1), kit.PANEL, edge, width=3, radius=10)
+            emoji = cat_icon(canvas, cat, x + 12 + r, middle, r, dim)
+            if dim:  # ignored this round: struck through
+                line = (x + 6, middle + r + 6, x + 18 + 2 * r, middle - r - 6)
+                canvas.draw.line(line, fill=kit.INK, width=3)
+            colour = kit.MUTED if dim else kit.WARNING if over else kit.INK
+            centre = x + 12 + 2 * r + (width - 12 - 2 * r) / 2
+            canvas.text((centre, middle), str(count), kit.HUGE, colour, anchor="mm", bold=True)
+            cell = (width - 20 - (LIMIT - 1) * 3) / LIMIT
+            top = y1 - 8 - gauge
+            for index in range(LIMIT):
+                left = x + 10 + index * (cell + 3)
+                fill = (kit.GREY if dim else CAT_COLOURS[cat]) if index < count else kit.PANEL_LIGHT
+                box = (round(left), top, round(left + cell) - 1, top + gauge - 1)
+                canvas.draw.rectangle(box, fill=kit.INDEX[fill])  # the palette's index: drawn quicker
+            return emoji
+
+        area = (round(x), round(y0), round(x + width) + 1, round(y1) + 1)
+        shown.append(canvas.kept(("nine lives count", cat, count, dim, x % 1, y0 % 1), area, tile))
     canvas.record("counts", tuple(counts))
     canvas.record("cats", tuple(shown))
 
