@@ -12,10 +12,11 @@ clock, and CPU time, which other work on the machine disturbs less), PNG size p5
 picture, the CPU p50 and p99 and the largest PNG against the targets.
 
 A bot's drawing process lives as long as the bot and keeps the pieces its pictures are made of (the
-panels, labels and shapes every table has). So the measured games come after one unmeasured game of
-each kind at its fewest and most players with other names (`WARM_NAMES`), as in a process that has
-drawn a few other tables: each measured table's own names and numbers are still drawn anew the first
-time. `--cold` measures a process's very first pictures instead.
+panels, labels, cards and shapes every table has). So the measured games come after one unmeasured
+game of each kind at each player count with other names (`WARM_NAMES`) and seeds, as in a process
+that has drawn a few other tables: each measured table's own names, and whatever its games bring that
+those did not, are still drawn anew the first time. `--cold` measures a process's very first
+pictures instead.
 """
 
 from __future__ import annotations
@@ -49,10 +50,10 @@ WARM_NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
 
 
 def warm_up() -> None:
-    """Draw one game of each kind at its fewest and most players, with `WARM_NAMES`, unmeasured."""
+    """Draw one game of each kind at each player count, with `WARM_NAMES`, unmeasured."""
     for key, game in sorted(GAMES.items()):
         rules = game.rules
-        for players in sorted({rules.min_players, rules.max_players}):
+        for players in range(rules.min_players, rules.max_players + 1):
             for state in random_playout(rules, players, 1000 + players, keep_states=True).states:
                 view, outcome = rules.view(state, None), rules.outcome(state)
                 pictures.draw(key, pictures.scene_of(key, view, WARM_NAMES[:players], outcome))

@@ -554,33 +554,38 @@ def seat_rows(
     value_room = max((length(value, SMALL, True) for value in values), default=0) + (26 if icon else 0)
     crown_room = 26 if crowned else 0
     shown_names = names_shown(names, SMALL, width - 20 - value_room - crown_room - 10)
+    value_left = math.floor(width - 10 - value_room)
     shown = []
     for seat, (name, value) in enumerate(zip(shown_names, values, strict=True)):
-        x = 12 + (seat % 2) * (width + 6)
-        y = top + (seat // 2) * SEAT_ROW
+        x = round(12 + (seat % 2) * (width + 6))
+        y = round(top + (seat // 2) * SEAT_ROW)
         mark, crowned_here = seat in marked, seat in crowned
+        canvas.panel(
+            (x, y, x + width, y + SEAT_ROW - 4),
+            fill=PANEL_LIGHT if mark else PANEL,
+            outline=HIGHLIGHT if mark else None,
+            width=3,
+            radius=8,
+        )
+        middle = y + (SEAT_ROW - 4) / 2
 
-        def draw_seat(x=x, y=y, name=name, value=value, mark=mark, crowned_here=crowned_here):
-            canvas.panel(
-                (x, y, x + width, y + SEAT_ROW - 4),
-                fill=PANEL_LIGHT if mark else PANEL,
-                outline=HIGHLIGHT if mark else None,
-                width=3,
-                radius=8,
-            )
-            middle = y + (SEAT_ROW - 4) / 2
+        def draw_name(name=name, middle=middle, x=x, crowned_here=crowned_here) -> str:
             left = x + 10
             if crowned_here:
                 crown(canvas, left + 10, middle, 10)
                 left += crown_room
-            name_shown = canvas.text((left, middle), name, SMALL, INK, anchor="lm")
-            right = x + width - 10
-            value_shown = canvas.text((right, middle), value, SMALL, INK, anchor="rm", bold=True)
+            return canvas.text((left, middle), name, SMALL, INK, anchor="lm")
+
+        def draw_value(value=value, middle=middle, right=x + width - 10) -> str:
+            shown_value = canvas.text((right, middle), value, SMALL, INK, anchor="rm", bold=True)
             if icon is not None:
                 icon(canvas, right - length(value, SMALL, True) - 14, middle)
-            return name_shown, value_shown
+            return shown_value
 
-        box = (round(x), round(y), round(x + width) + 1, round(y + SEAT_ROW - 4) + 1)
-        key = ("seat", name, value, mark, crowned_here, crown_room, icon)
-        shown.append((*canvas.kept(key, box, draw_seat), mark))
+        inside = (y + 4, y + SEAT_ROW - 7)  # within the frame, which a marked seat has
+        name_box = (x + 4, inside[0], x + value_left - 2, inside[1])
+        value_box = (x + value_left, inside[0], math.floor(x + width - 4), inside[1])
+        name_shown = canvas.kept(("seat name", name, crowned_here, crown_room), name_box, draw_name)
+        value_shown = canvas.kept(("seat value", value, icon), value_box, draw_value)
+        shown.append((name_shown, value_shown, mark))
     canvas.record("seats", tuple(shown))

@@ -111,28 +111,41 @@ def length(words: str, size: int, bold: bool = False) -> float:
 @lru_cache(maxsize=4096)
 def fit(words: str, size: int, width: float, bold: bool = False) -> str:
     """`words` shortened with "…" to fit `width` pixels: the longest start that fits, found by
-    halving (measuring lays the glyphs out each time)."""
+    halving with each character's own advance (`_estimate`), then measured as drawn."""
     if length(words, size, bold) <= width:
         return words
     fits, too_long = 0, len(words)
     while too_long - fits > 1:
         middle = (fits + too_long) // 2
-        if _measure(words[:middle].rstrip() + "…", size, bold) <= width:
+        if _estimate(words[:middle].rstrip() + "…", size, bold) <= width:
             fits = middle
         else:
             too_long = middle
+    while fits and length(words[:fits].rstrip() + "…", size, bold) > width:
+        fits -= 1
     return words[:fits].rstrip() + "…"
 
 
+def _estimate(words: str, size: int, bold: bool) -> float:
+    """How wide `words` are, as the sum of their characters' advances (kerning left out): laying out a
+    whole string costs tens of microseconds, and a name is shortened by trying many of its starts."""
+    return sum(_advance(char, size, bold, fallback) for run, fallback in runs(words) for char in run)
+
+
+@lru_cache(maxsize=8192)
+def _advance(char: str, size: int, bold: bool, fallback: bool) -> float:
+    return face(size, bold, fallback).getlength(char)
+
+
 def _measure(words: str, size: int, bold: bool) -> float:
-    """How wide `words` are, measured now (for a length asked once: `length` keeps what it measures)."""
+    """How wide `words` are, laid out now (`length` keeps what it measures)."""
     return sum(face(size, bold, fallback).getlength(run) for run, fallback in runs(words))
 
 
 def _middle_cut(words: str, size: int, width: float, bold: bool) -> str:
     """`words` shortened in the middle ("Barthol…erbilt"): keeps the ends two long names differ in."""
     head, tail = len(words) // 2, len(words) - len(words) // 2
-    while head > 1 and _measure(f"{words[:head]}…{words[-tail:]}", size, bold) > width:
+    while head > 1 and _estimate(f"{words[:head]}…{words[-tail:]}", size, bold) > width - 2:
         head, tail = (head - 1, tail) if head >= tail else (head, tail - 1)
     return f"{words[:head].rstrip()}…{words[-tail:].lstrip()}"
 
@@ -175,34 +188,54 @@ picture has stay cached."""
 def lettering(words: str, size: int, anchor: str, bold: bool) -> tuple[Image.Image, tuple[int, int]]:
     """`words` rendered once as a mask, with its offset from the anchor point: most words of a
     picture (labels, numbers, names) come back in every picture, and pasting a mask is far cheaper
-    than rendering the glyphs again."""
+    than rendering the glyphs again. A single word in DejaVu is rendered whole; anything longer is
+    set word by word (`_set`)."""
     pieces = runs(words)
-    if len(pieces) == 1 and not pieces[0][1]:
+    if len(pieces) == 1 and not pieces[0][1] and " " not in words:
         lettered = font(size, bold)
         left, top, right, bottom = lettered.getbbox(words, anchor=anchor)
         mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
         ImageDraw.Draw(mask).text((-left, -top), words, font=lettered, fill=255, anchor=anchor)
         return mask, (left, top)
-    return _mixed_lettering(pieces, size, anchor, bold)
+    return _set(pieces, size, anchor, bold)
 
 
-def _mixed_lettering(
+@lru_cache(maxsize=LETTERINGS_KEPT)
+def _word(word: str, size: int, bold: bool, fallback: bool) -> tuple[Image.Image, int, int, float]:
+    """One word (no space) in one face, rendered on its baseline: its mask, the mask's offset from the
+    pen's position on the baseline, and the pen's advance."""
+    lettered = face(size, bold, fallback)
+    left, top, right, bottom = lettered.getbbox(word, anchor="ls")
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), word, font=lettered, fill=255, anchor="ls")
+    return mask, left, top, lettered.getlength(word)
+
+
+def _set(
     pieces: tuple[tuple[str, bool], ...], size: int, anchor: str, bold: bool
 ) -> tuple[Image.Image, tuple[int, int]]:
-    """Runs in two faces on one baseline; the anchor is read as Pillow reads it for one face
-    (horizontally the start, middle or end of the advance; vertically DejaVu's ascender, middle,
-    baseline or descender, or the ink's top or bottom)."""
+    """Words set one after the other on one baseline, each kept on its own (`_word`: a headline
+    that says "trick 3" after one that said "trick 2" renders only the "3"), each run in its face;
+    the anchor is read as Pillow reads it for one face (horizontally the start, middle or end of the
+    advance; vertically DejaVu's ascender, middle, baseline or descender, or the ink's top or bottom)."""
     ascent, descent = font(size, bold).getmetrics()
-    width = math.ceil(sum(face(size, bold, fallback).getlength(run) for run, fallback in pieces))
-    sheet = Image.new("L", (width + 2 * size, 3 * size), 0)
-    draw = ImageDraw.Draw(sheet)
-    baseline, x = 2 * size, size
+    placed, pen = [], 0.0
     for run, fallback in pieces:
-        lettered = face(size, bold, fallback)
-        draw.text((x, baseline), run, font=lettered, fill=255, anchor="ls")
-        x += lettered.getlength(run)
+        space = face(size, bold, fallback).getlength(" ") if " " in run else 0.0
+        for index, word in enumerate(run.split(" ")):
+            if index:
+                pen += space
+            if word:
+                mask, left, top, advance = _word(word, size, bold, fallback)
+                placed.append((mask, round(pen) + left, top))
+                pen += advance
+    width = math.ceil(pen)
+    sheet = Image.new("L", (width + 2 * size, 3 * size), 0)
+    baseline = 2 * size
+    for mask, x, y in placed:
+        sheet.paste(255, (size + x, baseline + y), mask)
     left, top, right, bottom = sheet.getbbox() or (size, baseline - 1, size + 1, baseline)
-    across = {"l": size, "m": size + width / 2, "r": size + width}[anchor[0]]
+    across = {"l": size, "m": size + pen / 2, "r": size + pen}[anchor[0]]
     down = {
         "a": baseline - ascent,
         "m": baseline - (ascent - descent) / 2,

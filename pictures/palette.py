@@ -125,23 +125,28 @@ SOLID = [0] + [255] * 255
 """A mask's levels made solid: every pixel a letter touches is pasted whole (its colour blended)."""
 
 
+def _off_the_way(colour, fill, under) -> float:
+    """How far (squared) `colour` lies from the blends of `fill` and `under`: the palette's colours a
+    blend can be nearest to lie close to that line (the two colours themselves on it)."""
+    line = [f - u for f, u in zip(fill, under, strict=True)]
+    length = sum(d * d for d in line) or 1
+    share = sum((c - u) * d for c, u, d in zip(colour, under, line, strict=True)) / length
+    share = max(0.0, min(1.0, share))
+    return sum((c - (u + share * d)) ** 2 for c, u, d in zip(colour, under, line, strict=True))
+
+
 @lru_cache(maxsize=256)
 def edges(fill: tuple[int, int, int], under: tuple[int, int, int]) -> bytes:
     """For each level of a lettering's mask (0 to 255), the palette index of `fill` over `under` at
     that coverage: the nearest of the palette's colours to the exact blend (what Pillow's quantizing
     the blended pixels would give, for a 256-entry table made once for the pair)."""
-    blends = [
-        tuple(round(f * s + u * (1 - s)) for f, u in zip(fill, under, strict=True)) for s in (1 / 3, 2 / 3)
-    ]
-    near = [colour for colour in (under, *blends, fill) if colour in INDEX]
-    if len(near) < 4:  # not two of the kit's own colours: the whole palette is searched
-        near = COLOURS
+    near = [(*colour, INDEX[colour]) for colour in COLOURS if _off_the_way(colour, fill, under) <= 16**2]
+    (fr, fg, fb), (ur, ug, ub) = fill, under
     table = bytearray()
     for level in range(256):
-        share = level / 255
-        blend = [f * share + u * (1 - share) for f, u in zip(fill, under, strict=True)]
-        nearest = min(near, key=lambda c: sum((a - b) ** 2 for a, b in zip(c, blend, strict=True)))
-        table.append(INDEX[nearest])
+        s = level / 255
+        r, g, b = ur + (fr - ur) * s, ug + (fg - ug) * s, ub + (fb - ub) * s
+        table.append(min(near, key=lambda c: (c[0] - r) ** 2 + (c[1] - g) ** 2 + (c[2] - b) ** 2)[3])
     return bytes(table)
 
 
