@@ -181,11 +181,21 @@ def _homes(canvas: kit.Canvas, names, to_act, homes, scores, tokens, full: int) 
             value = canvas.text(
                 (RIGHT - 12, middle), points[seat], kit.SMALL, kit.INK, anchor="rm", bold=True
             )
-            sanity = _sanity(canvas, bar_left, middle, tokens[seat], full)
+            gauge = (round(bar_left) - 1, round(y) + 1, round(counts_left) - 6, round(y + height) - 1)
+            sanity = canvas.kept(
+                ("sanity", tokens[seat], full, bar_left, middle - y),
+                gauge,
+                lambda: _sanity(canvas, bar_left, middle, tokens[seat], full),
+            )
             for at, emoji, n in ((counts_left, SUN_MARK, suns), (counts_left + count, MOON_MARK, moons)):
                 kit.symbol(canvas, emoji, at + 10, middle, 10)
                 canvas.text((at + 24, middle), str(n), kit.SMALL, kit.INK, anchor="lm", bold=True)
-            drawn = _chips(canvas, y + height - CHIP - 10, home) if chips else None
+            drawn = None
+            if chips:
+                line = (LEFT + 4, round(y + height) - CHIP - 12, RIGHT - 4, round(y + height) - 6)
+                drawn = canvas.kept(
+                    ("chips", home, y % 1), line, lambda: _chips(canvas, y + height - CHIP - 10, home)
+                )
             return name, value, sanity, drawn
 
         key = ("home", shown_names[seat], points[seat], tokens[seat], full, suns, moons, mine)

@@ -19,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from fontTools.ttLib import TTFont
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageFont
 
 FONTS = Path(__file__).with_name("fonts")
 FONT_FILES = {False: FONTS / "DejaVuSans.ttf", True: FONTS / "DejaVuSans-Bold.ttf"}
@@ -192,12 +192,20 @@ def lettering(words: str, size: int, anchor: str, bold: bool) -> tuple[Image.Ima
     set word by word (`_set`)."""
     pieces = runs(words)
     if len(pieces) == 1 and not pieces[0][1] and " " not in words:
-        lettered = font(size, bold)
-        left, top, right, bottom = lettered.getbbox(words, anchor=anchor)
-        mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-        ImageDraw.Draw(mask).text((-left, -top), words, font=lettered, fill=255, anchor=anchor)
-        return mask, (left, top)
+        return _rendered(words, font(size, bold), anchor)
     return _set(pieces, size, anchor, bold)
+
+
+def _rendered(
+    words: str, lettered: ImageFont.FreeTypeFont, anchor: str
+) -> tuple[Image.Image, tuple[int, int]]:
+    """`words` rendered by FreeType in one pass (`getmask2`: laid out once, where measuring the box and
+    then drawing into it lays it out twice), as a mask with its offset from the anchor point."""
+    rendered, offset = lettered.getmask2(words, mode="L", anchor=anchor)
+    mask = Image.new("L", (max(1, rendered.size[0]), max(1, rendered.size[1])), 0)
+    if rendered.size[0] and rendered.size[1]:
+        mask.im.paste(rendered, (0, 0, *rendered.size))
+    return mask, offset
 
 
 @lru_cache(maxsize=LETTERINGS_KEPT)
@@ -205,9 +213,7 @@ def _word(word: str, size: int, bold: bool, fallback: bool) -> tuple[Image.Image
     """One word (no space) in one face, rendered on its baseline: its mask, the mask's offset from the
     pen's position on the baseline, and the pen's advance."""
     lettered = face(size, bold, fallback)
-    left, top, right, bottom = lettered.getbbox(word, anchor="ls")
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), word, font=lettered, fill=255, anchor="ls")
+    mask, (left, top) = _rendered(word, lettered, "ls")
     return mask, left, top, lettered.getlength(word)
 
 

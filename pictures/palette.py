@@ -195,6 +195,7 @@ def blank(size: tuple[int, int], index: int = 0) -> Image.Image:
     """A palette image of `size`, every pixel the palette's colour `index`."""
     image = Image.new("P", size, index)
     image.putpalette(FLAT)
+    image.palette.colors = dict(INDEX)  # Pillow would index the palette anew when drawing on it
     return image
 
 
