@@ -48,8 +48,9 @@ def _wide_columns(text: str) -> int:
 
 def shown(text: str) -> str:
     """`text` as a phone draws it: no markdown marks, mentions and timestamps as short words."""
-    text = _TIMESTAMP.sub("in 5 minutes", text)
-    text = _MENTION.sub("@Player", text)
+    if "<" in text:  # both a mention and a timestamp start with one
+        text = _TIMESTAMP.sub("in 5 minutes", text)
+        text = _MENTION.sub("@Player", text)
     return _MARKS.sub("", text)
 
 
@@ -59,9 +60,13 @@ def wrapped_lines(line: str, width: int = PHONE_COLUMNS) -> int:
 
     Cached: a table's lines mostly repeat from one move to the next, and every table is measured each
     time it is shown (the cache's size when full is in docs/benchmarks.md)."""
+    if "<" not in line and len(line.encode()) <= width:
+        return 1  # fits: marks only take room away, and a character over 1 wide takes 2 bytes or more
+    plain = shown(line)
+    ascii_only = plain.isascii()
     count, used = 1, 0
-    for word in shown(line).split(" "):
-        size = columns(word)
+    for word in plain.split(" "):
+        size = len(word) if ascii_only or word.isascii() else _wide_columns(word)  # `columns`, inlined
         if used and used + 1 + size > width:
             count, used = count + 1, 0
         elif used:
@@ -80,7 +85,9 @@ def text_lines(text: str | None, width: int = PHONE_COLUMNS) -> int:
 def _text_lines(text: str, width: int) -> int:
     """Cached like `wrapped_lines`: most of a table's and a panel's fields read the same as at their
     last showing."""
-    return sum(wrapped_lines(line, width) for line in text.split("\n"))
+    if "\n" not in text:
+        return wrapped_lines(text, width)
+    return sum([wrapped_lines(line, width) for line in text.split("\n")])
 
 
 def phone_lines(content: str | None, embed: discord.Embed | None, width: int = PHONE_COLUMNS) -> int:
