@@ -13,6 +13,7 @@ import functools
 import discord
 import pytest
 
+import pictures
 from bot.live import LiveGame
 from cogs import custom_ids as ids
 from cogs.messages import Message, details_message, table_message, table_screen
@@ -83,8 +84,8 @@ def test_the_model_lays_a_message_out_as_a_phone_390_px_wide_shows_it():
         {"type": 2, "label": "Go", "custom_id": "go"},
         {"type": 2, "label": "Stop", "custom_id": "stop"},
     ]
-    screen = screen_of(None, embed.to_dict(), [{"type": 1, "components": buttons}], picture=(800, 450))
-    title, line, picture = 42 + 8 + 22, 19.25, 12 + 286 * 450 / 800
+    screen = screen_of(None, embed.to_dict(), [{"type": 1, "components": buttons}], picture=pictures.SIZE)
+    title, line, picture = 42 + 8 + 22, 19.25, 12 + 286 * pictures.SIZE[1] / pictures.SIZE[0]
     assert screen.now == title + line
     bottom = title + 2 * line + (8 + 2 * line) + picture + 24.5 + 12
     assert screen.buttons == {"go": bottom + 8 + 35.25, "stop": bottom + 8 + 35.25}, (

@@ -35,7 +35,7 @@ async def test_the_table_carries_a_picture_of_the_game_that_follows_the_moves(tm
         thread, members = await open_table(emu, "madcat", 2)
         first = picture_bytes(emu, table_of(emu, thread))
         with Image.open(io.BytesIO(first)) as image:
-            assert image.format == "PNG" and image.size == (800, 450)
+            assert image.format == "PNG" and image.size == pictures.SIZE
         table = Table(emu, thread, members, Rng.seeded(3))
         while picture_bytes(emu, table_of(emu, thread)) == first and not table.over():
             await table.step()
