@@ -30,7 +30,14 @@ from bot.sharding import IDENTIFY_WINDOW, IdentifyGate, ShardPlan
 from bot.storage import GameStore, StoreUnavailable, store_for_settings
 from bot.timers import Timers, TimerSettings
 from bot.translations import CatalogueTranslator
-from discord_door import bot_gateway, handling_events, recommended_shard_count, shards_launched
+from discord_door import (
+    bot_gateway,
+    handling_events,
+    heard,
+    parse_only_when,
+    recommended_shard_count,
+    shards_launched,
+)
 
 log = logging.getLogger("catnip")
 
@@ -146,9 +153,24 @@ class CatnipBot(commands.AutoShardedBot):
         self.runtime_tuning = runtime_tuning
         self.runtime_tuned = False
         """Whether this process's runtime is tuned: with `runtime_tuning`, just after the bot is ready."""
+        self._parse_only_what_is_heard()
 
     def new_seed(self) -> int:
         return self._seed_source()
+
+    def _parse_only_what_is_heard(self) -> None:
+        """Skip reading two gateway events a move into discord.py's objects when nothing would hear
+        them: an edit of a message (each table edit comes back as one; with no message cache discord.py
+        only dispatches it raw) and Catnip's own new messages (each turn ping), which no part of Catnip
+        wants: a table is buried by other people's messages, not by its own pings."""
+        parse_only_when(self, "MESSAGE_UPDATE", lambda _data: self._edits_heard())
+        parse_only_when(self, "MESSAGE_CREATE", self._not_its_own)
+
+    def _edits_heard(self) -> bool:
+        return heard(self, "raw_message_edit") or heard(self, "message_edit") or bool(self.persistent_views)
+
+    def _not_its_own(self, message: dict) -> bool:
+        return self.user is None or message.get("author", {}).get("id") != str(self.user.id)
 
     @property
     def presenter(self) -> Presenter:

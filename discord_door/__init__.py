@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, TypedDict
 
 import aiohttp
@@ -25,6 +25,7 @@ import discord.utils
 import yarl
 from discord.gateway import DiscordWebSocket
 from discord.http import HTTPClient, Route
+from discord.webhook.async_ import async_context, interaction_message_response_params
 
 __all__ = [
     "SessionStartLimits",
@@ -33,9 +34,12 @@ __all__ = [
     "discord_at",
     "events_received",
     "handling_events",
+    "heard",
     "heartbeat_threads",
+    "parse_only_when",
     "recommended_shard_count",
     "release_response",
+    "respond",
     "shards_launched",
     "stored_views",
     "use_stdlib_json",
@@ -43,6 +47,43 @@ __all__ = [
 
 
 # ------------------------------------------------------------------ the gateway
+
+
+def parse_only_when(client: discord.Client, event: str, wanted: Callable[[dict], bool]) -> None:
+    """Let discord.py read gateway event `event` (e.g. "MESSAGE_UPDATE") into its objects only when
+    `wanted(data)`.
+
+    Private: `Client._connection.parsers`, the connection state's parser of each gateway event by name.
+    No public setting skips an event: `Intents` are coarser (the bot needs other members' messages in
+    the guild). It saves reading into a `Message` two events a move that nothing hears: the echo of
+    each table edit and each of Catnip's own turn pings.
+    """
+    parsers = client._connection.parsers
+    parse = parsers[event]
+
+    def parse_if_wanted(data: dict) -> None:
+        if wanted(data):
+            parse(data)
+
+    parsers[event] = parse_if_wanted
+
+
+def heard(client: discord.Client, event_name: str) -> bool:
+    """Whether anything would hear `event_name` if it were dispatched: a `wait_for`, a listener added
+    to the bot or one of its cogs, an `on_` method of the client.
+
+    Private: `Client._listeners` (the pending `wait_for`s by event); undocumented: `Bot.extra_events`
+    (the listeners by `on_` name). A client without either counts every event as heard.
+    """
+    waiting = getattr(client, "_listeners", None)
+    listeners = getattr(client, "extra_events", None)
+    return (
+        waiting is None
+        or listeners is None
+        or event_name in waiting
+        or bool(listeners.get("on_" + event_name))
+        or hasattr(client, "on_" + event_name)
+    )
 
 
 class SessionStartLimits(TypedDict):
@@ -125,6 +166,47 @@ def release_response(interaction: discord.Interaction) -> None:
     """
     with contextlib.suppress(AttributeError):
         del interaction._cs_response
+
+
+async def respond(
+    interaction: discord.Interaction,
+    kind: discord.InteractionResponseType,
+    *,
+    ephemeral: bool = False,
+    **fields: Any,
+) -> None:
+    """A click's initial response of `kind` (`message_update` as `InteractionResponse.edit_message`
+    makes it, `channel_message` as `send_message` does, `fields` as they take them), without asking
+    Discord for the message the response leaves.
+
+    Private: `Interaction._state` and `_session`, `InteractionResponse._response_type` (which
+    `is_done` reads), the webhook adapter (`discord.webhook.async_.async_context`) and its
+    `interaction_message_response_params`. discord.py asks for that message (`with_response`) with
+    every response and reads it into an `InteractionCallbackResponse` and its `InteractionMessage`,
+    which Catnip never looks at: a panel's embed and buttons read back twice a move. A view is sent
+    as discord.py sends it, and never stored (Catnip's are `UnstoredView`s).
+    """
+    response = interaction.response
+    if response.is_done():
+        raise discord.InteractionResponded(interaction)
+    state = interaction._state
+    params = interaction_message_response_params(
+        type=kind.value,
+        flags=discord.MessageFlags(ephemeral=True) if ephemeral else discord.utils.MISSING,
+        previous_allowed_mentions=state.allowed_mentions,
+        **fields,
+    )
+    route = Route(
+        "POST",
+        "/interactions/{webhook_id}/{webhook_token}/callback",
+        webhook_id=interaction.id,
+        webhook_token=interaction.token,
+    )
+    http = state.http
+    await async_context.get().request(
+        route, interaction._session, payload=params.payload, proxy=http.proxy, proxy_auth=http.proxy_auth
+    )
+    response._response_type = kind
 
 
 def shards_launched(client: discord.AutoShardedClient) -> bool:

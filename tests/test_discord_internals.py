@@ -8,6 +8,7 @@ no longer reaches the bot. pyproject.toml pins discord.py to the minor releases 
 from __future__ import annotations
 
 import ast
+import asyncio
 import functools
 import inspect
 import re
@@ -15,9 +16,12 @@ from pathlib import Path
 
 import discord
 import discord.utils
+import pytest
 import yarl
+from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 from discord.http import HTTPClient, Route, handle_message_parameters
+from discord.webhook.async_ import AsyncWebhookAdapter, interaction_message_response_params
 
 import discord_door
 from cogs.components import Button, Controls
@@ -36,6 +40,33 @@ def a_client() -> discord.Client:
 
 
 # ------------------------------------------------------------------ the gateway
+
+
+@pytest.mark.parametrize("event", ["MESSAGE_UPDATE", "MESSAGE_CREATE"])
+def test_a_gateway_event_skipped_is_never_read_and_one_wanted_is_read_by_discord_py(event):
+    client = a_client()
+    assert callable(client._connection.parsers[event])
+    wanted = {"read": False}
+    discord_door.parse_only_when(client, event, lambda data: wanted["read"])
+    client._connection.parsers[event]({})  # not wanted: discord.py never sees this empty event
+    wanted["read"] = True
+    with pytest.raises(KeyError):  # wanted: discord.py's own parser reads it (and finds no fields)
+        client._connection.parsers[event]({})
+
+
+async def test_a_wait_for_and_a_listener_are_heard_and_nothing_else():
+    async with commands.Bot(command_prefix="!", intents=discord.Intents.none()) as bot:
+        assert not discord_door.heard(bot, "raw_message_edit")
+        waiting = asyncio.ensure_future(bot.wait_for("raw_message_edit"))
+        await asyncio.sleep(0)
+        assert discord_door.heard(bot, "raw_message_edit")
+        waiting.cancel()
+
+        async def on_socket_event_type(event_type: str) -> None: ...
+
+        assert not discord_door.heard(bot, "socket_event_type")
+        bot.add_listener(on_socket_event_type)
+        assert discord_door.heard(bot, "socket_event_type")
 
 
 def test_an_http_client_of_its_own_logs_in_with_the_token_alone():
@@ -106,6 +137,27 @@ def test_an_interaction_caches_its_response_where_release_response_drops_it():
     release_response(holder)  # type: ignore[arg-type]
     assert "_cs_response" not in vars(holder)
     release_response(holder)  # type: ignore[arg-type]  # nothing cached: nothing to do
+
+
+def test_a_click_is_answered_as_discord_py_answers_it_and_discord_py_knows_it_is():
+    assert "_response_type" in discord.InteractionResponse.__slots__
+    assert {"_state", "_session"} <= set(discord.Interaction.__slots__)
+    assert "return self._response_type" in inspect.getsource(discord.InteractionResponse.type.fget)
+    assert "'/interactions/{webhook_id}/{webhook_token}/callback'" in inspect.getsource(
+        AsyncWebhookAdapter.create_interaction_response
+    )
+    used = {"type", "flags", "previous_allowed_mentions", "content", "embed", "view"}
+    assert used <= parameters(interaction_message_response_params)
+    assert {"payload", "proxy", "proxy_auth"} <= parameters(AsyncWebhookAdapter.request)
+    controls = Controls([Button("Card 1", "a:1:2:x")])
+    embed = discord.Embed(title="Your view")
+    params = interaction_message_response_params(
+        type=discord.InteractionResponseType.message_update.value, embed=embed, view=controls
+    )
+    assert params.payload == {
+        "type": 7,
+        "data": {"tts": False, "embeds": [embed.to_dict()], "components": controls.to_components()},
+    }
 
 
 # ------------------------------------------------------------------ another Discord (the emulator)

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import discord
 
+from discord_door import respond
+
 UNKNOWN_INTERACTION = 10062
 """Discord's code for a click whose 3 s to answer have passed: the token is gone, no reply can go."""
+UPDATE = discord.InteractionResponseType.message_update
+MESSAGE = discord.InteractionResponseType.channel_message
 
 
 def too_late(error: BaseException) -> bool:
@@ -18,7 +22,7 @@ async def show(interaction: discord.Interaction, message) -> None:
     if interaction.response.is_done():
         await interaction.edit_original_response(embed=message.embed, view=message.view)
     else:
-        await interaction.response.edit_message(embed=message.embed, view=message.view)
+        await respond(interaction, UPDATE, embed=message.embed, view=message.view)
 
 
 POSTED_AGAIN = "Done. The table was posted again, further down."
@@ -58,4 +62,4 @@ async def reply(interaction: discord.Interaction, text: str) -> None:
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True)
     else:
-        await interaction.response.send_message(text, ephemeral=True)
+        await respond(interaction, MESSAGE, content=text, ephemeral=True)

@@ -19,7 +19,7 @@ from bot.storage import StoreUnavailable
 from cogs import custom_ids as ids
 from cogs.lobby_settings import setting_value
 from cogs.panel import private_panel
-from cogs.play._answers import acknowledge, defer_update, reply, show, too_late
+from cogs.play._answers import MESSAGE, acknowledge, defer_update, reply, show, too_late
 from cogs.play._details import on_details
 from cogs.play._gate import admit, can_manage, check_component_type, on_private_panel
 from cogs.play._help import on_guide
@@ -27,7 +27,7 @@ from cogs.play._replay import on_replay
 from cogs.play._seat import fresh_events, on_back, on_more, on_refresh, on_replace, welcome_back
 from cogs.play._settings import choose_setting
 from cogs.play._tokens import InteractionBook, noting
-from discord_door import release_response
+from discord_door import release_response, respond
 from engine import EngineError, InvalidInput, OutOfDate
 
 if TYPE_CHECKING:
@@ -256,7 +256,7 @@ async def on_view(bot: CatnipBot, interaction: discord.Interaction, component: i
     ):
         await interaction.followup.send(embed=message.embed, view=message.view, ephemeral=True)
         return
-    await interaction.response.send_message(embed=message.embed, view=message.view, ephemeral=True)
+    await respond(interaction, MESSAGE, embed=message.embed, view=message.view, ephemeral=True)
 
 
 async def on_lobby(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
