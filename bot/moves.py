@@ -69,8 +69,10 @@ class Moves:
         self, game: LiveGame, seat: int, action: Frozen, *, human: bool, told: Sequence[Event] = ()
     ) -> list[Event]:
         """Apply and store `action`; `told` (a timeout's notice) goes into the log before its events."""
-        # A private choice (a hand card, a mooch or recall pick) never goes into the log.
-        logged = action.encode() if game.rules.actions_are_public(game.state, seat) else "a private choice"
+        # A private choice (a hand card, a mooch or recall pick) never goes into the log, which is
+        # written only when it is read (the debug line below).
+        debug = log.isEnabledFor(logging.DEBUG)
+        public = debug and game.rules.actions_are_public(game.state, seat)
         state, events = game.rules.apply(game.state, seat, action)
         events = [*told, *events]
         outcome = game.rules.outcome(state)
@@ -108,7 +110,9 @@ class Moves:
             await self._read_rating_changes(game)
         if human:
             game.last_human_at = now
-        log.debug("%s seat=%d played %s", game.log_prefix(), seat, logged)
+        if debug:
+            logged = action.encode() if public else "a private choice"
+            log.debug("%s seat=%d played %s", game.log_prefix(), seat, logged)
         if outcome is not None:
             log.info("%s finished: winners %s", game.log_prefix(), outcome.winners)
         await self.games.tell_game(game, events)

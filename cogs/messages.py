@@ -84,8 +84,9 @@ def split_value(text: str, limit: int = FIELD_LIMIT) -> list[str]:
 
 def add_fields(embed: discord.Embed, fields: Sequence[tuple[str, str]], inline: bool = False) -> None:
     """Add fields, splitting long values over continued fields; stop before Discord's totals overflow."""
-    last = embed.fields[-1].name if embed.fields else None
-    for name, value, inline_ in fitted_fields(fields, len(embed), len(embed.fields), last, inline):
+    present = embed.fields  # discord.py makes a list of proxies each time it is asked
+    last = present[-1].name if present else None
+    for name, value, inline_ in fitted_fields(fields, len(embed), len(present), last, inline):
         embed.add_field(name=name, value=value, inline=inline_)
 
 
