@@ -78,8 +78,13 @@ def paint(data: tuple) -> Image.Image:
     tall = 62 + round((y1 - y0 - 142) * 0.4)  # the counts' row: 62 px with six players, more with fewer
     _counts(canvas, counts, ignored, (x0, y0, x1, y0 + tall))
     split = x1 - POWER_WIDTH - GAP
-    _table(canvas, newest, on_table, (x0, y0 + tall + GAP, split, y1))
-    _power(canvas, power, (split + GAP, y0 + tall + GAP, x1, y1))
+    table = (x0, y0 + tall + GAP, split, y1)
+    canvas.record("table", tuple(_card_parts(newest)))
+    canvas.kept_in(("table", newest, on_table), table, lambda: _table(canvas, newest, on_table, table))
+    in_force = (split + GAP, y0 + tall + GAP, x1, y1)
+    canvas.record(
+        "power", canvas.kept_in(("power", power), in_force, lambda: _power(canvas, power, in_force))
+    )
     values = [f"{count}" + (" safe" if is_safe else "") for count, is_safe in zip(lives, safe, strict=True)]
     kit.seat_rows(canvas, names, values, marked=to_act, icon=lambda c, x, y: kit.heart(c, x, y, 10))
     return canvas.image
@@ -135,7 +140,6 @@ def _table(canvas: kit.Canvas, newest: Sequence[int], on_table: int, box) -> Non
     canvas.panel(box, kit.PANEL, radius=10)
     canvas.text((x0 + 12, y0 + 6), "Table", kit.SMALL, kit.MUTED)
     parts = _card_parts(newest)
-    canvas.record("table", tuple(parts))
     top, height, middle = y0 + 6, y1 - y0 - 12, (x0 + LABEL + x1 - 6) / 2
     if not parts:
         canvas.text((middle, top + height / 2), "No cards yet", kit.SMALL, kit.MUTED, anchor="mm")
@@ -183,16 +187,16 @@ def _marks(parts: Sequence[tuple[int, int]]) -> float:
     return sum(kit.length(f"×{n}", kit.SMALL, True) + 2 for _, n in parts if n)
 
 
-def _power(canvas: kit.Canvas, power: tuple, box) -> None:
-    """The power in force: its name, then its cats as shapes, in the largest size that fits."""
+def _power(canvas: kit.Canvas, power: tuple, box) -> tuple:
+    """The power in force: its name, then its cats as shapes, in the largest size that fits; returns
+    what it drew (the name's words, the cats' emoji)."""
     x0, y0, x1, y1 = box
     canvas.panel(box, kit.PANEL, radius=10)
     canvas.text((x0 + 12, y0 + 6), "Power", kit.SMALL, kit.MUTED)
     middle = (y0 + 34 + y1 - 4) / 2
     if not power:
-        canvas.record("power", ())
         canvas.text((x0 + 12, middle), "none", kit.TEXT, kit.MUTED, anchor="lm")
-        return
+        return ()
     name, params, a, b = power
     parts: list = [name]
     if params == "AB":
@@ -212,7 +216,7 @@ def _power(canvas: kit.Canvas, power: tuple, box) -> None:
         else:
             drawn.append(canvas.text((x, middle), part, size, kit.YELLOW, anchor="lm", bold=True))
         x += width
-    canvas.record("power", tuple(drawn))
+    return tuple(drawn)
 
 
 def _winner_lives(canvas: kit.Canvas, box, names: Sequence[str], winners: Sequence[int], lives) -> None:
