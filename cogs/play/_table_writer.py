@@ -199,7 +199,8 @@ class TableWriter:
         message_id = game.record.table_message_id
         if message_id is None or game.record.table_channel_id not in (None, channel_id):
             return True
-        age = self.service.clock.now() - discord.utils.snowflake_time(message_id).timestamp()
+        posted = ((message_id >> 22) + discord.utils.DISCORD_EPOCH) / 1000  # `snowflake_time`, as seconds
+        age = self.service.clock.now() - posted
         return age > REPOST_AFTER_SECONDS or self.messages_since_table[channel_id] > REPOST_AFTER_MESSAGES
 
     async def table_channel(self, game: LiveGame):
