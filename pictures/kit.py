@@ -20,12 +20,11 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from PIL import Image, ImageDraw
 
@@ -41,6 +40,7 @@ from pictures.palette import (
     HIGHLIGHT,
     INDEX,
     INK,
+    KEPT,
     MUTED,
     ORANGE,
     PANEL,
@@ -217,14 +217,11 @@ class Canvas:
         if self.watched is None:
             found = KEPT.get(key)
             if found is not None:
-                KEPT.move_to_end(key)
                 self.core.paste(found[0], box)
                 return found[1]
         result = draw()
         if self.watched is None and x0 >= 0 and y0 >= 0 and x1 <= WIDTH and y1 <= HEIGHT:
-            KEPT[key] = (self.image.crop(box).im, result)
-            if len(KEPT) > KEPT_DRAWINGS:
-                KEPT.popitem(last=False)
+            KEPT.put(key, self.image.crop(box).im, result)
         return result
 
     def kept_in(self, key: Hashable, box: Sequence[float], draw: Callable[[], T]) -> T:
@@ -324,11 +321,6 @@ class Canvas:
         far = (x1 - side + 1, y1 - side + 1)
         for piece, at in zip(pieces, ((x0, y0), (far[0], y0), (x0, far[1]), far), strict=True):
             piece.paste(self.core, at)
-
-
-KEPT_DRAWINGS = 512
-"""Drawings `Canvas.kept` keeps (the least recently pasted go first): a seat is a few kilobytes."""
-KEPT: OrderedDict[Hashable, tuple[Any, Any]] = OrderedDict()
 
 
 def to_png(image: Image.Image) -> bytes:

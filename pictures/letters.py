@@ -21,6 +21,10 @@ from pathlib import Path
 from fontTools.ttLib import TTFont
 from PIL import Image, ImageFont
 
+WORDS_KEPT = 16_384
+"""What is kept of each piece of text met (what the fonts draw of it, its width, how it is shortened):
+small entries, enough for the names and numbers of a few hundred tables."""
+
 FONTS = Path(__file__).with_name("fonts")
 FONT_FILES = {False: FONTS / "DejaVuSans.ttf", True: FONTS / "DejaVuSans-Bold.ttf"}
 FALLBACK_FILE = FONTS / "DroidSansFallbackFull.ttf"
@@ -61,7 +65,7 @@ def _known() -> frozenset[int]:
     return characters(False) & characters(True)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=WORDS_KEPT)
 def drawable(words: str) -> str:
     """`words` as the fonts can draw them: composed (NFC); a character DejaVu lacks is kept if the
     fallback face has it, else becomes its base letter where DejaVu has that; emoji, symbols, joiners
@@ -80,7 +84,7 @@ def drawable(words: str) -> str:
     return re.sub(" {2,}", " ", "".join(out)).strip()
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=WORDS_KEPT)
 def runs(words: str) -> tuple[tuple[str, bool], ...]:
     """`words` (already `drawable`) cut where the face changes: (run, drawn in the fallback face)."""
     known = _known()
@@ -101,14 +105,14 @@ def face(size: int, bold: bool, fallback: bool) -> ImageFont.FreeTypeFont:
     return font(size, False, True) if fallback else font(size, bold)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=WORDS_KEPT)
 def length(words: str, size: int, bold: bool = False) -> float:
     """How wide `words` are drawn at `size`, in pixels: measured once (the same labels, names and
     numbers are measured for every picture, and measuring lays the glyphs out each time)."""
     return _measure(words, size, bold)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=WORDS_KEPT)
 def fit(words: str, size: int, width: float, bold: bool = False) -> str:
     """`words` shortened with "…" to fit `width` pixels: the longest start that fits, found by
     halving with each character's own advance (`_estimate`), then measured as drawn."""
@@ -155,7 +159,7 @@ def names_shown(names: Sequence[str], size: int, width: float, bold: bool = Fals
     return list(shortened_names(tuple(names), size, width, bold))
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=2048)
 def shortened_names(names: tuple[str, ...], size: int, width: float, bold: bool) -> tuple[str, ...]:
     """Each player's name as the picture writes it within `width`: shortened where it does not fit,
     but never so that two players look the same. Two names that shorten alike are cut in the middle
@@ -177,11 +181,10 @@ def shortened_names(names: tuple[str, ...], size: int, width: float, bold: bool)
     return tuple(shown)
 
 
-LETTERINGS_KEPT = 1024
-"""Masks kept by `lettering`. A mask's pixels live outside Python's allocator, where tracemalloc does
-not see them, and a larger cache fills over hours of play with every table number, score and name met.
-This many hold every word of the four games' random playouts of `bench.pictures`, so the words every
-picture has stay cached."""
+LETTERINGS_KEPT = 8192
+"""Masks kept by `lettering` and `_word` (a few kilobytes each, outside Python's allocator, where
+tracemalloc does not see them): enough for every label and number of the four games and the names at
+a few hundred tables at once (a drawing process draws every table of its bot)."""
 
 
 @lru_cache(maxsize=LETTERINGS_KEPT)
@@ -270,7 +273,7 @@ def inked(words: str, size: int, anchor: str, bold: bool) -> tuple[tuple[int, in
     return tuple(points) or ((width // 2, height // 2),)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=WORDS_KEPT)
 def laid_out(
     words: str, size: int, anchor: str, bold: bool, width: float | None
 ) -> tuple[str, tuple[int, int], tuple[int, int], tuple[tuple[int, int], ...]]:

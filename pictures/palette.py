@@ -11,7 +11,8 @@ mask (`Piece`), which costs a fraction of drawing it again.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -108,7 +109,7 @@ def drawn_mask(sheet: Image.Image) -> Image.Image:
     return Image.frombytes("L", sheet.size, sheet.tobytes().translate(_UNTOUCHED))
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=8192)
 def lettered_tile(
     words: str, size: int, anchor: str, bold: bool, fill: tuple[int, int, int], under: tuple[int, int, int]
 ) -> Piece:
@@ -213,3 +214,30 @@ def tile(width: int, height: int, radius: float, fill, outline, line: int, under
         (0, 0, width - 1, height - 1), radius=radius, fill=fill, outline=outline, width=line
     )
     return drawing.im
+
+
+class KeptDrawings:
+    """The drawings `Canvas.kept` keeps, within a budget of pixels (a byte each): the least recently
+    pasted go first."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.entries: OrderedDict[Hashable, tuple[Any, Any]] = OrderedDict()
+        self.pixels = 0
+
+    def get(self, key: Hashable) -> tuple[Any, Any] | None:
+        found = self.entries.get(key)
+        if found is not None:
+            self.entries.move_to_end(key)
+        return found
+
+    def put(self, key: Hashable, pixels: Any, result: Any) -> None:
+        self.entries[key] = (pixels, result)
+        self.pixels += pixels.size[0] * pixels.size[1]
+        while self.pixels > self.budget:
+            old, _ = self.entries.popitem(last=False)[1]
+            self.pixels -= old.size[0] * old.size[1]
+
+
+KEPT = KeptDrawings(48_000_000)
+"""The seats, cards and rows of a few hundred tables (a drawing process draws every table of its bot)."""
