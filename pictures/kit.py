@@ -246,15 +246,17 @@ class Canvas:
         width: float | None = None,
     ) -> str:
         """Write `words`, shortened with "…" to fit `width` pixels when given; returns what was written."""
-        words, (left, top), (w, h), points = laid_out(words, size, anchor, bold, width)
+        words, pieces, (left, top, right, bottom), points = laid_out(words, size, anchor, bold, width)
         if not words:
             return words
-        at = (round(xy[0]) + left, round(xy[1]) + top)
-        under = self.background_at(at, (w, h), points)
-        lettered_tile(words, size, anchor, bold, tuple(fill), under).paste(self.core, at)
+        x, y = round(xy[0]), round(xy[1])
+        under = self.background_at((x + left, y + top), (right - left, bottom - top), points)
+        colour = tuple(fill)
+        for key, dx, dy in pieces:
+            lettered_tile(key, colour, under).paste(self.core, (x + dx, y + dy))
         if self.watched is not None:
-            box = (at[0], at[1], at[0] + w, at[1] + h)
-            drawn = Lettering(words, size, tuple(fill), under, box, self._panel_of(box))
+            box = (x + left, y + top, x + right, y + bottom)
+            drawn = Lettering(words, size, colour, under, box, self._panel_of(box))
             self.watched.letterings.append(drawn)
         return words
 
@@ -323,9 +325,13 @@ class Canvas:
             piece.paste(self.core, at)
 
 
+PNG_PALETTE = bytes(channel for colour in COLOURS for channel in colour)
+"""The palette as a PNG lists it: the colours in use, three bytes each."""
+
+
 def to_png(image: Image.Image) -> bytes:
     """The picture as a PNG, on the kit's palette as it was drawn (`pictures/png.py`)."""
-    return png.encode(image, len(COLOURS))
+    return png.encode(image, PNG_PALETTE)
 
 
 # ---- shapes -----------------------------------------------------------------------------------------

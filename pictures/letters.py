@@ -11,6 +11,8 @@ left out: the text beside the picture has it.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 import re
 import unicodedata
@@ -114,26 +116,22 @@ def length(words: str, size: int, bold: bool = False) -> float:
 
 @lru_cache(maxsize=WORDS_KEPT)
 def fit(words: str, size: int, width: float, bold: bool = False) -> str:
-    """`words` shortened with "…" to fit `width` pixels: the longest start that fits, found by
-    halving with each character's own advance (`_estimate`), then measured as drawn."""
-    if length(words, size, bold) <= width:
-        return words
-    fits, too_long = 0, len(words)
-    while too_long - fits > 1:
-        middle = (fits + too_long) // 2
-        if _estimate(words[:middle].rstrip() + "…", size, bold) <= width:
-            fits = middle
-        else:
-            too_long = middle
+    """`words` shortened with "…" to fit `width` pixels: the longest start that fits by its
+    characters' own advances (`_advances`), then measured as drawn."""
+    widths = list(itertools.accumulate(_advances(words, size, bold)))
+    if widths[-1] <= width - size / 4 or length(words, size, bold) <= width:
+        return words  # well within by its advances (kerning moves a line by a pixel or two): not laid out
+    room = width - length("…", size, bold)
+    fits = bisect.bisect_right(widths, room)
     while fits and length(words[:fits].rstrip() + "…", size, bold) > width:
         fits -= 1
     return words[:fits].rstrip() + "…"
 
 
-def _estimate(words: str, size: int, bold: bool) -> float:
-    """How wide `words` are, as the sum of their characters' advances (kerning left out): laying out a
-    whole string costs tens of microseconds, and a name is shortened by trying many of its starts."""
-    return sum(_advance(char, size, bold, fallback) for run, fallback in runs(words) for char in run)
+def _advances(words: str, size: int, bold: bool) -> list[float]:
+    """Each character's advance, kerning left out: laying out a whole string costs tens of
+    microseconds, and a name is shortened by trying many of its starts and ends."""
+    return [_advance(char, size, bold, fallback) for run, fallback in runs(words) for char in run]
 
 
 @lru_cache(maxsize=8192)
@@ -147,11 +145,20 @@ def _measure(words: str, size: int, bold: bool) -> float:
 
 
 def _middle_cut(words: str, size: int, width: float, bold: bool) -> str:
-    """`words` shortened in the middle ("Barthol…erbilt"): keeps the ends two long names differ in."""
-    head, tail = len(words) // 2, len(words) - len(words) // 2
-    while head > 1 and _estimate(f"{words[:head]}…{words[-tail:]}", size, bold) > width - 2:
-        head, tail = (head - 1, tail) if head >= tail else (head, tail - 1)
-    return f"{words[:head].rstrip()}…{words[-tail:].lstrip()}"
+    """`words` shortened in the middle ("Barthol…erbilt"): keeps the ends two long names differ in,
+    taking characters from the start and the end in turn while they fit."""
+    advances = _advances(words, size, bold)
+    room = width - 2 - length("…", size, bold)
+    head, tail, used = 0, 0, 0.0
+    while head + tail < len(words):
+        take_head = head <= tail
+        step = advances[head] if take_head else advances[len(words) - 1 - tail]
+        if used + step > room:
+            break
+        used += step
+        head, tail = (head + 1, tail) if take_head else (head, tail + 1)
+    head = max(head, 1)
+    return f"{words[:head].rstrip()}…{words[len(words) - tail :].lstrip()}"
 
 
 def names_shown(names: Sequence[str], size: int, width: float, bold: bool = False) -> list[str]:
@@ -260,7 +267,10 @@ def _set(
 def inked(words: str, size: int, anchor: str, bold: bool) -> tuple[tuple[int, int], ...]:
     """Up to seven points spread along `words`' mask where its letters are solid: where to read what
     the letters will stand on (reading the box's edges would find a frame next to them)."""
-    mask, _ = lettering(words, size, anchor, bold)
+    return _inked_mask(lettering(words, size, anchor, bold)[0])
+
+
+def _inked_mask(mask: Image.Image) -> tuple[tuple[int, int], ...]:
     width, height = mask.size
     pixels = mask.tobytes()
     points = []
@@ -273,17 +283,25 @@ def inked(words: str, size: int, anchor: str, bold: bool) -> tuple[tuple[int, in
     return tuple(points) or ((width // 2, height // 2),)
 
 
+def mask_of(key: tuple) -> Image.Image:
+    """The mask of the lettering `key` names: ("line", words, size, anchor, bold)."""
+    return lettering(*key[1:])[0]
+
+
 @lru_cache(maxsize=WORDS_KEPT)
 def laid_out(
     words: str, size: int, anchor: str, bold: bool, width: float | None
-) -> tuple[str, tuple[int, int], tuple[int, int], tuple[tuple[int, int], ...]]:
+) -> tuple[str, tuple[tuple[tuple, int, int], ...], tuple[int, int, int, int], tuple[tuple[int, int], ...]]:
     """All a picture needs to write `words` (shortened to `width` when given), looked up at once: the
-    words as drawn, the offset of their mask from the anchor point, its size, and the `inked` points
-    (empty words: nothing to draw)."""
+    words as drawn; the pieces they are drawn in (which mask, `mask_of`'s key, and where its top left
+    lies from the anchor point); the box they cover from the anchor point; and the `inked` points,
+    from the box's top left (empty words: nothing to draw). A line is one piece: set once from its
+    kept words (`lettering`), it is pasted whole each time it comes back."""
     shown = drawable(words)
     if width is not None:
         shown = fit(shown, size, width, bold)
     if not shown:
-        return shown, (0, 0), (0, 0), ()
-    mask, offset = lettering(shown, size, anchor, bold)
-    return shown, offset, mask.size, inked(shown, size, anchor, bold)
+        return shown, (), (0, 0, 0, 0), ()
+    mask, (left, top) = lettering(shown, size, anchor, bold)
+    box = (left, top, left + mask.width, top + mask.height)
+    return shown, ((("line", shown, size, anchor, bold), left, top),), box, inked(shown, size, anchor, bold)

@@ -27,15 +27,15 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
-def encode(image: Image.Image, colours: int) -> bytes:
-    """The PNG of a palette (`P`) image whose pixels use only its first `colours` palette entries."""
+def encode(image: Image.Image, palette: bytes) -> bytes:
+    """The PNG of a palette (`P`) image whose pixels use only the colours of `palette` (its first
+    entries, three bytes each: given, as the image's own palette is read back as a list of ints)."""
     if image.mode != "P":
         raise ValueError(f"a palette image is encoded here, not mode {image.mode}")
     width, height = image.size
     lines = Image.new("P", (width + 1, height), 0)
     lines.paste(image, (1, 0))
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8 bits a pixel, palette colour
-    palette = bytes(image.getpalette()[: colours * 3])
     return b"".join(
         (
             SIGNATURE,
