@@ -119,7 +119,7 @@ def fit(words: str, size: int, width: float, bold: bool = False) -> str:
     """`words` shortened with "…" to fit `width` pixels: the longest start that fits by its
     characters' own advances (`_advances`), then measured as drawn."""
     widths = list(itertools.accumulate(_advances(words, size, bold)))
-    if widths[-1] <= width - size / 4 or length(words, size, bold) <= width:
+    if not widths or widths[-1] <= width - size / 4 or length(words, size, bold) <= width:
         return words  # well within by its advances (kerning moves a line by a pixel or two): not laid out
     room = width - length("…", size, bold)
     fits = bisect.bisect_right(widths, room)
