@@ -24,7 +24,7 @@ import discord
 import discord.utils
 import yarl
 from discord.gateway import DiscordWebSocket
-from discord.http import HTTPClient, Route
+from discord.http import HTTPClient, Route, handle_message_parameters
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "heard",
     "heartbeat_threads",
     "parse_only_when",
+    "post_followup",
     "recommended_shard_count",
     "release_response",
     "respond",
@@ -207,6 +208,33 @@ async def respond(
         route, interaction._session, payload=params.payload, proxy=http.proxy, proxy_auth=http.proxy_auth
     )
     response._response_type = kind
+
+
+async def post_followup(interaction: discord.Interaction, **fields: Any) -> int:
+    """`interaction.followup.send(wait=True, **fields)` of a public message with no files: its id, the
+    one part of Discord's answer read.
+
+    Undocumented: the webhook adapter's `execute_webhook` and `handle_message_parameters`, with the
+    private `Interaction._state` and `_session`. `Webhook.send` reads Discord's answer into a
+    `WebhookMessage` (its mentions, embed and buttons) of which Catnip keeps the id: the turn ping,
+    one a move.
+    """
+    state = interaction._state
+    http = state.http
+    with handle_message_parameters(previous_allowed_mentions=state.allowed_mentions, **fields) as params:
+        data = await async_context.get().execute_webhook(
+            interaction.application_id,
+            interaction.token,
+            session=interaction._session,
+            proxy=http.proxy,
+            proxy_auth=http.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
+            wait=True,
+            with_components="view" in fields,
+        )
+    return int(data["id"])
 
 
 def shards_launched(client: discord.AutoShardedClient) -> bool:

@@ -160,6 +160,20 @@ def test_a_click_is_answered_as_discord_py_answers_it_and_discord_py_knows_it_is
     }
 
 
+def test_a_followup_is_posted_through_the_call_discord_pys_webhook_makes():
+    posting = {"session", "proxy", "proxy_auth", "payload", "multipart", "files", "wait", "with_components"}
+    assert posting <= parameters(AsyncWebhookAdapter.execute_webhook)
+    send = inspect.getsource(discord.Webhook.send)
+    assert "adapter.execute_webhook(" in send and "with_components=view is not MISSING" in send
+    assert "previous_allowed_mentions=previous_mentions" in send
+    followup = discord.Interaction.__dict__["followup"].function
+    assert "Webhook.from_state(data=payload, state=self._state)" in inspect.getsource(followup)
+    assert "session = http._HTTPClient__session" in inspect.getsource(discord.Webhook.from_state)
+    assert "self._session: ClientSession = state.http._HTTPClient__session" in inspect.getsource(
+        discord.Interaction.__init__
+    )
+
+
 # ------------------------------------------------------------------ another Discord (the emulator)
 
 

@@ -18,6 +18,7 @@ import discord
 from bot.discord_budget import Priority, priority
 from bot.live import LiveGame
 from cogs.play._tokens import InteractionBook, Token
+from discord_door import post_followup
 
 log = logging.getLogger("catnip.table")
 
@@ -68,15 +69,15 @@ class Writer:
         or None when no token fits (then the caller posts it through the counted route). `wait`: as
         for `edit_table`."""
         token = await self.book.followups(game.id, channel_id, wait=wait)
-        sent: list[discord.WebhookMessage] = []
+        sent: list[int] = []
 
         async def send() -> None:
-            sent.append(await token.interaction.followup.send(wait=True, ephemeral=False, **fields))
+            sent.append(await post_followup(token.interaction, **fields))
 
         if token is None or not await self._through(game, token, send):
             return None
-        self.book.posted(sent[0].id, token)
-        return sent[0].id
+        self.book.posted(sent[0], token)
+        return sent[0]
 
     async def edit_posted(self, game: LiveGame, message_id: int, fields: dict[str, Any]) -> bool:
         """Edit followup `message_id` through the token that posted it; False when that token is no
