@@ -135,7 +135,7 @@ def main() -> None:
         save_samples(args.samples)
     print(describe_machine())
     if not args.cold:
-        letters.preload()  # as the drawing process does when it starts
+        letters.preload()  # read once in a process's life: its cost is no picture's
         warm_up()
     print(
         f"{'game':<11}{'pictures':>9}{'p50 ms':>8}{'p99 ms':>8}{'max ms':>8}{'cpu p50':>8}{'cpu p99':>8}"

@@ -56,8 +56,9 @@ def fallback_characters() -> frozenset[int]:
 
 
 def preload() -> None:
-    """Read both faces' character maps now (the fallback's takes a third of a second): what a drawing
-    process does when it starts, so that no picture waits for it."""
+    """Read both faces' character maps now (the fallback's takes a third of a second). A drawing
+    process reads them when a picture first needs them: DejaVu's at its first picture, the
+    fallback's at the first name DejaVu cannot draw, once each."""
     _known()
     fallback_characters()
 

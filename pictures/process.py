@@ -40,7 +40,6 @@ from concurrent.futures import Future
 from typing import Any, BinaryIO
 
 import pictures
-from pictures import letters
 
 NAME = "catnip-picture"
 """The drawing process's name, as `/proc/<pid>/comm` shows it (at most 15 characters)."""
@@ -171,7 +170,6 @@ def main() -> None:
         pass
     results = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     sys.stdout = sys.stderr  # a stray print must not break the results' framing
-    letters.preload()
     serve(sys.stdin.buffer, results)
 
 
