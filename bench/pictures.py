@@ -31,7 +31,7 @@ from engine import GAMES
 from engine.testing import random_playout
 from pictures import letters
 
-NAMES = [
+NAMES = [  # what members are called: accents, Cyrillic, Chinese, a long name (tests/pictures too)
     "Zoë Ångström",
     "José Álvarez-Núñez",
     "Łukasz Wiśniewski",

@@ -20,6 +20,7 @@ import pytest
 from PIL import Image
 
 import pictures
+from bench.pictures import NAMES
 from engine import GAMES
 from engine.catsanity.texts import MOON_MARK, SUN_MARK
 from engine.catsdogs.texts import cards_line, short, who
@@ -34,14 +35,6 @@ CASES = [
     (key, players)
     for key, game in sorted(GAMES.items())
     for players in range(game.rules.min_players, game.rules.max_players + 1)
-]
-NAMES = [
-    "Zoë Ångström",
-    "José Álvarez-Núñez",
-    "Łukasz Wiśniewski",
-    "Маша",
-    "王小明",
-    "Bartholomew-Alexander Vanderbilt",
 ]
 REAL_NAMES = [
     *NAMES,
