@@ -246,17 +246,15 @@ class Canvas:
         width: float | None = None,
     ) -> str:
         """Write `words`, shortened with "…" to fit `width` pixels when given; returns what was written."""
-        words, pieces, (left, top, right, bottom), points = laid_out(words, size, anchor, bold, width)
+        words, (left, top), (w, h), points = laid_out(words, size, anchor, bold, width)
         if not words:
             return words
-        x, y = round(xy[0]), round(xy[1])
-        under = self.background_at((x + left, y + top), (right - left, bottom - top), points)
-        colour = tuple(fill)
-        for key, dx, dy in pieces:
-            lettered_tile(key, colour, under).paste(self.core, (x + dx, y + dy))
+        at = (round(xy[0]) + left, round(xy[1]) + top)
+        under = self.background_at(at, (w, h), points)
+        lettered_tile(words, size, anchor, bold, tuple(fill), under).paste(self.core, at)
         if self.watched is not None:
-            box = (x + left, y + top, x + right, y + bottom)
-            drawn = Lettering(words, size, colour, under, box, self._panel_of(box))
+            box = (at[0], at[1], at[0] + w, at[1] + h)
+            drawn = Lettering(words, size, tuple(fill), under, box, self._panel_of(box))
             self.watched.letterings.append(drawn)
         return words
 

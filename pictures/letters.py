@@ -284,25 +284,17 @@ def _inked_mask(mask: Image.Image) -> tuple[tuple[int, int], ...]:
     return tuple(points) or ((width // 2, height // 2),)
 
 
-def mask_of(key: tuple) -> Image.Image:
-    """The mask of the lettering `key` names: ("line", words, size, anchor, bold)."""
-    return lettering(*key[1:])[0]
-
-
 @lru_cache(maxsize=WORDS_KEPT)
 def laid_out(
     words: str, size: int, anchor: str, bold: bool, width: float | None
-) -> tuple[str, tuple[tuple[tuple, int, int], ...], tuple[int, int, int, int], tuple[tuple[int, int], ...]]:
+) -> tuple[str, tuple[int, int], tuple[int, int], tuple[tuple[int, int], ...]]:
     """All a picture needs to write `words` (shortened to `width` when given), looked up at once: the
-    words as drawn; the pieces they are drawn in (which mask, `mask_of`'s key, and where its top left
-    lies from the anchor point); the box they cover from the anchor point; and the `inked` points,
-    from the box's top left (empty words: nothing to draw). A line is one piece: set once from its
-    kept words (`lettering`), it is pasted whole each time it comes back."""
+    words as drawn, the offset of their mask (`lettering`) from the anchor point, its size, and the
+    `inked` points (empty words: nothing to draw)."""
     shown = drawable(words)
     if width is not None:
         shown = fit(shown, size, width, bold)
     if not shown:
-        return shown, (), (0, 0, 0, 0), ()
-    mask, (left, top) = lettering(shown, size, anchor, bold)
-    box = (left, top, left + mask.width, top + mask.height)
-    return shown, ((("line", shown, size, anchor, bold), left, top),), box, inked(shown, size, anchor, bold)
+        return shown, (0, 0), (0, 0), ()
+    mask, offset = lettering(shown, size, anchor, bold)
+    return shown, offset, mask.size, inked(shown, size, anchor, bold)

@@ -19,7 +19,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from pictures.letters import mask_of
+from pictures.letters import lettering
 
 BACKGROUND = (34, 38, 46)
 PANEL = (52, 58, 70)
@@ -110,12 +110,13 @@ def drawn_mask(sheet: Image.Image) -> Image.Image:
 
 
 @lru_cache(maxsize=8192)
-def lettered_tile(key: tuple, fill: tuple[int, int, int], under: tuple[int, int, int]) -> Piece:
-    """The lettering `key` names (`letters.mask_of`) in `fill` on `under`, on the kit's palette, and
-    the mask of the pixels it touches: pasted through that mask, the lettering keeps its smooth edges
-    (mapped once, here, to the palette's blends of the two colours) and leaves the rest of its box as
-    it was."""
-    mask = mask_of(key)
+def lettered_tile(
+    words: str, size: int, anchor: str, bold: bool, fill: tuple[int, int, int], under: tuple[int, int, int]
+) -> Piece:
+    """`words` in `fill` on `under`, on the kit's palette, and the mask of the pixels they touch:
+    pasted through that mask, the lettering keeps its smooth edges (mapped once, here, to the
+    palette's blends of the two colours) and leaves the rest of its box as it was."""
+    mask, _ = lettering(words, size, anchor, bold)
     indices = mask.tobytes().translate(edges(fill, under))
     pixels = Image.frombytes("P", mask.size, indices)
     return Piece.of(pixels, mask.point(SOLID))
