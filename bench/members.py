@@ -27,7 +27,7 @@ FAST_DRAWING = 1.0
 machine speed, many times a human's pace, so the drawing budget is widened as FAST_DISCORD shortens
 Discord's windows; at the bot's default each table's refresh would wait for the budget to draw its
 picture."""
-ACTION = re.compile(r"^cn:(a|s|m|pg):")
+ACTION = re.compile(r"^cn:(a|s|m|pg|c):")
 DEFERRED_UPDATE = 6
 
 

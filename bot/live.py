@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from bot.storage import GameRecord, SeatRecord
+from bot.storage import GameRecord, MoveRecord, SeatRecord
 from bot.storage.ratings import RatingChange
 from engine import GAMES, Event, Frozen, Game, Rules
 
@@ -25,6 +25,16 @@ VIEWS_KEPT = 256
 _recent_views: dict[tuple[int, int | None], tuple[Frozen, Frozen]] = {}
 
 
+UNDOABLE = Event(kind="undoable", text="", visible_to=())
+"""Logged with a member's own move that showed nothing hidden (engine/history.py), and shown to nobody:
+the log says who may take its last move back, so a restarted bot offers ↩️ Take back again."""
+
+
+def undoable(move: MoveRecord) -> bool:
+    """Whether `move` is one its member may take back while it is the log's last entry."""
+    return any(event.get("kind") == UNDOABLE.kind for event in move.events)
+
+
 @dataclass
 class LiveGame:
     """A game the bot is running: its record, rules and (once started) its current state."""
@@ -37,6 +47,9 @@ class LiveGame:
     rematch_of: int | None = None
     ending_unshown: bool = False
     """Ended, and its last table not yet shown (the store lists it among `endings_to_show`)."""
+    undoable_by: int | None = None
+    """The seat that may take back the latest move, its own, which showed nothing hidden (engine/history.py):
+    known in memory for the buttons offering it; a take-back is checked against the log."""
     rating_changes: dict[int, RatingChange] = field(default_factory=dict)
     """Finished: what it did to its members' ratings, by seat (none if it rated nobody)."""
     _names: tuple[GameRecord | None, list[str]] = field(
@@ -121,6 +134,7 @@ class LiveGame:
         )
         self.events = [*self.events, *events][-KEPT_EVENTS:]
         self.ending_unshown = finished
+        self.undoable_by = None
 
 
 class GameListener(Protocol):

@@ -8,15 +8,19 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bot.errors import NotInGame, Refusal, RunElsewhere, TableMovedOn
-from bot.live import LiveGame, describe_players
+from bot.live import UNDOABLE, LiveGame, describe_players, undoable
 from bot.running_games import RunningGames
 from bot.storage import FinalResult, NotOwner, SeatRecord, StaleMove, StoreUnavailable, load_state
 from engine import Event, Frozen
+from engine.history import NOTHING_TO_TAKE_BACK, UNDO, replay, take_back, take_back_refusal
 
 if TYPE_CHECKING:
     from bot.health import Metrics
 
 log = logging.getLogger("catnip.sessions")
+
+TOO_LATE = "Too late to take it back: the game has moved on."
+MADE_FOR_YOU = "That move was made for you, so it stands."
 
 
 class Moves:
@@ -74,7 +78,45 @@ class Moves:
         debug = log.isEnabledFor(logging.DEBUG)
         public = debug and game.rules.actions_are_public(game.state, seat)
         state, events = game.rules.apply(game.state, seat, action)
-        events = [*told, *events]
+        undoable = human and take_back_refusal(game.rules, game.state, seat, action, state) is None
+        logged = [*told, *events, UNDOABLE] if undoable else [*told, *events]
+        await self._store(game, seat, action.encode(), state, logged, human=human)
+        if debug:
+            said = action.encode() if public else "a private choice"
+            log.debug("%s seat=%d played %s", game.log_prefix(), seat, said)
+        return [*told, *events]
+
+    async def take_back(self, game: LiveGame, user_id: int, version: int) -> None:
+        """`user_id` takes back their last move, shown on a panel made at `version` (engine/history.py):
+        the take-back is a move of its own in the log, committed like any other."""
+        seat = self.check_player(game, user_id)
+        async with self.games.store.lock(game.id):
+            if version != game.record.version:
+                raise Refusal(TOO_LATE)
+            moves = await self.games.store.moves(game.id)
+            last = moves[-1] if moves else None
+            if last is None or last.seat != seat or last.action == UNDO or game.record.seats[seat].computer:
+                raise Refusal(NOTHING_TO_TAKE_BACK)
+            rules, record = game.rules, game.record
+            log_before = [(move.seat, move.action) for move in moves[:-1]]
+            before = replay(rules, len(record.seats), record.seed, game.options(), log_before)
+            action = rules.decode_action(last.action)
+            state, events = take_back(rules, before, seat, action, game.state, seat)
+            if not undoable(last):  # the engine would allow it: a computer or a timer made it
+                raise Refusal(MADE_FOR_YOU)
+            await self._store(game, seat, UNDO, state, events, human=True)
+
+    async def _store(
+        self,
+        game: LiveGame,
+        seat: int,
+        encoded: str,
+        state: Frozen,
+        events: list[Event],
+        *,
+        human: bool,
+    ) -> None:
+        """Commit the log entry `encoded` by `seat` leading to `state`, then take it in and tell it."""
         outcome = game.rules.outcome(state)
         store, now = self.games.store, self.games.clock.now()
         started = time.perf_counter()
@@ -83,7 +125,7 @@ class Moves:
                 game.id,
                 expected_version=game.record.version,
                 seat=seat,
-                action=action.encode(),
+                action=encoded,
                 events=[event.model_dump(mode="json") for event in events],
                 state_json=state.model_dump_json(),
                 now=now,
@@ -105,20 +147,18 @@ class Moves:
             raise TableMovedOn() from error
         if self.metrics is not None:
             self.metrics.committed(human=human, seconds=time.perf_counter() - started)
-        game.advance(state, events, version=version, now=now)
+        shown = [event for event in events if event is not UNDOABLE]
+        game.advance(state, shown, version=version, now=now)
+        game.undoable_by = seat if len(shown) < len(events) else None
         if outcome is not None:
             await self._read_rating_changes(game)
         if human:
             game.last_human_at = now
-        if debug:
-            logged = action.encode() if public else "a private choice"
-            log.debug("%s seat=%d played %s", game.log_prefix(), seat, logged)
         if outcome is not None:
             log.info("%s finished: winners %s", game.log_prefix(), outcome.winners)
-        await self.games.tell_game(game, events)
+        await self.games.tell_game(game, shown)
         if outcome is not None:
             self.games.live.pop(game.id, None)
-        return events
 
     async def _read_rating_changes(self, game: LiveGame) -> None:
         """What the finished game did to ratings, for its result (stored with it: an unreadable store
@@ -150,6 +190,7 @@ class Moves:
                 update={"text": f"{event.text} {{p{game.seat_of(successor)}}} is the host now."}
             )
         game.events = [*game.events, event]
+        game.undoable_by = None  # a seat changing hands keeps its last move
         await self.games.tell_game(game, [event])
 
 

@@ -23,6 +23,8 @@ from emulator.transcript import render_message
 from engine import GAMES, Event, events_for
 
 GAME_TIMEOUT = 600.0
+HOST = "Mia"
+"""The demo's member: she opens each table, fills it with computer players and hands them her seat."""
 TABLE_MARK = "table #"
 STORY = "What happened"
 DEMO_DATABASE = Path("catnip-demo.sqlite3")
@@ -34,17 +36,33 @@ def is_table(message: StoredMessage) -> bool:
     return bool(message.embeds) and TABLE_MARK in (message.embeds[0].get("title") or "")
 
 
+def game_of(message: StoredMessage) -> int:
+    """The game a table message shows, read from its title ("… — table #12")."""
+    return int(message.embeds[0]["title"].rpartition(TABLE_MARK)[2])
+
+
 class Narrator:
     """Prints the channel as a reader would follow it: new messages in full, each table once in full
     when its game starts, then every move once, in the order committed (told by the bot itself,
     `MoveNarrator`), and the finished table once, in full. The table's own edits are not read for the
-    moves: it shows only the last few, and several moves can land in one edit."""
+    moves: it shows only the last few, and several moves can land in one edit. A move committed before
+    its table was first printed is told right after it, so no move is told before the table showing it."""
 
     def __init__(self, world: World, write: Callable[[str], None]) -> None:
         self.world = world
         self.write = write
         self.started: set[int] = set()
         self.finished: set[int] = set()
+        self.shown_games: set[int] = set()
+        self.waiting: dict[int, list[str]] = {}
+        """Per game whose table is not printed yet, the lines of its moves."""
+
+    def tell(self, game_id: int, line: str) -> None:
+        """A move's line: now, or once its game's table is printed."""
+        if game_id in self.shown_games:
+            self.write(line)
+        else:
+            self.waiting.setdefault(game_id, []).append(line)
 
     def __call__(self, kind: str, message: StoredMessage) -> None:
         if message.visible_to is not None or kind == "delete" or message.content.startswith("🔔"):
@@ -62,24 +80,28 @@ class Narrator:
         fields = [f for f in embed.get("fields", []) if f["name"] != STORY]  # its moves are told
         shown = dataclasses.replace(message, embeds=[{**embed, "fields": fields}])
         self.write(render_message(self.world, shown, kind))
+        game_id = game_of(message)
+        self.shown_games.add(game_id)
+        for line in self.waiting.pop(game_id, []):
+            self.write(line)
 
     def moves(self) -> MoveNarrator:
-        return MoveNarrator(self.write)
+        return MoveNarrator(self.tell)
 
 
 class MoveNarrator:
     """A listener of the bot's games (`GameService.keep`): each committed change's public events,
-    one line each, as they are committed."""
+    one line each, in the order committed (`tell` holds them until their table is printed)."""
 
-    def __init__(self, write: Callable[[str], None]) -> None:
-        self.write = write
+    def __init__(self, tell: Callable[[int, str], None]) -> None:
+        self.tell = tell
 
     async def lobby_changed(self, game: LiveGame) -> None:
         return None
 
     async def game_changed(self, game: LiveGame, events: Sequence[Event]) -> None:
         for event in events_for(events, None):
-            self.write(f"  🐾 {event.render(game.names)}")
+            self.tell(game.id, f"  🐾 {event.render(game.names)}")
 
     async def game_closed(self, game: LiveGame, reason: str) -> None:
         return None
@@ -89,17 +111,17 @@ class MoveNarrator:
 
 
 async def play_demo_game(emu: Emulator, key: str, players: int) -> None:
-    """Open a table as the demo member, fill it with computer players, hand over the seat, and wait."""
-    you = emu.member("You")
-    await (await you.slash("play", game=key)).wait_final()
+    """Open a table as the demo's member, fill it with computer players, hand over the seat, and wait."""
+    host = emu.member(HOST)
+    await (await host.slash("play", game=key)).wait_final()
     thread = await emu.wait_for(lambda: (emu.threads("games") or [None])[-1])
     lobby = await emu.wait_for(lambda: next((m for m in emu.public_messages(thread) if is_table(m)), None))
     for _ in range(players - 1):
-        await you.select(lobby, "Add computer player (host)…", ["normal"])
+        await host.select(lobby, "Add computer player (host)…", ["normal"])
     await emu.settle()
-    await you.click(lobby, "Start")
+    await host.click(lobby, "Start")
     await emu.settle()
-    await you.slash("game leave", thread)
+    await host.slash("game leave", thread)
 
     def finished() -> bool:
         tables = [m for m in emu.public_messages(thread) if is_table(m)]
@@ -136,7 +158,7 @@ async def run_offline(
             "computer_delay_seconds": min(settings.computer_delay_seconds, 0.1),
         }
     )
-    async with Emulator.start(members=["You"], channels=["games"], rate_limits=rate_limits) as emu:
+    async with Emulator.start(members=[HOST], channels=["games"], rate_limits=rate_limits) as emu:
         narrator = Narrator(emu.world, out)
         emu.on_message(narrator)
         with emu.point_discord_py():

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from bot.clock import Clock
 from bot.errors import GameClosed, NotOwned
-from bot.live import GameListener, LiveGame
+from bot.live import GameListener, LiveGame, undoable
 from bot.presenter import Presenter
 from bot.sharding import ShardPlan
 from bot.storage import GameRecord, GameStore, StoreUnavailable, load_state
@@ -77,10 +77,11 @@ class RunningGames:
     async def read(self, record: GameRecord, *, ending: bool = False) -> LiveGame:
         """The game of `record` as it stands in the store, with the events of its last moves."""
         rules = GAMES[record.game].rules
-        state, events = None, []
+        state, events, moves = None, [], []
         if record.status in ("active", "finished"):
             state = await load_state(self.store, record, rules)
-            for move in await self.store.recent_moves(record.id, RECENT_MOVES):
+            moves = await self.store.recent_moves(record.id, RECENT_MOVES)
+            for move in moves:
                 events += [Event.model_validate(data) for data in move.events]
         return LiveGame(
             record=record,
@@ -89,6 +90,7 @@ class RunningGames:
             last_human_at=record.updated_at,
             events=events,
             ending_unshown=ending,
+            undoable_by=moves[-1].seat if moves and undoable(moves[-1]) else None,
             rating_changes=await self.store.rating_changes(record.id) if record.status == "finished" else {},
         )
 

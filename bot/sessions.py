@@ -185,6 +185,15 @@ class GameService:
         self.computers.schedule(game)
         return game
 
+    async def take_back(self, game_id: int, user_id: int, version: int) -> LiveGame:
+        """`user_id` takes back their last move, made on a table at `version` (see `Moves.take_back`)."""
+        game = await self.games.get(game_id)
+        if game.state is None:
+            raise GameClosed("This game hasn't started yet.")
+        await self.moves.take_back(game, user_id, version)
+        self.computers.schedule(game)
+        return game
+
     async def take_over(self, game_id: int, user_id: int) -> LiveGame:
         """`user_id` leaves a running game, and a computer player takes the seat; or leaves a lobby."""
         game = await self.games.get(game_id)

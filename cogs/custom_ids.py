@@ -54,20 +54,24 @@ class Kind(StrEnum):
     """A finished game's replay viewer, at a move: the move shown next and which control asks for it."""
     MORE = "mo"
     """Show the rest of the clicker's own view (what their private panel leaves out), privately."""
+    CONFIRM = "c"
+    """A move confirmed: the second tap a costly, rarely meant move asks for (`Texts.confirmation`)."""
+    UNDO = "u"
+    """Take back the clicker's last move, made on the table at the id's version (engine/history.py)."""
 
     @property
     def versioned(self) -> bool:
         """Made for one version of the table: the id carries that version and an argument."""
-        return self in (Kind.ACTION, Kind.SELECT, Kind.MULTI, Kind.PAGE)
+        return self in (Kind.ACTION, Kind.SELECT, Kind.MULTI, Kind.PAGE, Kind.CONFIRM)
 
     @property
     def is_action(self) -> bool:
-        return self in (Kind.ACTION, Kind.SELECT, Kind.MULTI)
+        return self in (Kind.ACTION, Kind.SELECT, Kind.MULTI, Kind.CONFIRM)
 
     @property
     def on_private_view(self) -> bool:
         """Made for a private view (or another private message Catnip sends the clicker)."""
-        return self.versioned or self in (Kind.REFRESH, Kind.REPLACE, Kind.REPLAY, Kind.MORE)
+        return self.versioned or self in (Kind.REFRESH, Kind.REPLACE, Kind.REPLAY, Kind.MORE, Kind.UNDO)
 
 
 class LobbyOp(StrEnum):
@@ -114,6 +118,8 @@ class ComponentId:
             parts = [PREFIX, self.kind.value, self.arg]
         elif self.kind.versioned or self.kind is Kind.REPLAY:
             parts += [str(self.version), self.arg]
+        elif self.kind is Kind.UNDO:
+            parts.append(str(self.version))
         elif self.kind is Kind.LOBBY:
             parts.append(f"{self.op}/{self.arg}" if self.arg else str(self.op))
         text = ":".join(parts)
@@ -144,6 +150,14 @@ class ComponentId:
 
 def action_id(game_id: int, version: int, encoded: str) -> str:
     return ComponentId(Kind.ACTION, game_id, version, encoded).encode()
+
+
+def confirm_id(game_id: int, version: int, encoded: str) -> str:
+    return ComponentId(Kind.CONFIRM, game_id, version, encoded).encode()
+
+
+def undo_id(game_id: int, version: int) -> str:
+    return ComponentId(Kind.UNDO, game_id, version).encode()
 
 
 def select_id(game_id: int, version: int, page: int) -> str:
@@ -208,13 +222,15 @@ _ARGS = {
     Kind.SELECT: r"[0-9]{1,3}",
     Kind.MULTI: _TOKEN,
     Kind.PAGE: r"[0-9]{1,3}",
+    Kind.CONFIRM: _TOKEN,
 }
 _VERSIONED = re.compile(
-    rf"cn:(?P<kind>a|s|m|pg):(?P<game>{_NUMBER}):(?P<version>{_NUMBER}):(?P<arg>.+)", re.S
+    rf"cn:(?P<kind>a|s|m|pg|c):(?P<game>{_NUMBER}):(?P<version>{_NUMBER}):(?P<arg>.+)", re.S
 )
 _PLAIN = re.compile(rf"cn:(?P<kind>v|r|rf|bk|rp|d|mo):(?P<game>{_NUMBER})")
 _LOBBY = re.compile(rf"cn:l:(?P<game>{_NUMBER}):(?P<op>[a-z]{{1,10}})(?:/(?P<arg>[a-z0-9_]{{1,40}}))?")
 _REPLAY = re.compile(rf"cn:rv:(?P<game>{_NUMBER}):(?P<step>{_NUMBER}):(?P<control>[a-z]{{1,8}})")
+_UNDO = re.compile(rf"cn:u:(?P<game>{_NUMBER}):(?P<version>{_NUMBER})")
 _GUIDE = re.compile(r"cn:h:(?P<game>[a-z]{1,20}):(?P<page>[0-9]{1,2})")
 _VALUE = re.compile(_TOKEN)
 _LOBBY_OPS = frozenset(op.value for op in LobbyOp)
@@ -238,6 +254,8 @@ def parse(custom_id: str) -> ComponentId:
         return ComponentId(kind, _number(match["game"]), _number(match["version"]), match["arg"])
     if match := _REPLAY.fullmatch(custom_id):
         return ComponentId(Kind.REPLAY, _number(match["game"]), _number(match["step"]), match["control"])
+    if match := _UNDO.fullmatch(custom_id):
+        return ComponentId(Kind.UNDO, _number(match["game"]), _number(match["version"]))
     if match := _PLAIN.fullmatch(custom_id):
         return ComponentId(Kind(match["kind"]), _number(match["game"]))
     if (match := _GUIDE.fullmatch(custom_id)) and match["game"] in GAMES:

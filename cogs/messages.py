@@ -25,7 +25,7 @@ from cogs.phone import (
     text_lines,
 )
 from cogs.ratings import change_note
-from cogs.seat_controls import away_line, hand_button, table_buttons
+from cogs.seat_controls import away_line, hand_button, table_buttons, take_back_button
 from engine import Action, Outcome, events_for, fill_names
 from engine.decisions import ME, your_words
 from engine.texts import Choice
@@ -141,8 +141,7 @@ def lobby_message(game: LiveGame) -> Message:
     count = len(game.record.seats)
     embed = discord.Embed(
         title=f"{renderer.emoji} {rules.title} — table #{game.id}",
-        description=f"Waiting for players: {rules.min_players}–{rules.max_players} can play. "
-        "Join, then the host starts the game.",
+        description=f"{game.game.about}\nJoin, then the host starts the game.",
         colour=COLOUR,
     )
     add_fields(embed, [(f"Seats ({count}/{rules.max_players})", seat_list(game))])
@@ -251,7 +250,10 @@ def table_message(game: LiveGame, due: float | None = None, picture: bool | None
             items += action_items(game, seat, rules.legal_actions(state, seat), page=0, rows=4)
         row = 1 + max((item.row or 0 for item in items), default=-1)
         details = Button(label="Details", emoji="🔎", custom_id=ids.details_id(game.id), row=row)
-        items += [hand_button(game, row), details, guide_button(game, row), *table_buttons(game, row)]
+        own = [hand_button(game, row), details, guide_button(game, row), *table_buttons(game, row)]
+        if game.undoable_by is not None and len(own) < 5:
+            own.insert(1, take_back_button(game, row))
+        items += own
     controls = Controls(items)
     _add_fitting_narration(embed, game, controls, picture)
     return Message(embed=embed, view=controls)

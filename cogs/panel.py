@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.live import LiveGame, describe_players
+from cogs import custom_ids as ids
 from cogs.components import Button, Controls, Item
 from cogs.messages import (
     COLOUR,
@@ -16,6 +17,7 @@ from cogs.messages import (
     action_items,
     add_fields,
     fitted_fields,
+    label_of,
     narration,
     own_names,
     own_words,
@@ -30,7 +32,7 @@ from cogs.phone import (
     screen_of,
     text_lines,
 )
-from cogs.seat_controls import more_button, refresh_button
+from cogs.seat_controls import more_button, refresh_button, take_back_button
 from engine import events_for
 from engine.decisions import your_decision, your_words
 
@@ -84,7 +86,7 @@ def private_panel(
     else:
         say = own_words(game, seat)
         items = action_items(game, seat, actions, page, say=say) if actions else [refresh_button(game)]
-        items = _with_more(game, items, waiting=not actions)
+        items = _with_more(game, items, waiting=not actions, take_back=game.undoable_by == seat)
     controls = Controls(items)
     lines = lines[len(lines) - max(fresh, _recent_room(embed, own, controls, lines)) :]
     recently = [("Recently", "\n".join(lines))] if lines else []
@@ -92,14 +94,40 @@ def private_panel(
     return Message(embed=embed, view=controls)
 
 
+CANCEL_LABEL = "Not now"
+
+
+def confirmation_message(game: LiveGame, seat: int, version: int, encoded: str, question: str) -> Message:
+    """`question` asked of `seat` before its costly move `encoded` (made on the table at `version`): the
+    move's own button makes it, Not now shows the seat's view again."""
+    texts = game.game.texts
+    embed = discord.Embed(
+        title=f"{texts.emoji} {game.names[seat]} — your view (table #{game.id})",
+        description=f"**{question}**",
+        colour=COLOUR,
+    )
+    label = label_of(game, seat, game.rules.decode_action(encoded), own_words(game, seat))
+    items: list[Item] = [
+        Button(
+            label=label[:80],
+            custom_id=ids.confirm_id(game.id, version, encoded),
+            style=discord.ButtonStyle.danger,
+            row=0,
+        ),
+        Button(label=CANCEL_LABEL, emoji="✖️", custom_id=ids.refresh_id(game.id), row=0),
+    ]
+    return Message(embed=embed, view=Controls(items))
+
+
 def your_fields(fields: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     """Fields built with `own_names`, said to their reader."""
     return [(your_words(name), your_words(value)) for name, value in fields]
 
 
-def _with_more(game: LiveGame, items: list[Item], waiting: bool) -> list[Item]:
-    """The panel's controls and its more button after them: beside 🔄 Refresh on a waiting panel, else
-    on a row of its own, else beside the last row's buttons if it has room (never before a move)."""
+def _with_more(game: LiveGame, items: list[Item], waiting: bool, take_back: bool = False) -> list[Item]:
+    """The panel's controls and its more button after them (with `take_back`, ↩️ Take back first): before
+    🔄 Refresh on a waiting panel, else on a row of its own, else beside the last row's buttons if it
+    has room (never before a move)."""
     last = max((item.row or 0 for item in items), default=0)
     on_last = [item for item in items if (item.row or 0) == last]
     if waiting:
@@ -110,8 +138,11 @@ def _with_more(game: LiveGame, items: list[Item], waiting: bool) -> list[Item]:
         row = last
     else:
         return items
-    button = more_button(game, row)
-    return items if button is None else [*items, button]
+    extra = [button for button in (more_button(game, row),) if button is not None]
+    if take_back and len(on_last if row == last and not waiting else []) + len(extra) < 5:
+        undo = take_back_button(game, row)
+        return [undo, *items, *extra] if waiting else [*items, undo, *extra]
+    return [*items, *extra]
 
 
 def more_message(game: LiveGame, seat: int) -> Message:

@@ -11,11 +11,12 @@ from bot.storage.ratings import PROVISIONAL_GAMES, RatingChange, shown
 
 
 def change_note(change: RatingChange | None) -> str:
-    """ " · 📈 +23 → 1,412" after a member's score on a rated game's result; nothing for anyone unrated."""
+    """ " · 📈 rating +23 → 1,412" after a member's score on a rated game's result; nothing for anyone
+    unrated."""
     if change is None:
         return ""
     delta = change.shown_after - change.shown_before
-    return f" · {'📈' if delta >= 0 else '📉'} {delta:+,} → {change.shown_after:,}"
+    return f" · {'📈' if delta >= 0 else '📉'} rating {delta:+,} → {change.shown_after:,}"
 
 
 def games_count(games: int) -> str:

@@ -64,6 +64,16 @@ def refresh_button(game: LiveGame) -> Button:
     return Button(label=REFRESH_LABEL, emoji="🔄", custom_id=ids.refresh_id(game.id), row=0)
 
 
+TAKE_BACK_LABEL = "Take back"
+
+
+def take_back_button(game: LiveGame, row: int = 0) -> Button:
+    """↩️ Take back: the latest move undone by the seat that made it (only that seat's click counts)."""
+    return Button(
+        label=TAKE_BACK_LABEL, emoji="↩️", custom_id=ids.undo_id(game.id, game.record.version), row=row
+    )
+
+
 def more_button(game: LiveGame, row: int = 0) -> Button | None:
     """The private panel's button showing what it leaves out (`Texts.more_fields`), if the game has one."""
     texts = game.game.texts

@@ -472,15 +472,13 @@ class Rules(ABC, Generic[StateT, ActionT, ViewT]):
         """Whether `seat`'s current choices reveal nothing hidden, so they may sit on the public table."""
         return False
 
+    def hidden(self, state: StateT) -> tuple[tuple[str, Any], ...]:
+        """What `state` holds that some seat may not see (the generator, the deck, hands, secret picks),
+        each part with the sentence telling a player why a move that changed it stands: a move that
+        drew, rolled or showed any of it cannot be taken back (engine/history.py). By default the
+        whole state, so that no move of a game that does not say can be."""
+        return (("That move can't be taken back.", state),)
+
     def player_count(self, state: StateT) -> int:
         """How many seats the game has."""
         return state.players  # type: ignore[attr-defined]
-
-    def replay(
-        self, players: int, seed: int, options: Frozen | None, log: Sequence[tuple[int, str]]
-    ) -> StateT:
-        """The state reached from `seed` by the encoded actions in `log`."""
-        state = self.setup(players, seed, options)
-        for seat, encoded in log:
-            state, _ = self.apply(state, seat, self.decode_action(encoded))
-        return state

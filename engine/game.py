@@ -32,6 +32,8 @@ class Game:
     picture: str
     """The module that draws the table (e.g. "pictures.madcat"): it defines `scene(view, names, outcome)`,
     the picture's content as plain data from the public view, and `paint(scene)`, its image."""
+    about: str = ""
+    """One line for the lobby: what the game is, how long it takes and how many can play."""
     hints: Mapping[str, str] = field(default_factory=dict, repr=False)
     """One line per kind of decision (`Rules.decision`), shown the first time a player meets it."""
 

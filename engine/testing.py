@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import Action, EngineError, Frozen, Rng, Rules, draw_below
+from engine.history import replay
 
 Invariant = Callable[[Frozen, Frozen], None]
 """Called as `invariant(previous_state, state)`; raises AssertionError on a broken invariant."""
@@ -213,7 +214,7 @@ def _play_checked(
         outcome = rules.outcome(state)
         assert type(outcome).model_validate_json(outcome.model_dump_json()) == outcome
         assert set(outcome.winners) <= set(range(players)), "winners must be seats (none: nobody won)"
-        assert rules.replay(players, seed, options, log) == state, f"{rules.key}: replay differs"
+        assert replay(rules, players, seed, options, log) == state, f"{rules.key}: replay differs"
         try:
             rules.apply(state, 0, recent[-1])
         except EngineError:

@@ -118,6 +118,11 @@ class Texts:
         sends `action`. By default the rules' own (`Rules.label`); a game may word it from the view."""
         return rules.label(state, seat, action)
 
+    def confirmation(self, view: Frozen, encoded: str) -> str | None:
+        """The question a costly and rarely meant move (`encoded`, by the seat of `view`) asks before it
+        is made, one more tap away; None for a move made at once. docs/rulings.md lists them."""
+        return None
+
     def compose(self, view: Frozen, key: str, values: Sequence[str]) -> str:
         """The encoded action for the values chosen in the "multi" control `key`."""
         raise InvalidInput("That choice can't be made here.")

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from engine.history import replay
+
 if TYPE_CHECKING:
     from bot.storage.store import GameStore
 
@@ -246,7 +248,8 @@ async def load_state(store: GameStore, game: GameRecord, rules: Any) -> Any:
         problem,
         len(moves),
     )
-    state = rules.replay(
+    state = replay(
+        rules,
         len(game.seats),
         game.seed,
         rules.make_options(game.options),

@@ -18,7 +18,7 @@ from bot.live import LiveGame
 from bot.storage import StoreUnavailable
 from cogs import custom_ids as ids
 from cogs.lobby_settings import setting_value
-from cogs.panel import private_panel
+from cogs.panel import confirmation_message, private_panel
 from cogs.play._answers import MESSAGE, acknowledge, defer_update, reply, show, too_late
 from cogs.play._details import on_details
 from cogs.play._gate import admit, can_manage, check_component_type, on_private_panel
@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("catnip.components")
 
 T = TypeVar("T")
+
+TAKEN_BACK = "↩️ Your move is taken back."
 
 ANSWER_WITHIN = 1.0
 """Seconds a click's own work may take before the click is acknowledged first.
@@ -202,6 +204,8 @@ async def on_action(bot: CatnipBot, interaction: discord.Interaction, component:
     elif component.kind is ids.Kind.MULTI:
         encoded = await _compose(bot, interaction, component, values)
     live = bot.service.live.get(component.game_id)
+    if component.kind is not ids.Kind.CONFIRM and await _asked_first(interaction, live, component, encoded):
+        return
     seen = live.events[-1] if live is not None and live.events else None
 
     async def move() -> LiveGame:
@@ -215,6 +219,39 @@ async def on_action(bot: CatnipBot, interaction: discord.Interaction, component:
     seat = game.seat_of(interaction.user.id)
     if on_private_panel(interaction) and seat is not None:
         await show(interaction, private_panel(game, seat, fresh=fresh_events(game, seat, seen)))
+    else:
+        await acknowledge(interaction, message_gone=clicked_message_gone(interaction))
+
+
+async def _asked_first(
+    interaction: discord.Interaction, game: LiveGame | None, component: ids.ComponentId, encoded: str
+) -> bool:
+    """Whether the move `encoded` is a costly, rarely meant one (`Texts.confirmation`), now asked about
+    in the click's own private answer (the panel it was clicked on, or a new one under the table)."""
+    if game is None or game.state is None or game.record.version != component.version:
+        return False  # the move's own handler answers
+    seat = game.seat_of(interaction.user.id)
+    if seat is None or seat not in game.to_act() or len(game.rules.legal_actions(game.state, seat)) < 2:
+        return False  # a move that is the only one left is meant
+    question = game.game.texts.confirmation(game.view(seat), encoded)
+    if question is None:
+        return False
+    message = confirmation_message(game, seat, component.version, encoded, question)
+    if on_private_panel(interaction):
+        await show(interaction, message)
+    else:
+        await respond(interaction, MESSAGE, embed=message.embed, view=message.view, ephemeral=True)
+    return True
+
+
+async def on_undo(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
+    """↩️ Take back: the clicker's last move undone, answered like a move (their panel shows the result)."""
+    game = await acknowledged_if_slow(
+        interaction, bot.service.take_back(component.game_id, interaction.user.id, component.version)
+    )
+    seat = game.seat_of(interaction.user.id)
+    if on_private_panel(interaction) and seat is not None:
+        await show(interaction, private_panel(game, seat, note=TAKEN_BACK))
     else:
         await acknowledge(interaction, message_gone=clicked_message_gone(interaction))
 
@@ -340,6 +377,8 @@ HANDLERS: dict[ids.Kind, Handler] = {
     ids.Kind.ACTION: on_action,
     ids.Kind.SELECT: on_action,
     ids.Kind.MULTI: on_action,
+    ids.Kind.CONFIRM: on_action,
+    ids.Kind.UNDO: on_undo,
     ids.Kind.PAGE: on_page,
     ids.Kind.VIEW: on_view,
     ids.Kind.LOBBY: on_lobby,

@@ -26,6 +26,7 @@ from cogs.components import Button, Controls, Item, Select
 from cogs.messages import COLOUR, Message, add_fields, final_text, is_compact
 from cogs.play._pictures import Scene, show_picture
 from engine import GAMES, Event, Frozen, events_for
+from engine.history import played
 
 if TYPE_CHECKING:
     from bot.app import CatnipBot
@@ -89,11 +90,10 @@ async def load_replay(store: GameStore, game_id: int, guild_id: int | None) -> R
 def rebuild(record: GameRecord, moves: tuple[MoveRecord, ...]) -> Replay:
     """Every state of the game, from its seed, options and logged moves."""
     rules = GAMES[record.game].rules
-    state = rules.setup(len(record.seats), record.seed, LiveGame(record=record, rules=rules).options())
-    states = [state]
-    for move in moves:
-        state, _ = rules.apply(state, move.seat, rules.decode_action(move.action))
-        states.append(state)
+    options = LiveGame(record=record, rules=rules).options()
+    states = [rules.setup(len(record.seats), record.seed, options)]
+    log = [(move.seat, move.action) for move in moves]
+    states += [state for state, _ in played(rules, len(record.seats), record.seed, options, log)]
     return Replay(record, tuple(states), moves, _marks(states))
 
 

@@ -8,6 +8,15 @@ from engine.catsanity.texts import TEXTS
 from engine.game import Game
 
 RULES = CatSanityRules()
-GAME = Game(rules=RULES, texts=TEXTS, guide=PAGES, hints=HINTS, players=PLAYERS, picture="pictures.catsanity")
+ABOUT = "Adopt cats and bid your sanity for the Sun Cats; about 20 minutes, for 2 to 5 players."
+GAME = Game(
+    about=ABOUT,
+    rules=RULES,
+    texts=TEXTS,
+    guide=PAGES,
+    hints=HINTS,
+    players=PLAYERS,
+    picture="pictures.catsanity",
+)
 
 __all__ = ["GAME", "RULES", "CatSanityRules"]

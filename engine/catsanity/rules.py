@@ -230,6 +230,16 @@ class CatSanityRules(Rules[State, CatSanityAction, View]):
     def decode_action(self, text: str) -> CatSanityAction:
         return decode(text)
 
+    def hidden(self, state: State) -> tuple[tuple[str, object], ...]:
+        """The deck and the generator that shuffles it, and a Recall's secret first pick: adopting (which
+        refills the alley) and the auction's last bid (which ends the turn) stand; a bid, the auction's
+        call, a Copy Cat's declaration or the Ninja's target can be taken back."""
+        return (
+            ("New cats came out of the deck, so your move stands.", state.deck),
+            ("The deck was shuffled, so your move stands.", state.rng),
+            ("Recall picks are secret, so yours stands.", state.recall.picked if state.recall else ()),
+        )
+
     def actions_are_public(self, state: State, seat: int) -> bool:
         """Every decision is public except the Recall picks, which stay secret until both are made."""
         return state.phase != Phase.RECALL

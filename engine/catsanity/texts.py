@@ -370,6 +370,14 @@ class CatSanityTexts(Texts):
             return None
         return controls
 
+    def confirmation(self, view: View, encoded: str) -> str | None:
+        """Mine! Mine! Mine! sits beside the adopt buttons and gives up the turn's adoption."""
+        if encoded != "auction":
+            return None
+        suns = sum(card in SUN for card in view.alley)
+        cats = "the Sun Cat" if suns == 1 else f"the {suns} Sun Cats"
+        return f"Auction {cats} instead of adopting? Your turn ends with the auction."
+
     def compose(self, view: View, key: str, values: Sequence[str]) -> str:
         """The Copy Cat's Twin letter: a one-choice "multi" select, so that its custom_id differs from the
         type select's in the same message. The letter must be one of the view's Twin declarations; one the

@@ -9,6 +9,15 @@ from engine.catsdogs.texts import TEXTS
 from engine.game import Game
 
 RULES = CatsDogsRules()
-GAME = Game(rules=RULES, texts=TEXTS, guide=PAGES, hints=HINTS, players=PLAYERS, picture="pictures.catsdogs")
+ABOUT = "Cats against Dogs in tricks, for the weak cards' ribbons; about 30 minutes, for 1 to 5 players."
+GAME = Game(
+    about=ABOUT,
+    rules=RULES,
+    texts=TEXTS,
+    guide=PAGES,
+    hints=HINTS,
+    players=PLAYERS,
+    picture="pictures.catsdogs",
+)
 
 __all__ = ["GAME", "RULES", "CatsDogsRules", "Options", "Play", "State", "View"]

@@ -321,6 +321,14 @@ class CatsDogsRules(Rules[State, Play, View]):
         except KeyError:
             raise InvalidInput(f"{text!r} is not a card to play; write it like p:C7 or p:D3.") from None
 
+    def hidden(self, state: State) -> tuple[tuple[str, object], ...]:
+        """The hands (and what deals them): every move plays a card from a hand for all to see, so none
+        can be taken back."""
+        return (
+            ("A card played is shown to everyone, so it stands.", state.hands),
+            ("The cards were dealt, so your move stands.", (state.rng, state.hidden)),
+        )
+
     def actions_are_public(self, state: State, seat: int) -> bool:
         return False
 

@@ -8,6 +8,15 @@ from engine.madcat.rules import MadCatRules
 from engine.madcat.texts import TEXTS
 
 RULES = MadCatRules()
-GAME = Game(rules=RULES, texts=TEXTS, guide=PAGES, hints=HINTS, players=PLAYERS, picture="pictures.madcat")
+ABOUT = "Roll dice into combos while the others mooch off your luck; about 20 minutes, for 2 to 5 players."
+GAME = Game(
+    about=ABOUT,
+    rules=RULES,
+    texts=TEXTS,
+    guide=PAGES,
+    hints=HINTS,
+    players=PLAYERS,
+    picture="pictures.madcat",
+)
 
 __all__ = ["GAME", "RULES", "MadCatRules"]

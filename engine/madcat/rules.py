@@ -193,6 +193,15 @@ class MadCatRules(Rules[State, MadcatAction, View]):
     def decode_action(self, text: str) -> MadcatAction:
         return decode(text)
 
+    def hidden(self, state: State) -> tuple[tuple[str, object], ...]:
+        """The dice still to roll (the generator) and the mooch picks: a roll stands, and so does a stop
+        (the next roller's dice); setting dice aside can be taken back."""
+        return (
+            ("The dice were rolled, so your move stands.", state.rng),
+            ("Mooch picks are secret, so yours stands.", state.picks),
+            ("A mooch pick was shown, so your move stands.", state.paid),
+        )
+
     def actions_are_public(self, state: State, seat: int) -> bool:
         return seat == state.turn and state.phase != "mooch"
 

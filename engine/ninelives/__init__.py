@@ -8,6 +8,15 @@ from engine.ninelives.rules import NineLivesRules
 from engine.ninelives.texts import TEXTS
 
 RULES = NineLivesRules()
-GAME = Game(rules=RULES, texts=TEXTS, guide=PAGES, hints=HINTS, players=PLAYERS, picture="pictures.ninelives")
+ABOUT = "Play cat cards toward a perfect nine and keep your nine lives; about 30 minutes, for 2 to 6 players."
+GAME = Game(
+    about=ABOUT,
+    rules=RULES,
+    texts=TEXTS,
+    guide=PAGES,
+    hints=HINTS,
+    players=PLAYERS,
+    picture="pictures.ninelives",
+)
 
 __all__ = ["GAME", "RULES", "NineLivesRules"]

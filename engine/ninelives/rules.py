@@ -108,6 +108,17 @@ class NineLivesRules(Rules[State, Move, View]):
             return moves[index]
         return None
 
+    def hidden(self, state: State) -> tuple[tuple[str, object], ...]:
+        """The deck, the hands, the life stacks and the gifts (and the generator): playing, wagering and
+        drawing stand. A seat's own working choices (the card picked before saying where it goes, an
+        arrangement under way) are nobody else's to see, and can be taken back."""
+        return (
+            ("A card was drawn, so your move stands.", (state.rng, state.deck)),
+            ("A card from your hand was shown, so your move stands.", state.hands),
+            ("A life card was turned, so your move stands.", state.stacks),
+            ("Gifts are secret, so yours stands.", state.gifts),
+        )
+
     def actions_are_public(self, state: State, seat: int) -> bool:
         """Tie picks and the power choices that involve no hand or hidden stack may go on the table."""
         if state.phase == Phase.QUEEN:

@@ -348,6 +348,13 @@ class NineLivesTexts(Texts):
 
     _last_view: tuple[Frozen, int, View] | None = None
 
+    def confirmation(self, view: Frozen, encoded: str) -> str | None:
+        """Giving up costs the top life and every life wagered this round (NL-5)."""
+        if encoded != "giveup" or not isinstance(view, View) or view.seat is None:
+            return None
+        me = view.seats[view.seat]
+        return f"Give up the round and lose {lives_text(min(me.stack_size, 1) + len(me.wagered))}?"
+
     def label(self, rules: Rules, state: Frozen, seat: int, action: Action) -> str:
         """The button label, from what `seat` sees.
 

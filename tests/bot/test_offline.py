@@ -28,13 +28,17 @@ class Committed:
     def __init__(self) -> None:
         self.versions: dict[int, list[int]] = {}
         self.lines: list[str] = []
+        self.told: dict[int, int] = {}
+        """Per game, in the order played, how many lines its moves have."""
 
     async def lobby_changed(self, game: LiveGame) -> None:
         return None
 
     async def game_changed(self, game: LiveGame, events: Sequence[Event]) -> None:
         self.versions.setdefault(game.id, []).append(game.record.version)
-        self.lines += [f"{MOVE_MARK}{event.render(game.names)}" for event in events_for(events, None)]
+        lines = [f"{MOVE_MARK}{event.render(game.names)}" for event in events_for(events, None)]
+        self.lines += lines
+        self.told[game.id] = self.told.get(game.id, 0) + len(lines)
 
     async def game_closed(self, game: LiveGame, reason: str) -> None:
         return None
@@ -83,6 +87,19 @@ async def test_the_offline_demo_tells_every_move_of_every_game_once_in_order_and
         assert sorted(set(versions)) == list(range(1, versions[-1] + 1)), "every move was told"
     told = [line for line in lines if line.startswith(MOVE_MARK)]
     assert told == committed.lines, "each move's lines, once, in the order the moves were made"
+    told_before = 0
+    for game_id, count in committed.told.items():
+        table = next(
+            index
+            for index, line in enumerate(lines)
+            if line.startswith("  │ **Now:**") and f"table #{game_id}" in lines[index - 1]
+        )
+        assert sum(line.startswith(MOVE_MARK) for line in lines[:table]) == told_before, (
+            f"game {game_id}: no move is told before the table showing it"
+        )
+        told_before += count
+    assert "You" not in text.replace("Your ", "").split(), "the demo's members have names"
+    assert f"{MOVE_MARK}Mia left; a computer player took over the seat." in told
     finals = [line for line in lines if line.startswith("  │ 🏆")]
     assert len(finals) == len(GAMES), "each final table once, with its winners"
     assert all("Round 3 is over" not in line for line in lines if line.startswith("  │")), (

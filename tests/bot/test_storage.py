@@ -34,6 +34,7 @@ from bot.storage import (
 from bot.storage.dialects import SQLITE
 from bot.storage.store import ACTIVE_GAMES_SQL, DEADLINES_SQL, MOVES_SQL
 from engine.core import Action, Event, Frozen, IllegalAction, InvalidInput, Outcome, Rng, Rules
+from engine.history import replay
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -195,9 +196,8 @@ async def play_to_end(store: GameStore, game_id: int, pick=0, result: FinalResul
 
 
 def replayed(record: GameRecord, moves) -> YarnState:
-    return RULES.replay(
-        len(record.seats), record.seed, YarnOptions(**record.options), [(m.seat, m.action) for m in moves]
-    )
+    log = [(m.seat, m.action) for m in moves]
+    return replay(RULES, len(record.seats), record.seed, YarnOptions(**record.options), log)
 
 
 def raw(path: Path) -> sqlite3.Connection:

@@ -262,6 +262,8 @@ def test_the_table_reads_the_kind_of_its_own_ids_as_parse_does():
         ids.details_id(42),
         ids.more_id(42),
         ids.replay_id(42, 5, "next"),
+        ids.confirm_id(42, 3, "giveup"),
+        ids.undo_id(42, 3),
     ]
     assert {ids.parse(custom_id).kind for custom_id in made} == set(ids.Kind), "an id of every kind"
     for custom_id in made:

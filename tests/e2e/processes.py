@@ -23,6 +23,7 @@ from bot.storage import GameNotFound, GameStore
 from emulator import Emulator, RemoteState
 from emulator.ratelimits import DISCORD
 from engine import GAMES
+from engine.history import replay
 from tests.e2e.driver import opened_panel
 from tests.e2e.forked_bots import ForkedProcess, ForkServer
 
@@ -232,7 +233,7 @@ async def check_saved(
         assert record.version == len(moves) + 1, f"game {game_id}: {len(moves)} moves, v{record.version}"
         rules = GAMES[record.game].rules
         log = [(m.seat, m.action) for m in moves]
-        replayed = rules.replay(len(record.seats), record.seed, rules.make_options(record.options), log)
+        replayed = replay(rules, len(record.seats), record.seed, rules.make_options(record.options), log)
         state_json, _ = await store.load_state_json(game_id)
         assert state_json is not None, f"game {game_id}: its snapshot is behind its log"
         assert rules.State.model_validate_json(state_json) == replayed, f"game {game_id}: snapshot ≠ replay"

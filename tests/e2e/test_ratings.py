@@ -16,7 +16,7 @@ from tests.e2e.test_robustness import crash, ends_with_its_next_move
 
 def rating_changes(text: str) -> dict[str, tuple[int, int]]:
     """Each name on a result with a rating change beside it: (change, rating after)."""
-    found = re.findall(r"\*\*([^*]+)\*\* — -?\d+ · [📈📉] ([+-][\d,]+) → ([\d,]+)", text)
+    found = re.findall(r"\*\*([^*]+)\*\* — -?\d+ · [📈📉] rating ([+-][\d,]+) → ([\d,]+)", text)
     number = lambda text: int(text.replace(",", ""))  # noqa: E731
     return {name: (number(change), number(after)) for name, change, after in found}
 

@@ -9,6 +9,7 @@ import pytest
 
 from engine.catsdogs import RULES, Options, State
 from engine.catsdogs._cards import CARDS, ribbons
+from engine.history import replay
 from engine.testing import (
     RandomPlayer,
     _check_round_trips,
@@ -153,7 +154,7 @@ def test_solo_deep_contract():
         assert outcome.winners in {(), (0,)}
         assert (outcome.winners == (0,)) == (state.scores[0] >= 21)
         outcomes.add(outcome.winners)
-        assert RULES.replay(1, seed, None, log) == state
+        assert replay(RULES, 1, seed, None, log) == state
         assert RULES.to_act(state) == []
         assert not RULES.is_legal(state, 0, recent[-1])
     assert outcomes == {(), (0,)}

@@ -9,6 +9,7 @@ from typing import NamedTuple
 import pytest
 
 from engine.core import InvalidInput
+from engine.history import replay
 from engine.ninelives import RULES
 from engine.ninelives.model import Options, decode
 
@@ -83,7 +84,7 @@ RECORDED = (
 @pytest.mark.parametrize("game", RECORDED, ids=lambda game: f"seed{game.seed}")
 def test_a_move_log_recorded_before_typed_actions_replays_to_the_same_game(game):
     log = [(int(seat), text) for seat, _, text in (entry.partition("/") for entry in game.log.split())]
-    state = RULES.replay(game.players, game.seed, FULL, log)
+    state = replay(RULES, game.players, game.seed, FULL, log)
     assert state.phase == "play"
     assert (state.round, state.turn) == (game.round, game.turn)
     assert tuple(state.lives(s) for s in range(game.players)) == game.lives
