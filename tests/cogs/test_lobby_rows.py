@@ -117,3 +117,13 @@ def test_a_settings_select_id_reads_back_as_a_select_only_lobby_control():
     assert component.component_types() == (ids.ComponentType.SELECT,)
     with pytest.raises(Exception, match="isn't valid"):
         ids.parse("cn:l:7:set")
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_the_lobby_says_in_one_line_what_the_game_is_how_long_and_for_how_many(key):
+    rules = GAMES[key].rules
+    game = lobby(rules, 1, {})
+    game.record = game.record.model_copy(update={"game": key})
+    first = lobby_message(game).embed.description.split("\n")[0]
+    assert first == GAMES[key].about
+    assert f"for {rules.min_players} to {rules.max_players} players" in first and "minutes" in first

@@ -49,11 +49,13 @@ async def test_a_move_that_showed_nothing_is_taken_back_and_the_log_keeps_both(t
         table = Table(emu, thread, members, Rng.seeded(7))
         member, surface, before = await an_undoable_move(table, bot)
         moves = len(await bot.store.moves(live(bot).id))
+        counted = emu.requests_counted
 
         result = await member.click(surface, take_back_on(surface))
         assert result.ok
         await emu.settle()
         await bot.presenter.settle()
+        assert emu.requests_counted == counted, "it rides the click's own interaction token"
 
         game = live(bot)
         assert game.state == before, "the game is where it stood before the move"
