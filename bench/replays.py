@@ -20,19 +20,25 @@ from bench.pictures import NAMES, percentile
 from bot.storage.models import GameRecord, MoveRecord, SeatRecord
 from cogs.play._replay import rebuild, replay_message
 from engine import GAMES
+from engine.history import played
 from engine.testing import random_playout
 
 
 def stored(key: str, players: int, seed: int) -> tuple[GameRecord, tuple[MoveRecord, ...]]:
-    """A random finished game as the store holds it."""
-    log = random_playout(GAMES[key].rules, players, seed).log
+    """A random finished game as the store holds it, each move with its events."""
+    rules = GAMES[key].rules
+    log = random_playout(rules, players, seed).log
+    told = [events for _, events in played(rules, players, seed, None, log)]
     seats = tuple(SeatRecord(seat=s, user_id=100 + s, name=NAMES[s]) for s in range(players))
     record = GameRecord(
         id=1, guild_id=1, channel_id=2, thread_id=None, game=key, options={}, seed=seed, status="finished",
         version=len(log) + 1, host_id=100, table_message_id=None, table_channel_id=None, created_at=0.0,
         updated_at=0.0, seats=seats,
     )  # fmt: skip
-    moves = tuple(MoveRecord(seq=n, seat=s, action=a, events=[], at=0.0) for n, (s, a) in enumerate(log, 1))
+    moves = tuple(
+        MoveRecord(seq=n, seat=s, action=a, events=[e.model_dump(mode="json") for e in told[n - 1]], at=0.0)
+        for n, (s, a) in enumerate(log, 1)
+    )
     return record, moves
 
 

@@ -1,6 +1,6 @@
 """How tall each game's public table and private panels stand on a phone, over whole games.
 
-    python -m bench.table_height [--games 20] [--players max|all|N] [--no-picture] [--panels]
+    python -m bench.table_height [--games 20] [--players max|all|N] [--no-picture] [--panels|--replays]
 
 Plays whole games with the easy computer player in every seat (seeds 1..N), renders the public table
 after every move, final results included, and prints for each game and player count: the text's
@@ -8,7 +8,9 @@ height in lines wrapped at 40 columns (`cogs.phone.phone_lines`, budget `TABLE_B
 as a phone 390 px wide shows it (`cogs.phone.screen_of`, picture included unless --no-picture), the
 bottom of the acting player's first control and the whole message's height in pixels (median, p90,
 worst; the first screen is `cogs.phone.SCREEN`). With --panels, the private panel of every seat that
-must decide, the same way (budget `PANEL_BUDGET` lines).
+must decide, the same way (budget `PANEL_BUDGET` lines). With --replays, `/game replay`'s viewer at
+every step of random finished games at the fewest and most players, seen by the first seat's member:
+the bottom of its first control, and how far that control moves from step to step (worst).
 """
 
 from __future__ import annotations
@@ -18,10 +20,14 @@ import statistics
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+import pictures
+from bench.machine import describe_machine
+from bench.replays import stored
 from bench.table_in_memory import TableCase, commit, computer_move, new_table
 from cogs.messages import table_message, table_screen
 from cogs.panel import panel_screen, private_panel
-from cogs.phone import phone_lines
+from cogs.phone import phone_lines, screen_of
+from cogs.play._replay import rebuild, replay_message
 from engine import GAMES
 
 
@@ -70,6 +76,27 @@ def measure_panels(game: str, players: int, seeds: range) -> Heights:
     return heights
 
 
+def measure_replays(game: str, players: int, seeds: range, picture: bool) -> tuple[Heights, float]:
+    """The viewer's first control at every step, and the most it moves within one game."""
+    heights, moved = Heights(), 0.0
+    for seed in seeds:
+        replay = rebuild(*stored(game, players, seed))
+        bottoms = []
+        for step in range(replay.last + 1):
+            message = replay_message(replay, step, 0, picture)
+            embed = message.embed.to_dict()
+            if picture:
+                embed["image"] = {"url": "attachment://table.png"}
+            components = message.view.to_components()
+            screen = screen_of(None, embed, components, pictures.SIZE if picture else None)
+            bottoms.append(screen.buttons[components[0]["components"][0]["custom_id"]])
+            heights.lines.append(phone_lines(None, message.embed))
+            heights.height.append(screen.height)
+        heights.first += bottoms
+        moved = max(moved, max(bottoms) - min(bottoms))
+    return heights, moved
+
+
 def p90(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[int(0.9 * (len(ordered) - 1))]
@@ -85,8 +112,20 @@ def main() -> None:
     parser.add_argument("--players", default="max")
     parser.add_argument("--no-picture", action="store_true", help="tables whose host turned pictures off")
     parser.add_argument("--panels", action="store_true", help="the private panels instead of the table")
+    parser.add_argument("--replays", action="store_true", help="the replay viewer instead of the table")
     args = parser.parse_args()
     seeds = range(1, args.games + 1)
+    if args.replays:
+        print(describe_machine())
+        print("game        players  first control px med/p90/worst   moves px   height px med/p90/worst")
+        for key, game in GAMES.items():
+            for players in sorted({max(game.rules.min_players, 2), game.rules.max_players}):
+                heights, moved = measure_replays(key, players, seeds, picture=not args.no_picture)
+                print(
+                    f"{key:11} {players:7}  {figures(heights.first):>31}   {moved:8.0f}   "
+                    f"{figures(heights.height):>24}"
+                )
+        return
     print(
         "game        players  lines med/p90/worst   first control px med/p90/worst   height px med/p90/worst"
     )

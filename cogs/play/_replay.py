@@ -11,7 +11,7 @@ the viewer (an interaction response, outside the bot's share of Discord's limit)
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
@@ -23,9 +23,12 @@ from bot.live import LiveGame
 from bot.storage import GameNotFound, GameRecord, GameStore, MoveRecord
 from cogs import custom_ids as ids
 from cogs.components import Button, Controls, Item, Select
-from cogs.messages import COLOUR, Message, add_fields, final_text, is_compact
+from cogs.messages import COLOUR, Message, add_fields, final_text, own_names
+from cogs.panel import your_fields
+from cogs.phone import LINE_PIXELS, SCREEN, screen_of
 from cogs.play._pictures import Scene, show_picture
 from engine import GAMES, Event, Frozen, events_for
+from engine.decisions import your_words
 from engine.history import played
 
 if TYPE_CHECKING:
@@ -49,6 +52,9 @@ class Replay:
     moves: tuple[MoveRecord, ...]
     marks: tuple[tuple[str, int], ...]
     """(label, step) of each place to jump to: where each round (or turn) starts."""
+    tallest: dict[tuple[int | None, bool], float] = field(default_factory=dict, compare=False)
+    """Per viewer's seat and picture or not, the height of the tallest step: what every step is
+    padded to."""
 
     @property
     def last(self) -> int:
@@ -113,29 +119,79 @@ def _marks(states: list[Frozen]) -> tuple[tuple[str, int], ...]:
     return tuple(marks)
 
 
-def replay_message(replay: Replay, step: int, seat: int | None) -> Message:
-    """The viewer at `step`: the public table then, and `seat`'s own hand if the viewer played."""
+FITTINGS = ((None, 9), (None, 3), (None, 1), (1, 1), (0, 1), (0, 0))
+"""What a step shows, most first, until its first control is on a phone's first screen: (how many of
+the viewer's own fields, None for all; lines of the move's narration). A step that fits with none of
+them shows them all (the table's text alone is taller than the screen)."""
+
+
+def replay_message(replay: Replay, step: int, seat: int | None, picture: bool = False) -> Message:
+    """The viewer at `step`: what the move did first (said to `seat`, the viewer if they played), then
+    one view of the table — its picture, or with `picture` off its text — and `seat`'s own hand, as
+    much as keeps the controls on a phone's first screen. Every step is padded to the height of the
+    game's tallest, so the controls stay in one place."""
+    controls = Controls(_controls(replay, step))
+    components = controls.to_components()
+    embed = _fitted(replay, step, seat, picture, components)
+    key = (seat, picture)
+    if key not in replay.tallest:
+        replay.tallest[key] = max(
+            _bottom(_fitted(replay, at, seat, picture, components), picture, components)
+            for at in range(replay.last + 1)
+        )
+    room = int((replay.tallest[key] - _bottom(embed, picture, components)) / LINE_PIXELS)
+    if room > 0:
+        embed.description = (embed.description or "") + "\n\u200b" * room
+    return Message(embed=embed, view=controls)
+
+
+def _fitted(
+    replay: Replay, step: int, seat: int | None, picture: bool, components: list[dict]
+) -> discord.Embed:
+    """The step's embed showing as much as keeps its first control on a phone's first screen."""
+    for own, said in FITTINGS:
+        embed = _step_embed(replay, step, seat, picture, own=own, said=said)
+        if _bottom(embed, picture, components) <= SCREEN:
+            return embed
+    return _step_embed(replay, step, seat, picture, own=None, said=FITTINGS[0][1])
+
+
+def _bottom(embed: discord.Embed, picture: bool, components: list[dict]) -> float:
+    """Where the first control stands on a phone under `embed`, its picture included (`screen_of`)."""
+    shown = {**embed.to_dict(), "image": {"url": ""}} if picture else embed.to_dict()
+    screen = screen_of(None, shown, components[:1], pictures.SIZE if picture else None)
+    return screen.buttons[components[0]["components"][0]["custom_id"]]
+
+
+def _step_embed(
+    replay: Replay, step: int, seat: int | None, picture: bool, *, own: int | None, said: int
+) -> discord.Embed:
     game = replay.game_at(step)
-    renderer, names = game.game.texts, game.names
-    public = game.view(None)
+    renderer = game.game.texts
+    names = own_names(game, seat) if seat is not None else game.names
     embed = discord.Embed(
         title=f"{renderer.emoji} {game.rules.title} — replay of table #{game.id}", colour=COLOUR
     )
     if step == 0:
-        embed.description = f"**The start** · {replay.last} moves in all"
+        lines = [f"**The start** · {replay.last} moves in all"]
     else:
-        embed.description = f"**Move {step} of {replay.last}** · {names[replay.moves[step - 1].seat]}"
+        mover = names[replay.moves[step - 1].seat]
+        lines = [your_words(f"**This move** · Move {step} of {replay.last} · {mover}")]
+        told = [your_words(event.render(names)) for event in events_for(game.events, seat)]
+        lines += told[:said] if len(told) <= said else [*told[: max(said - 1, 0)], "…"][:said]
     outcome = game.rules.outcome(game.state)
     if outcome is not None:
-        embed.description += "\n" + final_text(game, outcome, limit=1500, with_breakdown=False)
-    fields = (
-        renderer.compact_fields(public, names) if is_compact(game) else renderer.table_fields(public, names)
-    )
-    own = renderer.private_fields(game.view(seat), public, names) if seat is not None else []
-    said = "\n".join(event.render(names) for event in events_for(game.events, seat))
-    add_fields(embed, [*fields, *own, *([("This move", said)] if said else [])])
-    embed.set_footer(text=f"Game #{game.id} · replay" + (" · your hand is shown to you only" if own else ""))
-    return Message(embed=embed, view=Controls(_controls(replay, step)))
+        lines.append(final_text(game, outcome, with_breakdown=False).split("\n")[0])
+    embed.description = "\n".join(lines)
+    public = game.view(None)
+    fields = []
+    if not picture:  # the table's one line per player: the fullest view is the Details of a live table
+        fields = renderer.compact_fields(public, game.names)
+    mine = your_fields(renderer.private_fields(game.view(seat), public, names)) if seat is not None else []
+    mine = mine[:own]
+    add_fields(embed, [*fields, *mine])
+    embed.set_footer(text=f"Game #{game.id} · replay" + (" · your hand is shown to you only" if mine else ""))
+    return embed
 
 
 def _controls(replay: Replay, step: int) -> list[Item]:
@@ -165,9 +221,10 @@ def _controls(replay: Replay, step: int) -> list[Item]:
 
 async def step_message(bot: CatnipBot, replay: Replay, step: int, user_id: int) -> tuple[Message, list]:
     """The viewer at `step` for `user_id`, and its picture as files to attach (none if the table had none)."""
-    message = replay_message(replay, step, replay.record.seat_of(user_id))
     game = replay.game_at(step)
-    if not game.pictures(bot.service.pictures):
+    picture = game.pictures(bot.service.pictures)
+    message = replay_message(replay, step, replay.record.seat_of(user_id), picture)
+    if not picture:
         return message, []
     content = pictures.scene_of(game.record.game, game.view(None), game.names, game.rules.outcome(game.state))
     picture = await bot.presenter.pictures.draw_now(

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import pytest
 
+from bench.replays import stored
+from bench.table_height import measure_replays
 from bot.storage import load_state
+from cogs.phone import LINE_PIXELS, SCREEN
 from cogs.play._replay import rebuild, replay_message
 from engine import GAMES
 from tests.cogs.test_render_games import (
@@ -21,14 +24,13 @@ from tests.cogs.test_render_games import (
     service,  # noqa: F401 (the fixture)
 )
 
-THIS_MOVE = "This move"
-"""A step's narration may name cards of earlier rounds (public history), as the table's may."""
-
 
 def shown(message) -> str:
+    """What a step shows but its narration (under its description's first line), which may name cards
+    of earlier rounds (public history), as the table's may."""
     embed = message.embed
-    parts = [embed.title or "", embed.description or ""]
-    parts += [f"{field.name}\n{field.value}" for field in embed.fields if field.name != THIS_MOVE]
+    parts = [embed.title or "", (embed.description or "").split("\n")[0]]
+    parts += [f"{field.name}\n{field.value}" for field in embed.fields]
     return "\n" + "\n".join([*parts, *custom_ids(message)]) + "\n"
 
 
@@ -58,3 +60,26 @@ async def test_a_replay_ends_at_the_stored_final_state_and_shows_no_one_elses_se
                 if other != seat:
                     leaked = {secret for secret in hidden[other] - own if secret in text}
                     assert not leaked, f"step {step}: seat {other}'s {leaked} shows to {seat}"
+
+
+@pytest.mark.parametrize(
+    ("key", "players"), [(key, count) for key, game in GAMES.items() for count in (2, game.rules.max_players)]
+)
+def test_on_a_phone_the_replay_controls_stay_in_one_place_on_the_first_screen(key, players):
+    heights, moved = measure_replays(key, players, range(1, 2), picture=True)
+    assert max(heights.first) <= SCREEN, "the first control within a phone's first screen at every step"
+    assert moved <= LINE_PIXELS, "the controls move by less than a line from step to step"
+
+
+def test_a_replay_step_says_the_move_first_to_its_viewer_and_shows_the_table_once():
+    replay = rebuild(*stored("madcat", 2, 3))
+    step = next(n for n, move in enumerate(replay.moves, 1) if move.seat == 0)
+    embed = replay_message(replay, step, 0, picture=True).embed
+    first = embed.description.split("\n")
+    assert first[0] == f"**This move** · Move {step} of {replay.last} · You"
+    assert first[1].startswith("You ") or first[1].split(" ", 1)[1].startswith("You ")
+    game = replay.game_at(step)
+    table_names = {name for name, _ in game.game.texts.compact_fields(game.view(None), game.names)}
+    assert not table_names <= {field.name for field in embed.fields}, "the picture is the table's one view"
+    text = replay_message(replay, step, 0, picture=False).embed
+    assert len(text.fields) > len(embed.fields), "without a picture, its text is"

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from bot.live import LiveGame
+from cogs.panel import your_fields
 from engine import GAMES, Event, Rng, events_for
+from engine.decisions import ME
 from tests.e2e.driver import NARRATION, Table, catnip, fields, open_table, start_catnip, table_of
 from tests.e2e.test_commands import answer
 
 
-def secrets_by_step(record, moves) -> list[dict[int, set[str]]]:
+def secrets_by_step(record, moves, viewer: int | None = None) -> list[dict[int, set[str]]]:
     """Per step, each seat's private items then (from the engine's own views): the lines of its private
     fields that neither the public table nor the move's public narration showed at that moment (a
-    card of the same name may be in a hand and on the table at once)."""
+    card of the same name may be in a hand and on the table at once); with `viewer`, that seat's
+    own said to it, as the viewer says them ("Your hand")."""
     rules, texts = GAMES[record.game].rules, GAMES[record.game].texts
-    names = [seat.name for seat in record.seats]
+    names = [ME if seat.seat == viewer else seat.name for seat in record.seats]
     state = rules.setup(len(record.seats), record.seed, LiveGame(record=record, rules=rules).options())
     found = []
     for move in [None, *moves]:
@@ -27,7 +30,7 @@ def secrets_by_step(record, moves) -> list[dict[int, set[str]]]:
         )
         step = {}
         for seat in range(len(names)):
-            own = texts.private_fields(rules.view(state, seat), public_view, names)
+            own = your_fields(texts.private_fields(rules.view(state, seat), public_view, names))
             lines = {line.strip() for _, value in own for line in value.split("\n")}
             step[seat] = {line for line in lines if len(line) > 2 and line not in public}
         found.append(step)
@@ -89,6 +92,7 @@ async def test_a_player_sees_their_own_hand_at_each_step_and_no_one_elses(tmp_pa
         bo = members[1]
         moves = await bot.store.moves(1)
         secrets = secrets_by_step(await bot.store.get_game(1), moves)
+        own = secrets_by_step(await bot.store.get_game(1), moves, viewer=1)
         viewer = (await bo.slash("game replay", thread, id=1)).message
         jumps = [o for c in viewer.interactive() for o in c.get("options", [])]
         assert jumps and jumps[0]["label"] == "Round 1"
@@ -97,7 +101,7 @@ async def test_a_player_sees_their_own_hand_at_each_step_and_no_one_elses(tmp_pa
         step = int(later["value"])
         for _ in range(4):
             text = shown(emu.message(viewer.id))
-            assert all(item in text for item in secrets[step][1]), f"Bo's own hand at step {step}"
+            assert all(item in text for item in own[step][1]), f"Bo's own hand at step {step}"
             for seat in (0, 2):
                 # (an item Bo holds too, e.g. a card of the same name, is Bo's to see)
                 leaked = {item for item in secrets[step][seat] - secrets[step][1] if item in text}

@@ -12,7 +12,8 @@ from engine.history import UNDO
 from tests.e2e.driver import Table, catnip, fields, open_table, start_catnip
 from tests.e2e.test_robustness import crash
 
-TOOK_BACK = "took back their move"
+TOOK_BACK = "took back "
+"""The table's "↩️ Ann took back their move.", the mover's replay's "↩️ You took back your move."."""
 
 
 def live(bot):
