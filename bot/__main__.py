@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from bot.config import Settings, SettingsError, load_settings
 from bot.logs import configure_logging
+from bot.parent_watch import end_with_fleet
 from bot.sharding import ShardPlan
 from bot.storage.models import DatabaseUnusable
 from bot.storage.sqlite import check_database
@@ -55,18 +56,24 @@ async def run_bot(settings: Settings) -> None:
         loop.add_signal_handler(sig, stop.set)
     bot, runner = start_bot(settings)
     waiter = asyncio.create_task(stop.wait())
-    done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    taken = asyncio.create_task(bot.must_stop.wait())
+    done, _ = await asyncio.wait({runner, waiter, taken}, return_when=asyncio.FIRST_COMPLETED)
     if waiter in done:
         logging.getLogger("catnip").info("shutting down")
     if runner in done and isinstance(runner.exception(), LoginFailure):
         raise runner.exception()  # refused before anything was opened: nothing to close
     await bot.close()
+    waiter.cancel()
+    taken.cancel()
     if runner in done:
         runner.result()
+    if bot.stopped_for is not None:
+        raise bot.stopped_for
 
 
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
+    end_with_fleet()
     if args[:1] == ["migrate-db"]:
         from bot.storage.transfer import migrate_main
 
@@ -105,7 +112,8 @@ def main(argv: list[str] | None = None) -> None:
     from discord import ConnectionClosed, LoginFailure
 
     from bot.endpoint import discord_endpoint
-    from bot.fleet import SETTINGS_REFUSED, TOKEN_REFUSED, TOKEN_REFUSED_LINE
+    from bot.fleet import SETTINGS_REFUSED, SHARDS_TAKEN, TOKEN_REFUSED, TOKEN_REFUSED_LINE
+    from bot.shard_owners import ShardsTaken
     from bot.sharding import GATEWAY_REFUSALS
 
     try:
@@ -114,6 +122,9 @@ def main(argv: list[str] | None = None) -> None:
     except LoginFailure:
         print(f"catnip: {TOKEN_REFUSED_LINE}", file=sys.stderr)
         raise SystemExit(TOKEN_REFUSED) from None
+    except ShardsTaken as taken:
+        print(f"catnip: {taken}", file=sys.stderr)
+        raise SystemExit(SHARDS_TAKEN) from None
     except ConnectionClosed as closed:
         if closed.code not in GATEWAY_REFUSALS:
             raise

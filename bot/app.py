@@ -26,6 +26,7 @@ from bot.memory import RELEASE_EVERY_SECONDS, can_release, release_free_memory
 from bot.outages import OutageLog, is_discord_outage, wait_until_up
 from bot.presenter import Presenter
 from bot.sessions import GameService
+from bot.shard_owners import ShardOwner, ShardsTaken
 from bot.sharding import IDENTIFY_WINDOW, IdentifyGate, ShardPlan
 from bot.storage import GameStore, StoreUnavailable, store_for_settings
 from bot.timers import Timers, TimerSettings
@@ -113,6 +114,11 @@ class CatnipBot(commands.AutoShardedBot):
         self.settings = settings
         self.health: HealthServer | None = None
         self.handover: Handover | None = None
+        self.shard_owner: ShardOwner | None = None
+        """Holds this process's shards in the database while it runs (bot/shard_owners.py)."""
+        self.stopped_for: ShardsTaken | None = None
+        """Why the bot must stop, once another process has taken its shards over (`must_stop` is set)."""
+        self.must_stop = asyncio.Event()
         """In a fleet: whether this process runs the games or stands by for them (bot/handover.py)."""
         self._renewing = asyncio.Lock()  # one claim of the leases at a time
         self.store: GameStore = store or store_for_settings(settings)
@@ -224,6 +230,8 @@ class CatnipBot(commands.AutoShardedBot):
         await self._open_store()
         self.shard_plan = await self._plan_shards()
         name_shards(str(self.shard_plan))
+        self.shard_owner = ShardOwner(self.store, self.shard_plan)
+        await self.shard_owner.claim()  # before any shard connects: raises ShardsTaken
         # Part of a fleet (or able to be): the database decides which process runs a game.
         fleet = self.settings.shard_ids is not None or self.settings.database_url is not None
         if fleet:
@@ -249,6 +257,7 @@ class CatnipBot(commands.AutoShardedBot):
         if self.sync_commands and 0 in self.shard_plan.shard_ids:  # one process of a fleet is enough
             await self._sync()
         self._background.append(asyncio.create_task(self._tick_timers()))
+        self._background.append(asyncio.create_task(self._keep_shards()))
         if self.service.leases.leasing:
             self._background.append(asyncio.create_task(self._keep_leases()))
         if self.handover is not None:
@@ -321,6 +330,17 @@ class CatnipBot(commands.AutoShardedBot):
             finally:
                 self._ticking = False
             await asyncio.sleep(1)
+
+    async def _keep_shards(self) -> None:
+        """Keep this process's hold on its shards; should another process take them over, the bot must
+        stop (`must_stop`): two processes of one shard would both answer its clicks."""
+        try:
+            await self.shard_owner.keep()
+        except ShardsTaken as taken:
+            self.stopped_for = taken
+            self.must_stop.set()
+        except Exception:
+            log.exception("keeping the shards' hold failed; it runs out unless renewed")
 
     async def _release_memory(self) -> None:
         """Give the memory freed since the last time back to the system, every minute (bot/memory.py)."""
@@ -458,6 +478,8 @@ class CatnipBot(commands.AutoShardedBot):
             await self.timers.save()
         except Exception:
             log.exception("could not store the deadlines before closing")
+        if self.shard_owner is not None:
+            await self.shard_owner.release()
         await self.store.close()
         if self.health is not None:
             await self.health.close()

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from bot.config import Settings
 from bot.outages import OutageLog, is_discord_outage, wait_until_up
+from bot.parent_watch import FLEET_PID
 from bot.sharding import describe_ids, split_shards
 
 log = logging.getLogger("catnip.fleet")
@@ -36,9 +37,12 @@ TOKEN_REFUSED_LINE = (
     "DISCORD_TOKEN: Discord refused the token (401 Unauthorized): copy the bot's token again from the "
     "developer portal"
 )
+SHARDS_TAKEN = 4
+"""The exit code of a bot process whose shards another live process runs (bot/shard_owners.py)."""
 STOPS_THE_FLEET = {
     SETTINGS_REFUSED: "refused its settings",
     TOKEN_REFUSED: "was refused its DISCORD_TOKEN",
+    SHARDS_TAKEN: "found its shards run by another process",
 }
 """Exit codes a restart cannot mend: the fleet stops instead, with the same code."""
 
@@ -118,6 +122,7 @@ class Fleet:
                 **self.env,
                 "SHARD_COUNT": str(member.shard_count),
                 "SHARD_IDS": describe_ids(member.shard_ids),
+                FLEET_PID: str(os.getpid()),  # it ends with the fleet (bot/parent_watch.py)
             }
             if member.port is not None:
                 env["METRICS_PORT"] = str(member.port)

@@ -31,8 +31,8 @@ from bot.storage.postgres import PostgresGameStore, is_postgresql_url, without_p
 
 NOT_COPIED = frozenset({"owner", "owner_token", "lease_until"})
 """The leases: the first process to run on the target takes the games."""
-TABLES_NOT_COPIED = frozenset({"shard_layout", "fleet_shards"})
-"""The fleet's shard layout: the first fleet to run on the target records its own."""
+TABLES_NOT_COPIED = frozenset({"shard_layout", "fleet_shards", "shard_owners"})
+"""The fleet's shard layout and the shards' owners: the first fleet to run on the target records its own."""
 COPIED: dict[str, tuple[str, ...]] = {
     table.name: tuple(column.name for column in table.columns if column.name not in NOT_COPIED)
     for table in CURRENT_TABLES
