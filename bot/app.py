@@ -35,6 +35,7 @@ from discord_door import (
     bot_gateway,
     handling_events,
     heard,
+    no_voice_warnings,
     parse_only_when,
     recommended_shard_count,
     shards_launched,
@@ -84,6 +85,7 @@ class CatnipBot(commands.AutoShardedBot):
         """`runtime_tuning`: tune this process's interpreter once the bot is ready (`tune_runtime`), as
         `python -m bot` asks (`bot.__main__.start_bot`); not for a process that runs other things too,
         such as a test's, whose start-up objects would be frozen out of garbage collection for good."""
+        no_voice_warnings()  # Catnip has no voice: nothing to install
         intents = discord.Intents.none()
         intents.guilds = True
         intents.guild_messages = True
@@ -100,7 +102,7 @@ class CatnipBot(commands.AutoShardedBot):
         """This process's share of the token's global rate limit, kept before Discord must answer 429."""
         trace = trace_config(self.budget, lambda: self.application_id)
         if settings.metrics_port is not None:  # Discord's requests are counted only when served
-            self.metrics.count_requests(trace)
+            self.metrics.count_requests(trace, lambda: self.application_id)
         client_options.setdefault("http_trace", trace)
         self.request_trace: aiohttp.TraceConfig | None = client_options["http_trace"]
         """The trace every request to Discord goes through (the budget's), the start-up probe's too."""
@@ -186,10 +188,11 @@ class CatnipBot(commands.AutoShardedBot):
 
     async def login(self, token: str) -> None:
         """Log in once Discord can be reached (asked on a connection of its own, so that a failed try
-        leaves nothing open); a refused token raises LoginFailure. With METRICS_PORT, /healthz answers
-        from the start (503 until the shards are connected)."""
+        leaves nothing open); a refused token raises LoginFailure. With METRICS_PORT, /livez and /readyz
+        answer from the start (/readyz 503 until the shards are connected); a port that cannot be
+        served on raises MetricsRefused."""
         if self.settings.metrics_port is not None and self.health is None:
-            self.health = HealthServer(self, self.settings.metrics_port)
+            self.health = HealthServer(self, self.settings.metrics_port, self.settings.metrics_host)
             await self.health.start()
         await self._wait_for_discord(lambda: recommended_shard_count(token, self.request_trace))
         await super().login(token)
