@@ -103,3 +103,28 @@ async def test_a_fleet_killed_with_kill_9_takes_its_processes_along_and_the_next
             assert output.count("waiting to see whether it still runs") == 0
             await emu.wait_for(lambda: len(emu.server.gateway.connected) == 4)
             await stop_cleanly(fleet, output)
+
+
+async def test_a_process_that_stalled_past_its_hold_stops_once_another_has_taken_its_shards(tmp_path):
+    async with Emulator.start(max_concurrency=16, rate_limits=None) as emu:
+        env = {**bot_environment(emu.url, tmp_path), "SHARD_COUNT": "2", "SHARD_IDS": "0-1"}
+        async with bot_process(env, tmp_path) as (stalled, before):
+            await before.wait_for(lambda _: before.count("shards 0-1 of 2: resumed 0 games") == 1)
+            stalled.send_signal(signal.SIGSTOP)  # its event loop stuck: it renews nothing
+            try:
+                async with bot_process(env, tmp_path) as (taking, after):
+                    await after.wait_for(lambda _: after.count("waiting to see whether it still runs") == 1)
+                    await after.wait_for(lambda _: after.count("shards 0-1 of 2: resumed 0 games") == 1)
+                    stalled.send_signal(signal.SIGCONT)
+                    assert await asyncio.wait_for(stalled.wait(), 30) == SHARDS_TAKEN
+                    refusal = (
+                        f"catnip: SHARD_IDS: another Catnip process (pid {taking.pid} on this machine) "
+                        "took over shards 0-1 of 2: stop it"
+                    )
+                    await before.wait_for(lambda lines: lines and lines[-1].startswith(refusal))
+                    assert taking.returncode is None, "the process that took over runs on"
+                    taking.send_signal(signal.SIGTERM)
+                    assert await asyncio.wait_for(taking.wait(), 30) == 0
+            finally:
+                if stalled.returncode is None:
+                    stalled.send_signal(signal.SIGCONT)
