@@ -4,6 +4,9 @@
     python -m bench.phone_view --game madcat --players 2 --seed 1 --move 12 --seat 1 --out /tmp/phone
     python -m bench.phone_view --measure --out /tmp/phone    # the browser's layout beside cogs.phone's
     python -m bench.phone_view --game ninelives --players 5 --seat 3 --names "Zoë,José Álvarez,…"
+    python -m bench.phone_view --game madcat --view replay --move 7 --seat 0   # /game replay, seat 0's
+    python -m bench.phone_view --game ninelives --view confirm    # "Give up?" asked once more
+    python -m bench.phone_view --game catsdogs --players 3 --move 9999        # the result
 
 Renders any message the bot sends — its Discord payload (content, embed, components) and its picture —
 as an HTML page imitating Discord's mobile dark theme, and screenshots it with headless Chromium
@@ -29,10 +32,12 @@ from typing import Any
 from PIL import Image
 
 import pictures
+from bench.replays import stored
 from bench.table_in_memory import NAMES, TableCase, commit, computer_move, new_table
 from cogs.messages import Message, table_message
-from cogs.panel import private_panel
+from cogs.panel import confirmation_message, private_panel
 from cogs.phone import screen_of
+from cogs.play._replay import rebuild, replay_message
 from engine import GAMES
 
 PHONE_WIDTH = 390
@@ -236,6 +241,38 @@ def show(
     return path
 
 
+def show_replay(game: str, players: int, seed: int, step: int, seat: int | None, out: Path) -> Path:
+    """`/game replay`'s viewer of a random finished game at `step`, as `seat`'s member sees it."""
+    replay = rebuild(*stored(game, players, seed))
+    step = min(step, replay.last)
+    message = replay_message(replay, step, seat, picture=True)
+    message.embed.set_image(url=f"attachment://{pictures.FILENAME}")
+    live = replay.game_at(step)
+    path = out / f"replay-{game}-{players}p-step{step}.png"
+    width, height = screenshot(page(payload_of(message), picture_of(live)), path)
+    print(f"{path}  {width}×{height} px  {path.stat().st_size / 1000:.0f} KB")
+    return path
+
+
+def show_confirmation(game: str, players: int, seed: int, out: Path) -> Path:
+    """The second tap a costly move asks for, at the first position of a game where its seat has it."""
+    live = new_table(TableCase(game, players, seed))
+    texts = live.game.texts
+    while live.rules.outcome(live.state) is None:
+        for seat in live.to_act():
+            actions = [action.encode() for action in live.rules.legal_actions(live.state, seat)]
+            asked = [a for a in actions if len(actions) > 1 and texts.confirmation(live.view(seat), a)]
+            if asked:
+                question = texts.confirmation(live.view(seat), asked[0])
+                message = confirmation_message(live, seat, live.record.version, asked[0], question)
+                path = out / f"confirm-{game}-{players}p.png"
+                width, height = screenshot(page(payload_of(message)), path)
+                print(f"{path}  {width}×{height} px  {path.stat().st_size / 1000:.0f} KB")
+                return path
+        commit(live, computer_move(live))
+    raise SystemExit(f"No move of {game} asked for a confirmation in this game")
+
+
 def _compare(payload: dict[str, Any], picture: bytes | None, browser_says: dict[str, Any]) -> None:
     """Print where the browser put the "Now:" line, the first control and the bottom, beside
     `cogs.phone.screen_of`'s model of the same message."""
@@ -263,11 +300,23 @@ def main() -> None:
         "--measure", action="store_true", help="print the browser's layout beside the model's"
     )
     parser.add_argument("--names", help="the players' names, comma-separated (default: Ann, Bo, Cy, …)")
+    parser.add_argument(
+        "--view", choices=("table", "replay", "confirm"), default="table",
+        help="the table (or --seat's panel), a replay's step (--move, seen by --seat), a confirmation",
+    )  # fmt: skip
     args = parser.parse_args()
     names = tuple(name.strip() for name in args.names.split(",")) if args.names else NAMES
     if len(names) < max(game.rules.max_players for game in GAMES.values()):
         names += NAMES[len(names) :]
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.view != "table":
+        key = args.game or "ninelives"
+        players = args.players or GAMES[key].rules.min_players
+        if args.view == "replay":
+            show_replay(key, players, args.seed, args.move, args.seat, args.out)
+        else:
+            show_confirmation(key, players, args.seed, args.out)
+        return
     if args.game is not None:
         rules = GAMES[args.game].rules
         show(

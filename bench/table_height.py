@@ -1,6 +1,7 @@
 """How tall each game's public table and private panels stand on a phone, over whole games.
 
-    python -m bench.table_height [--games 20] [--players max|all|N] [--no-picture] [--panels|--replays]
+    python -m bench.table_height [--games 20] [--players max|all|N] [--no-picture]
+                                 [--panels | --replays | --results]
 
 Plays whole games with the easy computer player in every seat (seeds 1..N), renders the public table
 after every move, final results included, and prints for each game and player count: the text's
@@ -10,7 +11,8 @@ bottom of the acting player's first control and the whole message's height in pi
 worst; the first screen is `cogs.phone.SCREEN`). With --panels, the private panel of every seat that
 must decide, the same way (budget `PANEL_BUDGET` lines). With --replays, `/game replay`'s viewer at
 every step of random finished games at the fewest and most players, seen by the first seat's member:
-the bottom of its first control, and how far that control moves from step to step (worst).
+the bottom of its first control, and how far that control moves from step to step (worst). With
+--results, the final table of each game: the bottom of its 🔁 Rematch button.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import pictures
 from bench.machine import describe_machine
 from bench.replays import stored
 from bench.table_in_memory import TableCase, commit, computer_move, new_table
+from cogs import custom_ids as ids
 from cogs.messages import table_message, table_screen
 from cogs.panel import panel_screen, private_panel
 from cogs.phone import phone_lines, screen_of
@@ -97,6 +100,19 @@ def measure_replays(game: str, players: int, seeds: range, picture: bool) -> tup
     return heights, moved
 
 
+def measure_results(game: str, players: int, seeds: range, picture: bool) -> Heights:
+    """The final table's Rematch button and height, one game a seed."""
+    heights = Heights()
+    for seed in seeds:
+        *_, live = positions(game, players, seed)
+        message = table_message(live, picture=picture)
+        screen, _ = table_screen(live, message, picture)
+        heights.first.append(screen.buttons[ids.rematch_id(live.id)])
+        heights.lines.append(phone_lines(message.content, message.embed))
+        heights.height.append(screen.height)
+    return heights
+
+
 def p90(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[int(0.9 * (len(ordered) - 1))]
@@ -113,8 +129,17 @@ def main() -> None:
     parser.add_argument("--no-picture", action="store_true", help="tables whose host turned pictures off")
     parser.add_argument("--panels", action="store_true", help="the private panels instead of the table")
     parser.add_argument("--replays", action="store_true", help="the replay viewer instead of the table")
+    parser.add_argument("--results", action="store_true", help="the final table's Rematch button")
     args = parser.parse_args()
     seeds = range(1, args.games + 1)
+    if args.results:
+        print(describe_machine())
+        print("game        players  Rematch px med/p90/worst   height px med/p90/worst")
+        for key, game in GAMES.items():
+            for players in sorted({game.rules.min_players, game.rules.max_players}):
+                heights = measure_results(key, players, seeds, picture=not args.no_picture)
+                print(f"{key:11} {players:7}  {figures(heights.first):>25}   {figures(heights.height):>24}")
+        return
     if args.replays:
         print(describe_machine())
         print("game        players  first control px med/p90/worst   moves px   height px med/p90/worst")

@@ -288,6 +288,8 @@ def _add_fitting_narration(embed: discord.Embed, game: LiveGame, controls: Contr
     """The most recent events that keep the table within the phone budget — `TABLE_BUDGET` lines, and
     with its picture the acting player's first control on the first `SCREEN` (without one the fields
     alone can fill the screen, and what happened keeps its lines) — placed before the footer."""
+    if game.rules.outcome(game.state) is not None:
+        return  # the result says how it ended; 🔎 Details keeps the last moves
     events = events_for(game.events, None, last=NARRATION_LINES)
     room = TABLE_BUDGET - phone_lines(None, embed) - 1
     first = table_screen(game, Message(embed=embed, view=controls), picture)[1] if picture else None
@@ -325,18 +327,21 @@ def details_message(game: LiveGame) -> Message:
 
 
 def final_text(game: LiveGame, outcome: Outcome, limit: int = 4000, with_breakdown: bool = True) -> str:
-    """Winners, then each seat's score, with the engine's breakdown if asked; breakdowns are summarised
-    to totals if they would not fit, never cut mid-line."""
+    """The winners, said once, then each seat's score, with the engine's breakdown if asked; breakdowns
+    are summarised to totals if they would not fit, never cut mid-line."""
     winners = describe_players([game.names[s] for s in outcome.winners])
     verb = "wins" if len(outcome.winners) == 1 else "win"
-    head = f"🏆 **{winners}** {verb}! {outcome.reason}" if winners else f"Nobody wins. {outcome.reason}"
+    reason = fill_names(outcome.reason, game.names)
+    if winners and reason.startswith(f"{winners} "):  # "Cy wins with 26 ribbons.": already the news
+        head = f"🏆 **{winners}**{reason[len(winners):]}"
+    else:
+        head = f"🏆 **{winners}** {verb}! {reason}" if winners else f"Nobody wins. {reason}"
     order = sorted(range(len(outcome.scores)), key=lambda s: -outcome.scores[s])
 
     def lines(with_breakdown: bool) -> str:
         rows = [head]
         for seat in order:
-            crown = "👑 " if seat in outcome.winners else ""
-            row = f"{crown}**{game.names[seat]}** — {outcome.scores[seat]}"
+            row = f"**{game.names[seat]}** — {outcome.scores[seat]}"
             row += change_note(game.rating_changes.get(seat))
             if with_breakdown and outcome.breakdown and outcome.breakdown[seat]:
                 row += (

@@ -30,6 +30,16 @@ def rating_text(mu: float, sigma: float, games: int) -> str:
     return f"rating {shown(mu, sigma):,} from {games_count(games)}"
 
 
+def rank_line(user_id: int, place: int, ranked: int) -> str:
+    """ "<@id> is #7 of 23 here.": the asking member's place, under /leaderboard's top."""
+    return f"<@{user_id}> is #{place} of {ranked} here."
+
+
+def rank_text(place: int, ranked: int) -> str:
+    """ "#2 of 9 here", beside a game's rating in /stats."""
+    return f"#{place} of {ranked} here"
+
+
 def leaderboard_lines(rows: list[dict]) -> list[str]:
     """/leaderboard's lines: members by conservative rating, with their rated games."""
     return [

@@ -239,6 +239,22 @@ class Ratings:
         )
         return {game: (mu, sigma, games) for game, mu, sigma, games in rows}
 
+    async def rating_rank(self, guild_id: int, game: str, user_id: int) -> tuple[int, int] | None:
+        """The member's place on `game`'s leaderboard here (in its order) and how many it ranks; None for
+        a member not rated at that game."""
+        rows = await self._read(
+            "SELECT COUNT(*) FILTER (WHERE r.mu - 3 * r.sigma > me.mu - 3 * me.sigma"
+            " OR (r.mu - 3 * r.sigma = me.mu - 3 * me.sigma AND (r.games > me.games"
+            " OR (r.games = me.games AND r.user_id < me.user_id)))), COUNT(*) "
+            "FROM ratings AS me JOIN ratings AS r ON r.guild_id = me.guild_id AND r.game = me.game "
+            "WHERE me.guild_id = ? AND me.game = ? AND me.user_id = ? AND me.games > 0 AND r.games > 0",
+            guild_id,
+            game,
+            user_id,
+        )
+        before, total = rows[0] if rows else (0, 0)
+        return (before + 1, total) if total else None
+
     async def rating_leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[dict]:
         """Members by conservative rating (μ − 3σ) at `game` here: {"user_id", "mu", "sigma", "games"}."""
         rows = await self._read(

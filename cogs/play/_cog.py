@@ -20,7 +20,7 @@ from cogs.play._help import guide_message, help_text
 from cogs.play._presenter import TablePresenter
 from cogs.play._replay import load_replay, step_message
 from cogs.play._seat import stats_line, welcome_back
-from cogs.ratings import leaderboard_lines
+from cogs.ratings import leaderboard_lines, rank_line
 from engine import GAMES, EngineError, Event
 
 if TYPE_CHECKING:
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("catnip.commands")
 
+SHOW_TO_CHANNEL = "Show it to the channel (only you see it if left out)"
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=key) for key, game in GAMES.items()]
 
 
@@ -230,15 +231,23 @@ class PlayCog(commands.Cog, name="Play"):
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name=_("stats"), description=_("Games played and won on this server"))
-    @app_commands.describe(user=_("Whose games to show (you, if left out)"))
-    @app_commands.rename(user=_("user"))
+    @app_commands.describe(user=_("Whose games to show (you, if left out)"), show=_(SHOW_TO_CHANNEL))
+    @app_commands.rename(user=_("user"), show=_("show"))
     @app_commands.guild_only()
-    async def stats(self, interaction: discord.Interaction, user: discord.Member | None = None) -> None:
-        who = user or interaction.user
-        rows = await self.bot.store.stats(interaction.guild_id, who.id)
-        ratings = await self.bot.store.member_ratings(interaction.guild_id, who.id)
+    async def stats(
+        self, interaction: discord.Interaction, user: discord.Member | None = None, show: bool = False
+    ) -> None:
+        who, store, guild = user or interaction.user, self.bot.store, interaction.guild_id
+        rows = await store.stats(guild, who.id)
+        ratings = await store.member_ratings(guild, who.id)
+        ranks = {game: await store.rating_rank(guild, game, who.id) for game in ratings}
         lines = [
-            stats_line(row, yours=who.id == interaction.user.id, rating=ratings.get(row["game"]))
+            stats_line(
+                row,
+                yours=who.id == interaction.user.id,
+                rating=ratings.get(row["game"]),
+                rank=ranks.get(row["game"]),
+            )
             for row in rows
         ]
         embed = discord.Embed(
@@ -246,20 +255,27 @@ class PlayCog(commands.Cog, name="Play"):
             colour=COLOUR,
             description="\n".join(lines) or "No finished games yet.",
         )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await interaction.response.send_message(embed=embed, ephemeral=not show)
 
     @app_commands.command(name=_("leaderboard"), description=_("The best players on this server, by rating"))
-    @app_commands.describe(game=_("The game whose players to rank"))
-    @app_commands.rename(game=_("game"))
+    @app_commands.describe(game=_("The game whose players to rank"), show=_(SHOW_TO_CHANNEL))
+    @app_commands.rename(game=_("game"), show=_("show"))
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
-    async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
-        rows = await self.bot.store.rating_leaderboard(interaction.guild_id, game.value)
+    async def leaderboard(
+        self, interaction: discord.Interaction, game: app_commands.Choice[str], show: bool = False
+    ) -> None:
+        store, guild, member = self.bot.store, interaction.guild_id, interaction.user.id
+        rows = await store.rating_leaderboard(guild, game.value)
+        lines = leaderboard_lines(rows)
+        rank = await store.rating_rank(guild, game.value, member)
+        if rank is not None:
+            lines.append(rank_line(member, *rank))
         embed = discord.Embed(
             title=f"{GAMES[game.value].title} leaderboard",
             colour=COLOUR,
-            description="\n".join(leaderboard_lines(rows)) or "No rated games yet.",
+            description="\n".join(lines) or "No rated games yet.",
         )
         await interaction.response.send_message(
-            embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            embed=embed, ephemeral=not show, allowed_mentions=discord.AllowedMentions.none()
         )

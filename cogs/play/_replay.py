@@ -25,7 +25,7 @@ from cogs import custom_ids as ids
 from cogs.components import Button, Controls, Item, Select
 from cogs.messages import COLOUR, Message, add_fields, final_text, own_names
 from cogs.panel import your_fields
-from cogs.phone import LINE_PIXELS, SCREEN, screen_of
+from cogs.phone import FIELD_GAP_PIXELS, LINE_PIXELS, SCREEN, screen_of
 from cogs.play._pictures import Scene, show_picture
 from engine import GAMES, Event, Frozen, events_for
 from engine.decisions import your_words
@@ -119,6 +119,8 @@ def _marks(states: list[Frozen]) -> tuple[tuple[str, int], ...]:
     return tuple(marks)
 
 
+BLANK = "\u200b"
+"""A line that shows nothing (Discord drops an empty one)."""
 FITTINGS = ((None, 9), (None, 3), (None, 1), (1, 1), (0, 1), (0, 0))
 """What a step shows, most first, until its first control is on a phone's first screen: (how many of
 the viewer's own fields, None for all; lines of the move's narration). A step that fits with none of
@@ -139,9 +141,12 @@ def replay_message(replay: Replay, step: int, seat: int | None, picture: bool = 
             _bottom(_fitted(replay, at, seat, picture, components), picture, components)
             for at in range(replay.last + 1)
         )
-    room = int((replay.tallest[key] - _bottom(embed, picture, components)) / LINE_PIXELS)
-    if room > 0:
-        embed.description = (embed.description or "") + "\n\u200b" * room
+    room = replay.tallest[key] - _bottom(embed, picture, components)
+    lines = int((room - FIELD_GAP_PIXELS) / LINE_PIXELS)
+    if lines > 1:  # blank lines above the picture (or under the text), where a taller step has more
+        embed.add_field(name=BLANK, value="\n".join([BLANK] * (lines - 1)), inline=False)
+    elif room >= LINE_PIXELS:
+        embed.description = f"{embed.description}\n{BLANK}"
     return Message(embed=embed, view=controls)
 
 

@@ -15,7 +15,7 @@ from cogs.components import Controls
 from cogs.panel import more_message, private_panel
 from cogs.play._answers import reply, show
 from cogs.play._gate import can_manage, on_private_panel
-from cogs.ratings import rating_text
+from cogs.ratings import rank_text, rating_text
 from cogs.seat_controls import seat_picker
 from engine import GAMES, Event, events_for
 
@@ -94,15 +94,24 @@ async def on_replace(bot: CatnipBot, interaction: discord.Interaction, component
         await reply(interaction, done)
 
 
-def stats_line(row: dict, *, yours: bool = True, rating: tuple[float, float, int] | None = None) -> str:
+def stats_line(
+    row: dict,
+    *,
+    yours: bool = True,
+    rating: tuple[float, float, int] | None = None,
+    rank: tuple[int, int] | None = None,
+) -> str:
     """One game's line of /stats; games a computer finished in the member's seat are played, not won.
-    With the member's (μ, σ, rated games) at that game, their rating too."""
+    With the member's (μ, σ, rated games) at that game, their rating too, and their place among the
+    rated members here (`rank`)."""
     title = GAMES[row["game"]].title if row["game"] in GAMES else row["game"]
     line = f"**{title}**: {row['won']} won of {row['played']}"
     if row["best"] is not None:
         line += f" (best score {row['best']})"
     if rating is not None:
         line += f" · {rating_text(*rating)}"
+        if rank is not None:
+            line += f" · {rank_text(*rank)}"
     if row.get("by_computer"):
         line += f" · {row['by_computer']} finished by a computer for {'you' if yours else 'them'}"
     return line

@@ -259,7 +259,9 @@ def test_final_scores_summarise_rather_than_cut_a_long_breakdown():
     outcome = Outcome(scores=(50, 40), winners=(0,), reason="Highest score.", breakdown=(long, long))
     game = SimpleNamespace(names=["Ann", "Bo"], rating_changes={})
     text = final_text(game, outcome, limit=400)
-    assert text.splitlines() == ["🏆 **Ann** wins! Highest score.", "👑 **Ann** — 50", "**Bo** — 40"]
+    assert text.splitlines() == ["🏆 **Ann** wins! Highest score.", "**Ann** — 50", "**Bo** — 40"]
+    named = Outcome(scores=(26, 19), winners=(0,), reason="{p0} wins with 26 ribbons.")
+    assert final_text(game, named).splitlines()[0] == "🏆 **Ann** wins with 26 ribbons.", "said once"
     short = Outcome(
         scores=(50, 40), winners=(0, 1), reason="", breakdown=((ScoreLine(label="House", points=3),), ())
     )

@@ -43,6 +43,15 @@ async def test_a_rated_game_shows_each_members_change_and_stats_and_the_leaderbo
         assert [f"<@{member.id}>" in line for member, line in zip(order, lines, strict=True)] == [True, True]
         assert all("1 rated game (provisional)" in line for line in lines)
         assert "No rated games yet" in await answer(bo, "leaderboard", thread, game="madcat")
+        place = order.index(bo) + 1
+        assert f"<@{bo.id}> is #{place} of 2 here." in board, "the asking member's place"
+        assert f"#{order.index(ann) + 1} of 2 here" in stats
+
+        shown = await bo.slash("leaderboard", thread, game="catsdogs", show=True)
+        assert shown.ok and not shown.message.ephemeral, "shown to the channel when asked"
+        assert f"<@{bo.id}> is #{place} of 2 here." in shown.message.text()
+        shown = await ann.slash("stats", thread, show=True)
+        assert shown.ok and not shown.message.ephemeral and "rating" in shown.message.text()
 
 
 async def test_a_member_playing_only_computers_is_not_rated(tmp_path):
