@@ -241,7 +241,9 @@ def show(
     return path
 
 
-def show_replay(game: str, players: int, seed: int, step: int, seat: int | None, out: Path) -> Path:
+def show_replay(
+    game: str, players: int, seed: int, step: int, seat: int | None, out: Path, measured: bool = False
+) -> Path:
     """`/game replay`'s viewer of a random finished game at `step`, as `seat`'s member sees it."""
     replay = rebuild(*stored(game, players, seed))
     step = min(step, replay.last)
@@ -249,8 +251,11 @@ def show_replay(game: str, players: int, seed: int, step: int, seat: int | None,
     message.embed.set_image(url=f"attachment://{pictures.FILENAME}")
     live = replay.game_at(step)
     path = out / f"replay-{game}-{players}p-step{step}.png"
-    width, height = screenshot(page(payload_of(message), picture_of(live)), path)
+    payload, picture = payload_of(message), picture_of(live)
+    width, height = screenshot(page(payload, picture), path)
     print(f"{path}  {width}×{height} px  {path.stat().st_size / 1000:.0f} KB")
+    if measured:
+        _compare(payload, picture, measure(page(payload, picture)))
     return path
 
 
@@ -313,7 +318,7 @@ def main() -> None:
         key = args.game or "ninelives"
         players = args.players or GAMES[key].rules.min_players
         if args.view == "replay":
-            show_replay(key, players, args.seed, args.move, args.seat, args.out)
+            show_replay(key, players, args.seed, args.move, args.seat, args.out, args.measure)
         else:
             show_confirmation(key, players, args.seed, args.out)
         return

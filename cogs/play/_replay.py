@@ -119,6 +119,9 @@ def _marks(states: list[Frozen]) -> tuple[tuple[str, int], ...]:
     return tuple(marks)
 
 
+ROOM = SCREEN - 2 * LINE_PIXELS
+"""Where a step's first control may stand at most, by `cogs.phone`'s model: two lines spare, as a
+browser lays a step out up to 36 px lower (`python -m bench.phone_view --view replay --measure`)."""
 BLANK = "\u200b"
 """A line that shows nothing (Discord drops an empty one)."""
 FITTINGS = ((None, 9), (None, 3), (None, 1), (1, 1), (0, 1), (0, 0))
@@ -156,7 +159,7 @@ def _fitted(
     """The step's embed showing as much as keeps its first control on a phone's first screen."""
     for own, said in FITTINGS:
         embed = _step_embed(replay, step, seat, picture, own=own, said=said)
-        if _bottom(embed, picture, components) <= SCREEN:
+        if _bottom(embed, picture, components) <= ROOM:
             return embed
     return _step_embed(replay, step, seat, picture, own=None, said=FITTINGS[0][1])
 
