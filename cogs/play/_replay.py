@@ -186,7 +186,9 @@ def _step_embed(
         mover = names[replay.moves[step - 1].seat]
         lines = [your_words(f"**This move** · Move {step} of {replay.last} · {mover}")]
         told = [your_words(event.render(names)) for event in events_for(game.events, seat)]
-        lines += told[:said] if len(told) <= said else [*told[: max(said - 1, 0)], "…"][:said]
+        lines += told[:said]
+        if 0 < said < len(told):
+            lines[-1] += " …"
     outcome = game.rules.outcome(game.state)
     if outcome is not None:
         lines.append(final_text(game, outcome, with_breakdown=False).split("\n")[0])
