@@ -53,7 +53,7 @@ async def test_a_whole_game_through_discord(tmp_path, key, players):
             assert_no_leaks(table)
         assert table.over(), f"{key} with {players} did not finish in {MAX_STEPS} steps"
         final = table.table().embeds[0]["description"]
-        assert "🏆" in final and ("win" in final)
+        assert "🏆" in final or "Nobody wins" in final
         if pictures:
             assert table.table().embeds[0]["image"]["url"] == "attachment://table.png"
             assert [a["filename"] for a in table.table().attachments] == ["table.png"]
