@@ -1,6 +1,7 @@
 """Replays against the golden playthroughs: `/game replay` of each recorded game, rebuilt from its seed and
 moves alone, shows at every step the public table of that step as the recorded moves, played one by one,
-left it — the fields the text-only table has room for and the result at the end, word for word."""
+left it — its text as one line per player (the table's `compact_fields`) and the result's first line
+at the end, word for word."""
 
 from __future__ import annotations
 
@@ -10,24 +11,6 @@ from bot.storage.models import MoveRecord
 from cogs.messages import table_message
 from cogs.play._replay import rebuild, replay_message
 from tests.golden.playthrough import CASES, RULE, Case, commit, flatten, new_table, read
-
-NARRATION = ("## What happened",)
-
-
-def table_sections(table: list[str]) -> list[list[str]]:
-    """The field sections (heading and lines) of a flattened table, and the result at the end."""
-    fields: list[list[str]] = []
-    ends = next(i for i, line in enumerate(table) if line.startswith(("## ", "footer: ", "controls:")))
-    if table[1].startswith(("🏆", "Nobody wins")):  # the result, which a replay's last step shows too
-        fields.append(table[1:ends])
-    for line in table[ends:]:
-        if line.startswith("footer: ") or line == "controls:":
-            break
-        if line.startswith("## "):
-            fields.append([line])
-        elif fields:
-            fields[-1].append(line)
-    return [field for field in fields if not field[0].startswith(NARRATION)]
 
 
 def contains(lines: list[str], block: list[str]) -> bool:
@@ -48,7 +31,14 @@ def test_each_step_of_a_replay_shows_the_table_the_playthrough_recorded(case: Ca
     for step in range(replay.last + 1):
         if step:
             commit(played, recorded.moves[step - 1])
-        fields = table_sections(flatten(table_message(played, due=None, picture=False)))
+        table = flatten(table_message(played, due=None, picture=False))
+        # the replay's one view of the table: its text as one line per player, and the result's first line
+        fields = [
+            [f"## {name}", *value.split("\n")]
+            for name, value in played.game.texts.compact_fields(played.view(None), played.names)
+        ]
+        if table[1].startswith(("🏆", "Nobody wins")):
+            fields.append([table[1]])
         assert fields, f"{case.name}, step {step}: no table fields"
         shown = flatten(replay_message(replay, step, None))
         for field in fields:
