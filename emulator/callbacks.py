@@ -194,6 +194,7 @@ class Callbacks:
                 limits.UNKNOWN_INTERACTION, "webhook call with an unknown token", where, UNKNOWN_WEBHOOK
             )
         if interaction.response_type is not None and world.lost_tokens.lose(interaction.token):
+            interaction.changed.set()  # for members waiting on a follow-up that will never come
             raise Refused(error(*UNKNOWN_WEBHOOK))  # Discord's doing (model.LostTokens): no violation
         age, lifetime = world.now() - interaction.created_at, world.token_lifetime
         if age > lifetime:

@@ -83,9 +83,18 @@ class InteractionResult:
                 self.interaction.changed.clear()
                 await self.interaction.changed.wait()
 
-    async def wait_followup(self, count: int = 1, timeout: float = WAIT) -> StoredMessage:
-        """Waits for the ``count``-th follow-up message and returns it."""
-        return await self.wait_for(lambda r: len(r.followups) >= count and r.followups[count - 1], timeout)
+    @property
+    def token_lost(self) -> bool:
+        """Whether Discord lost this interaction's token (`emulator.model.LostTokens`): no follow-up
+        of it will come, and the member, seeing nothing, clicks again."""
+        return self.interaction.token in self.world.lost_tokens.lost
+
+    async def wait_followup(self, count: int = 1, timeout: float = WAIT) -> StoredMessage | None:
+        """Waits for the ``count``-th follow-up message and returns it (None once the token is lost)."""
+        found = await self.wait_for(
+            lambda r: r.token_lost or (len(r.followups) >= count and r.followups[count - 1]), timeout
+        )
+        return None if found is True else found
 
     async def wait_final(self, timeout: float = WAIT) -> StoredMessage:
         """Waits until a deferred reply's "thinking…" message has been replaced; returns it."""

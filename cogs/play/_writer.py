@@ -69,6 +69,9 @@ class Writer:
         self._followups: dict[int, deque[float]] = {}  # channel -> when its latest followups went out
         self._token_requests: dict[int, deque[float]] = {}  # interaction -> its latest webhook requests
         self._new_tokens = 0
+        self.window_scale = 1.0
+        """How many times shorter than Discord's this writer counts its windows (tests that play at
+        machine speed against an emulator whose windows are shortened alike)."""
 
     def _token_has_room(self, token: Token) -> bool:
         """Whether one more request through `token` stays within `TOKEN_REQUESTS` per `TOKEN_WINDOW`;
@@ -81,7 +84,7 @@ class Writer:
             if self._new_tokens % PRUNE_EVERY == 0:
                 self._prune_tokens(now)
             sent = self._token_requests[key] = deque()
-        while sent and sent[0] <= now - TOKEN_WINDOW:
+        while sent and sent[0] <= now - TOKEN_WINDOW * self.window_scale:
             sent.popleft()
         if len(sent) >= TOKEN_REQUESTS:
             return False
@@ -90,7 +93,9 @@ class Writer:
 
     def _prune_tokens(self, now: float) -> None:
         for key in [
-            key for key, sent in self._token_requests.items() if not sent or sent[-1] <= now - TOKEN_WINDOW
+            key
+            for key, sent in self._token_requests.items()
+            if not sent or sent[-1] <= now - TOKEN_WINDOW * self.window_scale
         ]:
             del self._token_requests[key]
 
@@ -100,7 +105,7 @@ class Writer:
         if sent is None:
             return True
         now = self.book.clock()
-        while sent and sent[0] <= now - FOLLOWUP_WINDOW:
+        while sent and sent[0] <= now - FOLLOWUP_WINDOW * self.window_scale:
             sent.popleft()
         if not sent:
             del self._followups[channel_id]

@@ -63,6 +63,36 @@ async def test_a_table_whose_thread_archived_is_posted_again_there_when_the_game
         assert not emu.take_violations(), "no edit or deletion tried while it was archived"
 
 
+async def test_a_thread_a_moderator_archived_gets_its_table_anew_at_the_next_move(tmp_path):
+    async with catnip(tmp_path) as (emu, bot):
+        thread, _ = await open_table(emu, "catsdogs", 3)
+        game = next(iter(bot.service.live.values()))
+        old = table_of(emu, thread)
+        emu.archive_thread(thread)  # minutes after the last move: the table is young, yet not editable
+        await emu.settle()
+
+        await a_move_without_a_click(emu, bot, game)
+
+        assert not thread.archived and old.deleted and shows_latest(emu, bot, thread, game)
+        assert emu.invalid_requests() == 0
+        assert not emu.take_violations(), "no edit or deletion tried while it was archived"
+
+
+async def test_a_locked_thread_s_table_moves_to_its_channel(tmp_path):
+    async with catnip(tmp_path) as (emu, bot):
+        thread, _ = await open_table(emu, "catsdogs", 3)
+        game = next(iter(bot.service.live.values()))
+        emu.archive_thread(thread, locked=True)
+        await emu.settle()
+
+        await a_move_without_a_click(emu, bot, game)
+
+        games = emu.channel("games")
+        assert thread.archived and shows_latest(emu, bot, games, game)
+        assert game.record.table_channel_id == games.id
+        assert emu.invalid_requests() == 0 and not emu.take_violations()
+
+
 async def test_members_coming_back_to_an_archived_thread_play_on_where_they_left(tmp_path):
     async with catnip(tmp_path) as (emu, bot):
         thread, members = await open_table(emu, "catsdogs", 3)
