@@ -1,33 +1,60 @@
-"""`METRICS_PORT`: each process says how it is, over HTTP on its own event loop.
+"""`METRICS_PORT`: each process says how it is, over HTTP on its own event loop, on `METRICS_HOST`.
 
-`/healthz` answers 200 only while every shard of the process is connected and its store answers,
-503 otherwise (as while the database is away); a process whose event loop hangs does not answer at
-all, which is what `catnip fleet` restarts it for. `/metrics` is the Prometheus text format
-(`prometheus_client`), from a registry of the process's own.
+- `/livez` answers 200 whenever the event loop runs, outages or not: a process that does not answer
+  is hung, which is what `catnip fleet` (and a container's health check) restarts it for. Its
+  `Catnip-Process` header repeats the word the fleet gave the process (`PROCESS_WORD`), so that the
+  fleet knows it hears its own process and not another program on that port.
+- `/readyz` answers 200 only while every shard of the process is connected and its store answers,
+  503 and the reason otherwise (as while the database is away): whether to send it work, never a
+  reason to restart it.
+- `/metrics` is the Prometheus text format (`prometheus_client`), from a registry of the process's
+  own, with the library's process, platform and garbage-collection collectors, and without the
+  `_created` series (`disable_created_metrics`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import errno
+import json
 import logging
+import os
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 import aiohttp
+import prometheus_client
 from aiohttp import web
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    GCCollector,
+    Histogram,
+    PlatformCollector,
+    ProcessCollector,
+    generate_latest,
+)
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
+
+from bot.discord_budget import bound_by_global_limit
+from bot.fleet import FLEET_RESTARTS, PROCESS_HEADER, PROCESS_WORD, RESTART_CAUSES
 
 if TYPE_CHECKING:
     from bot.app import CatnipBot
 
 log = logging.getLogger("catnip.health")
 
+RATE_LIMIT_SCOPES = ("user", "global", "shared")
+"""Discord's `X-RateLimit-Scope` of a 429 (topics/rate-limits, "Header Format")."""
+TRY_AGAIN_REASONS = {"NotOwned": "moving", "RunElsewhere": "moving", "StoreUnavailable": "store_away"}
+"""The refusals that ask a member to try again in a moment, by why: their server's games moving to
+another process, or the store away."""
 STORE_ANSWER_SECONDS = 2.0
-"""How long `/healthz` waits for the store to answer before saying it does not."""
+"""How long `/readyz` waits for the store to answer before saying it does not."""
 IDS = re.compile(r"/\d{5,}")
 TOKENS = re.compile(r"(/(?:webhooks|interactions)/\{id\})/[^/]+")
 ANSWER = re.compile(r"/interactions/(\d+)/[^/]+/callback$")
@@ -50,8 +77,12 @@ class Metrics:
     """What a process counts, in a registry of its own."""
 
     def __init__(self) -> None:
+        prometheus_client.disable_created_metrics()  # each counter's start time doubled the page
         self.registry = CollectorRegistry(auto_describe=True)
         r = self.registry
+        ProcessCollector(registry=r)
+        PlatformCollector(registry=r)
+        GCCollector(registry=r)
         self.moves = Counter("catnip_moves", "Moves committed, by who made them.", ["by"], registry=r)
         self.clicks = Counter("catnip_clicks", "Clicks and commands received.", registry=r)
         self.answer_seconds = Histogram(
@@ -82,8 +113,27 @@ class Metrics:
             registry=r,
         )  # fmt: skip
         self.rate_limited = Counter(
-            "catnip_discord_429", "Requests Discord answered 429.", ["route"], registry=r
+            "catnip_discord_429", "Requests Discord answered 429, by its X-RateLimit-Scope.", ["scope"],
+            registry=r,
+        )  # fmt: skip
+        self.budgeted = Counter(
+            "catnip_discord_requests_budget",
+            "Requests to Discord, counted against the token's global rate limit or exempt from it.",
+            ["budget"],
+            registry=r,
         )
+        self.try_again = Counter(
+            "catnip_try_again_refusals",
+            "Clicks and commands refused with a 'try again in a moment', by why.",
+            ["reason"],
+            registry=r,
+        )
+        for scope in RATE_LIMIT_SCOPES:  # 0 before the first, so that a rate of them can be asked
+            self.rate_limited.labels(scope)
+        for kind in ("counted", "exempt"):
+            self.budgeted.labels(kind)
+        for reason in sorted(set(TRY_AGAIN_REASONS.values())):
+            self.try_again.labels(reason)
         self._arrivals: dict[int, float] | None = None
         """When each interaction waiting for its answer came (perf_counter), by id; None while
         Discord's requests are not counted (no answer would take it off)."""
@@ -94,6 +144,12 @@ class Metrics:
 
     def not_committed(self, error: Exception) -> None:
         self.commit_errors.labels(type(error).__name__).inc()
+
+    def refused(self, error: Exception) -> None:
+        """A click or command was refused with `error`: counted if it asks to try again in a moment."""
+        reason = TRY_AGAIN_REASONS.get(type(error).__name__)
+        if reason is not None:
+            self.try_again.labels(reason).inc()
 
     def interaction_arrived(self, interaction_id: int) -> None:
         """A click or command came: its answer's time is observed when its callback reaches Discord."""
@@ -111,10 +167,11 @@ class Metrics:
         """A table now shows the changes made since `since` (perf_counter)."""
         self.table_lag_seconds.observe(time.perf_counter() - since)
 
-    def count_requests(self, trace: aiohttp.TraceConfig) -> None:
+    def count_requests(self, trace: aiohttp.TraceConfig, application_id: Callable[[], int | None]) -> None:
         """Count every request to Discord through `trace`, the aiohttp trace given to discord.py's
-        `http_trace` (it takes one: the bot's global budget hooks into the same), and time each
-        interaction's first answer, which travels on the same session."""
+        `http_trace` (it takes one: the bot's global budget hooks into the same), against the global
+        rate limit or not (`application_id`: the bot's, once known), and time each interaction's first
+        answer, which travels on the same session."""
         self._arrivals = arrivals = {}
 
         async def on_request_end(_session, _context, params: aiohttp.TraceRequestEndParams) -> None:
@@ -126,14 +183,36 @@ class Metrics:
                     self.answer_seconds.observe(time.perf_counter() - arrived)
             route = route_of(params.method, path)
             self.discord_requests.labels(route, str(params.response.status)).inc()
+            counted = bound_by_global_limit(params.method.upper(), path, application_id())
+            if counted is not None:
+                self.budgeted.labels("counted" if counted else "exempt").inc()
             if params.response.status == 429:
-                self.rate_limited.labels(route).inc()
+                scope = params.response.headers.get("X-RateLimit-Scope", "user")
+                self.rate_limited.labels(scope if scope in RATE_LIMIT_SCOPES else "user").inc()
 
         trace.on_request_end.append(on_request_end)
 
 
+class FleetRestarts(Collector):
+    """`catnip fleet`'s restarts of the processes of these shards before this one, by cause, as the
+    fleet told this process at its start (`FLEET_RESTARTS`; 0 for a process no fleet started)."""
+
+    def __init__(self, told: str) -> None:
+        self.counts = {cause: 0 for cause in RESTART_CAUSES} | json.loads(told)
+
+    def collect(self) -> Iterator[CounterMetricFamily]:
+        restarts = CounterMetricFamily(
+            "catnip_fleet_restarts", "Times catnip fleet started this process's shards again, by why.",
+            labels=["cause"],
+        )  # fmt: skip
+        for cause, count in self.counts.items():
+            restarts.add_metric([cause], count)
+        yield restarts
+
+
 class BotState(Collector):
-    """What is read from the bot when scraped: games live, leases held, each shard's latency."""
+    """What is read from the bot when scraped: games live, leases held, each shard's latency, and the
+    share of Discord's global rate limit in use."""
 
     def __init__(self, bot: CatnipBot) -> None:
         self.bot = bot
@@ -150,34 +229,80 @@ class BotState(Collector):
             if seconds == seconds and seconds != float("inf"):  # discord.py says nan/inf before an ack
                 latency.add_metric([str(shard_id)], seconds)
         yield latency
+        budget = bot.budget
+        yield GaugeMetricFamily(
+            "catnip_discord_budget_in_use",
+            "Requests counted against the global rate limit within its last window (of "
+            "catnip_discord_budget_size).",
+            value=budget.in_use(),
+        )
+        yield GaugeMetricFamily(
+            "catnip_discord_budget_size",
+            "Requests this process may send within the window: its share of DISCORD_GLOBAL_RATE_LIMIT.",
+            value=budget.limit,
+        )
+        yield GaugeMetricFamily(
+            "catnip_discord_budget_waiting", "Requests waiting for room in the budget.",
+            value=budget.waiting(),
+        )  # fmt: skip
+
+
+class MetricsRefused(Exception):
+    """METRICS_HOST:METRICS_PORT cannot be served on; `str(error)` names the setting to change."""
+
+
+def refusal_of(error: OSError, host: str, port: int) -> MetricsRefused:
+    if error.errno == errno.EADDRINUSE:
+        return MetricsRefused(
+            f"METRICS_PORT: port {port} on {host} is in use by another program: choose another port "
+            "(under catnip fleet, process i serves on METRICS_PORT + i)"
+        )
+    if error.errno == errno.EADDRNOTAVAIL:
+        return MetricsRefused(
+            f"METRICS_HOST: {host} is not an address of this machine: use 127.0.0.1 or 0.0.0.0"
+        )
+    if error.errno == errno.EACCES:
+        return MetricsRefused(f"METRICS_PORT: port {port} needs privileges this process lacks: use 1024+")
+    return MetricsRefused(f"METRICS_PORT: cannot serve on {host} port {port} ({error.strerror})")
 
 
 class HealthServer:
-    """`/healthz` and `/metrics` of `bot` on 0.0.0.0:`port`."""
+    """`/livez`, `/readyz` and `/metrics` of `bot` on `host`:`port`."""
 
-    def __init__(self, bot: CatnipBot, port: int) -> None:
+    def __init__(self, bot: CatnipBot, port: int, host: str = "127.0.0.1") -> None:
         self.bot = bot
         self.port = port
+        self.host = host
+        self.word = os.environ.get(PROCESS_WORD, "")
         bot.metrics.registry.register(BotState(bot))
+        bot.metrics.registry.register(FleetRestarts(os.environ.get(FLEET_RESTARTS, "{}")))
         app = web.Application()
-        app.router.add_get("/healthz", self.healthz)
+        app.router.add_get("/livez", self.livez)
+        app.router.add_get("/readyz", self.readyz)
         app.router.add_get("/metrics", self.metrics)
         self._runner = web.AppRunner(app, access_log=None)
 
     async def start(self) -> None:
+        """Serve, or raise MetricsRefused (the port taken, the address not this machine's)."""
         await self._runner.setup()
-        await web.TCPSite(self._runner, "0.0.0.0", self.port).start()
-        log.info("health and metrics on port %d (/healthz, /metrics)", self.port)
+        try:
+            await web.TCPSite(self._runner, self.host, self.port).start()
+        except OSError as error:
+            await self._runner.cleanup()
+            raise refusal_of(error, self.host, self.port) from None
+        log.info("health and metrics on %s port %d (/livez, /readyz, /metrics)", self.host, self.port)
 
     async def close(self) -> None:
         await self._runner.cleanup()
 
-    async def healthz(self, _request: web.Request) -> web.Response:
+    async def livez(self, _request: web.Request) -> web.Response:
+        return web.Response(text="ok\n", headers={PROCESS_HEADER: self.word})
+
+    async def readyz(self, _request: web.Request) -> web.Response:
         problems = self.problems() or await self._store_problem()
         if problems:
             return web.Response(status=503, text=f"{problems}\n")
         return web.Response(text="ok\n")
-
     def problems(self) -> str:
         bot = self.bot
         if not bot.is_ready():

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.storage.commits import SNAPSHOT_UPSERT, PendingMove, write_results
-from bot.storage.coordination import GameLocks, Ownership, ShardLayouts, check_shard_plan
+from bot.storage.coordination import GameLocks, Ownership, ShardLayouts, ShardOwners, check_shard_plan
 from bot.storage.dialects import Connection, Dialect
 from bot.storage.models import (
     ENDED_STATUSES,
@@ -114,7 +114,7 @@ RETURNING id
 REMEMBER_OPTIONS = "ON CONFLICT (channel_id, game) DO UPDATE SET options = excluded.options"
 
 
-class GameStore(Ownership, GameLocks, Ratings, ShardLayouts):
+class GameStore(Ownership, GameLocks, Ratings, ShardLayouts, ShardOwners):
     """The only way the bot reads and writes games; times are passed in by the caller.
 
     `owner` is this instance's role in a fleet and `token` its own identity (see coordination.py);
