@@ -149,3 +149,16 @@ async def test_a_move_made_on_a_private_panel_pings_through_the_counted_route(tm
         assert game.record.version == version + 1 and shows_latest(emu, bot, thread, game)
         pings_reply_to_public_messages(emu)
         assert emu.requests_counted > before, "the ping went through the bot's own route"
+
+
+async def test_a_play_command_whose_token_discord_lost_still_opens_its_table(tmp_path, caplog):
+    caplog.set_level(logging.INFO)
+    async with catnip(tmp_path, lost_tokens=1.0) as (emu, bot):
+        result = await emu.member("Ann").slash("play", game="catsdogs")
+        assert result.ok
+        thread = await emu.wait_for(lambda: (emu.threads("games") or [None])[-1])
+        lobby = await emu.wait_for(lambda: table_of(emu, thread))
+        await emu.settle()
+        assert result.token_lost and lobby.id and bot.service.live
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+        assert any("Discord lost the token" in r.getMessage() for r in caplog.records)
