@@ -12,6 +12,7 @@ from typing import Any
 from aiohttp import web
 
 from emulator import limits
+from emulator.aging import edit_refusal, thread_refusal
 from emulator.entities import (
     CREATE_PUBLIC_THREADS,
     MANAGE_THREADS,
@@ -308,48 +309,20 @@ class Rest:
         self.world.notify("delete", message)
 
     def check_edit_age(self, message: StoredMessage, where: str) -> None:
-        """Edits of a message over an hour old are capped: Discord documents error 30046 "Maximum number
-        of edits to messages older than 1 hour reached" (discord/discord-api-docs#4381) without the
-        cap's size, and answers it as an HTTP 429 (aikaterna/aikaterna-cogs#302), an invalid request.
-        The strictest reading of an unpublished cap is a cap of none: every such edit is refused,
-        recorded as a violation and counted toward the ban (`COUNTS_AS_INVALID`). It is answered with
-        status 400 rather than 429 so that discord.py does not retry it five times."""
-        window = self.world.edit_window
-        age = self.world.now() - message.created_at
-        if window is not None and age > window:
-            refused = self.refuse(
-                limits.EDIT_TOO_OLD,
-                f"message {message.id} is {age / 60:.0f} min old; edits are refused after {window / 60:.0f}",
-                where,
-                EDIT_REFUSED,
-            )
+        """Refuses an edit of a message over an hour old (`emulator.aging.edit_refusal`)."""
+        why = edit_refusal(self.world, message)
+        if why is not None:
+            refused = self.refuse(limits.EDIT_TOO_OLD, why, where, EDIT_REFUSED)
             refused.response[COUNTS_AS_INVALID] = True
             raise refused
 
     def check_thread_open(self, channel: Channel, where: str, *, sending: bool) -> None:
-        """The rules of archived and locked threads (topics/threads; resources/channel#thread-metadata-
-        object), for the bot's requests there:
-
-        - a message sent to an archived thread unarchives it ("sending a message will unarchive the
-          thread", and the emulator's THREAD_UPDATE says so) unless it is locked: "when a thread is
-          locked, only users with MANAGE_THREADS can unarchive it", which a message does not do — the
-          strict reading refuses it (400, 50083);
-        - anything else there (editing or deleting a message) is refused while it is archived
-          (400, 50083 "Thread is archived"), recorded as a violation: the bot hears of the archiving
-          (THREAD_UPDATE) and should post anew instead;
-        - a locked thread takes messages only from those with MANAGE_THREADS (403, 50013).
-        """
-        if not channel.is_thread:
-            return
-        if channel.archived:
-            if sending and not channel.locked:
-                self.world.set_archived(channel, False)
-                return
-            what = "locked and archived" if channel.locked else "archived"
-            raise self.refuse(
-                limits.THREAD_ARCHIVED, f"thread {channel.name} is {what}", where, THREAD_ARCHIVED
-            )
-        if sending and channel.locked:
+        """Refuses a request in an archived thread (`emulator.aging.thread_refusal`), or a message in a
+        locked thread without MANAGE_THREADS (403, 50013)."""
+        why = thread_refusal(self.world, channel, sending=sending)
+        if why is not None:
+            raise self.refuse(limits.THREAD_ARCHIVED, why, where, THREAD_ARCHIVED)
+        if sending and channel.is_thread and channel.locked:
             self.require(MANAGE_THREADS, f"send in the locked thread {channel.name}", where, channel)
 
     def channel(self, channel_id: int) -> Channel:
