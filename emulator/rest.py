@@ -12,8 +12,10 @@ from typing import Any
 from aiohttp import web
 
 from emulator import limits
+from emulator.aging import edit_refusal, thread_refusal
 from emulator.entities import (
     CREATE_PUBLIC_THREADS,
+    MANAGE_THREADS,
     PUBLIC_THREAD,
     SEND_IN_THREADS,
     SEND_MESSAGES,
@@ -53,8 +55,11 @@ UNKNOWN_CHANNEL = (404, 10003, "Unknown Channel")
 MISSING_PERMISSIONS = (403, 50013, "Missing Permissions")
 EDIT_REFUSED = (400, 30046, "Maximum number of edits to messages older than 1 hour reached. Try again later")
 COMPONENTS_ONLY = (400, 40004, "This response type is only valid for component interactions")
+THREAD_ARCHIVED = (400, 50083, "Thread is archived")
 
 ErrorKind = tuple[int, int, str]
+COUNTS_AS_INVALID = "emulator_counts_as_invalid"
+"""Set on an answer that counts toward the ban whatever its status (Discord sends it as a 429)."""
 
 
 def request_key(name: str, kind: type) -> Any:
@@ -272,6 +277,7 @@ class Rest:
             channel.last_message_id = message.id
             if channel.is_thread:
                 channel.message_count += 1
+                world.thread_active(channel)
             world.dispatch("MESSAGE_CREATE", world.message_payload(message))
         world.notify("create", message)
         return message
@@ -303,15 +309,21 @@ class Rest:
         self.world.notify("delete", message)
 
     def check_edit_age(self, message: StoredMessage, where: str) -> None:
-        window = self.world.edit_window
-        age = self.world.now() - message.created_at
-        if window is not None and age > window:
-            raise self.refuse(
-                limits.EDIT_TOO_OLD,
-                f"message {message.id} is {age / 60:.0f} min old; edits are refused after {window / 60:.0f}",
-                where,
-                EDIT_REFUSED,
-            )
+        """Refuses an edit of a message over an hour old (`emulator.aging.edit_refusal`)."""
+        why = edit_refusal(self.world, message)
+        if why is not None:
+            refused = self.refuse(limits.EDIT_TOO_OLD, why, where, EDIT_REFUSED)
+            refused.response[COUNTS_AS_INVALID] = True
+            raise refused
+
+    def check_thread_open(self, channel: Channel, where: str, *, sending: bool) -> None:
+        """Refuses a request in an archived thread (`emulator.aging.thread_refusal`), or a message in a
+        locked thread without MANAGE_THREADS (403, 50013)."""
+        why = thread_refusal(self.world, channel, sending=sending)
+        if why is not None:
+            raise self.refuse(limits.THREAD_ARCHIVED, why, where, THREAD_ARCHIVED)
+        if sending and channel.is_thread and channel.locked:
+            self.require(MANAGE_THREADS, f"send in the locked thread {channel.name}", where, channel)
 
     def channel(self, channel_id: int) -> Channel:
         channel = self.world.channels.get(channel_id)
@@ -484,6 +496,7 @@ class Rest:
             self.require(SEND_IN_THREADS, f"send messages in thread {channel.name}", where, channel)
         else:
             self.require(SEND_MESSAGES, f"send messages in #{channel.name}", where, channel)
+        self.check_thread_open(channel, where, sending=True)
         payload = await read_payload(request)
         if int(payload.get("flags") or 0) & limits.EPHEMERAL_FLAG:
             raise self.refuse(
@@ -505,6 +518,7 @@ class Rest:
         self.require(VIEW_CHANNEL, "see the channel", where, self.channel(message.channel_id))
         if message.author_id != self.world.bot.id:
             return error(403, 50005, "Cannot edit a message authored by another user")
+        self.check_thread_open(self.channel(message.channel_id), where, sending=False)
         self.check_edit_age(message, where)
         payload = await read_payload(request)
         fields = self.fields_of(payload, message)
@@ -513,7 +527,9 @@ class Rest:
         return json_response(self.world.message_payload(self.update_message(message, fields)))
 
     async def delete_message(self, request: web.Request) -> web.Response:
-        message = self.channel_message(request, f"DELETE {request.path}")
+        where = f"DELETE {request.path}"
+        message = self.channel_message(request, where)
+        self.check_thread_open(self.channel(message.channel_id), where, sending=False)
         self.remove_message(message)
         return no_content()
 
@@ -535,8 +551,11 @@ class Rest:
             created_at=self.world.now(),
             auto_archive_duration=int(payload.get("auto_archive_duration") or 1440),
             guild_id=parent.guild_id,
+            archive_timestamp=self.world.now(),
+            active_at=self.world.now(),
         )
         self.world.channels[thread.id] = thread
+        self.world.archive_check_at = min(self.world.archive_check_at, thread.archives_at())
         data = self.world.channel_payload(thread)
         member = {
             "id": str(thread.id),
