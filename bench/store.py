@@ -37,7 +37,7 @@ from importlib.metadata import version as package_version
 from pathlib import Path
 
 from bench.machine import describe_machine
-from bot.storage import GameRecord, GameStore, SeatRecord, SqliteGameStore, load_state
+from bot.storage import GameRecord, GameStore, SeatRecord, SqliteGameStore
 from engine import GAMES, Rules
 from engine.testing import RandomPlayer
 
@@ -96,7 +96,7 @@ def seats_for(script: Script, first_user: int) -> list[SeatRecord]:
 
 async def start(store: GameStore, script: Script, number: int) -> GameRecord:
     seats = seats_for(script, 1000 + number % 500)
-    lobby = await store.create_lobby(
+    lobby = await store.games.create_lobby(
         guild_id=1 + number % 20,
         channel_id=100 + number,
         thread_id=None,
@@ -105,7 +105,7 @@ async def start(store: GameStore, script: Script, number: int) -> GameRecord:
         host=seats[0],
         now=time.time(),
     )
-    return await store.start_game(
+    return await store.games.start_game(
         lobby.id, seed=script.seed, seats=seats, state_json=script.initial_json, now=time.time()
     )
 
@@ -143,7 +143,7 @@ async def moves_at_once(store: GameStore, games: int, seconds: float, script: Sc
             step = script.steps[index % len(script.steps)]
             began = time.perf_counter()
             async with store.lock(game.id):
-                version = await store.commit_move(
+                version = await store.games.commit_move(
                     game.id,
                     expected_version=version,
                     seat=step.seat,
@@ -207,7 +207,7 @@ async def size_per_game(path: Path, scripts: list[Script], sync: str) -> tuple[f
         for index, step in enumerate(script.steps):
             last = index == len(script.steps) - 1
             async with store.lock(game.id):
-                version = await store.commit_move(
+                version = await store.games.commit_move(
                     game.id,
                     expected_version=version,
                     seat=step.seat,
@@ -217,7 +217,7 @@ async def size_per_game(path: Path, scripts: list[Script], sync: str) -> tuple[f
                     now=time.time(),
                     status="finished" if last else None,
                 )
-        await store.record_result(
+        await store.games.record_result(
             game.id, scores=script.scores, winners=script.winners, reason=script.reason, now=time.time()
         )
 
@@ -309,11 +309,11 @@ async def resume(path: Path, sync: str) -> dict[str, float]:
     store = SqliteGameStore(path, synchronous=sync)
     await store.open()
     opened = time.perf_counter()
-    games = await store.active_games()
+    games = await store.games.active_games()
     listed = time.perf_counter()
     for game in games:
         if game.status == "active":
-            await load_state(store, game, GAMES[game.game].rules)
+            await store.games.load_state(game, GAMES[game.game].rules)
     loaded = time.perf_counter()
     await store.close()
     return {

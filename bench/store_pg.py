@@ -38,7 +38,7 @@ from bench.store import (
     seats_for,
     throughput_row,
 )
-from bot.storage import PostgresGameStore, load_state
+from bot.storage import PostgresGameStore
 from engine import GAMES
 
 
@@ -113,16 +113,18 @@ async def resume(url: str, *, claim: bool) -> dict[str, float]:
     await store.open()
     opened = time.perf_counter()
     if claim:
-        games = await store.claim_games(shard_ids=[0], shard_count=1, lease_seconds=60, now=time.time())
+        games = await store.coordination.claim_games(
+            shard_ids=[0], shard_count=1, lease_seconds=60, now=time.time()
+        )
     else:
-        games = await store.active_games()
+        games = await store.games.active_games()
     listed = time.perf_counter()
     for game in games:
         if game.status == "active":
-            await load_state(store, game, GAMES[game.game].rules)
+            await store.games.load_state(game, GAMES[game.game].rules)
     loaded = time.perf_counter()
     if claim:
-        await store.release_games()
+        await store.coordination.release_games()
     await store.close()
     return {
         "games": len(games),

@@ -118,8 +118,8 @@ class CatnipBot(commands.AutoShardedBot):
         self.store: GameStore = store or store_for_settings(settings)
         self.clock: Clock = clock or SystemClock()
         self.discord_outage = OutageLog("Discord", log, now=self.clock.now)
-        if self.store.outage is not None:
-            self.store.outage.now = self.clock.now
+        if self.store.database.outage is not None:
+            self.store.database.outage.now = self.clock.now
         self.service = GameService(
             self.store, self.clock, computer_delay=settings.computer_delay_seconds, pictures=settings.pictures
         )
@@ -195,12 +195,12 @@ class CatnipBot(commands.AutoShardedBot):
 
     async def _open_store(self) -> None:
         """Open the store, waiting for a database server that is away at start."""
-        if self.store.outage is None:
+        if self.store.database.outage is None:
             await self.store.open()
             return
         await wait_until_up(
             self.store.open,
-            self.store.outage,
+            self.store.database.outage,
             is_outage=lambda error: isinstance(error, StoreUnavailable),
             sleep=self.clock.sleep,
         )
@@ -227,7 +227,7 @@ class CatnipBot(commands.AutoShardedBot):
         # Part of a fleet (or able to be): the database decides which process runs a game.
         fleet = self.settings.shard_ids is not None or self.settings.database_url is not None
         if fleet:
-            self.store.owner = str(self.shard_plan)
+            self.store.owner.role = str(self.shard_plan)
             self.handover = Handover(self.store, self.shard_plan)
             await self.handover.join()
         self.service.run_shards(self.shard_plan, leasing=fleet)
@@ -403,7 +403,9 @@ class CatnipBot(commands.AutoShardedBot):
         before: int | None = None
         while True:
             try:
-                held = await self.store.held_elsewhere(plan.shard_ids, plan.shard_count, self.clock.now())
+                held = await self.store.coordination.held_elsewhere(
+                    plan.shard_ids, plan.shard_count, self.clock.now()
+                )
             except StoreUnavailable:
                 held = before  # asked again in a moment
             if held != before and await self._renew_leases():  # claimed only once some were let go

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from bot.errors import NotInGame, Refusal, RunElsewhere, TableMovedOn
 from bot.live import LiveGame, describe_players
 from bot.running_games import RunningGames
-from bot.storage import FinalResult, NotOwner, SeatRecord, StaleMove, StoreUnavailable, load_state
+from bot.storage import FinalResult, NotOwner, SeatRecord, StaleMove, StoreUnavailable
 from engine import Event, Frozen
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ class Moves:
             return
         if version > current or version < 1:
             raise TableMovedOn()
-        since = await self.games.store.moves(game.id, after_seq=version - 1)
+        since = await self.games.store.games.moves(game.id, after_seq=version - 1)
         if any(move.seat == seat for move in since):
             raise TableMovedOn()
 
@@ -79,7 +79,7 @@ class Moves:
         store, now = self.games.store, self.games.clock.now()
         started = time.perf_counter()
         try:
-            version = await store.commit_move(
+            version = await store.games.commit_move(
                 game.id,
                 expected_version=game.record.version,
                 seat=seat,
@@ -100,8 +100,8 @@ class Moves:
                 raise RunElsewhere(str(error)) from error
             if not isinstance(error, StaleMove):
                 raise
-            game.record = await store.get_game(game.id)
-            game.state = await load_state(store, game.record, game.rules)
+            game.record = await store.games.get_game(game.id)
+            game.state = await store.games.load_state(game.record, game.rules)
             raise TableMovedOn() from error
         if self.metrics is not None:
             self.metrics.committed(human=human, seconds=time.perf_counter() - started)
@@ -124,7 +124,7 @@ class Moves:
         """What the finished game did to ratings, for its result (stored with it: an unreadable store
         only leaves them off the table)."""
         try:
-            game.rating_changes = await self.games.store.rating_changes(game.id)
+            game.rating_changes = await self.games.store.results.rating_changes(game.id)
         except StoreUnavailable:
             log.warning("%s finished; its rating changes could not be read for the table", game.log_prefix())
 
@@ -142,7 +142,7 @@ class Moves:
         successor = None
         if pass_host and game.record.seats[replacement.seat].user_id == game.record.host_id:
             successor = next_host(game.record.seats, replacement.seat)
-        game.record = await self.games.store.replace_seat(
+        game.record = await self.games.store.games.replace_seat(
             game.id, replacement, host_id=successor, now=self.games.clock.now()
         )
         if successor is not None:

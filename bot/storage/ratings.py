@@ -213,39 +213,3 @@ def _rate(table: GameEnd, ratings: dict[Member, tuple[float, float]]) -> list[Ra
         )
         for seat, user in members
     ]
-
-
-class Ratings:
-    """The store's reads of ratings (mixed into GameStore, whose `_read` they use)."""
-
-    async def _read(self, sql: str, *args: object) -> list:
-        raise NotImplementedError
-
-    async def rating_changes(self, game_id: int) -> dict[int, RatingChange]:
-        """What the finished game did to each rated member's rating, by seat; empty if it rated nobody."""
-        rows = await self._read(
-            "SELECT seat, user_id, mu_before, sigma_before, mu_after, sigma_after FROM results "
-            "WHERE game_id = ? AND mu_after IS NOT NULL ORDER BY seat",
-            game_id,
-        )
-        return {row[0]: RatingChange(row[0], row[1], (row[2], row[3]), (row[4], row[5])) for row in rows}
-
-    async def member_ratings(self, guild_id: int, user_id: int) -> dict[str, tuple[float, float, int]]:
-        """The member's (μ, σ, rated games) per game on this server."""
-        rows = await self._read(
-            "SELECT game, mu, sigma, games FROM ratings WHERE guild_id = ? AND user_id = ? AND games > 0",
-            guild_id,
-            user_id,
-        )
-        return {game: (mu, sigma, games) for game, mu, sigma, games in rows}
-
-    async def rating_leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[dict]:
-        """Members by conservative rating (μ − 3σ) at `game` here: {"user_id", "mu", "sigma", "games"}."""
-        rows = await self._read(
-            "SELECT user_id, mu, sigma, games FROM ratings WHERE guild_id = ? AND game = ? AND games > 0 "
-            "ORDER BY mu - 3 * sigma DESC, games DESC, user_id ASC LIMIT ?",
-            guild_id,
-            game,
-            limit,
-        )
-        return [{"user_id": u, "mu": mu, "sigma": sigma, "games": games} for u, mu, sigma, games in rows]

@@ -187,7 +187,7 @@ class PlayCog(commands.Cog, name="Play"):
     async def log(self, interaction: discord.Interaction) -> None:
         game = self._game_here(interaction)
         seat = game.seat_of(interaction.user.id)
-        moves = await self.bot.store.recent_moves(game.id, 15)
+        moves = await self.bot.store.games.recent_moves(game.id, 15)
         lines = []
         for move in moves:
             for data in move.events:
@@ -234,8 +234,8 @@ class PlayCog(commands.Cog, name="Play"):
     @app_commands.guild_only()
     async def stats(self, interaction: discord.Interaction, user: discord.Member | None = None) -> None:
         who = user or interaction.user
-        rows = await self.bot.store.stats(interaction.guild_id, who.id)
-        ratings = await self.bot.store.member_ratings(interaction.guild_id, who.id)
+        rows = await self.bot.store.results.stats(interaction.guild_id, who.id)
+        ratings = await self.bot.store.results.member_ratings(interaction.guild_id, who.id)
         lines = [
             stats_line(row, yours=who.id == interaction.user.id, rating=ratings.get(row["game"]))
             for row in rows
@@ -253,7 +253,7 @@ class PlayCog(commands.Cog, name="Play"):
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
-        rows = await self.bot.store.rating_leaderboard(interaction.guild_id, game.value)
+        rows = await self.bot.store.results.rating_leaderboard(interaction.guild_id, game.value)
         embed = discord.Embed(
             title=f"{GAMES[game.value].title} leaderboard",
             colour=COLOUR,
