@@ -20,9 +20,10 @@ from bot.clock import Clock, SystemClock
 from bot.config import Settings
 from bot.discord_budget import GlobalBudget, share, trace_config
 from bot.handover import Handover
-from bot.health import HealthServer, Metrics
+from bot.health import HealthServer
 from bot.logs import name_shards
 from bot.memory import RELEASE_EVERY_SECONDS, can_release, release_free_memory
+from bot.metrics import Metrics
 from bot.outages import OutageLog, is_discord_outage, wait_until_up
 from bot.presenter import Presenter
 from bot.sessions import GameService
@@ -183,7 +184,8 @@ class CatnipBot(commands.AutoShardedBot):
         leaves nothing open); a refused token raises LoginFailure. With METRICS_PORT, /healthz answers
         from the start (503 until the shards are connected)."""
         if self.settings.metrics_port is not None and self.health is None:
-            self.health = HealthServer(self, self.settings.metrics_port)
+            port = self.settings.metrics_port
+            self.health = HealthServer(self, self.service, self.store, self.metrics, port)
             await self.health.start()
         await self._wait_for_discord(lambda: recommended_shard_count(token, self.request_trace))
         await super().login(token)

@@ -14,7 +14,7 @@ from bot.storage import FinalResult, NotOwner, SeatRecord, StaleMove, StoreUnava
 from engine import Event, Frozen
 
 if TYPE_CHECKING:
-    from bot.health import Metrics
+    from bot.metrics import Metrics
 
 log = logging.getLogger("catnip.sessions")
 
@@ -25,7 +25,7 @@ class Moves:
     def __init__(self, games: RunningGames) -> None:
         self.games = games
         self.metrics: Metrics | None = None
-        """Where committed moves and the store's refusals are counted (bot/health.py), if anywhere."""
+        """Where committed moves and the store's refusals are counted (bot/metrics.py), if anywhere."""
 
     def check_player(self, game: LiveGame, user_id: int) -> int:
         """The seat of `user_id` in `game`, or a refusal naming the players."""

@@ -1,8 +1,9 @@
 """The project's layout holds: imports point one way, the emulator stays a tool for tests, benchmarks and
 the offline demo, no modules import each other in a circle, and no module grows past 600 lines.
 
-Imports are read from the source (ast), at the top of a module and inside functions alike; those under
-`if TYPE_CHECKING:` are left out, as they never run.
+Imports are read from the source (ast), at the top of a module and inside functions alike, and those
+under `if TYPE_CHECKING:` too: a name a module needs only for its types is still a dependency a reader
+must follow, so a circle through one is a circle.
 """
 
 from __future__ import annotations
@@ -75,19 +76,10 @@ MODULES = {module_name(path): path for path in python_files(PACKAGES)}
 STATEMENT_PARTS = (ast.stmt, ast.excepthandler, ast.match_case)
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
 def _statements(nodes: Iterable[ast.AST]) -> Iterator[ast.AST]:
-    """Every statement under `nodes`, but not the body of an `if TYPE_CHECKING:` (an import is a
+    """Every statement under `nodes`, the body of an `if TYPE_CHECKING:` included (an import is a
     statement, so expressions are not searched)."""
     for node in nodes:
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            yield from _statements(node.orelse)
-            continue
         yield node
         yield from _statements(
             child for child in ast.iter_child_nodes(node) if isinstance(child, STATEMENT_PARTS)
@@ -250,12 +242,22 @@ def test_the_check_sees_imports_inside_functions_and_resolves_relative_ones():
     )
     path = ROOT / "cogs/play/__init__.py"
     targets = [i.target for i in imports_in(source, "cogs.play", path)]
-    assert targets == ["typing.TYPE_CHECKING", "cogs.play._cog", "bot.sessions", "emulator.model"]
+    assert targets == ["typing.TYPE_CHECKING", "cogs.play._cog", "bot.app", "bot.sessions", "emulator.model"]
 
 
 def test_the_check_finds_a_circle_and_names_it():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c", "a"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_a_circle_through_a_type_only_import_is_a_circle():
+    first = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from bot.app import CatnipBot\n"
+    second = "from bot.health import HealthServer\n"
+    imports = [
+        *imports_in(first, "bot.health", ROOT / "bot/health.py"),
+        *imports_in(second, "bot.app", ROOT / "bot/app.py"),
+    ]
+    assert cycles(import_graph(imports)) == [["bot.app", "bot.health", "bot.app"]]
 
 
 # ---------------------------------------------------------------------------------------- the games

@@ -40,7 +40,7 @@ from cogs.play._writer import Writer
 from engine import Event
 
 if TYPE_CHECKING:
-    from bot.health import Metrics
+    from bot.metrics import Metrics
 
 log = logging.getLogger("catnip.table")
 
@@ -147,7 +147,7 @@ class TablePresenter:
     ) -> None:
         """`click_clock` measures how long clicks wait for their answer (by default the monotonic clock);
         `picture_cpu_share`: the share of a core drawing pictures may take (the PICTURE_CPU_SHARE setting);
-        `metrics` (bot/health.py), if given, hears how long tables lag behind their games and of each
+        `metrics` (bot/metrics.py), if given, hears how long tables lag behind their games and of each
         ping posted."""
         self.service = service
         self.metrics = metrics
