@@ -496,7 +496,7 @@ def tune_runtime() -> None:
     every row it writes. With the event loop busy, getting it back waited up to the default 5 ms
     switch interval each time, which held up every batch of moves. A computer player thinking on
     a worker thread also hands the GIL back to the event loop sooner. What both save is measured in
-    docs/benchmarks.md (`python -m bench.bot_load`).
+    docs/performance.md ("Runtime tuning", `python -m bench.bot_load`).
     """
     gc.collect()
     gc.freeze()

@@ -14,7 +14,7 @@ many games move together, the others wait their turn instead of crowding the eve
 when many tables wait, and after a restart, when nobody waits for a click's answer yet. Clicks come
 first all the same: while a click has waited more than `CLICKS_FIRST_AFTER` for its answer, no
 worker starts on another table. How many workers and how long a click may wait were measured with
-`python -m bench.bot_load` (docs/benchmarks.md §8).
+`python -m bench.bot_load` (docs/performance.md, "Why the settings are what they are").
 """
 
 from __future__ import annotations
