@@ -16,7 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.config import Settings, SettingsError, load_settings
-from bot.logs import configure_logging
+from bot.exit_codes import METRICS_REFUSED, SETTINGS_REFUSED, SHARDS_TAKEN, TOKEN_REFUSED
+from bot.logs import configure_logging, fatal
+from bot.parent_watch import end_with_fleet
 from bot.sharding import ShardPlan
 from bot.storage.models import DatabaseUnusable
 from bot.storage.sqlite import check_database
@@ -49,24 +51,32 @@ def start_bot(settings: Settings) -> tuple[CatnipBot, asyncio.Task[None]]:
 async def run_bot(settings: Settings) -> None:
     from discord import LoginFailure
 
+    from bot.health import MetricsRefused
+
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     bot, runner = start_bot(settings)
     waiter = asyncio.create_task(stop.wait())
-    done, _ = await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    taken = asyncio.create_task(bot.must_stop.wait())
+    done, _ = await asyncio.wait({runner, waiter, taken}, return_when=asyncio.FIRST_COMPLETED)
     if waiter in done:
         logging.getLogger("catnip").info("shutting down")
-    if runner in done and isinstance(runner.exception(), LoginFailure):
+    if runner in done and isinstance(runner.exception(), LoginFailure | MetricsRefused):
         raise runner.exception()  # refused before anything was opened: nothing to close
     await bot.close()
+    waiter.cancel()
+    taken.cancel()
     if runner in done:
         runner.result()
+    if bot.stopped_for is not None:
+        raise bot.stopped_for
 
 
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
+    end_with_fleet()
     if args[:1] == ["migrate-db"]:
         from bot.storage.transfer import migrate_main
 
@@ -75,8 +85,8 @@ def main(argv: list[str] | None = None) -> None:
         settings = load_settings()
     except SettingsError as error:
         for problem in str(error).splitlines():  # one line per bad setting
-            print(f"catnip: {problem}", file=sys.stderr)
-        raise SystemExit(2) from None
+            fatal(problem)
+        raise SystemExit(SETTINGS_REFUSED) from None
     if args[:1] == ["backup-db"]:
         from bot.storage.sqlite import backup_main
 
@@ -100,24 +110,32 @@ def main(argv: list[str] | None = None) -> None:
         else:
             check_database(settings.database_path)
     except DatabaseUnusable as problem:
-        print(f"catnip: {problem}", file=sys.stderr)
-        raise SystemExit(2) from None
+        fatal(str(problem))
+        raise SystemExit(SETTINGS_REFUSED) from None
     from discord import ConnectionClosed, LoginFailure
 
     from bot.endpoint import discord_endpoint
-    from bot.fleet import SETTINGS_REFUSED, TOKEN_REFUSED, TOKEN_REFUSED_LINE
+    from bot.fleet import TOKEN_REFUSED_LINE
+    from bot.health import MetricsRefused
+    from bot.shard_owners import ShardsTaken
     from bot.sharding import GATEWAY_REFUSALS
 
     try:
         with discord_endpoint():
             asyncio.run(run_bot(settings))
     except LoginFailure:
-        print(f"catnip: {TOKEN_REFUSED_LINE}", file=sys.stderr)
+        fatal(TOKEN_REFUSED_LINE)
         raise SystemExit(TOKEN_REFUSED) from None
+    except MetricsRefused as refused:
+        fatal(str(refused))
+        raise SystemExit(METRICS_REFUSED) from None
+    except ShardsTaken as taken:
+        fatal(str(taken))
+        raise SystemExit(SHARDS_TAKEN) from None
     except ConnectionClosed as closed:
         if closed.code not in GATEWAY_REFUSALS:
             raise
-        print(f"catnip: {GATEWAY_REFUSALS[closed.code]} (gateway close code {closed.code})", file=sys.stderr)
+        fatal(f"{GATEWAY_REFUSALS[closed.code]} (gateway close code {closed.code})")
         raise SystemExit(SETTINGS_REFUSED) from None
 
 

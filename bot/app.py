@@ -27,6 +27,7 @@ from bot.metrics import Metrics
 from bot.outages import OutageLog, is_discord_outage, wait_until_up
 from bot.presenter import Presenter
 from bot.sessions import GameService
+from bot.shard_owners import ShardOwner, ShardsTaken
 from bot.sharding import IDENTIFY_WINDOW, IdentifyGate, ShardPlan
 from bot.storage import GameStore, StoreUnavailable, store_for_settings
 from bot.timers import Timers, TimerSettings
@@ -35,6 +36,7 @@ from discord_door import (
     bot_gateway,
     handling_events,
     heard,
+    no_voice_warnings,
     parse_only_when,
     recommended_shard_count,
     shards_launched,
@@ -84,6 +86,7 @@ class CatnipBot(commands.AutoShardedBot):
         """`runtime_tuning`: tune this process's interpreter once the bot is ready (`tune_runtime`), as
         `python -m bot` asks (`bot.__main__.start_bot`); not for a process that runs other things too,
         such as a test's, whose start-up objects would be frozen out of garbage collection for good."""
+        no_voice_warnings()  # Catnip has no voice: nothing to install
         intents = discord.Intents.none()
         intents.guilds = True
         intents.guild_messages = True
@@ -100,7 +103,7 @@ class CatnipBot(commands.AutoShardedBot):
         """This process's share of the token's global rate limit, kept before Discord must answer 429."""
         trace = trace_config(self.budget, lambda: self.application_id)
         if settings.metrics_port is not None:  # Discord's requests are counted only when served
-            self.metrics.count_requests(trace)
+            self.metrics.count_requests(trace, lambda: self.application_id)
         client_options.setdefault("http_trace", trace)
         self.request_trace: aiohttp.TraceConfig | None = client_options["http_trace"]
         """The trace every request to Discord goes through (the budget's), the start-up probe's too."""
@@ -114,6 +117,11 @@ class CatnipBot(commands.AutoShardedBot):
         self.settings = settings
         self.health: HealthServer | None = None
         self.handover: Handover | None = None
+        self.shard_owner: ShardOwner | None = None
+        """Holds this process's shards in the database while it runs (bot/shard_owners.py)."""
+        self.stopped_for: ShardsTaken | None = None
+        """Why the bot must stop, once another process has taken its shards over (`must_stop` is set)."""
+        self.must_stop = asyncio.Event()
         """In a fleet: whether this process runs the games or stands by for them (bot/handover.py)."""
         self._renewing = asyncio.Lock()  # one claim of the leases at a time
         self.store: GameStore = store or store_for_settings(settings)
@@ -181,11 +189,11 @@ class CatnipBot(commands.AutoShardedBot):
 
     async def login(self, token: str) -> None:
         """Log in once Discord can be reached (asked on a connection of its own, so that a failed try
-        leaves nothing open); a refused token raises LoginFailure. With METRICS_PORT, /healthz answers
-        from the start (503 until the shards are connected)."""
+        leaves nothing open); a refused token raises LoginFailure. With METRICS_PORT, /livez and /readyz
+        answer from the start (/readyz 503 until the shards are connected); a port that cannot be
+        served on raises MetricsRefused."""
         if self.settings.metrics_port is not None and self.health is None:
-            port = self.settings.metrics_port
-            self.health = HealthServer(self, self.service, self.store, self.metrics, port)
+            self.health = HealthServer(self, self.settings.metrics_port, self.settings.metrics_host)
             await self.health.start()
         await self._wait_for_discord(lambda: recommended_shard_count(token, self.request_trace))
         await super().login(token)
@@ -226,6 +234,8 @@ class CatnipBot(commands.AutoShardedBot):
         await self._open_store()
         self.shard_plan = await self._plan_shards()
         name_shards(str(self.shard_plan))
+        self.shard_owner = ShardOwner(self.store, self.shard_plan)
+        await self.shard_owner.claim()  # before any shard connects: raises ShardsTaken
         # Part of a fleet (or able to be): the database decides which process runs a game.
         fleet = self.settings.shard_ids is not None or self.settings.database_url is not None
         if fleet:
@@ -251,6 +261,7 @@ class CatnipBot(commands.AutoShardedBot):
         if self.sync_commands and 0 in self.shard_plan.shard_ids:  # one process of a fleet is enough
             await self._sync()
         self._background.append(asyncio.create_task(self._tick_timers()))
+        self._background.append(asyncio.create_task(self._keep_shards()))
         if self.service.leases.leasing:
             self._background.append(asyncio.create_task(self._keep_leases()))
         if self.handover is not None:
@@ -323,6 +334,17 @@ class CatnipBot(commands.AutoShardedBot):
             finally:
                 self._ticking = False
             await asyncio.sleep(1)
+
+    async def _keep_shards(self) -> None:
+        """Keep this process's hold on its shards; should another process take them over, the bot must
+        stop (`must_stop`): two processes of one shard would both answer its clicks."""
+        try:
+            await self.shard_owner.keep()
+        except ShardsTaken as taken:
+            self.stopped_for = taken
+            self.must_stop.set()
+        except Exception:
+            log.exception("keeping the shards' hold failed; it runs out unless renewed")
 
     async def _release_memory(self) -> None:
         """Give the memory freed since the last time back to the system, every minute (bot/memory.py)."""
@@ -462,6 +484,8 @@ class CatnipBot(commands.AutoShardedBot):
             await self.timers.save()
         except Exception:
             log.exception("could not store the deadlines before closing")
+        if self.shard_owner is not None:
+            await self.shard_owner.release()
         await self.store.close()
         if self.health is not None:
             await self.health.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -68,7 +69,11 @@ class Settings(BaseSettings):
     )
 
     metrics_port: int | None = Field(
-        default=None, ge=1, le=65_535, description="Serve /healthz and /metrics on this port; unset: off."
+        default=None, ge=1, le=65_535, description="Serve /livez, /readyz and /metrics here; unset: off."
+    )
+    metrics_host: str = Field(
+        default="127.0.0.1",
+        description="The address METRICS_PORT is served on: 127.0.0.1 (this machine), 0.0.0.0 (every one).",
     )
 
     log_format: Literal["text", "json"] = Field(
@@ -99,6 +104,17 @@ class Settings(BaseSettings):
         if value is not None and not value.get_secret_value().startswith(POSTGRESQL_SCHEMES):
             raise ValueError("must be a postgresql://user:password@host:port/database URL")
         return value
+
+    @field_validator("metrics_host")
+    @classmethod
+    def _ip_address(cls, value: str) -> str:
+        try:
+            return str(ipaddress.ip_address(value.strip()))
+        except ValueError:
+            raise ValueError(
+                "must be an IP address of this machine: 127.0.0.1 (this machine only) or 0.0.0.0 (every "
+                "network it is on)"
+            ) from None
 
     @field_validator("log_level")
     @classmethod

@@ -120,6 +120,11 @@ class GlobalBudget:
                 self._sent.append(now)
                 turn.set_result(None)
 
+    def in_use(self) -> int:
+        """How many requests left within the last window (the budget is `limit` of them)."""
+        self._room(self.clock.now())
+        return len(self._sent)
+
     def waiting(self) -> int:
         return sum(1 for _, _, turn in self._waiting if not turn.done())
 

@@ -15,23 +15,25 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import logging
 import os
+import secrets
 import signal
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.config import Settings
+from bot.exit_codes import METRICS_REFUSED, SETTINGS_REFUSED, SHARDS_TAKEN, TOKEN_REFUSED
+from bot.logs import fatal
 from bot.outages import OutageLog, is_discord_outage, wait_until_up
+from bot.parent_watch import FLEET_PID
 from bot.sharding import describe_ids, split_shards
 
 log = logging.getLogger("catnip.fleet")
+FLEET = "catnip fleet"
 
-SETTINGS_REFUSED = 2
-"""The exit code of a bot process whose settings are unusable (see `bot.__main__`)."""
-TOKEN_REFUSED = 3
-"""The exit code of a bot process whose DISCORD_TOKEN Discord refused."""
 TOKEN_REFUSED_LINE = (
     "DISCORD_TOKEN: Discord refused the token (401 Unauthorized): copy the bot's token again from the "
     "developer portal"
@@ -39,12 +41,24 @@ TOKEN_REFUSED_LINE = (
 STOPS_THE_FLEET = {
     SETTINGS_REFUSED: "refused its settings",
     TOKEN_REFUSED: "was refused its DISCORD_TOKEN",
+    SHARDS_TAKEN: "found its shards run by another process",
+    METRICS_REFUSED: "could not serve on its METRICS_PORT",
 }
 """Exit codes a restart cannot mend: the fleet stops instead, with the same code."""
 
+PROCESS_WORD = "CATNIP_PROCESS_WORD"
+"""The environment variable in which `catnip fleet` gives each process it starts a word of its own."""
+PROCESS_HEADER = "Catnip-Process"
+"""The header of `/livez`'s answer that repeats it."""
+FLEET_RESTARTS = "CATNIP_FLEET_RESTARTS"
+"""The environment variable in which `catnip fleet` tells a process how often it restarted the
+processes of its shards before, by cause (JSON), for `catnip_fleet_restarts_total`, bot/health.py."""
+RESTART_CAUSES = ("exited", "killed", "hung")
+"""Why the fleet started a process of these shards again: it exited with an error, a signal killed it
+(out of memory, `kill -9`), or the fleet killed it for not answering `/livez`."""
 MAX_RESTART_DELAY = 30.0
 START_GRACE = 60.0
-"""Seconds a process just started may take to answer /healthz a first time (it imports, then serves)."""
+"""Seconds a process just started may take to answer /livez a first time (it imports, then serves)."""
 STEADY_AFTER = 60.0
 """Seconds a process must have run for its next restart to wait the first, shortest pause again."""
 
@@ -58,7 +72,13 @@ class Member:
     shard_count: int
     process: asyncio.subprocess.Process | None = None
     port: int | None = None
-    """Its METRICS_PORT, where the fleet asks /healthz whether it still answers."""
+    """Its METRICS_PORT, where the fleet asks /livez whether it still answers."""
+    word: str = ""
+    """The word its current process repeats in /livez's answer (bot/health.py), new at each start."""
+    restarts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(RESTART_CAUSES, 0))
+    """How often the fleet started it again, by why (`RESTART_CAUSES`)."""
+    hung: bool = False
+    """Whether the fleet killed its current process for not answering /livez."""
 
     def __str__(self) -> str:
         pid = f", pid {self.process.pid}" if self.process is not None else ""
@@ -78,6 +98,7 @@ class Fleet:
         restart_delay: float = 1.0,
         stop_timeout: float = 15.0,
         metrics_port: int | None = None,
+        metrics_host: str = "127.0.0.1",
         hang_timeout: float = 60.0,
     ) -> None:
         self.members = [
@@ -85,6 +106,8 @@ class Fleet:
             for index, ids in enumerate(split_shards(shard_count, processes))
         ]
         self.hang_timeout = hang_timeout
+        self.metrics_host = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(metrics_host, metrics_host)
+        """Where the fleet asks its processes /livez: METRICS_HOST, or this machine for every address."""
         self.command = command
         self.env = env
         self.restart_delay = restart_delay
@@ -118,9 +141,14 @@ class Fleet:
                 **self.env,
                 "SHARD_COUNT": str(member.shard_count),
                 "SHARD_IDS": describe_ids(member.shard_ids),
+                FLEET_PID: str(os.getpid()),  # it ends with the fleet (bot/parent_watch.py)
+                FLEET_RESTARTS: json.dumps(member.restarts),
             }
             if member.port is not None:
+                member.word = secrets.token_hex(8)
                 env["METRICS_PORT"] = str(member.port)
+                env[PROCESS_WORD] = member.word
+            member.hung = False
             member.process = await asyncio.create_subprocess_exec(*self.command, env=env)
             started = loop.time()
             log.info("%s started", member)
@@ -139,18 +167,20 @@ class Fleet:
                 return
             if loop.time() - started >= STEADY_AFTER:
                 delay = self.restart_delay
+            member.restarts["hung" if member.hung else "killed" if code < 0 else "exited"] += 1
             log.warning("%s exited with code %s; starting it again in %g s", member, code, delay)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.stopping.wait(), delay)
             delay = min(delay * 2, MAX_RESTART_DELAY)
 
     async def _kill_when_hung(self, member: Member, process: asyncio.subprocess.Process) -> None:
-        """SIGKILL `process` once its /healthz has not answered for `hang_timeout` seconds (a 503, as
-        while the database is away, is an answer: the process is alive and waiting). A process just
-        started has `START_GRACE` seconds at least to answer first."""
+        """SIGKILL `process` once its /livez has not answered for `hang_timeout` seconds. Only an answer
+        repeating the process's own word counts (another program on its port is not the process). A
+        process just started has `START_GRACE` seconds at least to answer first."""
         import aiohttp  # only a fleet with METRICS_PORT asks: the others never load it
 
-        url = f"http://127.0.0.1:{member.port}/healthz"
+        host = f"[{self.metrics_host}]" if ":" in self.metrics_host else self.metrics_host
+        url = f"http://{host}:{member.port}/livez"
         every = min(5.0, self.hang_timeout / 4)
         loop = asyncio.get_running_loop()
         answered = loop.time() + max(0.0, START_GRACE - self.hang_timeout)
@@ -161,17 +191,21 @@ class Fleet:
                 try:
                     async with session.get(url) as response:
                         await response.read()
-                    if not heard:
-                        heard = True
-                        log.info("%s answers /healthz; restarted if it stops answering for %g s", member,
-                                 self.hang_timeout)  # fmt: skip
-                    answered = loop.time()
+                    if response.headers.get(PROCESS_HEADER) != member.word:
+                        log.debug("%s: another program answers on its port", member)
+                    else:
+                        if not heard:
+                            heard = True
+                            log.info("%s answers /livez; restarted if it stops answering for %g s", member,
+                                     self.hang_timeout)  # fmt: skip
+                        answered = loop.time()
                 except (aiohttp.ClientError, TimeoutError) as error:
-                    log.debug("%s: /healthz did not answer (%r)", member, error)
+                    log.debug("%s: /livez did not answer (%r)", member, error)
                 if loop.time() - answered >= self.hang_timeout:
                     log.warning(
-                        "%s has not answered /healthz for %g s; killing it", member, loop.time() - answered
+                        "%s has not answered /livez for %g s; killing it", member, loop.time() - answered
                     )
+                    member.hung = True
                     with contextlib.suppress(ProcessLookupError):
                         process.kill()
                     return
@@ -214,7 +248,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
         "--hang-timeout",
         type=float,
         default=60.0,
-        help="with METRICS_PORT: seconds a process may leave /healthz unanswered before it is restarted "
+        help="with METRICS_PORT: seconds a process may leave /livez unanswered before it is restarted "
         "(0: never); process i of the fleet serves on METRICS_PORT + i",
     )
     args = parser.parse_args(argv)
@@ -234,14 +268,11 @@ def fleet_shard_count(chosen: int | None, processes: int, recommended: int | Non
 async def run_fleet(argv: list[str], settings: Settings) -> int:
     args = parse(argv)
     if not settings.discord_token:
-        print("catnip fleet: DISCORD_TOKEN is not set (the fleet runs the real bot)", file=sys.stderr)
+        fatal("DISCORD_TOKEN is not set (the fleet runs the real bot)", FLEET)
         return SETTINGS_REFUSED
     chosen = args.shard_count if args.shard_count is not None else settings.shard_count
     if chosen is not None and chosen < args.processes:
-        print(
-            f"catnip fleet: SHARD_COUNT={chosen} is fewer than the {args.processes} processes",
-            file=sys.stderr,
-        )
+        fatal(f"SHARD_COUNT={chosen} is fewer than the {args.processes} processes", FLEET)
         return SETTINGS_REFUSED
     if settings.shard_ids is not None:
         log.info("SHARD_IDS is ignored: the fleet gives each process its own shards")
@@ -262,7 +293,7 @@ async def run_fleet(argv: list[str], settings: Settings) -> int:
                     sleep=asyncio.sleep,
                 )
             except LoginFailure:
-                print(f"catnip fleet: {TOKEN_REFUSED_LINE}", file=sys.stderr)
+                fatal(TOKEN_REFUSED_LINE, FLEET)
                 return TOKEN_REFUSED
     count = fleet_shard_count(chosen, args.processes, recommended)
     log.info("a fleet of %d processes over %d shards", args.processes, count)
@@ -275,6 +306,7 @@ async def run_fleet(argv: list[str], settings: Settings) -> int:
         restart_delay=args.restart_delay,
         stop_timeout=args.stop_timeout,
         metrics_port=settings.metrics_port,
+        metrics_host=settings.metrics_host,
         hang_timeout=args.hang_timeout,
     )
     return await fleet.run()

@@ -37,6 +37,7 @@ __all__ = [
     "handling_events",
     "heard",
     "heartbeat_threads",
+    "no_voice_warnings",
     "parse_only_when",
     "post_followup",
     "recommended_shard_count",
@@ -46,6 +47,18 @@ __all__ = [
     "stored_views",
     "use_stdlib_json",
 ]
+
+
+# ------------------------------------------------------------------ voice
+
+
+def no_voice_warnings() -> None:
+    """Keep discord.py from warning at each start that PyNaCl and davey are not installed: they are only
+    for voice, which Catnip never uses, so the warnings name nothing an operator could act on. discord.py
+    warns once a process, when the first client is made, while `VoiceClient.warn_nacl` / `warn_dave` are
+    true (undocumented class flags)."""
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
 
 
 # ------------------------------------------------------------------ the gateway

@@ -29,6 +29,11 @@ DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, VOICE, RESUME, RECONNECT, REQUEST_MEMBE
     9,
 )
 HELLO, HEARTBEAT_ACK = 10, 11
+ACK_ROUND_TRIP = 0.1
+"""Seconds between a heartbeat and its ACK: Discord answers over the network (gateway docs, "Sending
+Heartbeats": the ACK follows the heartbeat), never within the same instant. discord.py notes when it
+sent a heartbeat only once the send is done, on its heartbeat thread; an ACK that comes back first is
+timed from the heartbeat before, an interval ago ("websocket is 41.3s behind")."""
 
 GUILDS = 1 << 0
 GUILD_MEMBERS = 1 << 1
@@ -208,7 +213,8 @@ class Gateway:
                 payload = json.loads(msg.data)
                 op, data = payload.get("op"), payload.get("d")
                 if op == HEARTBEAT:
-                    connection.queue.put_nowait(json.dumps({"op": HEARTBEAT_ACK}))
+                    ack = json.dumps({"op": HEARTBEAT_ACK})
+                    asyncio.get_running_loop().call_later(ACK_ROUND_TRIP, connection.queue.put_nowait, ack)
                 elif op == IDENTIFY:
                     if data.get("token") != self.token:
                         await ws.close(code=4004, message=b"Authentication failed.")

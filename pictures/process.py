@@ -25,6 +25,7 @@ The process names itself `catnip-picture` (`/proc/<pid>/comm`, what `ps` and `to
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import pickle
@@ -149,7 +150,8 @@ def _read(stream: BinaryIO) -> tuple[int, bytes] | None:
 
 def serve(jobs: BinaryIO, results: BinaryIO) -> None:
     """In the drawing process: run each job read from `jobs`, one at a time, and write its result or
-    its error to `results`, until `jobs` ends."""
+    its error to `results`, until `jobs` ends or nobody reads `results` any more (the bot died while a
+    picture was drawn: nothing to say about it)."""
     while (message := _read(jobs)) is not None:
         number, data = message
         try:
@@ -157,7 +159,10 @@ def serve(jobs: BinaryIO, results: BinaryIO) -> None:
             answer = (True, function(*args))
         except Exception:
             answer = (False, traceback.format_exc())
-        _write(results, number, pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL))
+        try:
+            _write(results, number, pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL))
+        except BrokenPipeError:
+            return
 
 
 def main() -> None:
@@ -171,6 +176,8 @@ def main() -> None:
     results = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     sys.stdout = sys.stderr  # a stray print must not break the results' framing
     serve(sys.stdin.buffer, results)
+    with contextlib.suppress(BrokenPipeError):  # what a dead bot will not read is dropped
+        results.close()
 
 
 if __name__ == "__main__":

@@ -68,6 +68,8 @@ LONGEST_FIRST = (
     "tests/bench/test_fleet_load.py",
     "tests/bot/test_fleet.py",
     "tests/e2e/test_fleet.py",
+    "tests/bot/test_shard_ownership.py",
+    "tests/bot/test_operator_refusals.py",
     "tests/bot/test_health.py",
     "tests/e2e/test_pictures.py",
     "tests/bot/test_fleet_failures.py",

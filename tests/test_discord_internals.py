@@ -39,6 +39,23 @@ def a_client() -> discord.Client:
     return discord.Client(intents=discord.Intents.none())
 
 
+# ------------------------------------------------------------------ voice
+
+
+def test_discord_py_warns_of_voice_libraries_only_until_the_door_says_not_to(monkeypatch, caplog):
+    for flag in ("warn_nacl", "warn_dave"):
+        monkeypatch.setattr(discord.VoiceClient, flag, True)
+    a_client()
+    warned = [r.getMessage() for r in caplog.records if r.name == "discord.client" and r.levelno >= 30]
+    assert any("PyNaCl" in line for line in warned) and any("davey" in line for line in warned), warned
+    caplog.clear()
+    for flag in ("warn_nacl", "warn_dave"):
+        monkeypatch.setattr(discord.VoiceClient, flag, True)
+    discord_door.no_voice_warnings()
+    a_client()
+    assert not [r for r in caplog.records if r.name == "discord.client" and r.levelname == "WARNING"]
+
+
 # ------------------------------------------------------------------ the gateway
 
 

@@ -39,6 +39,14 @@ def test_defaults_need_no_configuration(monkeypatch):
     assert settings.database_path.name == "catnip.sqlite3"
 
 
+def test_a_copy_of_env_example_leaves_the_offline_demo_quiet(monkeypatch):
+    # The demo logs only warnings unless LOG_LEVEL is set (README, bot/offline.py): a copied
+    # .env.example sets none.
+    monkeypatch.delenv("LOG_LEVEL", raising=False)
+    settings = load_settings(_env_file=ROOT / ".env.example")
+    assert "log_level" not in settings.model_fields_set and settings.log_level == "INFO"
+
+
 def test_a_copy_of_env_example_is_a_valid_configuration(monkeypatch):
     for name in ("DISCORD_TOKEN", "DEV_GUILD_ID"):
         monkeypatch.delenv(name, raising=False)

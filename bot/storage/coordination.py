@@ -20,6 +20,12 @@ holds the role and token of the process running it and until when (`lease_until`
 
 Games created by an instance that has claimed are leased to it from their start.
 
+## The shards' owners
+
+Each gateway shard (of a shard count) has one owner at a time: the store instance whose token its row
+in `shard_owners` holds, with the machine and pid of its process, until `held_until` unless it says so
+again (who claims, renews and gives them up: bot/shard_owners.py).
+
 ## The shard layout
 
 Which shard count runs the games and since when, and the shards each fleet has connected, as its
@@ -65,6 +71,34 @@ def check_shard_plan(shard_ids: Sequence[int], shard_count: int) -> list[int]:
     if not ids or ids[0] < 0 or ids[-1] >= shard_count:
         raise ValueError(f"shard ids {list(shard_ids)} are not all within 0..{shard_count - 1}")
     return ids
+
+
+# ------------------------------------------------------------------ the shards' owners
+
+
+@dataclass(frozen=True)
+class ShardHolder:
+    """Another store instance holding a shard: its token, machine, pid, and until when (wall clock)."""
+
+    shard_id: int
+    token: str
+    machine: str
+    pid: int
+    held_until: float
+
+
+CLAIM_SHARD_SQL = """
+INSERT INTO shard_owners (shard_count, shard_id, owner_token, machine, pid, held_until)
+VALUES (?, ?, ?, ?, ?, ?)
+ON CONFLICT (shard_count, shard_id) DO UPDATE SET owner_token = excluded.owner_token,
+       machine = excluded.machine, pid = excluded.pid, held_until = excluded.held_until
+ WHERE shard_owners.owner_token = excluded.owner_token OR shard_owners.held_until < ?
+    OR shard_owners.owner_token {texts}
+"""
+SHARD_HOLDERS_SQL = """
+SELECT shard_id, owner_token, machine, pid, held_until FROM shard_owners
+ WHERE shard_count = ? AND shard_id {ids} AND owner_token <> ? ORDER BY shard_id
+"""
 
 
 # ------------------------------------------------------------------ the shard layout
@@ -138,6 +172,79 @@ class Coordination:
                 "UPDATE games SET owner = NULL, owner_token = NULL, lease_until = NULL WHERE owner_token = ?",
                 self.owner.token,
             )
+
+        await self.database.transaction(body)
+
+    async def claim_shards(
+        self,
+        shard_count: int,
+        shard_ids: Sequence[int],
+        *,
+        machine: str,
+        pid: int,
+        now: float,
+        for_seconds: float,
+        gone: Sequence[str] = (),
+    ) -> list[ShardHolder]:
+        """Take (or keep) the shards `shard_ids` of `shard_count` for `for_seconds` from `now`: each one
+        free, this instance's, held no longer, or held by a token in `gone` (an owner known to be dead).
+        All of them or none: the holders of those another instance keeps (none: all are this one's)."""
+        ids = check_shard_plan(shard_ids, shard_count)
+
+        async def body(db: Connection) -> list[ShardHolder]:
+            gone_tokens = db.dialect.array(list(gone))
+            until = float(now + for_seconds)
+            token = self.owner.token
+            rows = [(shard_count, i, token, machine, pid, until, float(now), gone_tokens) for i in ids]
+            await db.executemany(CLAIM_SHARD_SQL, rows)
+            held = await db.fetch(SHARD_HOLDERS_SQL, shard_count, db.dialect.array(ids), self.owner.token)
+            if held:  # none taken: the shards this instance just took go back
+                await db.execute(
+                    "DELETE FROM shard_owners WHERE shard_count = ? AND shard_id {ids} AND owner_token = ?",
+                    shard_count, db.dialect.array(ids), self.owner.token,
+                )  # fmt: skip
+            return [ShardHolder(row[0], row[1], row[2], row[3], float(row[4])) for row in held]
+
+        return await self.database.transaction(body)
+
+    async def renew_shards(
+        self, shard_count: int, shard_ids: Sequence[int], *, now: float, for_seconds: float
+    ) -> list[int]:
+        """Hold this instance's shards `for_seconds` more from `now`; the shards it no longer holds (another
+        instance took them once its hold ran out)."""
+        ids = check_shard_plan(shard_ids, shard_count)
+
+        async def body(db: Connection) -> list[int]:
+            await db.execute(
+                "UPDATE shard_owners SET held_until = ? WHERE shard_count = ? AND shard_id {ids} "
+                "AND owner_token = ?",
+                float(now + for_seconds), shard_count, db.dialect.array(ids), self.owner.token,
+            )  # fmt: skip
+            mine = await db.fetch(
+                "SELECT shard_id FROM shard_owners WHERE shard_count = ? AND shard_id {ids} "
+                "AND owner_token = ?",
+                shard_count, db.dialect.array(ids), self.owner.token,
+            )  # fmt: skip
+            return sorted(set(ids) - {row[0] for row in mine})
+
+        return await self.database.transaction(body)
+
+    async def shard_holders(self, shard_count: int, shard_ids: Sequence[int]) -> list[ShardHolder]:
+        """The other instances holding any of the shards `shard_ids` of `shard_count`, as last said."""
+        ids = check_shard_plan(shard_ids, shard_count)
+        shards = self.database.dialect.array(ids)
+        rows = await self.database.read(SHARD_HOLDERS_SQL, shard_count, shards, self.owner.token)
+        return [ShardHolder(row[0], row[1], row[2], row[3], float(row[4])) for row in rows]
+
+    async def release_shards(self, shard_count: int, shard_ids: Sequence[int]) -> None:
+        """Give up this instance's shards (a clean stop): the next process of them starts at once."""
+        ids = check_shard_plan(shard_ids, shard_count)
+
+        async def body(db: Connection) -> None:
+            await db.execute(
+                "DELETE FROM shard_owners WHERE shard_count = ? AND shard_id {ids} AND owner_token = ?",
+                shard_count, db.dialect.array(ids), self.owner.token,
+            )  # fmt: skip
 
         await self.database.transaction(body)
 

@@ -240,6 +240,21 @@ TABLES: tuple[Table, ...] = (
         key=("shard_count", "shard_id"),
         since=6,
     ),
+    # Which process runs each gateway shard (its token, who it is, until when it holds it unless it says
+    # so again): a shard has one owner at a time (bot/shard_owners.py).
+    Table(
+        "shard_owners",
+        (
+            Column("shard_count", "int", True, "shard_count >= 1"),
+            Column("shard_id", "int", True, "shard_id >= 0"),
+            Column("owner_token", "text", required=True),
+            Column("machine", "text", required=True),
+            Column("pid", "int", required=True),
+            Column("held_until", "time", required=True),
+        ),
+        key=("shard_count", "shard_id"),
+        since=8,
+    ),
     Table(
         "remembered_options",
         (
@@ -292,6 +307,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         "WHERE c.game_id = results.game_id AND c.seat = results.seat;\n"
         "DROP TABLE rating_changes;",
     ),
+    Migration(8, "the owner of each gateway shard"),
 )
 
 

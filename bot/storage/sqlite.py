@@ -31,7 +31,6 @@ import contextlib
 import logging
 import os
 import sqlite3
-import sys
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from os import PathLike
 from pathlib import Path
@@ -39,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import aiosqlite
 
+from bot.logs import fatal
 from bot.storage.commits import PendingMove
 from bot.storage.database import Database
 from bot.storage.dialects import SQLITE, Connection
@@ -311,6 +311,9 @@ def backup_sqlite(source: Path, target: Path) -> int:
     return games
 
 
+BACKUP = "catnip backup-db"
+
+
 def backup_main(argv: Sequence[str], settings: Settings) -> int:
     """`catnip backup-db <file>`: the exit status (0 backed up, 2 refused)."""
     parser = argparse.ArgumentParser(
@@ -320,18 +323,15 @@ def backup_main(argv: Sequence[str], settings: Settings) -> int:
     parser.add_argument("file", type=Path, help="the new file to write the copy to")
     args = parser.parse_args(argv)
     if settings.database_url is not None:
-        print(
-            "catnip backup-db: DATABASE_URL is set: back up PostgreSQL with pg_dump (README, For operators)",
-            file=sys.stderr,
-        )
+        fatal("DATABASE_URL is set: back up PostgreSQL with pg_dump (README, For operators)", BACKUP)
         return 2
     try:
         games = backup_sqlite(settings.database_path, args.file)
     except BackupRefused as refusal:
-        print(f"catnip backup-db: {refusal}", file=sys.stderr)
+        fatal(str(refusal), BACKUP)
         return 2
     except sqlite3.Error as error:
-        print(f"catnip backup-db: nothing was backed up: {type(error).__name__}: {error}", file=sys.stderr)
+        fatal(f"nothing was backed up: {type(error).__name__}: {error}", BACKUP)
         return 2
     print(f"catnip backup-db: {games} games backed up from {settings.database_path} into {args.file}")
     return 0

@@ -18,21 +18,25 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sqlite3
-import sys
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import asyncpg
 
+from bot.exit_codes import SETTINGS_REFUSED, TARGET_UNREACHABLE
+from bot.logs import fatal
 from bot.storage.dialects import POSTGRES, SQLITE
 from bot.storage.migrations import CURRENT_TABLES, MIGRATIONS, TABLES, Table
+from bot.storage.models import StoreUnavailable
 from bot.storage.postgres import PostgresGameStore, is_postgresql_url, without_password
+
+MIGRATE = "catnip migrate-db"
 
 NOT_COPIED = frozenset({"owner", "owner_token", "lease_until"})
 """The leases: the first process to run on the target takes the games."""
-TABLES_NOT_COPIED = frozenset({"shard_layout", "fleet_shards"})
-"""The fleet's shard layout: the first fleet to run on the target records its own."""
+TABLES_NOT_COPIED = frozenset({"shard_layout", "fleet_shards", "shard_owners"})
+"""The fleet's shard layout and the shards' owners: the first fleet to run on the target records its own."""
 COPIED: dict[str, tuple[str, ...]] = {
     table.name: tuple(column.name for column in table.columns if column.name not in NOT_COPIED)
     for table in CURRENT_TABLES
@@ -160,7 +164,15 @@ async def migrate_database(source: str, target: str) -> dict[str, int]:
     if not is_postgresql_url(target):
         raise TransferRefused(f"--to must be a postgresql:// URL, not {without_password(target)}.")
     store = PostgresGameStore(target)
-    await store.open()  # creates the schema, or checks it is not newer than this Catnip
+    store.outage = None  # not waited for: said at once, naming --to (not DATABASE_URL)
+    try:
+        await store.open()  # creates the schema, or checks it is not newer than this Catnip
+    except StoreUnavailable as error:
+        cause = type(error.__cause__ or error).__name__
+        raise TargetUnreachable(
+            f"--to: the PostgreSQL server of {without_password(target)} cannot be reached ({cause}): "
+            "start it, or correct the host and port in --to; nothing was copied"
+        ) from None
     await store.close()
     db = await asyncpg.connect(target)
     copied: dict[str, int] = {}
@@ -186,8 +198,12 @@ async def migrate_database(source: str, target: str) -> dict[str, int]:
     return copied
 
 
+class TargetUnreachable(Exception):
+    """The PostgreSQL server of `--to` cannot be reached; `str(error)` says so, naming `--to`."""
+
+
 def migrate_main(argv: Sequence[str]) -> int:
-    """`catnip migrate-db`: the exit status (0 copied, 2 refused)."""
+    """`catnip migrate-db`: the exit status (0 copied, 2 refused, 6 `--to` unreachable)."""
     parser = argparse.ArgumentParser(
         prog="catnip migrate-db",
         description="Copy a whole Catnip database (SQLite file or PostgreSQL URL) into an empty "
@@ -199,11 +215,14 @@ def migrate_main(argv: Sequence[str]) -> int:
     try:
         copied = asyncio.run(migrate_database(args.source, args.target))
     except TransferRefused as refusal:
-        print(f"catnip migrate-db: {refusal}", file=sys.stderr)
-        return 2
+        fatal(str(refusal), MIGRATE)
+        return SETTINGS_REFUSED
+    except TargetUnreachable as unreachable:
+        fatal(str(unreachable), MIGRATE)
+        return TARGET_UNREACHABLE
     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, sqlite3.Error) as error:
-        print(f"catnip migrate-db: nothing was copied: {type(error).__name__}: {error}", file=sys.stderr)
-        return 2
+        fatal(f"nothing was copied: {type(error).__name__}: {error}", MIGRATE)
+        return SETTINGS_REFUSED
     summary = ", ".join(f"{count} {table}" for table, count in copied.items())
     print(f"catnip migrate-db: copied {summary} into {without_password(args.target)}")
     return 0

@@ -35,6 +35,7 @@ async def answer_command_error(interaction: discord.Interaction, error: Exceptio
     """A refusal is said to the member privately; anything else is logged and apologised for."""
     original = getattr(error, "original", error)
     if isinstance(original, Refusal | EngineError | StoreUnavailable):
+        interaction.client.metrics.refused(original)
         await reply(interaction, str(original))
         return
     log.error(

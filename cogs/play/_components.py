@@ -151,8 +151,10 @@ async def _answer(interaction: discord.Interaction, component: ids.ComponentId |
     except TableMovedOn as refusal:
         await _moved_on(bot, interaction, component, str(refusal))
     except (Refusal, EngineError) as refusal:
+        bot.metrics.refused(refusal)
         await reply(interaction, str(refusal))
     except StoreUnavailable as outage:
+        bot.metrics.refused(outage)
         log.debug("click by user %s in guild %s not saved: %s", interaction.user.id, interaction.guild_id,
                     repr(outage.__cause__ or outage))  # fmt: skip
         await reply(interaction, str(outage))

@@ -1,5 +1,5 @@
-"""`METRICS_PORT`: /healthz and /metrics answer real HTTP requests, and `catnip fleet` restarts a process
-that stops answering /healthz (hung: alive, its event loop not running)."""
+"""`METRICS_PORT`: /livez, /readyz and /metrics answer real HTTP requests, and `catnip fleet` restarts a
+process that stops answering /livez (hung: alive, its event loop not running), counting why."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def readme_metrics() -> set[str]:
     return set(re.findall(r"`(catnip_[a-z0-9_]+)`", section))
 
 
-async def test_healthz_says_whether_the_shards_and_the_store_answer_and_metrics_count_the_play(
+async def test_readyz_says_whether_the_shards_and_the_store_answer_and_metrics_count_the_play(
     tmp_path, postgres_server
 ):
     url = await fresh_schema_url(postgres_server.get_uri())
@@ -75,7 +75,8 @@ async def test_healthz_says_whether_the_shards_and_the_store_answer_and_metrics_
                 )
             )
             try:
-                assert await get(port, "/healthz") == (200, "ok\n")
+                assert await get(port, "/readyz") == (200, "ok\n")
+                assert await get(port, "/livez") == (200, "ok\n")
                 thread, members = await open_table(emu, "catsdogs", 3)
                 table = Table(emu, thread, members, Rng.seeded(1))
                 for _ in range(6):
@@ -104,14 +105,45 @@ async def test_healthz_says_whether_the_shards_and_the_store_answer_and_metrics_
                 assert "POST /api/v10/channels/{id}/messages" in routes, routes
                 listed = readme_metrics()
                 assert len(listed) >= 12 and listed <= served_names(text), listed - served_names(text)
+                assert "_created" not in text, "no start time beside each counter"
+                # The library's own process collectors; 0 for what has not happened yet.
+                assert seen[("process_resident_memory_bytes", ())] > 0
+                assert seen[("process_cpu_seconds_total", ())] > 0
+                assert seen[("process_start_time_seconds", ())] > 0
+                assert [name for name, _ in seen if name == "python_info"]
+                for scope in ("user", "global", "shared"):
+                    assert seen[("catnip_discord_429_total", (("scope", scope),))] == 0
+                assert seen[("catnip_try_again_refusals_total", (("reason", "store_away"),))] == 0
+                # Every request to Discord's API counted against the global rate limit or exempt from it.
+                counted = seen[("catnip_discord_requests_budget_total", (("budget", "counted"),))]
+                exempt = seen[("catnip_discord_requests_budget_total", (("budget", "exempt"),))]
+                api = sum(  # the gateway's websocket opens with an HTTP request too: not one of them
+                    v for (name, labels), v in seen.items()
+                    if name == "catnip_discord_requests_total" and " /api/" in dict(labels)["route"]
+                )  # fmt: skip
+                assert counted >= 1 and exempt >= len(answered) and counted + exempt == api
+                assert seen[("catnip_discord_budget_size", ())] == 50
+                assert 0 <= seen[("catnip_discord_budget_in_use", ())] <= 50
 
                 await asyncio.to_thread(stop_server, postgres_server)
                 try:
-                    status, text = await get(port, "/healthz")
+                    status, text = await get(port, "/readyz")
                     assert status == 503 and "the store does not answer" in text
+                    assert await get(port, "/livez") == (200, "ok\n"), "alive: no reason to restart it"
+                    refused = 0
+                    for _ in range(10):  # a click the rules refuse before the store is asked is not one
+                        result = await table.step()
+                        message = result.message if result is not None else None
+                        if message is not None and "try again in a moment" in message.content:
+                            refused += 1
+                            break
+                    assert refused == 1
+                    _, text = await get(port, "/metrics")
+                    reason = ("reason", "store_away")
+                    assert samples(text)[("catnip_try_again_refusals_total", (reason,))] == refused
                 finally:
                     await asyncio.to_thread(start_server, postgres_server)
-                assert await get(port, "/healthz") == (200, "ok\n")
+                assert await get(port, "/readyz") == (200, "ok\n")
             finally:
                 await bot.close()
 
@@ -122,20 +154,26 @@ def test_metrics_port_is_validated_like_every_setting(monkeypatch):
         load_settings(_env_file=None)
 
 
-async def test_the_fleet_restarts_a_process_that_stops_answering_healthz(tmp_path):
+async def test_the_fleet_restarts_a_process_that_stops_answering_livez_and_counts_why(tmp_path):
     port = free_port()
     async with Emulator.start(max_concurrency=16, rate_limits=None) as emu:
         env = {**bot_environment(emu.url, tmp_path), "METRICS_PORT": str(port)}
         arguments = ["--processes", "1", "--shard-count", "1", "--hang-timeout", "2"]
         async with fleet_process(arguments, env, tmp_path) as (fleet, output):
             await output.wait_for(lambda _: output.count(": resumed 0 games") == 1)
-            await output.wait_for(lambda _: output.count("answers /healthz") == 1)
+            await output.wait_for(lambda _: output.count("answers /livez") == 1)
             # stopped only once connected, so that the second "connected" below is the new process's
             await output.wait_for(lambda _: output.count("has connected to Gateway") == 1)
             ((_, hung),) = output.started()[0]
             os.kill(hung, signal.SIGSTOP)  # alive, and answering nothing
-            await output.wait_for(lambda _: output.count("has not answered /healthz") == 1)
+            await output.wait_for(lambda _: output.count("has not answered /livez") == 1)
             await output.wait_for(lambda _: output.count(": resumed 0 games") == 2)
             await output.wait_for(lambda _: output.count("has connected to Gateway") == 2)
             assert len(output.started()[0]) == 2
+            _, text = await get(port, "/metrics")
+            seen = samples(text)
+            restarts = {labels: v for (name, labels), v in seen.items() if name.startswith("catnip_fleet")}
+            assert restarts == {
+                (("cause", "hung"),): 1, (("cause", "killed"),): 0, (("cause", "exited"),): 0
+            }, restarts
             await stop_cleanly(fleet, output)

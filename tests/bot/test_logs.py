@@ -29,6 +29,7 @@ async def test_json_logs_are_one_object_a_line_naming_the_shards_of_their_proces
     assert resumed == {"shard 0 of 2", "shard 1 of 2"}
     assert {entry["shards"] for entry in entries if "started" in entry["message"]} == {"fleet"}
     assert all({"time", "level", "logger", "message"} <= entry.keys() for entry in entries)
+    assert all(entry["time"].endswith("+00:00") and entry["time"][10] == "T" for entry in entries)
 
 
 async def test_text_logs_name_the_shards_of_their_process_on_every_line(tmp_path):

@@ -100,7 +100,7 @@ async def test_two_processes_over_four_shards_become_three_over_three_while_the_
 
                     # The old fleet answers nothing any more and stops cleanly; the new one plays on alone.
                     await stop_cleanly(old, old_output)
-                    await emu.settle(idle=0.05, timeout=15)
+                    await emu.settle(idle=0.05)
                     await old_buttons_answer(tables, before)
                     await play(tables, rng, 8)
                     for game_id, (guild_id, owner) in (await owners(url)).items():

@@ -253,11 +253,20 @@ async def test_a_move_slow_to_save_is_acknowledged_in_time_and_its_result_follow
         game = next(iter(bot.service.live.values()))
         seat = game.to_act()[0]
         panel = await Table(emu, thread, members, Rng.seeded(1)).panel(members[seat])
-        monkeypatch.setattr(bot.store.games, "commit_move", slowed(bot.store.games.commit_move, 0.3))
+        saving, saved = asyncio.Event(), []
+        commit = bot.store.games.commit_move
+
+        async def saved_once_acknowledged(*args, **kwargs):
+            await saving.wait()  # held until the click is acknowledged: as slow as it takes
+            saved.append(await commit(*args, **kwargs))
+            return saved[-1]
+
+        monkeypatch.setattr(bot.store.games, "commit_move", saved_once_acknowledged)
         card = game.state.hands[seat][0]
         result = await members[seat].click(panel, f"cn:a:{game.id}:{game.record.version}:p:{card}")
 
-        assert result.ok and result.response_type == DEFERRED_UPDATE and result.latency < 0.3
+        assert result.ok and result.response_type == DEFERRED_UPDATE and not saved, "acknowledged first"
+        saving.set()
         shown = await result.wait_for(lambda r: r.message and r.message.edited_at and r.message)
         assert card not in {c.get("custom_id", "").rsplit(":", 1)[-1] for c in shown.interactive()}
         assert len(await bot.store.games.moves(game.id)) == 1

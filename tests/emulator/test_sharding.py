@@ -11,7 +11,7 @@ from typing import Any
 import aiohttp
 
 from emulator import Emulator
-from emulator.gateway import GUILD_MESSAGES, GUILDS, shard_of
+from emulator.gateway import ACK_ROUND_TRIP, GUILD_MESSAGES, GUILDS, shard_of
 from emulator.model import Command
 
 INTENTS = GUILDS | GUILD_MESSAGES
@@ -167,3 +167,19 @@ async def test_a_session_holding_too_many_guilds_is_closed_with_4011_and_shardin
             assert session.count("READY") == 1
     async with Emulator.start(members=["Ann"]) as emu:
         assert emu.server.gateway.max_guilds_per_session == 2500
+
+
+async def test_a_heartbeat_is_acknowledged_a_network_round_trip_later_not_at_once():
+    # discord.py times a heartbeat from when its thread finished sending it: an ACK quicker than that
+    # was timed from the heartbeat before and logged as "websocket is 41.3s behind" (emulator/gateway.py).
+    async with (
+        Emulator.start() as emu,
+        aiohttp.ClientSession() as http,
+        http.ws_connect(emu.gateway_url) as ws,
+    ):
+        assert (await ws.receive_json())["op"] == 10
+        loop = asyncio.get_running_loop()
+        sent = loop.time()
+        await ws.send_json({"op": 1, "d": None})
+        assert (await ws.receive_json())["op"] == 11
+        assert loop.time() - sent >= ACK_ROUND_TRIP
