@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import secrets
-import sys
 from pathlib import Path
 
 import aiohttp
@@ -17,6 +15,7 @@ from discord.ext import commands
 
 from bot.absence import Absence
 from bot.clock import Clock, SystemClock
+from bot.cog_extensions import cog_extensions
 from bot.config import Settings
 from bot.discord_budget import GlobalBudget, share, trace_config
 from bot.handover import Handover
@@ -26,6 +25,7 @@ from bot.memory import RELEASE_EVERY_SECONDS, can_release, release_free_memory
 from bot.metrics import Metrics
 from bot.outages import OutageLog, is_discord_outage, wait_until_up
 from bot.presenter import Presenter
+from bot.runtime import tune_runtime
 from bot.sessions import GameService
 from bot.shard_owners import ShardOwner, ShardsTaken
 from bot.sharding import IDENTIFY_WINDOW, IdentifyGate, ShardPlan
@@ -43,17 +43,6 @@ from discord_door import (
 )
 
 log = logging.getLogger("catnip")
-
-COGS_DIR = Path(__file__).resolve().parents[1] / "cogs"
-
-
-def cog_extensions() -> list[str]:
-    """Every extension under cogs/: a package whose __init__ defines `setup`."""
-    return sorted(
-        f"cogs.{path.parent.name}"
-        for path in COGS_DIR.glob("*/__init__.py")
-        if "async def setup(" in path.read_text()
-    )
 
 
 class CatnipTree(app_commands.CommandTree):
@@ -500,38 +489,6 @@ CLAIM_EVERY_SECONDS = 0.1
 """Right after a fleet takes over: how often it looks for the games the fleet before has let go of."""
 CLICK_ANSWER_SECONDS = 3.0
 """Discord's time to answer a click: a fleet handing over waits this long at most for those under way."""
-
-GC_THRESHOLDS = (10_000, 20, 10)
-
-SWITCH_INTERVAL = 0.0002
-"""Seconds a busy thread may keep the GIL while another waits for it (Python's default is 0.005)."""
-
-
-def tune_runtime() -> None:
-    """Make garbage collection and thread switches cheap for a running bot: the bot calls it once it
-    is ready, when started as `python -m bot` starts it (`runtime_tuning`, `bot.__main__.start_bot`).
-
-    The objects alive after start-up (modules, discord.py's caches) are frozen out of every
-    later collection, and the young generation is collected after 10,000 net allocations
-    instead of 700. Each click allocates many short-lived objects, nearly all freed by
-    reference counting; with the default threshold the collector ran several times per move.
-
-    The store writes each batch of moves on its own thread, and SQLite gives up the GIL around
-    every row it writes. With the event loop busy, getting it back waited up to the default 5 ms
-    switch interval each time, which held up every batch of moves. A computer player thinking on
-    a worker thread also hands the GIL back to the event loop sooner. What both save is measured in
-    docs/performance.md ("Runtime tuning", `python -m bench.bot_load`).
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
-    sys.setswitchinterval(SWITCH_INTERVAL)
-    log.debug(  # read back from the interpreter: what runs, not what was asked
-        "runtime tuned: gc threshold %s, %d objects frozen, switch interval %r s",
-        gc.get_threshold(),
-        gc.get_freeze_count(),
-        sys.getswitchinterval(),
-    )
 
 
 def create_bot(settings: Settings, **kwargs) -> CatnipBot:

@@ -11,7 +11,7 @@ from aiohttp import web
 
 from emulator import limits
 from emulator.model import Interaction, StoredMessage
-from emulator.rest import (
+from emulator.responses import (
     ALREADY_ACKNOWLEDGED,
     COMPONENTS_ONLY,
     INVALID_FORM,
@@ -20,12 +20,12 @@ from emulator.rest import (
     UNKNOWN_MESSAGE,
     UNKNOWN_WEBHOOK,
     Refused,
-    Rest,
     error,
     json_response,
     no_content,
     read_payload,
 )
+from emulator.rest import Rest
 
 CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL = 4, 5, 6, 7, 9
 COMMAND, COMPONENT, MODAL_SUBMIT = 2, 3, 5

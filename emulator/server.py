@@ -23,7 +23,8 @@ from emulator.gateway import Gateway
 from emulator.limits import SCHEMA
 from emulator.model import World
 from emulator.ratelimits import RateLimiter, RateLimits, Verdict
-from emulator.rest import INVALID_FORM, Refused, Rest, error, json_response, read_payload, request_key
+from emulator.responses import INVALID_FORM, Refused, error, json_response, read_payload, request_key
+from emulator.rest import Rest
 from emulator.schema import discord_schemas, form_errors
 from emulator.usage import BANNED_PAGE, Usage, exempt_from_global
 

@@ -1,5 +1,6 @@
 """The project's layout holds: imports point one way, the emulator stays a tool for tests, benchmarks and
-the offline demo, no modules import each other in a circle, and no module grows past 600 lines.
+the offline demo, no modules import each other in a circle, and no module grows past 500 lines (the
+games' texts, which are mostly words, excepted).
 
 Imports are read from the source (ast), at the top of a module and inside functions alike, and those
 under `if TYPE_CHECKING:` too: a name a module needs only for its types is still a dependency a reader
@@ -20,7 +21,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("engine", "pictures", "bot", "cogs", "emulator", "bench", "discord_door", "tests")
 SIZED_PACKAGES = ("engine", "pictures", "bot", "cogs", "emulator", "bench", "discord_door")
-MAX_LINES = 600
+MAX_LINES = 500
 
 FORBIDDEN = {
     "engine": {"pictures", "bot", "cogs", "emulator", "bench", "tests", "discord", "discord_door", "PIL"},
@@ -221,8 +222,16 @@ def test_no_two_top_level_packages_import_each_other():
     )
 
 
-@pytest.mark.parametrize("path", python_files(SIZED_PACKAGES), ids=lambda path: str(path.relative_to(ROOT)))
-def test_no_module_is_over_600_lines(path):
+SIZED = [
+    path
+    for path in python_files(SIZED_PACKAGES)
+    if not (path.parts[-3] == "engine" and path.name == "texts.py")
+]
+"""Every module but the games' texts (engine/<game>/texts.py: the words players read)."""
+
+
+@pytest.mark.parametrize("path", SIZED, ids=lambda path: str(path.relative_to(ROOT)))
+def test_no_module_is_over_500_lines(path):
     lines = len(path.read_text().splitlines())
     assert lines <= MAX_LINES, f"{path.relative_to(ROOT)} has {lines} lines; split it by what its parts do"
 
@@ -272,6 +281,8 @@ SHARED_PICTURES = {
     "pictures.png",
     "pictures.palette",
     "pictures.silhouettes",
+    "pictures.shapes",
+    "pictures.seats",
     "pictures.results",
     "pictures.process",
 }

@@ -84,7 +84,7 @@ class PlayCog(commands.Cog, name="Play"):
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if self.bot.in_charge(interaction):  # in a fleet changing its shard count, one process answers
-            await route_click(interaction, self.presenter)
+            await route_click(self.bot, interaction, self.presenter)
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:

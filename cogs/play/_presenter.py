@@ -233,6 +233,9 @@ class TablePresenter:
 
     # -------------------------------------------------------------- done
 
+    def deleted(self, message_id: int) -> bool:
+        return self.deletions.gone(message_id)
+
     def busy(self) -> bool:
         """Whether a table update, a picture or a ping deletion is under way."""
         return bool(self._pending())
