@@ -1,7 +1,7 @@
 """The emulator side of `bench.bot_load`: a local Discord whose simulated members play as fast as they can.
 
     python -m bench.load_members --members 400 [--rate-limit 100000] [--rate-limits discord|off] [--port 0]
-                                 [--guilds 1 --shard-count 1 --seats 4]
+                                 [--guilds 1 --shard-count 1 --seats 4] [--lost-tokens 0.01]
 
 Runs in its own process, so the members' cost never lands in the bot's measurements. Discord's
 rate limits are off unless `--rate-limits discord` (only `--rate-limit`'s bucket of every route
@@ -127,6 +127,7 @@ async def serve(args: argparse.Namespace) -> int:
         rate_limits=DISCORD if args.rate_limits == "discord" else None,
         rate_limit=(args.rate_limit, 1.0),
         strict=False,
+        lost_tokens=args.lost_tokens,
     )
     driver = LoadDriver(emulator)
     if args.guilds > 1:
@@ -152,6 +153,9 @@ def main(argv: list[str] | None = None) -> int:
         "--rate-limits", choices=("discord", "off"), default="off", help="Discord's limits, or none"
     )
     parser.add_argument("--guilds", type=int, default=1, help="guilds the members are spread over")
+    parser.add_argument(
+        "--lost-tokens", type=float, default=0.0, help="share of token webhook requests Discord answers 404"
+    )
     parser.add_argument("--shard-count", type=int, default=1, help="shards the guilds are spread evenly over")
     parser.add_argument("--seats", type=int, default=4, help="members a table (kept in one guild)")
     quiet_collector()

@@ -29,6 +29,9 @@ Discord's windows; at the bot's default each table's refresh would wait for the 
 picture."""
 ACTION = re.compile(r"^cn:(a|s|m|pg):")
 DEFERRED_UPDATE = 6
+PANEL_TRIES = 5
+"""Clicks on "My hand" before a member gives up: Discord may lose a click's token before its panel
+follows (`emulator.model.LostTokens`), and the member, seeing nothing, clicks again."""
 
 
 def settings_for(
@@ -72,6 +75,10 @@ async def start_catnip(
         clock=EmulatorClock(emu),
     )
     await emu.run_bot(bot)
+    # The bot counts its webhook requests in Discord's windows; against shortened ones, alike.
+    webhook = emu.server.limiter.limits.webhook
+    if webhook is not None and DISCORD.webhook is not None:
+        bot.presenter.writer.writer.window_scale = webhook[1] / DISCORD.webhook[1]
     return bot
 
 
@@ -177,10 +184,13 @@ class Table:
         view_button = next((b for b in table.buttons() if b.get("custom_id", "").startswith("cn:v:")), None)
         if view_button is None:
             return None
-        result = await member.click(table, view_button["custom_id"])
-        self.interactions += 1
-        assert result.ok, result.failed
-        panel = await opened_panel(result)
+        for _ in range(PANEL_TRIES):
+            result = await member.click(table, view_button["custom_id"])
+            self.interactions += 1
+            assert result.ok, result.failed
+            panel = await opened_panel(result)
+            if not result.token_lost:
+                break
         if panel is None or not panel.embeds:
             return None
         self.panels[member.id] = panel.id

@@ -36,6 +36,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         "--rate-limit", type=int, default=50, help="requests per second per bucket of the other routes"
     )
     parser.add_argument(
+        "--lost-tokens",
+        type=float,
+        default=0.0,
+        help="share of interaction-token webhook requests answered 404 although the token is valid",
+    )
+    parser.add_argument(
         "--max-concurrency", type=int, default=1, help="shards that may identify at once (GET /gateway/bot)"
     )
     parser.add_argument(
@@ -60,6 +66,7 @@ async def serve(args: argparse.Namespace) -> int:
         rate_limit=(args.rate_limit, 1.0),
         max_concurrency=args.max_concurrency,
         max_guilds_per_session=args.max_guilds_per_session,
+        lost_tokens=args.lost_tokens,
     )
     await emulator.open(args.port)
     if args.transcript:

@@ -11,6 +11,7 @@ from aiohttp import web
 
 from emulator import limits
 from emulator.model import Interaction, StoredMessage
+from emulator.ratelimits import ChannelWebhookMessages
 from emulator.responses import (
     ALREADY_ACKNOWLEDGED,
     COMPONENTS_ONLY,
@@ -22,6 +23,7 @@ from emulator.responses import (
     Refused,
     error,
     json_response,
+    message_fields,
     no_content,
     read_payload,
 )
@@ -43,9 +45,10 @@ def fail(world: Any, interaction: Interaction, reason: str) -> None:
 class Callbacks:
     """``/interactions/{id}/{token}/callback`` and ``/webhooks/{app}/{token}/...``."""
 
-    def __init__(self, rest: Rest) -> None:
+    def __init__(self, rest: Rest, channel_limit: ChannelWebhookMessages | None = None) -> None:
         self.rest = rest
         self.world = rest.world
+        self.channel_limit = channel_limit or ChannelWebhookMessages(None)
 
     def routes(self) -> list[tuple[str, str, Any]]:
         return [
@@ -116,7 +119,7 @@ class Callbacks:
         rest, world = self.rest, self.world
         channel = rest.channel(interaction.channel_id)
         if kind == CHANNEL_MESSAGE:
-            fields = rest.fields_of(data)
+            fields = message_fields(data)
             rest.add_files(fields, data, where)
             rest.check(fields, where)
             message = rest.create_message(
@@ -159,7 +162,7 @@ class Callbacks:
                 )
             interaction.original_id = target.id
             if kind == UPDATE_MESSAGE:
-                fields = rest.fields_of(data, target)
+                fields = message_fields(data, target)
                 rest.add_files(fields, data, where, target)
                 rest.check(fields, where)
                 rest.update_message(target, fields)
@@ -191,6 +194,9 @@ class Callbacks:
             raise rest.refuse(
                 limits.UNKNOWN_INTERACTION, "webhook call with an unknown token", where, UNKNOWN_WEBHOOK
             )
+        if interaction.response_type is not None and world.lost_tokens.lose(interaction.token):
+            interaction.changed.set()  # for members waiting on a follow-up that will never come
+            raise Refused(error(*UNKNOWN_WEBHOOK))  # Discord's doing (model.LostTokens): no violation
         age, lifetime = world.now() - interaction.created_at, world.token_lifetime
         if age > lifetime:
             raise rest.refuse(
@@ -233,16 +239,28 @@ class Callbacks:
             and interaction.response_type == DEFERRED_MESSAGE
         ):
             # The first follow-up after a deferred reply replaces the "thinking…" message.
-            fields = rest.fields_of(payload, original)
+            fields = message_fields(payload, original)
             rest.add_files(fields, payload, where, original)
             rest.check(fields, where)
             message = rest.update_message(original, fields)
         else:
-            fields = rest.fields_of(payload)
+            fields = message_fields(payload)
             rest.add_files(fields, payload, where)
             rest.check(fields, where)
+            channel = rest.channel(interaction.channel_id)
+            public = not fields["flags"] & limits.EPHEMERAL_FLAG
+            if public:
+                rest.check_thread_open(channel, where, sending=True)
+                now = self.world.now()
+                retry_after = self.channel_limit.retry_after(channel.id, now)
+                if retry_after is not None:
+                    verdict = self.channel_limit.refusal(retry_after)
+                    response = json_response(verdict.refused, 429)
+                    response.headers.update(verdict.headers)
+                    raise Refused(response)
+                self.channel_limit.count(channel.id, now)
             message = rest.create_message(
-                rest.channel(interaction.channel_id),
+                channel,
                 fields,
                 visible_to=interaction.member_id if fields["flags"] & limits.EPHEMERAL_FLAG else None,
                 interaction_id=interaction.id,
@@ -263,10 +281,12 @@ class Callbacks:
         rest = self.rest
         interaction = self._interaction(request, where)
         message = self._message(request, interaction)
+        if not message.ephemeral:
+            rest.check_thread_open(rest.channel(message.channel_id), where, sending=False)
         if not message.flags & limits.LOADING_FLAG:
             rest.check_edit_age(message, where)
         payload = await read_payload(request)
-        fields = rest.fields_of(payload, message)
+        fields = message_fields(payload, message)
         rest.add_files(fields, payload, where, message)
         rest.check(fields, where)
         rest.update_message(message, fields)
@@ -274,7 +294,11 @@ class Callbacks:
         return json_response(self.world.message_payload(message))
 
     async def delete(self, request: web.Request) -> web.Response:
-        interaction = self._interaction(request, f"DELETE {request.path}")
-        self.rest.remove_message(self._message(request, interaction))
+        where = f"DELETE {request.path}"
+        interaction = self._interaction(request, where)
+        message = self._message(request, interaction)
+        if not message.ephemeral:
+            self.rest.check_thread_open(self.rest.channel(message.channel_id), where, sending=False)
+        self.rest.remove_message(message)
         interaction.changed.set()
         return no_content()

@@ -94,6 +94,7 @@ def result_json(result: InteractionResult) -> dict[str, Any]:
         "message": None if message is None else message.snapshot(),
         "followups": [m.snapshot() for m in result.followups],
         "modal": result.modal,
+        "token_lost": result.token_lost,
     }
 
 

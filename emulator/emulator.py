@@ -82,7 +82,10 @@ class Emulator:
         guilds_per_shard: int = 1000,
         max_concurrency: int = 1,
         identify_window: float | None = None,
+        lost_tokens: float = 0.0,
     ) -> None:
+        """`lost_tokens`: the share of interaction-token webhook requests answered 404 although the
+        token is valid (`emulator.model.LostTokens`)."""
         self.world = World(
             guild_name=guild_name,
             channels=channels,
@@ -97,6 +100,7 @@ class Emulator:
         for spec in members:
             spec = MemberSpec(spec) if isinstance(spec, str) else spec
             self.world.add_member(spec.name, permission_value(spec.permissions))
+        self.world.lost_tokens.rate = lost_tokens
         self.token = token
         self.strict = strict
         limits = rate_limits or NO_LIMITS
@@ -321,6 +325,12 @@ class Emulator:
         else:
             self.world.dispatch("CHANNEL_DELETE", self.world.channel_payload(channel))
 
+    def archive_thread(self, thread: Channel | str, *, locked: bool = False) -> None:
+        """A moderator archives (and with `locked` locks) a thread (THREAD_UPDATE); idle threads archive
+        by themselves as the clock moves (`World.archive_idle_threads`)."""
+        target = thread if isinstance(thread, Channel) else self.channel(thread)
+        self.world.set_archived(target, True, locked=locked)
+
     def deny_bot(self, channel: Channel | str, permissions: Any) -> None:
         """A channel overwrite denies the bot ``permissions`` there and in its threads (CHANNEL_UPDATE)."""
         target = channel if isinstance(channel, Channel) else self.channel(channel)
@@ -354,8 +364,9 @@ class Emulator:
         return self.world.clock
 
     def advance(self, seconds: float) -> None:
-        """Moves the emulator's clock forward (deadlines, token lifetime, message age)."""
+        """Moves the emulator's clock forward (deadlines, token lifetime, message age, idle threads)."""
         self.world.clock.advance(seconds)
+        self.world.archive_idle_threads()
 
     async def settle(self, idle: float = 0.1, timeout: float = WAIT) -> None:
         """Waits until the bots are done with everything they were told: no request in flight, no

@@ -39,6 +39,7 @@ SEND_MESSAGES = 1 << 11
 SEND_IN_THREADS = 1 << 38
 CREATE_PUBLIC_THREADS = 1 << 35
 VIEW_CHANNEL = 1 << 10
+MANAGE_THREADS = 1 << 34
 
 TEXT_CHANNEL = 0
 PUBLIC_THREAD = 11
@@ -167,8 +168,16 @@ class Channel:
     created_at: float = STABLE_EPOCH
     last_message_id: int | None = None
     message_count: int = 0
-    auto_archive_duration: int = 1440
+    auto_archive_duration: int = 1440  # minutes of inactivity after which a thread archives
     guild_id: int | None = None  # None: a direct-message channel
+    archived: bool = False
+    locked: bool = False
+    archive_timestamp: float = STABLE_EPOCH  # when the thread was made, archived or unarchived last
+    active_at: float = STABLE_EPOCH  # the thread's latest message, or its archive_timestamp if later
+
+    def archives_at(self) -> float:
+        """When a thread left idle archives (`World.archive_idle_threads`)."""
+        return max(self.active_at, self.archive_timestamp) + self.auto_archive_duration * 60.0
 
     @property
     def is_thread(self) -> bool:

@@ -33,7 +33,7 @@ from typing import Any
 # Interaction timing.
 RESPONSE_DEADLINE = 3.0  # seconds from dispatch to the initial response
 TOKEN_LIFETIME = 15 * 60.0  # seconds an interaction token stays usable
-EDIT_WINDOW = 60 * 60.0  # seconds after which the emulator refuses edits of a message
+EDIT_WINDOW = 60 * 60.0  # seconds after which edits of a message are capped (rest.check_edit_age)
 
 # Messages, embeds, components and modals.
 CONTENT = 2000
@@ -66,6 +66,7 @@ RESPONSE_TYPE = "response-type"
 UNKNOWN_INTERACTION = "unknown-interaction"
 FOLLOWUP_TOO_EARLY = "followup-before-response"
 PERMISSIONS = "permissions"
+THREAD_ARCHIVED = "thread-archived"
 FILE_LIMIT = "files"
 UNNAMED_ATTACHMENT = "unnamed-attachment"  # an edit's embed shows a file the edit keeps without naming it
 SCHEMA = "schema"  # the body does not match Discord's OpenAPI description (emulator.schema)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import random
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -153,6 +154,27 @@ class Interaction:
         return None if self.responded_at is None else self.responded_at - self.created_at
 
 
+class LostTokens:
+    """Valid interaction tokens Discord answers 404 Unknown Webhook inside their 15 minutes, as users
+    report it (discord/discord-api-docs#6851): each webhook request of a token is lost with probability
+    `rate` (drawn from a seeded generator, so a run repeats), and a lost token stays lost. Off (0) unless
+    a test or the emulator's ``--lost-tokens`` turns it on."""
+
+    def __init__(self, rate: float = 0.0, seed: int = 6851) -> None:
+        self.rate = rate
+        self.random = random.Random(seed)
+        self.lost: set[str] = set()
+
+    def lose(self, token: str) -> bool:
+        """Whether this request of `token` is answered 404 (a valid token lost)."""
+        if token in self.lost:
+            return True
+        if self.rate > 0 and self.random.random() < self.rate:
+            self.lost.add(token)
+            return True
+        return False
+
+
 @dataclass
 class Violation:
     rule: str
@@ -208,6 +230,8 @@ class World:
         self.interactions: dict[int, Interaction] = {}
         self.tokens: dict[str, Interaction] = {}
         self.violations: list[Violation] = []
+        self.archive_check_at = float("inf")  # no open thread archives before then
+        self.lost_tokens = LostTokens()
         self.listeners: list[Callable[[str, StoredMessage], None]] = []
         self.dispatch: Callable[[str, dict[str, Any]], None] = lambda name, data: None
         self._last_id = 0
@@ -223,6 +247,40 @@ class World:
         candidate = snowflake_at(self.now(), next(self._counter) & 0xFFF)
         self._last_id = max(candidate, self._last_id + 1)
         return self._last_id
+
+    def archive_idle_threads(self) -> None:
+        """Archives each thread idle for its `auto_archive_duration` (THREAD_UPDATE), as Discord does:
+        "Threads will automatically archive after a period of inactivity" (topics/threads), counted from
+        its latest message or its latest archive change (``archive_timestamp``, "used for calculating
+        recent activity", resources/channel#thread-metadata-object). Called before each request and each
+        time a test moves the clock."""
+        now = self.now()
+        if now < self.archive_check_at:
+            return
+        due = float("inf")
+        for channel in list(self.channels.values()):
+            if not channel.is_thread or channel.archived:
+                continue
+            if channel.archives_at() <= now:
+                self.set_archived(channel, True)
+            else:
+                due = min(due, channel.archives_at())
+        self.archive_check_at = due
+
+    def set_archived(self, thread: Channel, archived: bool, *, locked: bool | None = None) -> None:
+        """Archives or unarchives (and locks or unlocks) a thread, and tells the bot (THREAD_UPDATE)."""
+        thread.archived = archived
+        if locked is not None:
+            thread.locked = locked
+        thread.archive_timestamp = self.now()
+        if not archived:
+            self.archive_check_at = min(self.archive_check_at, thread.archives_at())
+        self.dispatch("THREAD_UPDATE", self.channel_payload(thread))
+
+    def thread_active(self, thread: Channel) -> None:
+        """A message was posted in `thread`: its idle time starts again (an archived one is unarchived by
+        the caller first)."""
+        thread.active_at = self.now()
 
     def violate(self, rule: str, detail: str, where: str = "") -> Violation:
         violation = Violation(rule, detail, where)
@@ -348,10 +406,10 @@ class World:
                 total_message_sent=channel.message_count,
                 member_count=1,
                 thread_metadata={
-                    "archived": False,
+                    "archived": channel.archived,
                     "auto_archive_duration": channel.auto_archive_duration,
-                    "archive_timestamp": iso(channel.created_at),
-                    "locked": False,
+                    "archive_timestamp": iso(channel.archive_timestamp),
+                    "locked": channel.locked,
                     "create_timestamp": iso(channel.created_at),
                 },
             )

@@ -17,6 +17,18 @@ The figures (:data:`DISCORD`), and why:
   Discord does not publish per-route figures (the docs say to read the headers); these are the figures
   bots observe in the headers and that library and hosting guides quote ("5 per 5 seconds per channel"
   for sends and edits, "5 per 1 second" for deletions). Sending, editing and deleting are three buckets.
+- Per interaction token, 5 requests per 2 s, one bucket shared by all of the token's webhook routes
+  (create a followup; get, edit or delete ``@original`` or a followup): "Interactions webhooks share the
+  same rate limit properties as normal webhooks" (interactions/receiving-and-responding), and users
+  measured a webhook's bucket at 5 per 2 s, announced in the headers (discord/discord-api-docs#2701).
+  One bucket for all of them is the strict reading (discord.py's webhook adapter keys its bucket by
+  webhook id and token, and waits when the headers say it ran dry). The callback route has a bucket of
+  its own (it answers once per interaction).
+- Per channel, 30 webhook messages per 60 s: a limit Discord does not announce in any header, reported
+  for webhooks posting in one channel (discord/discord-api-docs#367, #1454). Only public followups count
+  (an ephemeral followup is not a message of the channel). Over it, a 429 of scope ``shared`` with only
+  ``Retry-After`` and the scope — and such 429s on followups were reported to lead to Cloudflare bans
+  (discord/discord-api-docs#7243), so :mod:`emulator.usage` counts them toward the ban.
 - Every other route: ``other`` requests per ``other_window`` s per major parameter (the emulator's
   ``rate_limit`` option, 50 per 1 s by default), generous because Catnip's other calls are rare.
 
@@ -27,12 +39,23 @@ later. Time is the world's clock, so a test that advances the clock also refills
 from __future__ import annotations
 
 import hashlib
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 SEND = "POST /channels/{channel_id}/messages"
 EDIT = "PATCH /channels/{channel_id}/messages/{message_id}"
 DELETE = "DELETE /channels/{channel_id}/messages/{message_id}"
+TOKEN_ROUTES = frozenset(
+    {
+        "POST /webhooks/{app_id}/{token}",
+        "GET /webhooks/{app_id}/{token}/messages/{message_id}",
+        "PATCH /webhooks/{app_id}/{token}/messages/{message_id}",
+        "DELETE /webhooks/{app_id}/{token}/messages/{message_id}",
+    }
+)
+"""The webhook routes of an interaction token: one bucket per token (`RateLimits.webhook`)."""
+TOKEN_BUCKET = "interaction token webhook"
 _MAJOR_KEYS = ("channel_id", "guild_id", "app_id", "token")
 SCOPES = ("user", "global", "shared")
 
@@ -47,8 +70,14 @@ class RateLimits:
     )
     other: tuple[int, float] | None = (50, 1.0)
     global_window: float = 1.0
+    webhook: tuple[int, float] | None = (5, 2.0)
+    """Each interaction token's bucket, shared by its `TOKEN_ROUTES`."""
+    channel_webhook_messages: tuple[int, float] | None = (30, 60.0)
+    """The hidden limit of public webhook messages per channel (`ChannelWebhookMessages`)."""
 
     def for_route(self, label: str) -> tuple[int, float] | None:
+        if label in TOKEN_ROUTES and self.webhook is not None:
+            return self.webhook
         return self.routes.get(label, self.other)
 
     def scaled(self, factor: float) -> RateLimits:
@@ -59,11 +88,15 @@ class RateLimits:
             routes={label: (count, window * factor) for label, (count, window) in self.routes.items()},
             other=None if self.other is None else (self.other[0], self.other[1] * factor),
             global_window=self.global_window * factor,
+            webhook=None if self.webhook is None else (self.webhook[0], self.webhook[1] * factor),
+            channel_webhook_messages=None
+            if self.channel_webhook_messages is None
+            else (self.channel_webhook_messages[0], self.channel_webhook_messages[1] * factor),
         )
 
 
 DISCORD = RateLimits()
-NONE = RateLimits(global_per_second=None, routes={}, other=None)
+NONE = RateLimits(global_per_second=None, routes={}, other=None, webhook=None, channel_webhook_messages=None)
 
 
 @dataclass
@@ -120,9 +153,10 @@ class RateLimiter:
         return max(dry, default=0.0)
 
     def bucket_hash(self, label: str) -> str:
-        known = self._hashes.get(label)
+        name = TOKEN_BUCKET if label in TOKEN_ROUTES and self.limits.webhook is not None else label
+        known = self._hashes.get(name)
         if known is None:
-            known = self._hashes[label] = hashlib.sha1(label.encode()).hexdigest()[:16]
+            known = self._hashes[name] = hashlib.sha1(name.encode()).hexdigest()[:16]
         return known
 
     def admit(self, label: str, params: Any, now: float, *, exempt: bool) -> Verdict:
@@ -133,6 +167,8 @@ class RateLimiter:
         bucket = None
         if figures is not None:
             major = "+".join(params.get(k, "") for k in _MAJOR_KEYS)
+            if label in TOKEN_ROUTES:
+                major = params.get("token", "")
             key = f"{bucket_hash}:{major}"
             bucket = self.buckets.get(key)
             if bucket is None:
@@ -185,4 +221,39 @@ class RateLimiter:
         shared = scope == "shared"
         message = "The resource is being rate limited." if shared else "You are being rate limited."
         body = {"message": message, "retry_after": retry_after, "global": is_global}
+        return Verdict(headers, body)
+
+
+class ChannelWebhookMessages:
+    """The hidden limit of public webhook messages per channel (`RateLimits.channel_webhook_messages`):
+    a sliding window of the messages each channel got through interaction tokens. Nothing announces
+    it, so a bot that counts its own followups per channel stays under it; one that does not meets a
+    429 of scope ``shared`` (discord/discord-api-docs#367, #1454, #7243)."""
+
+    def __init__(self, figures: tuple[int, float] | None) -> None:
+        self.figures = figures
+        self.sent: dict[int, deque[float]] = {}
+
+    def retry_after(self, channel_id: int, now: float) -> float | None:
+        """None when the channel has room for one more webhook message, else the seconds until it will."""
+        if self.figures is None:
+            return None
+        count, window = self.figures
+        times = self.sent.get(channel_id)
+        if times is None:
+            return None
+        while times and times[0] <= now - window:
+            times.popleft()
+        if len(times) < count:
+            return None
+        return round(max(times[0] + window - now, 0.001), 3)
+
+    def count(self, channel_id: int, now: float) -> None:
+        if self.figures is not None:
+            self.sent.setdefault(channel_id, deque()).append(now)
+
+    def refusal(self, retry_after: float) -> Verdict:
+        """What Discord answers over the hidden limit: scope ``shared`` and no bucket to announce."""
+        headers = {"Via": "1.1 google", "Retry-After": f"{retry_after:.3f}", "X-RateLimit-Scope": "shared"}
+        body = {"message": "The resource is being rate limited.", "retry_after": retry_after, "global": False}
         return Verdict(headers, body)

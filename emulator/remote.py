@@ -37,6 +37,7 @@ class RemoteResult:
     message: StoredMessage | None
     followups: list[StoredMessage] = field(default_factory=list)
     modal: dict[str, Any] | None = None
+    token_lost: bool = False
 
     @classmethod
     def from_json(cls, client: RemoteEmulator, data: dict[str, Any]) -> RemoteResult:
@@ -51,6 +52,7 @@ class RemoteResult:
             message=None if message is None else StoredMessage.from_snapshot(message),
             followups=[StoredMessage.from_snapshot(m) for m in data["followups"]],
             modal=data.get("modal"),
+            token_lost=data.get("token_lost", False),
         )
 
     @property
@@ -62,13 +64,16 @@ class RemoteResult:
             self.client, await self.client.call("GET", f"/_emu/interactions/{self.id}")
         )
 
-    async def wait_followup(self, count: int = 1, timeout: float = WAIT) -> StoredMessage:
-        """Polls until the ``count``-th follow-up exists and returns it."""
+    async def wait_followup(self, count: int = 1, timeout: float = WAIT) -> StoredMessage | None:
+        """Polls until the ``count``-th follow-up exists and returns it (None once the token is lost)."""
         async with asyncio.timeout(timeout):
             while True:
                 current = await self.refresh()
+                self.token_lost = current.token_lost
                 if len(current.followups) >= count:
                     return current.followups[count - 1]
+                if current.token_lost:
+                    return None
                 await asyncio.sleep(0.02)
 
 

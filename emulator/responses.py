@@ -9,6 +9,9 @@ from typing import Any
 
 from aiohttp import web
 
+from emulator import limits
+from emulator.model import StoredMessage
+
 
 def json_response(data: Any, status: int = 200) -> web.Response:
     """A JSON response with ``Content-Type: application/json`` exactly (discord.py insists)."""
@@ -32,8 +35,11 @@ UNKNOWN_CHANNEL = (404, 10003, "Unknown Channel")
 MISSING_PERMISSIONS = (403, 50013, "Missing Permissions")
 EDIT_REFUSED = (400, 30046, "Maximum number of edits to messages older than 1 hour reached. Try again later")
 COMPONENTS_ONLY = (400, 40004, "This response type is only valid for component interactions")
+THREAD_ARCHIVED = (400, 50083, "Thread is archived")
 
 ErrorKind = tuple[int, int, str]
+COUNTS_AS_INVALID = "emulator_counts_as_invalid"
+"""Set on an answer that counts toward the ban whatever its status (Discord sends it as a 429)."""
 
 
 def request_key(name: str, kind: type) -> Any:
@@ -101,3 +107,36 @@ def snowflake(request: web.Request, key: str) -> int:
         return int(request.match_info[key])
     except (KeyError, ValueError):
         raise Refused(error(*UNKNOWN_CHANNEL)) from None
+
+
+_KEPT_FLAGS = limits.EPHEMERAL_FLAG  # flags a message keeps across edits
+_SETTABLE_FLAGS = (1 << 2) | (1 << 12) | limits.V2_FLAG  # suppress embeds, suppress notifications, v2
+
+
+def message_fields(payload: dict[str, Any], base: StoredMessage | None = None) -> dict[str, Any]:
+    """The message fields after applying a create/edit payload to ``base`` (None: a new message)."""
+    fields: dict[str, Any] = {
+        "content": base.content if base else "",
+        "embeds": base.embeds if base else [],
+        "components": base.components if base else [],
+        "attachments": base.attachments if base else [],
+        "flags": base.flags if base else 0,
+    }
+    if "content" in payload:
+        fields["content"] = payload["content"] or ""
+    if "embeds" in payload:
+        fields["embeds"] = payload["embeds"] or []
+    elif "embed" in payload:
+        fields["embeds"] = [payload["embed"]] if payload["embed"] else []
+    if "components" in payload:
+        fields["components"] = payload["components"] or []
+    if "attachments" in payload and base is not None:
+        keep = {str(a.get("id")) for a in payload["attachments"] or []}
+        fields["attachments"] = [a for a in base.attachments if str(a["id"]) in keep]
+    if "flags" in payload and payload["flags"] is not None:
+        asked = int(payload["flags"])
+        kept = (base.flags & _KEPT_FLAGS) if base else (asked & limits.EPHEMERAL_FLAG)
+        fields["flags"] = (asked & _SETTABLE_FLAGS) | kept
+    if base is not None:
+        fields["flags"] &= ~limits.LOADING_FLAG
+    return fields

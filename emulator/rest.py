@@ -11,8 +11,10 @@ from typing import Any
 from aiohttp import web
 
 from emulator import limits
+from emulator.aging import edit_refusal, thread_refusal
 from emulator.entities import (
     CREATE_PUBLIC_THREADS,
+    MANAGE_THREADS,
     PUBLIC_THREAD,
     SEND_IN_THREADS,
     SEND_MESSAGES,
@@ -26,22 +28,22 @@ from emulator.model import (
     World,
 )
 from emulator.responses import (
+    COUNTS_AS_INVALID,
     EDIT_REFUSED,
     INVALID_FORM,
     MISSING_PERMISSIONS,
+    THREAD_ARCHIVED,
     UNKNOWN_CHANNEL,
     UNKNOWN_MESSAGE,
     ErrorKind,
     Refused,
     error,
     json_response,
+    message_fields,
     no_content,
     read_payload,
     snowflake,
 )
-
-_KEPT_FLAGS = limits.EPHEMERAL_FLAG  # flags a message keeps across edits
-_SETTABLE_FLAGS = (1 << 2) | (1 << 12) | limits.V2_FLAG  # suppress embeds, suppress notifications, v2
 
 
 class Rest:
@@ -93,35 +95,6 @@ class Rest:
         """Records a violation and builds the Discord error the bot gets for it."""
         self.world.violate(rule, detail, where)
         return Refused(error(*kind, [detail]))
-
-    @staticmethod
-    def fields_of(payload: dict[str, Any], base: StoredMessage | None = None) -> dict[str, Any]:
-        """The message fields after applying a create/edit payload to ``base`` (None: a new message)."""
-        fields: dict[str, Any] = {
-            "content": base.content if base else "",
-            "embeds": base.embeds if base else [],
-            "components": base.components if base else [],
-            "attachments": base.attachments if base else [],
-            "flags": base.flags if base else 0,
-        }
-        if "content" in payload:
-            fields["content"] = payload["content"] or ""
-        if "embeds" in payload:
-            fields["embeds"] = payload["embeds"] or []
-        elif "embed" in payload:
-            fields["embeds"] = [payload["embed"]] if payload["embed"] else []
-        if "components" in payload:
-            fields["components"] = payload["components"] or []
-        if "attachments" in payload and base is not None:
-            keep = {str(a.get("id")) for a in payload["attachments"] or []}
-            fields["attachments"] = [a for a in base.attachments if str(a["id"]) in keep]
-        if "flags" in payload and payload["flags"] is not None:
-            asked = int(payload["flags"])
-            kept = (base.flags & _KEPT_FLAGS) if base else (asked & limits.EPHEMERAL_FLAG)
-            fields["flags"] = (asked & _SETTABLE_FLAGS) | kept
-        if base is not None:
-            fields["flags"] &= ~limits.LOADING_FLAG
-        return fields
 
     def add_files(
         self,
@@ -192,6 +165,7 @@ class Rest:
             channel.last_message_id = message.id
             if channel.is_thread:
                 channel.message_count += 1
+                world.thread_active(channel)
             world.dispatch("MESSAGE_CREATE", world.message_payload(message))
         world.notify("create", message)
         return message
@@ -223,15 +197,21 @@ class Rest:
         self.world.notify("delete", message)
 
     def check_edit_age(self, message: StoredMessage, where: str) -> None:
-        window = self.world.edit_window
-        age = self.world.now() - message.created_at
-        if window is not None and age > window:
-            raise self.refuse(
-                limits.EDIT_TOO_OLD,
-                f"message {message.id} is {age / 60:.0f} min old; edits are refused after {window / 60:.0f}",
-                where,
-                EDIT_REFUSED,
-            )
+        """Refuses an edit of a message over an hour old (`emulator.aging.edit_refusal`)."""
+        why = edit_refusal(self.world, message)
+        if why is not None:
+            refused = self.refuse(limits.EDIT_TOO_OLD, why, where, EDIT_REFUSED)
+            refused.response[COUNTS_AS_INVALID] = True
+            raise refused
+
+    def check_thread_open(self, channel: Channel, where: str, *, sending: bool) -> None:
+        """Refuses a request in an archived thread (`emulator.aging.thread_refusal`), or a message in a
+        locked thread without MANAGE_THREADS (403, 50013)."""
+        why = thread_refusal(self.world, channel, sending=sending)
+        if why is not None:
+            raise self.refuse(limits.THREAD_ARCHIVED, why, where, THREAD_ARCHIVED)
+        if sending and channel.is_thread and channel.locked:
+            self.require(MANAGE_THREADS, f"send in the locked thread {channel.name}", where, channel)
 
     def channel(self, channel_id: int) -> Channel:
         channel = self.world.channels.get(channel_id)
@@ -404,12 +384,13 @@ class Rest:
             self.require(SEND_IN_THREADS, f"send messages in thread {channel.name}", where, channel)
         else:
             self.require(SEND_MESSAGES, f"send messages in #{channel.name}", where, channel)
+        self.check_thread_open(channel, where, sending=True)
         payload = await read_payload(request)
         if int(payload.get("flags") or 0) & limits.EPHEMERAL_FLAG:
             raise self.refuse(
                 limits.EPHEMERAL, "a channel message cannot be ephemeral: everybody would see it", where
             )
-        fields = self.fields_of(payload)
+        fields = message_fields(payload)
         self.add_files(fields, payload, where)
         self.check(fields, where)
         message = self.create_message(channel, fields, type=19 if payload.get("message_reference") else 0)
@@ -425,15 +406,18 @@ class Rest:
         self.require(VIEW_CHANNEL, "see the channel", where, self.channel(message.channel_id))
         if message.author_id != self.world.bot.id:
             return error(403, 50005, "Cannot edit a message authored by another user")
+        self.check_thread_open(self.channel(message.channel_id), where, sending=False)
         self.check_edit_age(message, where)
         payload = await read_payload(request)
-        fields = self.fields_of(payload, message)
+        fields = message_fields(payload, message)
         self.add_files(fields, payload, where, message)
         self.check(fields, where)
         return json_response(self.world.message_payload(self.update_message(message, fields)))
 
     async def delete_message(self, request: web.Request) -> web.Response:
-        message = self.channel_message(request, f"DELETE {request.path}")
+        where = f"DELETE {request.path}"
+        message = self.channel_message(request, where)
+        self.check_thread_open(self.channel(message.channel_id), where, sending=False)
         self.remove_message(message)
         return no_content()
 
@@ -455,8 +439,11 @@ class Rest:
             created_at=self.world.now(),
             auto_archive_duration=int(payload.get("auto_archive_duration") or 1440),
             guild_id=parent.guild_id,
+            archive_timestamp=self.world.now(),
+            active_at=self.world.now(),
         )
         self.world.channels[thread.id] = thread
+        self.world.archive_check_at = min(self.world.archive_check_at, thread.archives_at())
         data = self.world.channel_payload(thread)
         member = {
             "id": str(thread.id),

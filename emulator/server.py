@@ -22,8 +22,16 @@ from emulator.callbacks import Callbacks
 from emulator.gateway import Gateway
 from emulator.limits import SCHEMA
 from emulator.model import World
-from emulator.ratelimits import RateLimiter, RateLimits, Verdict
-from emulator.responses import INVALID_FORM, Refused, error, json_response, read_payload, request_key
+from emulator.ratelimits import TOKEN_ROUTES, ChannelWebhookMessages, RateLimiter, RateLimits, Verdict
+from emulator.responses import (
+    COUNTS_AS_INVALID,
+    INVALID_FORM,
+    Refused,
+    error,
+    json_response,
+    read_payload,
+    request_key,
+)
 from emulator.rest import Rest
 from emulator.schema import discord_schemas, form_errors
 from emulator.usage import BANNED_PAGE, Usage, exempt_from_global
@@ -63,7 +71,7 @@ class Server:
         self.gateway = Gateway(world, token=token, heartbeat_interval=heartbeat_interval, **gateway_options)
         world.dispatch = self.gateway.dispatch
         self.rest = Rest(world, self.gateway)
-        self.callbacks = Callbacks(self.rest)
+        self.callbacks = Callbacks(self.rest, ChannelWebhookMessages(rate_limits.channel_webhook_messages))
         self.limiter = RateLimiter(rate_limits)
         self.usage = Usage()
         self.schemas = discord_schemas() if check_bodies else None
@@ -144,8 +152,12 @@ class Server:
         if self.usage.banned(address, now):
             self.rate_limited.append(f"{request.method} {request.path} (banned)")
             return web.Response(status=429, text=BANNED_PAGE, content_type="text/html")
+        self.world.archive_idle_threads()
         response = await self._answer(request, handler)
-        self.usage.answered(address, response.status, response.headers.get("X-RateLimit-Scope"), now)
+        label = request.get(ROUTE, ("", False))[0]
+        scope = response.headers.get("X-RateLimit-Scope")
+        status = 429 if response.get(COUNTS_AS_INVALID) else response.status
+        self.usage.answered(address, status, scope, now, webhook=label in TOKEN_ROUTES)
         for observe in self.observers:
             observe(request, response)
         return response
@@ -186,6 +198,8 @@ class Server:
             response = await handler(request)
         except Refused as refused:
             response = refused.response
+            if response.status == 429:
+                self.rate_limited.append(label)
         response.headers.update(verdict.headers)
         return response
 

@@ -14,7 +14,9 @@ A webhook of a channel (``/webhooks/{webhook.id}/{webhook.token}``) has the same
 application's id in it: the documentation exempts only the interaction routes, so it is counted.
 
 Invalid requests ("Invalid Request Limit aka Cloudflare bans"): every answer of 401, 403 or 429, except
-a 429 with ``X-RateLimit-Scope: shared`` ("not counted against you"), counted per client address ("IP
+a 429 with ``X-RateLimit-Scope: shared`` ("not counted against you") — but not that exception on the
+interaction-token webhook routes, where shared 429s were reported to lead to Cloudflare bans
+(discord/discord-api-docs#7243): there the strict reading counts them too. Counted per client address ("IP
 addresses that make too many invalid HTTP requests are automatically and temporarily restricted") over
 a sliding 10 minutes. Past 10,000 the address is banned: every request from it gets Cloudflare's answer,
 HTTP 429 with an HTML page (error 1015), no JSON body and none of the API's headers (no ``Via``, which
@@ -61,9 +63,12 @@ def exempt_from_global(method: str, template: str, params: dict[str, str], appli
     return template == CALLBACK or params.get("app_id") == str(application_id)
 
 
-def is_invalid(status: int, scope: str | None) -> bool:
-    """Whether an answer counts toward the ban: 401, 403, 429 — not a 429 of scope ``shared``."""
-    return status in INVALID_STATUSES and not (status == 429 and scope == "shared")
+def is_invalid(status: int, scope: str | None, *, webhook: bool = False) -> bool:
+    """Whether an answer counts toward the ban: 401, 403, 429 — not a 429 of scope ``shared``, unless
+    it answered an interaction-token webhook route (`webhook`)."""
+    if status not in INVALID_STATUSES:
+        return False
+    return webhook or not (status == 429 and scope == "shared")
 
 
 @dataclass
@@ -106,8 +111,10 @@ class Usage:
         (self.exempt if exempt else self.counted)[token] += 1
         self.routes[label] += 1
 
-    def answered(self, address: str, status: int, scope: str | None, now: float) -> None:
-        if is_invalid(status, scope):
+    def answered(
+        self, address: str, status: int, scope: str | None, now: float, *, webhook: bool = False
+    ) -> None:
+        if is_invalid(status, scope, webhook=webhook):
             self.invalid.setdefault(address, InvalidRequests(self.invalid_limit)).add(now)
 
     def banned(self, address: str, now: float) -> bool:

@@ -80,9 +80,18 @@ class InteractionResult:
                 self.interaction.changed.clear()
                 await self.interaction.changed.wait()
 
-    async def wait_followup(self, count: int = 1, timeout: float = WAIT) -> StoredMessage:
-        """Waits for the ``count``-th follow-up message and returns it."""
-        return await self.wait_for(lambda r: len(r.followups) >= count and r.followups[count - 1], timeout)
+    @property
+    def token_lost(self) -> bool:
+        """Whether Discord lost this interaction's token (`emulator.model.LostTokens`): no follow-up
+        of it will come, and the member, seeing nothing, clicks again."""
+        return self.interaction.token in self.world.lost_tokens.lost
+
+    async def wait_followup(self, count: int = 1, timeout: float = WAIT) -> StoredMessage | None:
+        """Waits for the ``count``-th follow-up message and returns it (None once the token is lost)."""
+        found = await self.wait_for(
+            lambda r: r.token_lost or (len(r.followups) >= count and r.followups[count - 1]), timeout
+        )
+        return None if found is True else found
 
     async def wait_final(self, timeout: float = WAIT) -> StoredMessage:
         """Waits until a deferred reply's "thinking…" message has been replaced; returns it."""
@@ -232,6 +241,14 @@ class SimulatedMember:
             return self.world.default_channel()
         return channel if isinstance(channel, Channel) else channel_named(self.world, channel)
 
+    @staticmethod
+    def _reachable(channel: Channel) -> None:
+        """A click on a message of an archived thread fails in Discord's web and mobile clients before it
+        reaches the bot (discord/discord-api-docs#8474); the members here click as those clients do. A
+        member who comes back posts in the thread first (`say`), which unarchives it."""
+        if channel.is_thread and channel.archived:
+            raise InvalidInvocation(f"thread {channel.name} is archived: the click does not reach the bot")
+
     def _current(self, message: StoredMessage | int) -> StoredMessage:
         message_id = message if isinstance(message, int) else message.id
         current = self.world.messages.get(message_id)
@@ -300,6 +317,7 @@ class SimulatedMember:
             custom_id = button["custom_id"]
         data = {"custom_id": custom_id, "component_type": 2}
         channel = self.world.channels[current.channel_id]
+        self._reachable(channel)
         label = f"click {target or custom_id}"
         return await self.invoker.invoke(
             self.user, channel, COMPONENT, data, label, message=current, wait=wait
@@ -335,6 +353,7 @@ class SimulatedMember:
             custom_id = select["custom_id"]
         data = {"custom_id": custom_id, "component_type": 3, "values": list(values)}
         channel = self.world.channels[current.channel_id]
+        self._reachable(channel)
         label = f"select {target or custom_id}={values}"
         return await self.invoker.invoke(
             self.user, channel, COMPONENT, data, label, message=current, wait=wait
@@ -409,9 +428,15 @@ class SimulatedMember:
         """Posts a plain message as this member (MESSAGE_CREATE reaches the bot)."""
         target = self._channel(channel)
         world = self.world
+        if target.is_thread and target.archived:
+            if target.locked:
+                raise InvalidInvocation(f"thread {target.name} is locked: a member cannot post in it")
+            world.set_archived(target, False)  # a member's message unarchives the thread (topics/threads)
         message = StoredMessage(world.new_id(), target.id, self.id, content=content, created_at=world.now())
         world.store(message)
         target.last_message_id = message.id
+        if target.is_thread:
+            world.thread_active(target)
         world.dispatch("MESSAGE_CREATE", world.message_payload(message))
         world.notify("create", message)
         return message

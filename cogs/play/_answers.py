@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import logging
+
 import discord
 
 from discord_door import respond
 
+log = logging.getLogger("catnip.components")
+
 UNKNOWN_INTERACTION = 10062
 """Discord's code for a click whose 3 s to answer have passed: the token is gone, no reply can go."""
+UNKNOWN_WEBHOOK = 10015
+"""Discord's code for a token it lost although it is valid (discord/discord-api-docs#6851): the click
+was answered, but nothing more reaches the member through it."""
 UPDATE = discord.InteractionResponseType.message_update
 MESSAGE = discord.InteractionResponseType.channel_message
 
@@ -15,6 +22,20 @@ MESSAGE = discord.InteractionResponseType.channel_message
 def too_late(error: BaseException) -> bool:
     """Whether `error` is Discord refusing an answer because the click's 3 s had passed."""
     return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
+
+
+def token_lost(error: BaseException) -> bool:
+    """Whether `error` is Discord refusing a followup of an answered click with a token it lost."""
+    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_WEBHOOK
+
+
+def note_lost_token(interaction: discord.Interaction) -> None:
+    log.info(
+        "Discord lost the token of a click by user %s in guild %s (404 Unknown Webhook); the member "
+        "sees the click answered, and their next click works",
+        interaction.user.id,
+        interaction.guild_id,
+    )
 
 
 async def show(interaction: discord.Interaction, message) -> None:
@@ -60,6 +81,11 @@ async def reply(interaction: discord.Interaction, text: str) -> None:
     if len(text) > REPLY_LIMIT:
         text = text[: REPLY_LIMIT - 1] + "…"
     if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
+        try:
+            await interaction.followup.send(text, ephemeral=True)
+        except discord.NotFound as error:
+            if not token_lost(error):
+                raise
+            note_lost_token(interaction)
     else:
         await respond(interaction, MESSAGE, content=text, ephemeral=True)

@@ -15,6 +15,7 @@ from bot.live import LiveGame
 from bot.storage import StoreUnavailable
 from cogs.messages import COLOUR, table_message
 from cogs.panel import private_panel
+from cogs.play._answers import note_lost_token, token_lost
 from cogs.play._components import reply, route_click
 from cogs.play._help import guide_message, help_text
 from cogs.play._presenter import TablePresenter
@@ -37,6 +38,9 @@ async def answer_command_error(interaction: discord.Interaction, error: Exceptio
     if isinstance(original, Refusal | EngineError | StoreUnavailable):
         interaction.client.metrics.refused(original)
         await reply(interaction, str(original))
+        return
+    if token_lost(original):  # the command's work is done; only its answer could not follow
+        note_lost_token(interaction)
         return
     log.error(
         "command %s by user %s failed",

@@ -19,7 +19,16 @@ from bot.storage import StoreUnavailable
 from cogs import custom_ids as ids
 from cogs.lobby_settings import setting_value
 from cogs.panel import private_panel
-from cogs.play._answers import MESSAGE, acknowledge, defer_update, reply, show, too_late
+from cogs.play._answers import (
+    MESSAGE,
+    acknowledge,
+    defer_update,
+    note_lost_token,
+    reply,
+    show,
+    token_lost,
+    too_late,
+)
 from cogs.play._details import on_details
 from cogs.play._gate import admit, can_manage, check_component_type, on_private_panel
 from cogs.play._help import on_guide
@@ -161,6 +170,9 @@ async def _answer(
     except Exception as error:
         if too_late(error):
             raise  # `handle_click` says so in one line
+        if token_lost(error):
+            note_lost_token(interaction)
+            return
         kind = component.kind.value if component else None
         game = bot.service.live.get(component.game_id) if component else None
         seat = game.seat_of(interaction.user.id) if game else None

@@ -24,7 +24,7 @@ from bot.live import LiveGame
 from bot.sessions import GameService
 from bot.storage import StoreUnavailable
 from cogs.components import Controls
-from cogs.play._writer import Writer
+from cogs.play._writer import Writer, editable
 from cogs.seat_controls import hand_button
 
 if TYPE_CHECKING:
@@ -54,8 +54,8 @@ class OwnDeletions:
 
     async def delete(self, channel_id: int, message_id: int) -> None:
         channel = self.bot.get_channel(channel_id)
-        if channel is None:
-            return
+        if channel is None or getattr(channel, "archived", False):
+            return  # gone, or in an archived thread, where Discord refuses deletions (50083)
         self._deleted.add(message_id)
         self._gone[message_id] = None
         if len(self._gone) > GONE_KEPT:
@@ -165,7 +165,10 @@ class TurnPings:
         fields: dict[str, Any],
     ) -> bool:
         """Some of those the standing ping named have acted: it names only those left, edited in place
-        (nobody new to tell, so no new message and no deletion). False when the ping is gone."""
+        (nobody new to tell, so no new message and no deletion). False when the ping is gone, or too
+        old to edit."""
+        if not editable(message_id, self.service.clock.now()):
+            return False
         try:
             if not await self.writer.edit_posted(game, message_id, fields):
                 partial = channel.get_partial_message(message_id)

@@ -1,6 +1,8 @@
-"""Writing a game's public table to Discord: edited in place, posted again when old or buried, moved
-from a thread that is gone to its channel, marked closed at the end. An edit goes through the token
-of a recent click on the table where one fits (`Writer`, cogs/play/_writer.py).
+"""Writing a game's public table to Discord: edited in place, posted again when old or buried or when
+its thread archived (Discord refuses edits in an archived thread, 50083, and a message sent there
+unarchives it), moved from a thread that is gone or locked to its channel, marked closed at the end.
+An edit goes through the token of a recent click on the table where one fits (`Writer`,
+cogs/play/_writer.py).
 
 Where a table stands is the game service's to record (`GameService.table_posted`); this module only
 talks to Discord.
@@ -22,7 +24,7 @@ from bot.timers import Timers
 from cogs.messages import Message, lobby_message, table_message
 from cogs.play._pictures import MOVED_ON, TablePictures, show_picture
 from cogs.play._pings import OwnDeletions, TurnPings
-from cogs.play._writer import Writer, table_purpose
+from cogs.play._writer import Writer, editable, table_purpose
 
 log = logging.getLogger("catnip.table")
 
@@ -30,6 +32,12 @@ REPOST_AFTER_SECONDS = 45 * 60
 REPOST_AFTER_MESSAGES = 15
 CLOSED = ("cancelled", "abandoned")
 CANNOT_POST = "I can no longer post in this channel, so the game was ended."
+THREAD_ARCHIVED = 50083
+
+
+def archived(channel: object) -> bool:
+    """Whether `channel` is a thread Discord archived (its THREAD_UPDATE said so)."""
+    return bool(getattr(channel, "archived", False))
 
 
 class TableWriter:
@@ -78,6 +86,10 @@ class TableWriter:
             await self._present(game, channel, message)
         except (discord.Forbidden, discord.NotFound) as error:
             await self._move_or_end(game, channel, message, error)
+        except discord.HTTPException as error:
+            if error.code != THREAD_ARCHIVED:
+                raise
+            await self._move_or_end(game, channel, message, error)
         await self.service.ending_shown(game)
 
     async def show_closed(self, game: LiveGame, reason: str) -> None:
@@ -85,7 +97,11 @@ class TableWriter:
         await self.pings.clear(game.id)
         self.pings.clear_warning(game, force=True)
         channel = await self.table_channel(game)
-        if channel is not None and game.record.table_message_id is not None:
+        if archived(channel):
+            # Marking it would need the thread unarchived by a message of its own; a click on the
+            # old table there is answered that the game is over.
+            log.info("%s its thread archived; the table is left as it was", game.log_prefix())
+        elif channel is not None and game.record.table_message_id is not None:
             await self._mark_closed(game, channel, reason)
         await self.service.ending_shown(game)  # or nowhere to show it, now or at a later start
 
@@ -95,7 +111,11 @@ class TableWriter:
         message_id = game.record.table_message_id
         fields = {"content": None, "embed": embed, "view": None, "attachments": []}
         try:
-            if await self.writer.edit_table(game, message_id, lambda: fields, wait=False) is None:
+            if not editable(message_id, self.service.clock.now()):
+                # Too old to edit: the closed table goes up anew, and the old one with its buttons goes.
+                await self.writer.counted(table_purpose(game), lambda: channel.send(embed=embed))
+                await self.deletions.delete(channel.id, message_id)
+            elif await self.writer.edit_table(game, message_id, lambda: fields, wait=False) is None:
                 partial = channel.get_partial_message(message_id)
                 await self.writer.counted(table_purpose(game), lambda: partial.edit(**fields))
         except discord.HTTPException:
@@ -129,6 +149,10 @@ class TableWriter:
                 await self._present(game, parent, message)
             except (discord.Forbidden, discord.NotFound) as again:
                 error = again
+            except discord.HTTPException as again:
+                if again.code != THREAD_ARCHIVED:
+                    raise
+                error = again
             else:
                 log.warning(
                     "%s cannot post in thread %s (HTTP %s); the table moved to channel %s",
@@ -150,11 +174,20 @@ class TableWriter:
         return await self._channel(game.record.channel_id)
 
     async def _present(self, game: LiveGame, channel: discord.abc.Messageable, message: Message) -> None:
+        if archived(channel):
+            # The new table unarchives the thread: only then may the old messages go.
+            await self._put_table(game, channel, message)
+            self.pings.clear_warning(game)
+            if game.record.status == "active":
+                await self.pings.ping(game, channel)
+            else:
+                await self.pings.clear(game.id)
+            return
         self.pings.clear_warning(game)
         if game.record.status != "active":
             await self._put_table(game, channel, message)
             await self.pings.clear(game.id)
-        elif self._reposting(game, channel.id):
+        elif self._reposting(game, channel):
             await self._put_table(game, channel, message)
             await self.pings.ping(game, channel)  # below the new table
         else:
@@ -165,7 +198,7 @@ class TableWriter:
     async def _put_table(self, game: LiveGame, channel: discord.abc.Messageable, message: Message) -> None:
         record = game.record
         old_id = record.table_message_id
-        if not self._reposting(game, channel.id):
+        if not self._reposting(game, channel):
 
             def fields() -> dict[str, Any]:
                 return {**message.kwargs(), **self.pictures.edit_kwargs(game, old_id, message.picture)}
@@ -194,8 +227,12 @@ class TableWriter:
         if old_id is not None:
             await self.deletions.delete(record.table_channel_id or channel.id, old_id)
 
-    def _reposting(self, game: LiveGame, channel_id: int) -> bool:
-        """Whether the table goes up as a new message: there is none yet, or it is old or buried."""
+    def _reposting(self, game: LiveGame, channel: discord.abc.Messageable) -> bool:
+        """Whether the table goes up as a new message: there is none yet, it is old or buried, or its
+        thread archived."""
+        channel_id = channel.id
+        if archived(channel):
+            return True
         message_id = game.record.table_message_id
         if message_id is None or game.record.table_channel_id not in (None, channel_id):
             return True
@@ -207,6 +244,10 @@ class TableWriter:
         """Where the table is; the game's channel once its thread is gone; None if that is gone too."""
         channel_id = game.record.table_channel_id or game.record.thread_id or game.record.channel_id
         channel = await self._channel(channel_id)
+        if archived(channel) and getattr(channel, "locked", False):
+            prefix = game.log_prefix()
+            log.warning("%s its thread %s is locked; the table moves to its channel", prefix, channel_id)
+            channel = None
         if channel is None and channel_id != game.record.channel_id:
             channel = await self._channel(game.record.channel_id)
             if channel is not None:

@@ -6,12 +6,17 @@ for 15 minutes, during which it edits the original response (`@original`) and cr
 deletes followup messages; those routes are not bound by the global limit (rate-limits topic). When a
 click on a component was answered with an update of its message (types 6 and 7), the original response
 *is* that message: a click answered so on a game's table message can edit that table again, for the
-moves that follow it and the computer's, until its token is too old. Any click answered in the table's
-channel can post the game's turn pings as followups, and delete them later through the same token.
+moves that follow it and the computer's, until its token is too old.
 
-A token is used for `USE_WITHIN` seconds after its click arrived, a minute short of Discord's 15, so
-that a request on its way is not refused as late. Without a fit token the presenter uses the counted
-routes (after a restart, or when nobody clicked for a while).
+Only a click on a public message of the game (its table, or the lobby the table grew from) posts the
+game's turn pings as followups, and deletes them later through the same token: Discord draws a public
+followup as a reply to the message clicked (`interaction_metadata.interacted_message_id`), and a reply
+to a member's private panel is one the others cannot load (discordjs/discord-utils-bot#47).
+
+A token is used until `USE_WITHIN` seconds after its interaction was created (discord.py's
+`Interaction.created_at`: Discord counts the 15 minutes from then, `Interaction.expires_at`), a minute
+short of them, so that a request on its way is not refused as late. Without a fit token the presenter
+uses the counted routes (after a restart, or when nobody clicked on the table for a while).
 """
 
 from __future__ import annotations
@@ -43,7 +48,7 @@ class Token:
     """An answered interaction whose webhook routes a presenter may use, and what they reach."""
 
     interaction: discord.Interaction
-    arrived: float  # on the bot's clock
+    created: float  # when Discord created the interaction, on the bot's clock
     channel_id: int
     original_id: int | None
     """The public message `@original` names when the click was answered by updating it, else None."""
@@ -51,11 +56,12 @@ class Token:
 
 class InteractionBook:
     """The newest fit tokens of each game: one whose `@original` is a public message of the game (its
-    table, or the lobby the table grew from), and one of any click answered in the game's channel; and
-    which token posted each followup still standing."""
+    table, or the lobby the table grew from), and one of a click on a public message of the game, which
+    posts its followups; and which token posted each followup still standing."""
 
     def __init__(self, clock: Callable[[], float], use_within: float = USE_WITHIN) -> None:
-        """`use_within`: seconds a token is used after its click (0: never, every request is counted)."""
+        """`use_within`: seconds a token is used after its interaction's creation (0: never, every
+        request is counted)."""
         self.clock = clock
         self.use_within = use_within
         self._originals: dict[int, Token] = {}
@@ -83,10 +89,10 @@ class InteractionBook:
         if kind not in ANSWERS_WITH_FOLLOWUPS or interaction.channel_id is None:
             return
         message = interaction.message
-        original = None
-        if kind in UPDATES and message is not None and not message.flags.ephemeral:
-            original = message.id
-        token = Token(interaction, self.clock(), interaction.channel_id, original)
+        if message is None or message.flags.ephemeral:
+            return  # its followups would reply to a message the others cannot see
+        original = message.id if kind in UPDATES else None
+        token = Token(interaction, interaction.created_at.timestamp(), interaction.channel_id, original)
         self._latest[game_id] = token
         if original is not None:
             self._originals[game_id] = token
@@ -103,7 +109,7 @@ class InteractionBook:
         return not self._fit(token) or token.original_id != message.id
 
     def _fit(self, token: Token | None) -> bool:
-        return token is not None and self.clock() - token.arrived < self.use_within
+        return token is not None and self.clock() - token.created < self.use_within
 
     async def _answers(self, game_id: int) -> None:
         waiting = self._answering.get(game_id)

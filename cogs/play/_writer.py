@@ -5,11 +5,23 @@ the one place that knows what each counted request is for.
 
 Only public messages travel here: the table and the turn pings and timer warnings that mention the
 players (every followup is sent without the ephemeral flag, to the channel the table is in).
+
+Discord limits the webhook messages of a channel without announcing it: users measured 30 a minute
+(discord/discord-api-docs#367, #1454), and past it comes a 429 of scope `shared` that, on followups,
+was reported to count toward a Cloudflare ban (#7243). So the writer counts the followups it posts in
+each channel over the last minute and posts through the counted route once `FOLLOWUPS_PER_CHANNEL`
+went there: a margin under Discord's figure for other bots' webhooks in the same channel.
+
+Each token's webhook routes share one bucket, 5 requests per 2 s (discord/discord-api-docs#2701). The
+writer makes at most `TOKEN_REQUESTS` through one token in any `TOKEN_WINDOW` (one to spare for a
+request on its way) and goes through the counted route beyond, rather than wait for the bucket to
+refill while the table lags.
 """
 
 from __future__ import annotations
 
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -24,6 +36,20 @@ log = logging.getLogger("catnip.table")
 
 T = TypeVar("T")
 UNKNOWN_MESSAGE = 10008
+PRUNE_EVERY = 256
+FOLLOWUPS_PER_CHANNEL = 20
+FOLLOWUP_WINDOW = 60.0
+TOKEN_REQUESTS = 4
+TOKEN_WINDOW = 2.0
+EDITABLE_FOR = 55 * 60.0
+"""Seconds after which Catnip edits a message of its own no more: Discord caps the edits of messages
+over an hour old (30046, answered as a 429 that counts toward the ban); a few minutes to spare."""
+
+
+def editable(message_id: int, now: float) -> bool:
+    """Whether message `message_id` is young enough to be edited (`EDITABLE_FOR`)."""
+    posted = ((message_id >> 22) + discord.utils.DISCORD_EPOCH) / 1000  # `snowflake_time`, as seconds
+    return now - posted < EDITABLE_FOR
 
 
 def table_purpose(game: LiveGame) -> Priority:
@@ -40,6 +66,51 @@ class Writer:
 
     def __init__(self, book: InteractionBook) -> None:
         self.book = book
+        self._followups: dict[int, deque[float]] = {}  # channel -> when its latest followups went out
+        self._token_requests: dict[int, deque[float]] = {}  # interaction -> its latest webhook requests
+        self._new_tokens = 0
+        self.window_scale = 1.0
+        """How many times shorter than Discord's this writer counts its windows (tests that play at
+        machine speed against an emulator whose windows are shortened alike)."""
+
+    def _token_has_room(self, token: Token) -> bool:
+        """Whether one more request through `token` stays within `TOKEN_REQUESTS` per `TOKEN_WINDOW`;
+        if so, it is counted."""
+        now = self.book.clock()
+        key = token.interaction.id
+        sent = self._token_requests.get(key)
+        if sent is None:
+            self._new_tokens += 1
+            if self._new_tokens % PRUNE_EVERY == 0:
+                self._prune_tokens(now)
+            sent = self._token_requests[key] = deque()
+        while sent and sent[0] <= now - TOKEN_WINDOW * self.window_scale:
+            sent.popleft()
+        if len(sent) >= TOKEN_REQUESTS:
+            return False
+        sent.append(now)
+        return True
+
+    def _prune_tokens(self, now: float) -> None:
+        for key in [
+            key
+            for key, sent in self._token_requests.items()
+            if not sent or sent[-1] <= now - TOKEN_WINDOW * self.window_scale
+        ]:
+            del self._token_requests[key]
+
+    def _channel_has_room(self, channel_id: int) -> bool:
+        """Whether one more followup in `channel_id` stays within `FOLLOWUPS_PER_CHANNEL` a minute."""
+        sent = self._followups.get(channel_id)
+        if sent is None:
+            return True
+        now = self.book.clock()
+        while sent and sent[0] <= now - FOLLOWUP_WINDOW * self.window_scale:
+            sent.popleft()
+        if not sent:
+            del self._followups[channel_id]
+            return True
+        return len(sent) < FOLLOWUPS_PER_CHANNEL
 
     async def counted(self, purpose: Priority, call: Callable[[], Awaitable[T]]) -> T:
         """Make one request bound by the global limit, ranked by `purpose` when the bot's share of the
@@ -60,7 +131,7 @@ class Writer:
         async def edit() -> None:
             edited.append(await token.interaction.edit_original_response(**fields()))
 
-        if token is None or not await self._through(game, token, edit):
+        if token is None or not self._token_has_room(token) or not await self._through(game, token, edit):
             return None
         return edited[0]
 
@@ -69,12 +140,15 @@ class Writer:
         or None when no token fits (then the caller posts it through the counted route). `wait`: as
         for `edit_table`."""
         token = await self.book.followups(game.id, channel_id, wait=wait)
+        if token is None or not self._channel_has_room(channel_id) or not self._token_has_room(token):
+            return None
         sent: list[int] = []
 
         async def send() -> None:
+            self._followups.setdefault(channel_id, deque()).append(self.book.clock())
             sent.append(await post_followup(token.interaction, **fields))
 
-        if token is None or not await self._through(game, token, send):
+        if not await self._through(game, token, send):
             return None
         self.book.posted(sent[0], token)
         return sent[0]
@@ -84,8 +158,12 @@ class Writer:
         longer fit (then the caller edits it through the counted route). Raises NotFound when the
         message is gone."""
         token = self.book.poster(message_id, forget=False)
-        return token is not None and await self._through(
-            game, token, lambda: token.interaction.followup.edit_message(message_id, **fields)
+        return (
+            token is not None
+            and self._token_has_room(token)
+            and await self._through(
+                game, token, lambda: token.interaction.followup.edit_message(message_id, **fields)
+            )
         )
 
     async def delete(self, message_id: int) -> bool:
@@ -93,15 +171,21 @@ class Writer:
         (or the message was not a followup): then the caller deletes it through the counted route.
         Raises NotFound when the message is gone already."""
         token = self.book.poster(message_id)
-        return token is not None and await self._through(
-            None, token, lambda: token.interaction.followup.delete_message(message_id)
+        return (
+            token is not None
+            and self._token_has_room(token)
+            and await self._through(
+                None, token, lambda: token.interaction.followup.delete_message(message_id)
+            )
         )
 
     async def _through(
         self, game: LiveGame | None, token: Token, request: Callable[[], Awaitable[Any]]
     ) -> bool:
         """Make `request` through `token`'s route; False when Discord refuses the token (forgotten
-        then). Raises NotFound when the message it names is gone."""
+        then: 401 when it is too old, 404 Unknown Webhook when Discord lost it although it is not,
+        discord/discord-api-docs#6851): the caller goes on through the counted route, so nothing is
+        lost. Raises NotFound when the message it names is gone."""
         try:
             await request()
         except discord.HTTPException as error:

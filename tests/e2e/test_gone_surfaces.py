@@ -132,6 +132,38 @@ async def test_a_channel_the_bot_lost_ends_the_game_with_a_note(tmp_path, caplog
         assert any("cannot post the table anywhere" in w for w in warnings(caplog))
         assert refused_for_permissions(emu)
         no_errors(caplog)
+        await nothing_more_is_asked_there(emu, bot, [thread.id, emu.channel("games").id])
+
+
+async def nothing_more_is_asked_there(emu, bot, channel_ids: list[int]) -> None:
+    """Hours pass and the timers run: the bot makes no request more to the channels it lost."""
+    paths: list[str] = []
+    emu.server.observers.append(lambda request, response: paths.append(request.path))
+    emu.advance(2 * 3600)
+    await bot.timers.tick()
+    await bot.presenter.settle()
+    await emu.settle()
+    assert not [p for p in paths if any(str(c) in p for c in channel_ids)], "no retry toward a ban"
+    assert not emu.take_violations()
+
+
+async def test_a_deleted_channel_ends_its_game_and_the_bot_asks_nothing_more_there(tmp_path, caplog):
+    caplog.set_level(logging.INFO)
+    async with catnip(tmp_path) as (emu, bot):
+        thread, _ = await open_table(emu, "catsdogs", 3)
+        await emu.settle()
+        game = next(iter(bot.service.live.values()))
+        games = emu.channel("games")
+        emu.delete_channel(thread)
+        emu.delete_channel(games)  # the bot hears of it (CHANNEL_DELETE) with no move to make
+        await bot.presenter.settle()
+        await emu.settle()
+
+        assert (await bot.store.get_game(game.id)).status == "abandoned" and game.id not in bot.service.live
+        assert any("its channel is gone; ending the game" in w for w in warnings(caplog))
+        assert emu.invalid_requests() == 0
+        no_errors(caplog)
+        await nothing_more_is_asked_there(emu, bot, [thread.id, games.id])
 
 
 async def test_without_create_public_threads_the_table_opens_in_the_channel(tmp_path, caplog):

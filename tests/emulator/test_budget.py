@@ -74,7 +74,9 @@ def test_a_channel_webhook_with_its_own_token_is_not_exempt(method: str) -> None
 @pytest.fixture
 async def tight():
     """Discord's emulator with a global limit of 2 a second and no route limits."""
-    async with Emulator.start(members=["Ann"], rate_limits=RateLimits(2, routes={}, other=None)) as emu:
+    async with Emulator.start(
+        members=["Ann"], rate_limits=RateLimits(2, routes={}, other=None, webhook=None)
+    ) as emu:
         headers = {"Authorization": f"Bot {emu.token}"}
         async with aiohttp.ClientSession(headers=headers) as session:
 
