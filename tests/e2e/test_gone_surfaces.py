@@ -159,7 +159,8 @@ async def test_a_deleted_channel_ends_its_game_and_the_bot_asks_nothing_more_the
         await bot.presenter.settle()
         await emu.settle()
 
-        assert (await bot.store.get_game(game.id)).status == "abandoned" and game.id not in bot.service.live
+        record = await bot.store.games.get_game(game.id)
+        assert record.status == "abandoned" and game.id not in bot.service.live
         assert any("its channel is gone; ending the game" in w for w in warnings(caplog))
         assert emu.invalid_requests() == 0
         no_errors(caplog)
