@@ -13,9 +13,10 @@ each channel over the last minute and posts through the counted route once `FOLL
 went there: a margin under Discord's figure for other bots' webhooks in the same channel.
 
 Each token's webhook routes share one bucket, 5 requests per 2 s (discord/discord-api-docs#2701). The
-writer makes at most `TOKEN_REQUESTS` through one token in any `TOKEN_WINDOW` (one to spare for a
-request on its way) and goes through the counted route beyond, rather than wait for the bucket to
-refill while the table lags.
+writer makes at most `TOKEN_REQUESTS` through one token in any `TOKEN_WINDOW` (room to spare for the
+click's own followup, a private panel, and a request on its way) and goes through the counted route
+beyond: were the bucket to run dry, discord.py would hold the token's next request until it refills,
+and the table would lag by up to 2 s.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ UNKNOWN_MESSAGE = 10008
 PRUNE_EVERY = 256
 FOLLOWUPS_PER_CHANNEL = 20
 FOLLOWUP_WINDOW = 60.0
-TOKEN_REQUESTS = 4
+TOKEN_REQUESTS = 3
 TOKEN_WINDOW = 2.0
 EDITABLE_FOR = 55 * 60.0
 """Seconds after which Catnip edits a message of its own no more: Discord caps the edits of messages
