@@ -11,7 +11,7 @@ start, each its own OS process (`python -m bench.fleet_load --bot …`, the Catn
 `bench.bot_load`) with `SHARD_COUNT=2`: one process runs shards 0 and 1, or two run one shard each.
 The store is one SQLite file in a temporary folder (shared by both processes in `sqlite:2`) or a
 fresh database on a throw-away PostgreSQL server the benchmark starts from the `pgserver` wheel
-(as `bench.store_pg` does; fsync and synchronous commit on).
+(as `bench.store --backend postgres` does; fsync and synchronous commit on).
 
 The load is `bench.bot_load`'s saturated one: Cats & Dogs tables of 4 members, every member acts as
 soon as the table pings them, finished tables start a rematch; or with `--open-loop` its open loop: the
@@ -153,7 +153,7 @@ class Postgres:
         self.runs = 0
 
     async def fresh(self) -> str:
-        from bench.store_pg import fresh_database
+        from bench.store_databases import fresh_database
 
         self.runs += 1
         return await fresh_database(self.url, f"fleet_{self.runs}")

@@ -29,7 +29,7 @@ from aiohttp import web
 
 from bench.load_tables import TABLE_TITLE, Table
 from emulator.model import World
-from emulator.rest import PAYLOAD
+from emulator.responses import PAYLOAD
 from emulator.server import ROUTE
 from emulator.usage import CALLBACK, FOLLOWUP_MESSAGE
 

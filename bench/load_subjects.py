@@ -191,7 +191,7 @@ class Floor:
         self.task: asyncio.Task | None = None
 
     async def start(self, emulator: EmulatorProcess) -> None:
-        from bot.app import tune_runtime
+        from bot.runtime import tune_runtime
         from emulator import TOKEN
         from emulator.harness import start_bot
 

@@ -75,11 +75,11 @@ async def measure(store: GameStore, games: int, players: int) -> dict[float, dic
         seats = [SeatRecord(seat=s, user_id=u, name=f"m{u}") for s, u in enumerate(users)]
         computers = range(len(users), players)
         seats += [SeatRecord(seat=s, user_id=None, computer="normal", name=f"c{s}") for s in computers]
-        lobby = await store.create_lobby(
+        lobby = await store.games.create_lobby(
             guild_id=1, channel_id=2, thread_id=None, game="catsdogs", options={}, host=seats[0], now=1.0,
             seats=seats,
         )  # fmt: skip
-        await store.start_game(lobby.id, seed=n, seats=seats, state_json="{}", now=1.0)
+        await store.games.start_game(lobby.id, seed=n, seats=seats, state_json="{}", now=1.0)
         scores = tuple(chooser.randrange(10) for _ in seats)
         result = FinalResult(scores, (scores.index(max(scores)),), "done")
 
@@ -91,7 +91,7 @@ async def measure(store: GameStore, games: int, players: int) -> dict[float, dic
                 await write_results(db, [(game_id, result, 2.0)])
             times[kind].append(time.perf_counter() - start)
 
-        await store._transaction(body)
+        await store.database.transaction(body)
     figures = {}
     for share in (0.5, 0.99):
         shares = {kind: percentile(times[kind], share) * 1000 for kind in KINDS}
@@ -112,7 +112,7 @@ async def run(games: int, url: str | None) -> None:
             for players in (2, 4):
                 await measure(store, games, players)
             if url:
-                await store._transaction(lambda db: db.execute("ANALYZE"))
+                await store.database.transaction(lambda db: db.execute("ANALYZE"))
                 for players in (2, 4):
                     await measure(store, WARM_UP, players)
             for players in (2, 4):

@@ -1,22 +1,25 @@
-"""Store speed: durable moves per second, commit latency, database size per game, and resume time.
+"""Store speed on either database: durable moves per second, commit latency, size and resume time.
 
-    python -m bench.store [--seconds 3] [--quick] [--dir DIR] [--synchronous FULL] [--game KEY]
+    python -m bench.store [--backend sqlite] [--seconds 3] [--quick] [--game KEY]
+                          [--dir DIR] [--synchronous FULL]          (SQLite, the default)
+    python -m bench.store --backend postgres [--url postgresql://…] [--writers 2]
 
-Moves carry real payloads: states, actions and events recorded from random games of
-the real engines (`--game` picks the one used for the throughput runs; default the
-game with the largest state). Each figure is measured on a fresh database in DIR
-(default: a temporary directory), with the store exactly as the bot opens it.
+Moves carry real payloads: states, actions and events recorded from random games of the real
+engines (`--game` picks the one used for the throughput runs; default the game with the largest
+state), committed through the store exactly as the bot does. SQLite's databases are files in DIR
+(default: a temporary directory); PostgreSQL's, databases on the server at `--url`, or without it
+on a throw-away server of its own from the `pgserver` wheel (a Unix socket, fsync and
+synchronous_commit on, as shipped).
 
-1. Throughput: N games (1, 10, 100, 1,000) each commit moves back to back, each
-   holding its game's lock like the session does; moves/s and commit latency
-   (from asking for the game's lock to the durable commit). Saturated: every game
-   moves as fast as the store allows, so latency grows with N. Plus one paced run:
-   1,000 games each moving once every 2 s, closer to real play.
-2. Size: complete random games of every engine played through the store, then the
+1. Throughput: N games (1, 10, 100, 1,000) each commit moves back to back, each holding its
+   game's lock like the session does; moves/s and commit latency (from asking for the game's lock
+   to the durable commit). Saturated: every game moves as fast as the store allows, so latency
+   grows with N. Plus one paced run: 1,000 games each moving once every 2 s, closer to real play.
+2. Size (SQLite): complete random games of every engine played through the store, then the
    database file growth per finished game.
-3. Resume: a database with 10,000 finished and 1,000 active games; time to open it,
-   list the live games and load every active game's state (warm page cache, then
-   with the file evicted from the page cache).
+3. Resume: a database with 10,000 finished and 1,000 active games; time to open it, list the live
+   games (`active_games`, and `claim_games` as a fleet process does) and load every active game's
+   state; on SQLite also with the file evicted from the page cache.
 """
 
 from __future__ import annotations
@@ -26,18 +29,18 @@ import asyncio
 import contextlib
 import json
 import os
-import platform
 import random
-import sqlite3
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from importlib.metadata import version as package_version
 from pathlib import Path
 
 from bench.machine import describe_machine
-from bot.storage import GameRecord, GameStore, SeatRecord, SqliteGameStore, load_state
+from bench.postgres_server import start_postgres, stop_postgres
+from bench.store_databases import Backend, PostgresBackend, SqliteBackend
+from bot.storage import GameRecord, GameStore, SeatRecord, SqliteGameStore
 from engine import GAMES, Rules
 from engine.testing import RandomPlayer
 
@@ -96,7 +99,7 @@ def seats_for(script: Script, first_user: int) -> list[SeatRecord]:
 
 async def start(store: GameStore, script: Script, number: int) -> GameRecord:
     seats = seats_for(script, 1000 + number % 500)
-    lobby = await store.create_lobby(
+    lobby = await store.games.create_lobby(
         guild_id=1 + number % 20,
         channel_id=100 + number,
         thread_id=None,
@@ -105,7 +108,7 @@ async def start(store: GameStore, script: Script, number: int) -> GameRecord:
         host=seats[0],
         now=time.time(),
     )
-    return await store.start_game(
+    return await store.games.start_game(
         lobby.id, seed=script.seed, seats=seats, state_json=script.initial_json, now=time.time()
     )
 
@@ -118,9 +121,8 @@ def percentile(values: list[float], fraction: float) -> float:
 # --------------------------------------------------------------------------- 1. throughput
 
 
-async def throughput(path: Path, games: int, seconds: float, script: Script, sync: str, pace: float = 0.0):
+async def throughput(store: GameStore, games: int, seconds: float, script: Script, pace: float = 0.0):
     """Commits/s and latencies with `games` games moving at once (every `pace` s each, or flat out)."""
-    store = SqliteGameStore(path, synchronous=sync)
     await store.open()
     try:
         return await moves_at_once(store, games, seconds, script, pace)
@@ -143,7 +145,7 @@ async def moves_at_once(store: GameStore, games: int, seconds: float, script: Sc
             step = script.steps[index % len(script.steps)]
             began = time.perf_counter()
             async with store.lock(game.id):
-                version = await store.commit_move(
+                version = await store.games.commit_move(
                     game.id,
                     expected_version=version,
                     seat=step.seat,
@@ -194,7 +196,7 @@ def recorded_pools() -> dict[str, list[Script]]:
 
 
 async def size_per_game(path: Path, scripts: list[Script], sync: str) -> tuple[float, float]:
-    """Bytes the database grows by per finished game, and per move (after a checkpoint)."""
+    """Bytes the SQLite file grows by per finished game, and per move (after a checkpoint)."""
     store = SqliteGameStore(path, synchronous=sync)
     await store.open()
     await store.close()
@@ -207,7 +209,7 @@ async def size_per_game(path: Path, scripts: list[Script], sync: str) -> tuple[f
         for index, step in enumerate(script.steps):
             last = index == len(script.steps) - 1
             async with store.lock(game.id):
-                version = await store.commit_move(
+                version = await store.games.commit_move(
                     game.id,
                     expected_version=version,
                     seat=step.seat,
@@ -217,7 +219,7 @@ async def size_per_game(path: Path, scripts: list[Script], sync: str) -> tuple[f
                     now=time.time(),
                     status="finished" if last else None,
                 )
-        await store.record_result(
+        await store.games.record_result(
             game.id, scores=script.scores, winners=script.winners, reason=script.reason, now=time.time()
         )
 
@@ -230,12 +232,14 @@ async def size_per_game(path: Path, scripts: list[Script], sync: str) -> tuple[f
 # --------------------------------------------------------------------------- 3. resume
 
 
-def build_resume_database(path: Path, pool: list[Script], finished: int, active: int) -> None:
-    """Write `finished` + `active` games straight into the store's schema, in bulk (set-up, not measured)."""
-    asyncio.run(_create_schema(path))
-    db = sqlite3.connect(path, isolation_level=None)
-    db.execute("PRAGMA synchronous = OFF")
-    db.execute("BEGIN")
+async def build_resume_database(
+    backend: Backend, location: str, pool: list[Script], finished: int, active: int
+) -> None:
+    """`finished` + `active` games written straight into the store's schema in bulk (set-up, not measured)."""
+    store = backend.store(location)
+    await store.open()
+    await store.close()
+    games, seats, moves, snapshots, results, deadlines = [], [], [], [], [], []
     now = time.time()
     for number in range(finished + active):
         script = pool[number % len(pool)]
@@ -243,53 +247,34 @@ def build_resume_database(path: Path, pool: list[Script], finished: int, active:
         cut = len(script.steps) if done else len(script.steps) // 2
         steps = script.steps[:cut]
         game_id = number + 1
-        db.execute(
-            "INSERT INTO games (id, guild_id, channel_id, thread_id, game, options, seed, status, version, "
-            "host_id, created_at, updated_at) VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                game_id,
-                1 + number % 20,
-                100 + number,
-                script.game,
-                json.dumps(script.options),
-                script.seed,
-                "finished" if done else "active",
-                cut + 1,
-                1000 + number % 500,
-                now,
-                now,
-            ),
-        )
-        seats = seats_for(script, 1000 + number % 500)
-        db.executemany(
-            "INSERT INTO seats (game_id, seat, user_id, name, computer) VALUES (?, ?, ?, ?, NULL)",
-            [(game_id, s.seat, s.user_id, s.name) for s in seats],
-        )
-        db.executemany(
-            "INSERT INTO moves (game_id, seq, seat, action, events, at) VALUES (?, ?, ?, ?, ?, ?)",
-            [(game_id, i + 1, s.seat, s.action, json.dumps(s.events), now) for i, s in enumerate(steps)],
-        )
-        state = steps[-1].state_json if steps else script.initial_json
-        db.execute("INSERT INTO snapshots VALUES (?, ?, ?, ?)", (game_id, cut, cut + 1, state))
+        games.append((
+            game_id, (1 + number % 20) << 22, 100 + number, None, script.game, json.dumps(script.options),
+            script.seed, "finished" if done else "active", cut + 1, 1000 + number % 500, now, now,
+        ))  # fmt: skip
+        players = seats_for(script, 1000 + number % 500)
+        seats += [(game_id, s.seat, s.user_id, s.name, None) for s in players]
+        moves += [(game_id, i + 1, s.seat, s.action, json.dumps(s.events), now) for i, s in enumerate(steps)]
+        snapshots.append((game_id, cut, cut + 1, steps[-1].state_json if steps else script.initial_json))
         if done:
-            db.executemany(
-                "INSERT INTO results (game_id, seat, user_id, score, won) VALUES (?, ?, ?, ?, ?)",
-                [
-                    (game_id, s.seat, s.user_id, script.scores[s.seat], int(s.seat in script.winners))
-                    for s in seats
-                ],
-            )
+            scores, won = script.scores, script.winners
+            results += [(game_id, s.seat, s.user_id, scores[s.seat], int(s.seat in won)) for s in players]
         else:
-            db.execute("INSERT INTO deadlines VALUES (?, 'turn', ?)", (game_id, now + 300))
-    db.execute("COMMIT")
-    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    db.close()
-
-
-async def _create_schema(path: Path) -> None:
-    store = SqliteGameStore(path)
-    await store.open()
-    await store.close()
+            deadlines.append((game_id, "turn", now + 300))
+    game_columns = (
+        "id", "guild_id", "channel_id", "thread_id", "game", "options", "seed", "status", "version",
+        "host_id", "created_at", "updated_at",
+    )  # fmt: skip
+    await backend.load(
+        location,
+        {
+            "games": (game_columns, games),
+            "seats": (("game_id", "seat", "user_id", "name", "computer"), seats),
+            "moves": (("game_id", "seq", "seat", "action", "events", "at"), moves),
+            "snapshots": (("game_id", "seq", "version", "state"), snapshots),
+            "results": (("game_id", "seat", "user_id", "score", "won"), results),
+            "deadlines": (("game_id", "decision", "due"), deadlines),
+        },
+    )
 
 
 def evict_from_page_cache(path: Path) -> None:
@@ -303,23 +288,29 @@ def evict_from_page_cache(path: Path) -> None:
                 os.close(fd)
 
 
-async def resume(path: Path, sync: str) -> dict[str, float]:
-    """Seconds to open the store, list the live games and load each active game's state."""
+async def resume(store: GameStore, *, claim: bool) -> dict[str, float]:
+    """Seconds to open the store, list (or claim) the live games and load each active game's state."""
     began = time.perf_counter()
-    store = SqliteGameStore(path, synchronous=sync)
     await store.open()
     opened = time.perf_counter()
-    games = await store.active_games()
+    if claim:
+        games = await store.coordination.claim_games(
+            shard_ids=[0], shard_count=1, lease_seconds=60, now=time.time()
+        )
+    else:
+        games = await store.games.active_games()
     listed = time.perf_counter()
     for game in games:
         if game.status == "active":
-            await load_state(store, game, GAMES[game.game].rules)
+            await store.games.load_state(game, GAMES[game.game].rules)
     loaded = time.perf_counter()
+    if claim:
+        await store.coordination.release_games()
     await store.close()
     return {
         "games": len(games),
         "open": opened - began,
-        "active_games": listed - opened,
+        "list": listed - opened,
         "load_state": loaded - listed,
         "total": loaded - began,
     }
@@ -328,41 +319,43 @@ async def resume(path: Path, sync: str) -> dict[str, float]:
 # --------------------------------------------------------------------------- report
 
 
-def filesystem_of(path: Path) -> str:
-    best = ("?", "?", "")
-    try:
-        with open("/proc/mounts") as mounts:
-            for line in mounts:
-                device, mountpoint, fstype = line.split()[:3]
-                if str(path).startswith(mountpoint) and len(mountpoint) >= len(best[2]):
-                    best = (device, fstype, mountpoint)
-    except OSError:
-        pass
-    return f"{best[0]} ({best[1]}) mounted on {best[2] or '?'}"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
+    parser.add_argument("--backend", default="sqlite", choices=["sqlite", "postgres"])
     parser.add_argument("--seconds", type=float, default=3.0, help="duration of each throughput run")
     parser.add_argument("--quick", action="store_true", help="shorter runs and a 10x smaller resume database")
-    parser.add_argument(
-        "--dir", help="where to create the benchmark databases (default: a temporary directory)"
-    )
-    parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"])
     parser.add_argument("--game", choices=sorted(GAMES), help="engine whose moves feed the throughput runs")
+    parser.add_argument(
+        "--dir", help="SQLite: where to create the databases (default: a temporary directory)"
+    )
+    parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"], help="SQLite's")
+    parser.add_argument(
+        "--url", help="PostgreSQL: a server whose user may create databases; default: start one"
+    )
+    parser.add_argument("--writers", type=int, default=2, help="PostgreSQL: batches of moves written at once")
     args = parser.parse_args()
+    with contextlib.ExitStack() as cleanup:
+        if args.backend == "sqlite":
+            workdir = Path(tempfile.mkdtemp(prefix="catnip-bench-", dir=args.dir))
+            cleanup.callback(_remove_folder, workdir)
+            backend: Backend = SqliteBackend(workdir, args.synchronous)
+        else:
+            url = args.url
+            if url is None:
+                server, folder = start_postgres(sync_setup=True)
+                cleanup.callback(stop_postgres, server, folder)
+                url = server.get_uri()
+            backend = PostgresBackend(url, args.writers)
+        report(backend, args)
+
+
+def report(backend: Backend, args: argparse.Namespace) -> None:
     seconds = 1.0 if args.quick else args.seconds
     scale = 10 if args.quick else 1
-
-    workdir = Path(tempfile.mkdtemp(prefix="catnip-bench-", dir=args.dir))
     print(describe_machine())
-    print(
-        f"SQLite {sqlite3.sqlite_version}, aiosqlite {package_version('aiosqlite')}, "
-        f"{platform.python_implementation()}; journal_mode=WAL synchronous={args.synchronous}"
-    )
-    print(f"databases in {workdir} on {filesystem_of(workdir.resolve())}")
+    print(asyncio.run(backend.describe()))
     print("load average at start: " + ", ".join(f"{load:.2f}" for load in os.getloadavg()))
 
     pools = recorded_pools()
@@ -380,50 +373,54 @@ def main() -> None:
     )
     print(THROUGHPUT_HEADER)
     for number, (games, pace) in enumerate(THROUGHPUT_RUNS):
-        rate, latencies = asyncio.run(
-            throughput(
-                workdir / f"throughput-{number}.sqlite3",
-                games,
-                seconds * (2 if pace else 1),
-                script,
-                args.synchronous,
-                pace,
-            )
-        )
+        store = backend.store(asyncio.run(backend.fresh(f"throughput-{number}")))
+        rate, latencies = asyncio.run(throughput(store, games, seconds * (2 if pace else 1), script, pace))
         print(throughput_row(games, pace, rate, latencies))
 
-    print("\n2. Database size per finished game (complete random games, after a checkpoint)")
-    for key, pool in pools.items():
-        per_game, per_move = asyncio.run(
-            size_per_game(workdir / f"size-{key}.sqlite3", pool * (2 if args.quick else 5), args.synchronous)
-        )
-        moves = statistics.mean(len(s.steps) for s in pool)
-        print(
-            f"   {key:10} {per_game / 1024:6.1f} KiB a game ({moves:.0f} moves), {per_move:5.0f} B a move "
-            f"-> a 60-move game ~ {per_move * 60 / 1024:.1f} KiB"
-        )
+    if isinstance(backend, SqliteBackend):
+        print("\n2. Database size per finished game (complete random games, after a checkpoint)")
+        for key, pool in pools.items():
+            path = backend.workdir / f"size-{key}.sqlite3"
+            per_game, per_move = asyncio.run(
+                size_per_game(path, pool * (2 if args.quick else 5), args.synchronous)
+            )
+            moves = statistics.mean(len(s.steps) for s in pool)
+            print(
+                f"   {key:10} {per_game / 1024:6.1f} KiB a game ({moves:.0f} moves), "
+                f"{per_move:5.0f} B a move -> a 60-move game ~ {per_move * 60 / 1024:.1f} KiB"
+            )
 
     finished, active = 10_000 // scale, 1_000 // scale
-    path = workdir / "resume.sqlite3"
+    location = asyncio.run(backend.fresh("resume"))
     began = time.perf_counter()
-    build_resume_database(path, [s for pool in pools.values() for s in pool], finished, active)
+    pool = [s for scripts in pools.values() for s in scripts]
+    asyncio.run(build_resume_database(backend, location, pool, finished, active))
     print(
         f"\n3. Resume with {finished:,} finished and {active:,} active games "
-        f"({path.stat().st_size / 2**20:.0f} MiB, built in {time.perf_counter() - began:.0f} s)"
+        f"(built in {time.perf_counter() - began:.0f} s; mean state "
+        f"{statistics.mean(len(s.steps[-1].state_json) for s in pool):.0f} B)"
     )
-    for label in ("warm page cache", "file evicted from page cache"):
-        if label.startswith("file"):
-            evict_from_page_cache(path)
-        figures = asyncio.run(resume(path, args.synchronous))
+    runs: list[tuple[str, bool, Callable[[], None] | None]] = [
+        ("active_games (one process)", False, None),
+        ("claim_games (a fleet process)", True, None),
+    ]
+    if isinstance(backend, SqliteBackend):
+        runs.append(("evicted from page cache", False, lambda: evict_from_page_cache(Path(location))))
+    for label, claim, before in runs:
+        if before is not None:
+            before()
+        figures = asyncio.run(resume(backend.store(location, owner="bench"), claim=claim))
         print(
             f"   {label:30} total {figures['total']:.3f} s = open {figures['open']:.3f} + "
-            f"active_games {figures['active_games']:.3f} ({figures['games']:.0f} games) + "
+            f"list {figures['list']:.3f} ({figures['games']:.0f} games) + "
             f"load_state {figures['load_state']:.3f}"
         )
 
-    for file in workdir.iterdir():
+
+def _remove_folder(folder: Path) -> None:
+    for file in folder.iterdir():
         file.unlink()
-    workdir.rmdir()
+    folder.rmdir()
 
 
 if __name__ == "__main__":

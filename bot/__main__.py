@@ -39,7 +39,7 @@ def shards_named(settings: Settings, command: str | None) -> str:
 def start_bot(settings: Settings) -> tuple[CatnipBot, asyncio.Task[None]]:
     """The bot as `catnip` runs it, and the task it logs in and runs on: built from `settings` alone,
     sharing the identify slots of its machine's fleet (`catnip fleet` names their folder), and tuning
-    this process's runtime once it is ready (`bot.app.tune_runtime`). The benchmarks start Catnip here
+    this process's runtime once it is ready (`bot.runtime.tune_runtime`). The benchmarks start Catnip here
     too (bench/load_subjects.py): what they measure is what runs."""
     from bot.app import create_bot
 

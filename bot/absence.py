@@ -59,7 +59,7 @@ class Absence:
             return
         if not any(event.kind == TIMED_OUT for event in events):
             return
-        moves = await self.service.store.recent_moves(game.id, LOOKBACK)
+        moves = await self.service.store.games.recent_moves(game.id, LOOKBACK)
         seat = moves[-1].seat
         record = game.record.seats[seat]
         if record.computer or record.user_id is None:

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import secrets
-import sys
 from pathlib import Path
 
 import aiohttp
@@ -17,14 +15,17 @@ from discord.ext import commands
 
 from bot.absence import Absence
 from bot.clock import Clock, SystemClock
+from bot.cog_extensions import cog_extensions
 from bot.config import Settings
 from bot.discord_budget import GlobalBudget, share, trace_config
 from bot.handover import Handover
-from bot.health import HealthServer, Metrics
+from bot.health import HealthServer
 from bot.logs import name_shards
 from bot.memory import RELEASE_EVERY_SECONDS, can_release, release_free_memory
+from bot.metrics import Metrics
 from bot.outages import OutageLog, is_discord_outage, wait_until_up
 from bot.presenter import Presenter
+from bot.runtime import tune_runtime
 from bot.sessions import GameService
 from bot.shard_owners import ShardOwner, ShardsTaken
 from bot.sharding import IDENTIFY_WINDOW, IdentifyGate, ShardPlan
@@ -42,17 +43,6 @@ from discord_door import (
 )
 
 log = logging.getLogger("catnip")
-
-COGS_DIR = Path(__file__).resolve().parents[1] / "cogs"
-
-
-def cog_extensions() -> list[str]:
-    """Every extension under cogs/: a package whose __init__ defines `setup`."""
-    return sorted(
-        f"cogs.{path.parent.name}"
-        for path in COGS_DIR.glob("*/__init__.py")
-        if "async def setup(" in path.read_text()
-    )
 
 
 class CatnipTree(app_commands.CommandTree):
@@ -126,8 +116,8 @@ class CatnipBot(commands.AutoShardedBot):
         self.store: GameStore = store or store_for_settings(settings)
         self.clock: Clock = clock or SystemClock()
         self.discord_outage = OutageLog("Discord", log, now=self.clock.now)
-        if self.store.outage is not None:
-            self.store.outage.now = self.clock.now
+        if self.store.database.outage is not None:
+            self.store.database.outage.now = self.clock.now
         self.service = GameService(
             self.store, self.clock, computer_delay=settings.computer_delay_seconds, pictures=settings.pictures
         )
@@ -204,12 +194,12 @@ class CatnipBot(commands.AutoShardedBot):
 
     async def _open_store(self) -> None:
         """Open the store, waiting for a database server that is away at start."""
-        if self.store.outage is None:
+        if self.store.database.outage is None:
             await self.store.open()
             return
         await wait_until_up(
             self.store.open,
-            self.store.outage,
+            self.store.database.outage,
             is_outage=lambda error: isinstance(error, StoreUnavailable),
             sleep=self.clock.sleep,
         )
@@ -238,7 +228,7 @@ class CatnipBot(commands.AutoShardedBot):
         # Part of a fleet (or able to be): the database decides which process runs a game.
         fleet = self.settings.shard_ids is not None or self.settings.database_url is not None
         if fleet:
-            self.store.owner = str(self.shard_plan)
+            self.store.owner.role = str(self.shard_plan)
             self.handover = Handover(self.store, self.shard_plan)
             await self.handover.join()
         self.service.run_shards(self.shard_plan, leasing=fleet)
@@ -426,7 +416,9 @@ class CatnipBot(commands.AutoShardedBot):
         before: int | None = None
         while True:
             try:
-                held = await self.store.held_elsewhere(plan.shard_ids, plan.shard_count, self.clock.now())
+                held = await self.store.coordination.held_elsewhere(
+                    plan.shard_ids, plan.shard_count, self.clock.now()
+                )
             except StoreUnavailable:
                 held = before  # asked again in a moment
             if held != before and await self._renew_leases():  # claimed only once some were let go
@@ -497,38 +489,6 @@ CLAIM_EVERY_SECONDS = 0.1
 """Right after a fleet takes over: how often it looks for the games the fleet before has let go of."""
 CLICK_ANSWER_SECONDS = 3.0
 """Discord's time to answer a click: a fleet handing over waits this long at most for those under way."""
-
-GC_THRESHOLDS = (10_000, 20, 10)
-
-SWITCH_INTERVAL = 0.0002
-"""Seconds a busy thread may keep the GIL while another waits for it (Python's default is 0.005)."""
-
-
-def tune_runtime() -> None:
-    """Make garbage collection and thread switches cheap for a running bot: the bot calls it once it
-    is ready, when started as `python -m bot` starts it (`runtime_tuning`, `bot.__main__.start_bot`).
-
-    The objects alive after start-up (modules, discord.py's caches) are frozen out of every
-    later collection, and the young generation is collected after 10,000 net allocations
-    instead of 700. Each click allocates many short-lived objects, nearly all freed by
-    reference counting; with the default threshold the collector ran several times per move.
-
-    The store writes each batch of moves on its own thread, and SQLite gives up the GIL around
-    every row it writes. With the event loop busy, getting it back waited up to the default 5 ms
-    switch interval each time, which held up every batch of moves. A computer player thinking on
-    a worker thread also hands the GIL back to the event loop sooner. What both save is measured in
-    docs/benchmarks.md (`python -m bench.bot_load`).
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
-    sys.setswitchinterval(SWITCH_INTERVAL)
-    log.debug(  # read back from the interpreter: what runs, not what was asked
-        "runtime tuned: gc threshold %s, %d objects frozen, switch interval %r s",
-        gc.get_threshold(),
-        gc.get_freeze_count(),
-        sys.getswitchinterval(),
-    )
 
 
 def create_bot(settings: Settings, **kwargs) -> CatnipBot:

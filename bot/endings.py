@@ -22,9 +22,9 @@ class Endings:
     async def close(self, game: LiveGame, status: str, reason: str) -> None:
         """Store `game` as `status` ("cancelled", "abandoned") for `reason`, stop it, tell the listeners."""
         store = self.games.store
-        game.record = await store.set_status(game.id, status, now=self.games.clock.now(), reason=reason)
+        game.record = await store.games.set_status(game.id, status, now=self.games.clock.now(), reason=reason)
         game.ending_unshown = True
-        await store.clear_deadline(game.id)
+        await store.timers.clear_deadline(game.id)
         self.games.live.pop(game.id, None)
         self.computers.stop(game.id)
         log.info("%s closed (%s): %s", game.log_prefix(), status, reason)
@@ -36,7 +36,7 @@ class Endings:
         game's reason. The listeners hear of them as resumed (so their old pings go), the closed ones
         then as closed."""
         plan = self.games.shard_plan
-        endings = [e for e in await self.games.store.endings_to_show() if plan.owns(e.record.guild_id)]
+        endings = [e for e in await self.games.store.games.endings_to_show() if plan.owns(e.record.guild_id)]
         games = [await self.games.read(ending.record, ending=True) for ending in endings]
         await self.games.tell_resumed(games)
         for game, ending in zip(games, endings, strict=True):
@@ -49,6 +49,6 @@ class Endings:
             return
         game.ending_unshown = False
         try:
-            await self.games.store.ending_shown(game.id)
+            await self.games.store.games.ending_shown(game.id)
         except StoreUnavailable:
             log.warning("%s last table shown but not noted so; shown again at start", game.log_prefix())

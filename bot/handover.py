@@ -60,11 +60,11 @@ class Handover:
     async def join(self) -> None:
         """Read the fleet's layout (recording this process's count as in charge if none is yet, or if the
         fleet in charge has no shard connected any more)."""
-        self.layout = await self.store.join_layout(self.plan.shard_count, now=self.wall())
+        self.layout = await self.store.coordination.join_layout(self.plan.shard_count, now=self.wall())
 
     async def leave(self) -> None:
         """Say this process's shards are no longer connected (it stops)."""
-        await self.store.say_disconnected(self.plan.shard_count, self.plan.shard_ids)
+        await self.store.coordination.say_disconnected(self.plan.shard_count, self.plan.shard_ids)
 
     def in_charge(self, at: float) -> bool:
         """Whether this process answers a click or command made at `at` (Discord's time)."""
@@ -94,7 +94,7 @@ class Handover:
         while True:
             try:
                 if connected() and not self.handed_over:
-                    self.layout = await self.store.say_connected(
+                    self.layout = await self.store.coordination.say_connected(
                         self.plan.shard_count,
                         self.plan.shard_ids,
                         now=self.wall(),
@@ -103,7 +103,7 @@ class Handover:
                         standing_by=not running,
                     )
                 else:
-                    self.layout = await self.store.shard_layout() or self.layout
+                    self.layout = await self.store.coordination.shard_layout() or self.layout
             except StoreUnavailable:
                 pass  # the store tells of the outage; the layout is read again at the next round
             except Exception:

@@ -59,7 +59,7 @@ class Leases:
     async def release(self) -> None:
         """With leases: let another process take this one's games at once (a clean stop)."""
         if self.leasing:
-            await self.games.store.release_games()
+            await self.games.store.coordination.release_games()
 
     async def hand_over(self) -> None:
         """With leases: stop running games here and let another process take them at once (a fleet of
@@ -74,8 +74,8 @@ class Leases:
         """The lobbies and active games of this process's shards: with leases, those whose lease it holds."""
         plan, store = self.games.shard_plan, self.games.store
         if not self.leasing:
-            return [record for record in await store.active_games() if plan.owns(record.guild_id)]
-        return await store.claim_games(
+            return [record for record in await store.games.active_games() if plan.owns(record.guild_id)]
+        return await store.coordination.claim_games(
             shard_ids=plan.shard_ids,
             shard_count=plan.shard_count,
             lease_seconds=plan.lease_seconds,

@@ -19,7 +19,7 @@ PICTURES_OPTION = "pictures"
 KEPT_EVENTS = 24
 """Events a live game keeps in memory: the table narrates the last 6, a panel the last 4 its seat may
 see, the details the last 12; the rest leaves room for the other seats' private events. Events are
-most of a game's memory in steady play (docs/benchmarks.md, "Memory in steady play")."""
+most of a game's memory in steady play (docs/performance.md, "Memory in steady play")."""
 VIEWS_KEPT = 256
 """Views kept for `LiveGame.view`, across all games: those of the states rendered just now."""
 _recent_views: dict[tuple[int, int | None], tuple[Frozen, Frozen]] = {}

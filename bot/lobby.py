@@ -57,10 +57,10 @@ class Lobby:
             raise Refusal(f"There is no game called {game_key!r}.")
         self.games.check_owner(guild_id)
         rules = GAMES[game_key].rules
-        remembered = await self.games.store.remembered_options(channel_id, game_key) or {}
+        remembered = await self.games.store.games.remembered_options(channel_id, game_key) or {}
         options = _valid_options(rules, remembered)
         options.setdefault(PICTURES_OPTION, self.pictures)
-        record = await self.games.store.create_lobby(
+        record = await self.games.store.games.create_lobby(
             guild_id=guild_id,
             channel_id=channel_id,
             thread_id=thread_id,
@@ -90,7 +90,7 @@ class Lobby:
             try:
                 yield game
             except StaleMove as error:
-                record = await self.games.store.get_game(game.id)
+                record = await self.games.store.games.get_game(game.id)
                 raise GameClosed(_not_in_lobby(record.status)) from error
 
     async def _set_seats(
@@ -111,7 +111,7 @@ class Lobby:
                 player = before[chosen]
                 options[name] = next((index for index, seat in enumerate(seats) if seat is player), None)
         changed = options if options != game.record.options else None
-        game.record = await self.games.store.update_lobby(
+        game.record = await self.games.store.games.update_lobby(
             game.id, seats=numbered, options=changed, host_id=host_id, now=self.games.clock.now()
         )
         await self.games.tell_lobby(game)
@@ -195,7 +195,7 @@ class Lobby:
                     validated[TIMER_OPTION] = options[TIMER_OPTION]
             if PICTURES_OPTION in options:
                 validated[PICTURES_OPTION] = options[PICTURES_OPTION]
-            game.record = await self.games.store.update_lobby(
+            game.record = await self.games.store.games.update_lobby(
                 game.id, options=validated, now=self.games.clock.now()
             )
             await self.games.tell_lobby(game)
@@ -211,7 +211,7 @@ class Lobby:
                     f"{rules.title} needs {rules.min_players}–{rules.max_players} players; {count} seated."
                 )
             state = rules.setup(count, seed, game.options())
-            game.record = await self.games.store.start_game(
+            game.record = await self.games.store.games.start_game(
                 game.id,
                 seed=seed,
                 seats=game.record.seats,
@@ -234,7 +234,7 @@ class Lobby:
         """A new game with the same players and options, started at once; the one already running if
         someone called it first (two players, or a double click, make one rematch table)."""
         async with self.games.store.lock(game_id):
-            record = await self.games.store.get_game(game_id)
+            record = await self.games.store.games.get_game(game_id)
             if record.status != "finished":
                 raise Refusal("A rematch can start once the game has finished.")
             if not any(seat.user_id == user_id for seat in record.seats):
@@ -245,7 +245,7 @@ class Lobby:
             return await self._rematch(record, user_id, seed)
 
     async def _rematch(self, record: GameRecord, user_id: int, seed: int) -> LiveGame:
-        new = await self.games.store.create_lobby(
+        new = await self.games.store.games.create_lobby(
             guild_id=record.guild_id,
             channel_id=record.channel_id,
             thread_id=record.thread_id,

@@ -3,7 +3,7 @@
 Under load hundreds of Discord requests and their answers are in flight at once; once they are
 done, CPython frees their buffers, but glibc keeps the freed pages in its heaps (one per thread
 that allocated) for later use, so the bot's resident memory stays at its busiest moment's
-(docs/benchmarks.md, "Memory in steady play"). `malloc_trim` hands those pages back. It costs a
+(docs/performance.md, "Memory in steady play"). `malloc_trim` hands those pages back. It costs a
 few milliseconds on a heap of a few hundred MB, so the bot calls it once a minute.
 """
 

@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING
 from bot.errors import NotInGame, Refusal, RunElsewhere, TableMovedOn
 from bot.live import UNDOABLE, LiveGame, describe_players, undoable
 from bot.running_games import RunningGames
-from bot.storage import FinalResult, NotOwner, SeatRecord, StaleMove, StoreUnavailable, load_state
+from bot.storage import FinalResult, NotOwner, SeatRecord, StaleMove, StoreUnavailable
 from engine import Event, Frozen
 from engine.history import NOTHING_TO_TAKE_BACK, UNDO, replay, take_back, take_back_refusal
 
 if TYPE_CHECKING:
-    from bot.health import Metrics
+    from bot.metrics import Metrics
 
 log = logging.getLogger("catnip.sessions")
 
@@ -29,7 +29,7 @@ class Moves:
     def __init__(self, games: RunningGames) -> None:
         self.games = games
         self.metrics: Metrics | None = None
-        """Where committed moves and the store's refusals are counted (bot/health.py), if anywhere."""
+        """Where committed moves and the store's refusals are counted (bot/metrics.py), if anywhere."""
 
     def check_player(self, game: LiveGame, user_id: int) -> int:
         """The seat of `user_id` in `game`, or a refusal naming the players."""
@@ -65,7 +65,7 @@ class Moves:
             return
         if version > current or version < 1:
             raise TableMovedOn()
-        since = await self.games.store.moves(game.id, after_seq=version - 1)
+        since = await self.games.store.games.moves(game.id, after_seq=version - 1)
         if any(move.seat == seat for move in since):
             raise TableMovedOn()
 
@@ -93,7 +93,7 @@ class Moves:
         async with self.games.store.lock(game.id):
             if version != game.record.version:
                 raise Refusal(TOO_LATE)
-            moves = await self.games.store.moves(game.id)
+            moves = await self.games.store.games.moves(game.id)
             last = moves[-1] if moves else None
             if last is None or last.seat != seat or last.action == UNDO or game.record.seats[seat].computer:
                 raise Refusal(NOTHING_TO_TAKE_BACK)
@@ -121,7 +121,7 @@ class Moves:
         store, now = self.games.store, self.games.clock.now()
         started = time.perf_counter()
         try:
-            version = await store.commit_move(
+            version = await store.games.commit_move(
                 game.id,
                 expected_version=game.record.version,
                 seat=seat,
@@ -142,8 +142,8 @@ class Moves:
                 raise RunElsewhere(str(error)) from error
             if not isinstance(error, StaleMove):
                 raise
-            game.record = await store.get_game(game.id)
-            game.state = await load_state(store, game.record, game.rules)
+            game.record = await store.games.get_game(game.id)
+            game.state = await store.games.load_state(game.record, game.rules)
             raise TableMovedOn() from error
         if self.metrics is not None:
             self.metrics.committed(human=human, seconds=time.perf_counter() - started)
@@ -164,7 +164,7 @@ class Moves:
         """What the finished game did to ratings, for its result (stored with it: an unreadable store
         only leaves them off the table)."""
         try:
-            game.rating_changes = await self.games.store.rating_changes(game.id)
+            game.rating_changes = await self.games.store.results.rating_changes(game.id)
         except StoreUnavailable:
             log.warning("%s finished; its rating changes could not be read for the table", game.log_prefix())
 
@@ -182,7 +182,7 @@ class Moves:
         successor = None
         if pass_host and game.record.seats[replacement.seat].user_id == game.record.host_id:
             successor = next_host(game.record.seats, replacement.seat)
-        game.record = await self.games.store.replace_seat(
+        game.record = await self.games.store.games.replace_seat(
             game.id, replacement, host_id=successor, now=self.games.clock.now()
         )
         if successor is not None:

@@ -23,5 +23,8 @@ class Presenter(GameListener, Protocol):
     async def settle(self) -> None:
         """Return once every table update under way or waiting is done."""
 
+    def deleted(self, message_id: int) -> bool:
+        """Whether the message is one it deleted or is deleting (a table posted again further down)."""
+
     def busy(self) -> bool:
         """Whether a table update, a picture or a message deletion is waiting or under way."""

@@ -15,7 +15,7 @@ from bot.errors import GameClosed, NotOwned
 from bot.live import GameListener, LiveGame, undoable
 from bot.presenter import Presenter
 from bot.sharding import ShardPlan
-from bot.storage import GameRecord, GameStore, StoreUnavailable, load_state
+from bot.storage import GameRecord, GameStore, StoreUnavailable
 from engine import GAMES, Event
 
 log = logging.getLogger("catnip.sessions")
@@ -53,7 +53,7 @@ class RunningGames:
         game = self.live.get(game_id)
         if game is None:
             try:
-                record = await self.store.get_game(game_id)
+                record = await self.store.games.get_game(game_id)
             except StoreUnavailable:
                 raise
             except Exception as error:
@@ -79,8 +79,8 @@ class RunningGames:
         rules = GAMES[record.game].rules
         state, events, moves = None, [], []
         if record.status in ("active", "finished"):
-            state = await load_state(self.store, record, rules)
-            moves = await self.store.recent_moves(record.id, RECENT_MOVES)
+            state = await self.store.games.load_state(record, rules)
+            moves = await self.store.games.recent_moves(record.id, RECENT_MOVES)
             for move in moves:
                 events += [Event.model_validate(data) for data in move.events]
         return LiveGame(
@@ -91,7 +91,9 @@ class RunningGames:
             events=events,
             ending_unshown=ending,
             undoable_by=moves[-1].seat if moves and undoable(moves[-1]) else None,
-            rating_changes=await self.store.rating_changes(record.id) if record.status == "finished" else {},
+            rating_changes=await self.store.results.rating_changes(record.id)
+            if record.status == "finished"
+            else {},
         )
 
     def check_owner(self, guild_id: int | None) -> None:
@@ -110,7 +112,7 @@ class RunningGames:
 
     async def table_posted(self, game: LiveGame, *, channel_id: int, message_id: int) -> None:
         """`game`'s table is now message `message_id` of `channel_id`."""
-        await self.store.set_table_message(
+        await self.store.games.set_table_message(
             game.id, channel_id=channel_id, message_id=message_id, now=self.clock.now()
         )
         game.record = game.record.model_copy(
@@ -120,11 +122,11 @@ class RunningGames:
     async def take_pings(self, games: Sequence[LiveGame]) -> dict[int, tuple[int, int]]:
         """The turn pings (channel, message) the last process to run `games` left up, forgotten by the
         store as they are handed over."""
-        return await self.store.take_pings(game.id for game in games)
+        return await self.store.timers.take_pings(game.id for game in games)
 
     async def note_pings(self, standing: Mapping[int, tuple[int, int]], *, cleared: Iterable[int]) -> None:
         """Note the turn pings standing by game, and those gone, for the next process to run the games."""
-        await self.store.save_pings(standing, cleared=cleared)
+        await self.store.timers.save_pings(standing, cleared=cleared)
 
     # ----------------------------------------------------------------- telling
 

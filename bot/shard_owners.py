@@ -141,7 +141,7 @@ class ShardOwner:
             await self.sleep(LOOK_EVERY_SECONDS)
 
     async def _claim(self, gone: set[str]) -> list[ShardHolder]:
-        return await self.store.claim_shards(
+        return await self.store.coordination.claim_shards(
             self.plan.shard_count,
             self.plan.shard_ids,
             machine=self.machine,
@@ -157,14 +157,14 @@ class ShardOwner:
         while True:
             await self.sleep(RENEW_EVERY_SECONDS)
             try:
-                lost = await self.store.renew_shards(
+                lost = await self.store.coordination.renew_shards(
                     self.plan.shard_count, self.plan.shard_ids, now=self.wall(), for_seconds=HOLD_SECONDS
                 )
             except StoreUnavailable:
                 continue  # the store tells of the outage; renewed at the next round
             if lost:
                 self.held = False
-                holders = await self.store.shard_holders(self.plan.shard_count, lost)
+                holders = await self.store.coordination.shard_holders(self.plan.shard_count, lost)
                 raise ShardsTaken(self.plan, holders, here=self.machine, running=True)
 
     async def release(self) -> None:
@@ -172,4 +172,4 @@ class ShardOwner:
         if self.held:
             self.held = False
             with contextlib.suppress(StoreUnavailable):  # else the hold runs out by itself
-                await self.store.release_shards(self.plan.shard_count, self.plan.shard_ids)
+                await self.store.coordination.release_shards(self.plan.shard_count, self.plan.shard_ids)

@@ -50,7 +50,9 @@ class Timers:
     async def resume(self) -> None:
         """Re-arm the deadlines saved before a restart, of the games this process runs."""
         owned = self.service.live
-        self._deadlines = {d.game_id: d for d in await self.service.store.deadlines() if d.game_id in owned}
+        self._deadlines = {
+            d.game_id: d for d in await self.service.store.timers.deadlines() if d.game_id in owned
+        }
 
     # -------------------------------------------------------------- listening to the game service
 
@@ -126,7 +128,7 @@ class Timers:
         while self._unsaved:
             batch, self._unsaved = self._unsaved, {}
             try:
-                await self.service.store.save_deadlines(
+                await self.service.store.timers.save_deadlines(
                     [d for d in batch.values() if d is not None],
                     cleared=[game_id for game_id, d in batch.items() if d is None],
                     lazy=lazy,

@@ -59,7 +59,7 @@ def wrapped_lines(line: str, width: int = PHONE_COLUMNS) -> int:
     """How many phone lines one line of text fills, wrapped at word breaks (an empty line is one).
 
     Cached: a table's lines mostly repeat from one move to the next, and every table is measured each
-    time it is shown (the cache's size when full is in docs/benchmarks.md)."""
+    time it is shown (the cache's size when full is in docs/performance.md)."""
     if "<" not in line and len(line.encode()) <= width:
         return 1  # fits: marks only take room away, and a character over 1 wide takes 2 bytes or more
     plain = shown(line)

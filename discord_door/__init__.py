@@ -5,8 +5,8 @@ imports nothing of Catnip either) and the benchmarks all come through the same d
 
 discord.py keeps the right to change what it does not document, even between minor releases. Each use
 below says why it is there and what it saves; the savings were measured with `python -m bench.bot_load`
-(docs/benchmarks.md, "One door to discord.py's internals", and section 16 for the uses taken back
-since), and a use whose saving was within the noise was dropped for the public API.
+(docs/performance.md, "discord.py's internals"), and a use whose saving was within the noise was
+dropped for the public API.
 tests/test_discord_internals.py checks every name and shape used here against the installed discord.py,
 and that no other module of Catnip uses one; pyproject.toml pins discord.py to the minor releases that
 test passes on.

@@ -12,7 +12,7 @@ from aiohttp import web
 from emulator import limits
 from emulator.model import Interaction, StoredMessage
 from emulator.ratelimits import ChannelWebhookMessages
-from emulator.rest import (
+from emulator.responses import (
     ALREADY_ACKNOWLEDGED,
     COMPONENTS_ONLY,
     INVALID_FORM,
@@ -21,12 +21,13 @@ from emulator.rest import (
     UNKNOWN_MESSAGE,
     UNKNOWN_WEBHOOK,
     Refused,
-    Rest,
     error,
     json_response,
+    message_fields,
     no_content,
     read_payload,
 )
+from emulator.rest import Rest
 
 CHANNEL_MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL = 4, 5, 6, 7, 9
 COMMAND, COMPONENT, MODAL_SUBMIT = 2, 3, 5
@@ -118,7 +119,7 @@ class Callbacks:
         rest, world = self.rest, self.world
         channel = rest.channel(interaction.channel_id)
         if kind == CHANNEL_MESSAGE:
-            fields = rest.fields_of(data)
+            fields = message_fields(data)
             rest.add_files(fields, data, where)
             rest.check(fields, where)
             message = rest.create_message(
@@ -161,7 +162,7 @@ class Callbacks:
                 )
             interaction.original_id = target.id
             if kind == UPDATE_MESSAGE:
-                fields = rest.fields_of(data, target)
+                fields = message_fields(data, target)
                 rest.add_files(fields, data, where, target)
                 rest.check(fields, where)
                 rest.update_message(target, fields)
@@ -238,12 +239,12 @@ class Callbacks:
             and interaction.response_type == DEFERRED_MESSAGE
         ):
             # The first follow-up after a deferred reply replaces the "thinking…" message.
-            fields = rest.fields_of(payload, original)
+            fields = message_fields(payload, original)
             rest.add_files(fields, payload, where, original)
             rest.check(fields, where)
             message = rest.update_message(original, fields)
         else:
-            fields = rest.fields_of(payload)
+            fields = message_fields(payload)
             rest.add_files(fields, payload, where)
             rest.check(fields, where)
             channel = rest.channel(interaction.channel_id)
@@ -285,7 +286,7 @@ class Callbacks:
         if not message.flags & limits.LOADING_FLAG:
             rest.check_edit_age(message, where)
         payload = await read_payload(request)
-        fields = rest.fields_of(payload, message)
+        fields = message_fields(payload, message)
         rest.add_files(fields, payload, where, message)
         rest.check(fields, where)
         rest.update_message(message, fields)

@@ -15,7 +15,7 @@ members when the emulator runs in another process than the bot (``python -m emul
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from aiohttp import web
 
@@ -23,7 +23,57 @@ from emulator.model import Interaction
 from emulator.users import InteractionResult, InvalidInvocation
 
 if TYPE_CHECKING:
-    from emulator.emulator import Emulator
+    from emulator.entities import Channel
+    from emulator.model import StoredMessage, Violation, World
+    from emulator.server import Server
+    from emulator.users import SimulatedMember
+
+
+class Timed(Protocol):
+    interaction_id: int
+    label: str
+    seconds: float | None
+
+
+class Controlled(Protocol):
+    """What the control API drives: the `Emulator` (emulator.py), which installs it on its server."""
+
+    world: World
+    server: Server
+
+    @property
+    def api_base(self) -> str: ...
+    @property
+    def gateway_url(self) -> str: ...
+    @property
+    def members(self) -> list[SimulatedMember]: ...
+    @property
+    def rate_limited(self) -> list[str]: ...
+    @property
+    def requests_counted(self) -> int: ...
+    @property
+    def requests_exempt(self) -> int: ...
+    def invalid_requests(self) -> int: ...
+    def interaction_timings(self) -> list[Timed]: ...
+    def channel(self, name: str) -> Channel: ...
+    def member(self, name: str) -> SimulatedMember: ...
+    def public_messages(self, channel: Channel | str) -> list[StoredMessage]: ...
+    async def settle(self, idle: float = ..., timeout: float = ...) -> None: ...
+    def advance(self, seconds: float) -> None: ...
+    def add_member(self, name: str, permissions: Any = None) -> SimulatedMember: ...
+    def force_429(
+        self,
+        route: str | None = None,
+        *,
+        count: int = ...,
+        retry_after: float = ...,
+        is_global: bool = ...,
+        scope: str | None = ...,
+    ) -> None: ...
+    def invalidate_sessions(self) -> None: ...
+    async def request_reconnect(self) -> None: ...
+    async def drop_gateway(self, code: int = ..., *, abort: bool = ...) -> int: ...
+    def take_violations(self) -> list[Violation]: ...
 
 
 def _json(data: Any, status: int = 200) -> web.Response:
@@ -51,7 +101,7 @@ def result_json(result: InteractionResult) -> dict[str, Any]:
 class Control:
     """Routes of the control API, bound to one emulator."""
 
-    def __init__(self, emulator: Emulator) -> None:
+    def __init__(self, emulator: Controlled) -> None:
         self.emu = emulator
 
     def install(self, app: web.Application) -> None:

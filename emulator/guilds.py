@@ -10,14 +10,31 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from emulator.entities import STABLE_EPOCH, Channel, Role, User, iso, stable_snowflake
 
-if TYPE_CHECKING:
-    from emulator.model import World
-
 DM_CHANNEL = 1
+
+
+class World(Protocol):
+    """What the guilds read and change of the world (model.py's `World`, which calls them)."""
+
+    guild_id: int
+    bot: User
+    owner: User
+    roles: dict[int, Role]
+    guilds: dict[int, Any]
+    members: dict[int, User]
+    channels: dict[int, Channel]
+
+    def add_channel(
+        self, name: str, *, position: int | None = None, guild_id: int | None = None
+    ) -> Channel: ...
+    def channel_payload(self, channel: Channel, *, permissions_for: User | None = None) -> dict[str, Any]: ...
+    def member_payload(
+        self, user: User, *, with_user: bool = True, permissions: bool = False
+    ) -> dict[str, Any]: ...
 
 
 @dataclass

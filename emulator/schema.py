@@ -8,7 +8,7 @@ so the test fails.
 
 Each route's check is compiled to Python by ``fastjsonschema`` when the emulator starts (``$ref``s
 resolve into the spec's ``components``), with the spec's unions that one value decides rewritten to
-check that value (``_unions_decided``; what it saves: docs/benchmarks.md, "The emulator's body
+check that value (``_unions_decided``; what it saves: docs/performance.md, "The emulator's body
 checks"). Generating and compiling that code is most of an emulator's start, and every process running
 one (each test process, ``python -m emulator``, the benchmarks' members) would do it again: the
 compiled code is kept in the user's cache folder (``$XDG_CACHE_HOME/catnip/emulator-checks``, else

@@ -23,16 +23,16 @@ from emulator.gateway import Gateway
 from emulator.limits import SCHEMA
 from emulator.model import World
 from emulator.ratelimits import TOKEN_ROUTES, ChannelWebhookMessages, RateLimiter, RateLimits, Verdict
-from emulator.rest import (
+from emulator.responses import (
     COUNTS_AS_INVALID,
     INVALID_FORM,
     Refused,
-    Rest,
     error,
     json_response,
     read_payload,
     request_key,
 )
+from emulator.rest import Rest
 from emulator.schema import discord_schemas, form_errors
 from emulator.usage import BANNED_PAGE, Usage, exempt_from_global
 

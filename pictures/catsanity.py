@@ -21,7 +21,7 @@ from PIL import Image
 from engine.catsanity.texts import MOON_MARK, SUN_MARK
 from engine.catsanity.view import KIND, KIND_NAMES, TOKENS_BY_PLAYERS, View, is_moon
 from engine.core import Outcome, fill_names
-from pictures import kit
+from pictures import kit, shapes
 from pictures.results import paint_results, results_scene
 
 TITLE = "CatSanity"
@@ -100,7 +100,7 @@ def chip(canvas: kit.Canvas, x: float, y: float, kind: str, moon: bool, count: i
     """A kind's chip at (x, y): its mark in its colour, its name and count; returns its right edge."""
     width = chip_width(kind, count)
     canvas.panel((x, y, x + width, y + CHIP), fill=kit.DARK, radius=CHIP // 2)
-    kit.symbol(canvas, mark(moon), x + 17, y + CHIP / 2, 10, colour(kind, moon))
+    shapes.symbol(canvas, mark(moon), x + 17, y + CHIP / 2, 10, colour(kind, moon))
     canvas.text((x + 32, y + CHIP / 2), chip_label(kind, count), kit.SMALL, kit.INK, anchor="lm")
     return x + width
 
@@ -133,7 +133,7 @@ def _alley_cards(canvas: kit.Canvas, alley: Sequence[tuple[str, bool]], deck: in
         aside = moon and bid is not None
         tint = kit.GREY if aside else colour(kind, moon)
         canvas.panel((x, ALLEY_TOP, x + width, ALLEY_BOTTOM), outline=tint, width=3)
-        drawn = kit.symbol(canvas, mark(moon), x + width / 2, ALLEY_TOP + 22, 13, tint)
+        drawn = shapes.symbol(canvas, mark(moon), x + width / 2, ALLEY_TOP + 22, 13, tint)
         name = canvas.text(
             (x + width / 2, ALLEY_BOTTOM - 18),
             short(kind),
@@ -188,7 +188,7 @@ def _homes(canvas: kit.Canvas, names, to_act, homes, scores, tokens, full: int) 
                 lambda: _sanity(canvas, bar_left, middle, tokens[seat], full),
             )
             for at, emoji, n in ((counts_left, SUN_MARK, suns), (counts_left + count, MOON_MARK, moons)):
-                kit.symbol(canvas, emoji, at + 10, middle, 10)
+                shapes.symbol(canvas, emoji, at + 10, middle, 10)
                 canvas.text((at + 24, middle), str(n), kit.SMALL, kit.INK, anchor="lm", bold=True)
             drawn = None
             if chips:

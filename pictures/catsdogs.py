@@ -23,7 +23,7 @@ from engine.catsdogs.model import STANDARD
 from engine.catsdogs.texts import trick_cards, who
 from engine.catsdogs.view import RIBBONS, STRENGTH, TABLE, View
 from engine.core import Outcome, fill_names
-from pictures import kit
+from pictures import kit, seats, shapes
 from pictures.letters import lettering
 from pictures.results import paint_results, results_scene
 
@@ -34,7 +34,7 @@ COMING_H = 74
 """The height of the row of table cards still to come (1 or 2 players)."""
 TALLY_W = 110
 GAP = 10
-HEADS = (kit.cat_head, kit.dog_head)
+HEADS = (shapes.cat_head, shapes.dog_head)
 COLOURS = (kit.ORANGE, kit.SKY)
 """A cat's head and colour, a dog's (SKY: `BLUE` is under 3:1 against the panels)."""
 
@@ -65,7 +65,7 @@ def paint(data: tuple) -> Image.Image:
         return paint_results(TITLE, *data[1:], unit="")
     _, names, now, plays, last, coming, hidden, ribbons, scores, to_act = data
     canvas = kit.Canvas(now)
-    x0, y0, x1, y1 = kit.stage(len(names))
+    x0, y0, x1, y1 = seats.stage(len(names))
     if coming is not None:
         _coming(canvas, coming, (x0, y1 - COMING_H, x1, y1))
         y1 -= COMING_H + 6
@@ -78,12 +78,12 @@ def paint(data: tuple) -> Image.Image:
     else:
         canvas.text(((x0 + x1) / 2, (y0 + y1) / 2), "No card played yet", kit.TEXT, kit.MUTED, anchor="mm")
     values = [f"{scores[s]} +{ribbons[s]}" for s in range(len(names))]
-    kit.seat_rows(canvas, names, values, marked=to_act, icon=_seat_ribbon)
+    seats.seat_rows(canvas, names, values, marked=to_act, icon=_seat_ribbon)
     return canvas.image
 
 
 def _seat_ribbon(canvas: kit.Canvas, x: float, y: float) -> None:
-    kit.ribbon(canvas, x, y - 5, 9, kit.YELLOW)
+    shapes.ribbon(canvas, x, y - 5, 9, kit.YELLOW)
 
 
 def _row(
@@ -166,7 +166,7 @@ def _card_face(canvas: kit.Canvas, card: str | None, x: float, y: float, w: floa
     if card is None:
         canvas.panel((x, y, x + w, y + h), fill=kit.PURPLE, outline=kit.DARK, width=2, radius=10)
         canvas.rounded((x + 7, y + 7, x + w - 7, y + h - 7), 6, kit.PURPLE, kit.DARK, 2)
-        kit.shape(canvas, "paw", x + w / 2, y + h / 2, min(w, h) * 0.22, kit.DARK)
+        shapes.shape(canvas, "paw", x + w / 2, y + h / 2, min(w, h) * 0.22, kit.DARK)
         return
     cat = card[0] == "C"
     canvas.panel((x, y, x + w, y + h), fill=COLOURS[not cat], outline=kit.DARK, width=2, radius=10)
@@ -180,4 +180,4 @@ def _card_face(canvas: kit.Canvas, card: str | None, x: float, y: float, w: floa
     count = RIBBONS[card]
     for index in range(count):
         across = x + w / 2 + (index - (count - 1) / 2) * rosette * 2.4
-        kit.ribbon(canvas, across, y + h - pad - rosette * 1.6, rosette, kit.DARK)
+        shapes.ribbon(canvas, across, y + h - pad - rosette * 1.6, rosette, kit.DARK)

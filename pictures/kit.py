@@ -3,7 +3,7 @@
 Colours come from the Okabe–Ito palette, which stays distinct for the common kinds of colour
 blindness; and nothing is told by colour alone: every kind of die, cat or card also has its own shape
 and its own name or number. Where the text marks a kind with an emoji (🔥 a mad cat die, 🟦 a Nine
-Lives cat, 🌙 a Moon Cat), the picture draws that emoji as a shape of its own (`SYMBOLS`), so text and
+Lives cat, 🌙 a Moon Cat), the picture draws that emoji as a shape of its own (`shapes.SYMBOLS`), so text and
 picture speak one vocabulary. The lettering is in `pictures/letters.py`.
 
 Pictures are made for the width a phone shows them: 286 px (the embed's image on a 390 px screen).
@@ -23,7 +23,6 @@ import math
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TypeVar
 
 from PIL import Image, ImageDraw
@@ -51,16 +50,13 @@ from pictures.palette import (
     VERMILLION,
     WARNING,
     YELLOW,
-    Piece,
     blank,
     contrast,
     corners,
-    drawn_mask,
     lettered_tile,
-    sheet,
     tile,
 )
-from pictures.silhouettes import SILHOUETTES, polygon, silhouette, star_points
+from pictures.silhouettes import polygon, star_points
 
 __all__ = [
     "BACKGROUND",
@@ -69,7 +65,6 @@ __all__ = [
     "DARK",
     "GREEN",
     "GREY",
-    "HEADLINE",
     "HEIGHT",
     "HIGHLIGHT",
     "HUGE",
@@ -81,11 +76,9 @@ __all__ = [
     "PANEL",
     "PANEL_LIGHT",
     "PURPLE",
-    "SEAT_ROW",
     "SHOWN_WIDTH",
     "SKY",
     "SMALL",
-    "SYMBOLS",
     "TEXT",
     "VERMILLION",
     "WARNING",
@@ -94,23 +87,13 @@ __all__ = [
     "Canvas",
     "Lettering",
     "Watched",
-    "cat_head",
     "contrast",
-    "crown",
-    "dog_head",
     "drawable",
     "fit",
-    "heart",
     "length",
     "names_shown",
     "polygon",
-    "ribbon",
-    "seat_rows",
-    "seats_top",
-    "shape",
-    "stage",
     "star_points",
-    "symbol",
     "to_png",
     "watch",
 ]
@@ -330,258 +313,3 @@ PNG_PALETTE = bytes(channel for colour in COLOURS for channel in colour)
 def to_png(image: Image.Image) -> bytes:
     """The picture as a PNG, on the kit's palette as it was drawn (`pictures/png.py`)."""
     return png.encode(image, PNG_PALETTE)
-
-
-# ---- shapes -----------------------------------------------------------------------------------------
-
-
-@dataclass
-class Sketch:
-    """A small sheet a kept drawing is made on (`stamp`): what the kit's painters draw with."""
-
-    image: Image.Image
-    draw: ImageDraw.ImageDraw
-
-
-def stamp(canvas: Canvas, painter, cx: float, cy: float, r: float, *colours) -> None:
-    """Paste what `painter(sketch, x, y, r, *colours)` draws around (x, y), drawn once for each size and
-    colours and kept (`stamped`): a picture draws the same shapes, hearts and crowns again and again,
-    and pasting them costs a fraction of drawing their polygons again."""
-    piece = stamped(painter, r, colours)
-    reach = piece.width // 2
-    piece.paste(canvas.core, (round(cx) - reach, round(cy) - reach))
-
-
-@lru_cache(maxsize=1024)
-def stamped(painter, r: float, colours: tuple) -> Piece:
-    """What `painter` draws at radius `r` in `colours`, around the middle of a sheet that holds all of
-    it (every painter stays within 1.7 r of its centre), with the mask of its pixels."""
-    reach = math.ceil(r * 1.7) + 4
-    drawing = sheet((2 * reach + 1, 2 * reach + 1))
-    painter(Sketch(drawing, ImageDraw.Draw(drawing)), reach, reach, r, *colours)
-    return Piece.of(drawing, drawn_mask(drawing))
-
-
-def shape(canvas: Canvas, kind: str, cx: float, cy: float, r: float, fill, outline=DARK) -> None:
-    """One of the kit's marker shapes centred on (cx, cy): circle, square, triangle, star, diamond, and
-    the `SILHOUETTES` (flame, drop, paw, sun, moon)."""
-    if canvas.watched is not None:
-        at = (min(WIDTH - 1, max(0, round(cx + r))), min(HEIGHT - 1, max(0, round(cy))))
-        canvas.watched.markings.append((kind, tuple(fill), COLOURS[canvas.pixels[at]]))
-    stamp(canvas, _shape, cx, cy, r, kind, tuple(fill), tuple(outline))
-
-
-def _shape(sketch: Sketch, cx: float, cy: float, r: float, kind: str, fill, outline) -> None:
-    draw = sketch.draw
-    if kind == "circle":
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=outline, width=2)
-    elif kind == "square":
-        s = r * 0.88
-        draw.rounded_rectangle(
-            (cx - s, cy - s, cx + s, cy + s), radius=max(2, r // 5), fill=fill, outline=outline, width=2
-        )
-    elif kind == "triangle":
-        draw.polygon(polygon(cx, cy + r * 0.15, r * 1.1, 3), fill=fill, outline=outline, width=2)
-    elif kind == "star":
-        draw.polygon(star_points(cx, cy + r * 0.05, r * 1.1), fill=fill, outline=outline, width=2)
-    elif kind == "diamond":
-        draw.polygon(polygon(cx, cy, r * 1.05, 4), fill=fill, outline=outline, width=2)
-    elif kind in SILHOUETTES:
-        edge, inside = silhouette(kind, r)
-        at = (round(cx - inside.width / 2), round(cy - inside.height / 2))
-        sketch.image.paste(INDEX[tuple(outline)], at, edge)
-        sketch.image.paste(INDEX[tuple(fill)], at, inside)
-    else:
-        raise ValueError(f"no shape called {kind!r}")
-
-
-SYMBOLS: dict[str, tuple[str, tuple[int, int, int]]] = {
-    "🔥": ("flame", WARNING),  # Mad Cat Sad Cat: a mad cat die
-    "💧": ("drop", SKY),  # a sad cat die
-    "🐾": ("paw", YELLOW),  # a wild die
-    "⚪": ("circle", INK),  # Nine Lives' four cats
-    "🟦": ("square", SKY),
-    "🔺": ("triangle", WARNING),
-    "⭐": ("star", YELLOW),
-    "☀️": ("sun", ORANGE),  # CatSanity: a Sun Cat
-    "🌙": ("moon", YELLOW),  # a Moon Cat
-}
-"""The emoji the games' texts write for a kind of thing (a die, a cat, a kind of card), as the
-pictures draw them: the font has no emoji, so each is drawn as a shape of its own, in its colour.
-The picture and the text then use one vocabulary: a 🔥1 in the text is a flame marked 1 in the
-picture, a 🟦 a blue square."""
-
-
-def symbol(canvas: Canvas, emoji: str, cx: float, cy: float, r: float, fill=None) -> str:
-    """Draw the text's `emoji` as its shape (`SYMBOLS`), in its colour unless `fill` says another
-    (a cat left out of play in grey, a kind of cat in its own); returns the emoji drawn."""
-    form, colour = SYMBOLS[emoji]
-    shape(canvas, form, cx, cy, r, colour if fill is None else fill)
-    return emoji
-
-
-def cat_head(canvas: Canvas, cx: float, cy: float, r: float, fill, outline=DARK) -> None:
-    """A cat's head: a round face with two pointed ears."""
-    stamp(canvas, _cat_head, cx, cy, r, tuple(fill), tuple(outline))
-
-
-def _cat_head(sketch: Sketch, cx: float, cy: float, r: float, fill, outline) -> None:
-    draw = sketch.draw
-    for side in (-1, 1):
-        draw.polygon(
-            [
-                (cx + side * r * 0.95, cy - r * 1.05),
-                (cx + side * r * 0.25, cy - r * 0.6),
-                (cx + side * r * 0.9, cy - r * 0.1),
-            ],
-            fill=fill,
-            outline=outline,
-            width=2,
-        )
-    draw.ellipse((cx - r, cy - r * 0.75, cx + r, cy + r * 0.85), fill=fill, outline=outline, width=2)
-
-
-def dog_head(canvas: Canvas, cx: float, cy: float, r: float, fill, outline=DARK) -> None:
-    """A dog's head: a squarer face with two drooping ears."""
-    stamp(canvas, _dog_head, cx, cy, r, tuple(fill), tuple(outline))
-
-
-def _dog_head(sketch: Sketch, cx: float, cy: float, r: float, fill, outline) -> None:
-    draw = sketch.draw
-    draw.rounded_rectangle(
-        (cx - r * 0.85, cy - r * 0.8, cx + r * 0.85, cy + r * 0.85),
-        radius=r * 0.4,
-        fill=fill,
-        outline=outline,
-        width=2,
-    )
-    for side in (-1, 1):
-        x = cx + side * r * 0.85
-        draw.ellipse((x - r * 0.35, cy - r * 0.85, x + r * 0.35, cy + r * 0.35), fill=DARK, outline=outline)
-
-
-def ribbon(canvas: Canvas, cx: float, cy: float, r: float, fill=SKY) -> None:
-    """A prize ribbon: a rosette with two tails."""
-    stamp(canvas, _ribbon, cx, cy, r, tuple(fill))
-
-
-def _ribbon(sketch: Sketch, cx: float, cy: float, r: float, fill) -> None:
-    draw = sketch.draw
-    draw.polygon(
-        [(cx - r * 0.6, cy), (cx - r * 0.9, cy + r * 1.6), (cx - r * 0.3, cy + r * 1.25), (cx, cy + r * 0.2)],
-        fill=fill,
-        outline=DARK,
-    )
-    draw.polygon(
-        [(cx + r * 0.6, cy), (cx + r * 0.9, cy + r * 1.6), (cx + r * 0.3, cy + r * 1.25), (cx, cy + r * 0.2)],
-        fill=fill,
-        outline=DARK,
-    )
-    draw.polygon(star_points(cx, cy, r, points=8, inner=0.75), fill=fill, outline=DARK)
-    draw.ellipse((cx - r * 0.45, cy - r * 0.45, cx + r * 0.45, cy + r * 0.45), fill=INK, outline=DARK)
-
-
-def heart(canvas: Canvas, cx: float, cy: float, r: float, fill=WARNING) -> None:
-    stamp(canvas, _heart, cx, cy, r, tuple(fill))
-
-
-def _heart(sketch: Sketch, cx: float, cy: float, r: float, fill) -> None:
-    draw = sketch.draw
-    draw.ellipse((cx - r, cy - r * 0.7, cx, cy + r * 0.3), fill=fill)
-    draw.ellipse((cx, cy - r * 0.7, cx + r, cy + r * 0.3), fill=fill)
-    draw.polygon([(cx - r * 0.97, cy - r * 0.05), (cx + r * 0.97, cy - r * 0.05), (cx, cy + r)], fill=fill)
-
-
-def crown(canvas: Canvas, cx: float, cy: float, r: float, fill=YELLOW) -> None:
-    stamp(canvas, _crown, cx, cy, r, tuple(fill))
-
-
-def _crown(sketch: Sketch, cx: float, cy: float, r: float, fill) -> None:
-    sketch.draw.polygon(
-        [
-            (cx - r, cy + r * 0.6),
-            (cx - r, cy - r * 0.5),
-            (cx - r * 0.5, cy),
-            (cx, cy - r * 0.8),
-            (cx + r * 0.5, cy),
-            (cx + r, cy - r * 0.5),
-            (cx + r, cy + r * 0.6),
-        ],
-        fill=fill,
-        outline=DARK,
-        width=2,
-    )
-
-
-# ---- players ----------------------------------------------------------------------------------------
-
-
-SEAT_ROW = 40
-"""The height of a row of seats: two seats a row, side by side."""
-HEADLINE = 44
-"""The height of the headline's band at the top."""
-
-
-def seats_top(count: int) -> float:
-    """Where the seats of `count` players begin: the rows of two seats along the picture's foot."""
-    return HEIGHT - 6 - math.ceil(max(1, count) / 2) * SEAT_ROW
-
-
-def stage(count: int) -> tuple[float, float, float, float]:
-    """The room between the headline and the seats of `count` players: each game's own scene."""
-    return (12, HEADLINE, WIDTH - 12, seats_top(count) - 6)
-
-
-def seat_rows(
-    canvas: Canvas,
-    names: Sequence[str],
-    values: Sequence[str],
-    marked: Sequence[int] = (),
-    crowned: Sequence[int] = (),
-    icon=None,
-) -> None:
-    """The seats along the picture's foot, two a row in the text's seat order: a name and its value
-    each, the value never cut for the name; `marked` seats are framed (whoever must act), `crowned`
-    ones wear a crown (winners); `icon(canvas, x, y)` draws a small mark before each value (Nine
-    Lives' heart). Names are shortened alike (`names_shown`), so no two players look the same."""
-    top = seats_top(len(names))
-    width = (WIDTH - 24 - 6) / 2
-    values = [drawable(value) for value in values]
-    value_room = max((length(value, SMALL, True) for value in values), default=0) + (26 if icon else 0)
-    crown_room = 26 if crowned else 0
-    shown_names = names_shown(names, SMALL, width - 20 - value_room - crown_room - 10)
-    value_left = math.floor(width - 10 - value_room)
-    shown = []
-    for seat, (name, value) in enumerate(zip(shown_names, values, strict=True)):
-        x = round(12 + (seat % 2) * (width + 6))
-        y = round(top + (seat // 2) * SEAT_ROW)
-        mark, crowned_here = seat in marked, seat in crowned
-        canvas.panel(
-            (x, y, x + width, y + SEAT_ROW - 4),
-            fill=PANEL_LIGHT if mark else PANEL,
-            outline=HIGHLIGHT if mark else None,
-            width=3,
-            radius=8,
-        )
-        middle = y + (SEAT_ROW - 4) / 2
-
-        def draw_name(name=name, middle=middle, x=x, crowned_here=crowned_here) -> str:
-            left = x + 10
-            if crowned_here:
-                crown(canvas, left + 10, middle, 10)
-                left += crown_room
-            return canvas.text((left, middle), name, SMALL, INK, anchor="lm")
-
-        def draw_value(value=value, middle=middle, right=x + width - 10) -> str:
-            shown_value = canvas.text((right, middle), value, SMALL, INK, anchor="rm", bold=True)
-            if icon is not None:
-                icon(canvas, right - length(value, SMALL, True) - 14, middle)
-            return shown_value
-
-        inside = (y + 4, y + SEAT_ROW - 7)  # within the frame, which a marked seat has
-        name_box = (x + 4, inside[0], x + value_left - 2, inside[1])
-        value_box = (x + value_left, inside[0], math.floor(x + width - 4), inside[1])
-        name_shown = canvas.kept(("seat name", name, crowned_here, crown_room), name_box, draw_name)
-        value_shown = canvas.kept(("seat value", value, icon), value_box, draw_value)
-        shown.append((name_shown, value_shown, mark))
-    canvas.record("seats", tuple(shown))

@@ -20,7 +20,7 @@ from PIL import Image
 from engine.core import Outcome, fill_names
 from engine.madcat.texts import FACE_LABELS, KIND_LABELS, SHORT_COMBOS
 from engine.madcat.view import CATPOT, COMBOS, View, card
-from pictures import kit
+from pictures import kit, seats, shapes
 from pictures.results import paint_results, results_scene
 
 TITLE = "Mad Cat Sad Cat"
@@ -38,7 +38,7 @@ SIDE = 150
 def split_label(label: str) -> tuple[str, str]:
     """A die face or a kind as the text writes it, split into its emoji and its words:
     "🔥1" -> ("🔥", "1"), "💧 sad" -> ("💧", "sad"), "🐾" -> ("🐾", "")."""
-    emoji = next(e for e in kit.SYMBOLS if label.startswith(e))
+    emoji = next(e for e in shapes.SYMBOLS if label.startswith(e))
     return emoji, label.removeprefix(emoji).strip()
 
 
@@ -68,7 +68,7 @@ def paint(data: tuple) -> Image.Image:
         return paint_results(TITLE, *data[1:])
     _, names, now, to_act, aside, rolled, in_hand, kind, readings, cards, scores, final_round = data
     canvas = kit.Canvas(now, "Final round!" if final_round else "")
-    x0, y0, x1, y1 = kit.stage(len(names))
+    x0, y0, x1, y1 = seats.stage(len(names))
     spare = y1 - y0 - 146  # 146: the stage of five players, the fewest pixels the scene has
     top = y0 + 4
     dice_row = 58 + min(14, spare // 4)
@@ -91,7 +91,7 @@ def paint(data: tuple) -> Image.Image:
         ("cards", cards, kind, readings), grid, lambda: _cards(canvas, grid, cards, kind, readings)
     )
     canvas.record("cards", shown)
-    kit.seat_rows(canvas, names, [f"{score} VP" for score in scores], marked=to_act)
+    seats.seat_rows(canvas, names, [f"{score} VP" for score in scores], marked=to_act)
     return canvas.image
 
 
@@ -100,7 +100,7 @@ def die(canvas: kit.Canvas, face: str, cx: float, cy: float, r: float = 26) -> s
     round of the shape (where the number's whole box stands on the die's colour); returns the face as
     drawn, e.g. "🔥1"."""
     emoji, number = split_label(FACE_LABELS[face])
-    kit.symbol(canvas, emoji, cx, cy, r)
+    shapes.symbol(canvas, emoji, cx, cy, r)
     if number:
         number = canvas.text((cx, cy + r * 0.3), number, kit.SMALL, kit.DARK, anchor="mm", bold=True)
     return emoji + number
@@ -161,7 +161,7 @@ def _side(canvas: kit.Canvas, box, kind: str | None, catpot: int) -> str:
         canvas.text((x0 + 12, upper), "No lock", kit.SMALL, kit.MUTED, anchor="lm")
     else:
         emoji, _ = split_label(KIND_LABELS[kind])
-        kit.symbol(canvas, emoji, x0 + 24, upper, 11)
+        shapes.symbol(canvas, emoji, x0 + 24, upper, 11)
         canvas.text((x0 + 42, upper), "locked", kit.SMALL, kit.INK, anchor="lm")
     canvas.text((x0 + 12, lower), "Catpot", kit.SMALL, kit.MUTED, anchor="lm")
     return canvas.text((x1 - 12, lower), str(catpot), kit.TEXT, kit.INK, anchor="rm", bold=True)
@@ -210,7 +210,7 @@ def _cards(canvas: kit.Canvas, box, cards: Sequence[int], locked: str | None, re
             words = f"{outer}{slash}{inner}"
             if stacked:
                 block = 2 * r + 10 + 0.73 * size  # the symbol, a gap, the digits' height
-                kit.symbol(canvas, split_label(KIND_LABELS[kind])[0], centre, middle - block / 2 + r, r)
+                shapes.symbol(canvas, split_label(KIND_LABELS[kind])[0], centre, middle - block / 2 + r, r)
                 canvas.text((centre, middle + block / 2), words, size, kit.INK, anchor="ms", bold=True)
             else:
                 _value(canvas, kind, words, centre, middle, size, r)
@@ -229,5 +229,5 @@ def _value(
 ) -> None:
     """A kind's symbol, then its cards' "outer / inner" as the text's grid writes them, centred."""
     start = centre - _width(words, size, r) / 2
-    kit.symbol(canvas, split_label(KIND_LABELS[kind])[0], start + r, middle, r)
+    shapes.symbol(canvas, split_label(KIND_LABELS[kind])[0], start + r, middle, r)
     canvas.text((start + 2 * r + 6, middle), words, size, kit.INK, anchor="lm", bold=True)

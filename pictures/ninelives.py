@@ -5,7 +5,7 @@ drawn as shapes ("Shapeshift ⚪→🟦"); along the foot every player's lives b
 a perfect nine). The round, the deck, the discard pile, covered cards and why a card counts as it
 does are the text's.
 
-The four cats are drawn as the text writes them (`EMOJI`, through `kit.symbol`): ⚪ a white circle,
+The four cats are drawn as the text writes them (`EMOJI`, through `shapes.symbol`): ⚪ a white circle,
 🟦 a blue square, 🔺 a red triangle, ⭐ a yellow star, each its own shape and colour. A cat ignored this
 round is drawn grey and struck through; a count at nine (full) is framed in white, one past nine in
 the warning colour, its number too.
@@ -19,11 +19,11 @@ from PIL import Image
 
 from engine.core import Outcome, fill_names
 from engine.ninelives.view import EMOJI, LIMIT, POWERS, View
-from pictures import kit
+from pictures import kit, seats, shapes
 from pictures.results import paint_results
 
 TITLE = "Nine Lives"
-CAT_COLOURS = tuple(kit.SYMBOLS[emoji][1] for emoji in EMOJI)
+CAT_COLOURS = tuple(shapes.SYMBOLS[emoji][1] for emoji in EMOJI)
 RUN = 4
 """A card's icons of one cat are drawn one by one up to this many, else once with "×n" (as the text
 writes a card: "⭐×9")."""
@@ -73,7 +73,7 @@ def paint(data: tuple) -> Image.Image:
         return paint_results(TITLE, names, scores, winners, (), collection=collection)
     _, names, now, to_act, counts, ignored, newest, on_table, power, lives, safe = data
     canvas = kit.Canvas(now)
-    x0, y0, x1, y1 = kit.stage(len(names))
+    x0, y0, x1, y1 = seats.stage(len(names))
     y0 += 4
     tall = 62 + round((y1 - y0 - 142) * 0.4)  # the counts' row: 62 px with six players, more with fewer
     _counts(canvas, counts, ignored, (x0, y0, x1, y0 + tall))
@@ -86,13 +86,13 @@ def paint(data: tuple) -> Image.Image:
         "power", canvas.kept_in(("power", power), in_force, lambda: _power(canvas, power, in_force))
     )
     values = [f"{count}" + (" safe" if is_safe else "") for count, is_safe in zip(lives, safe, strict=True)]
-    kit.seat_rows(canvas, names, values, marked=to_act, icon=lambda c, x, y: kit.heart(c, x, y, 10))
+    seats.seat_rows(canvas, names, values, marked=to_act, icon=lambda c, x, y: shapes.heart(c, x, y, 10))
     return canvas.image
 
 
 def cat_icon(canvas: kit.Canvas, cat: int, cx: float, cy: float, r: float, dim: bool = False) -> str:
     """A cat as the text writes it (grey while it is ignored); returns its emoji."""
-    return kit.symbol(canvas, EMOJI[cat], cx, cy, r, kit.GREY if dim else None)
+    return shapes.symbol(canvas, EMOJI[cat], cx, cy, r, kit.GREY if dim else None)
 
 
 def _counts(canvas: kit.Canvas, counts: Sequence[int], ignored: Sequence[int], box) -> None:
@@ -232,4 +232,4 @@ def _winner_lives(canvas: kit.Canvas, box, names: Sequence[str], winners: Sequen
     for index in range(LIMIT):
         row, column = divmod(index, 3)
         fill = kit.WARNING if index < lives[seat] else kit.GREY
-        kit.heart(canvas, left + column * size, y0 + 48 + size / 2 + row * size, size * 0.36, fill)
+        shapes.heart(canvas, left + column * size, y0 + 48 + size / 2 + row * size, size * 0.36, fill)

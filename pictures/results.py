@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from PIL import Image
 
 from engine.core import Outcome
-from pictures import kit
+from pictures import kit, seats, shapes
 
 Box = tuple[float, float, float, float]
 Collection = Callable[[kit.Canvas, Box], None]
@@ -37,7 +37,7 @@ def paint_results(
     `collection` (drawn in the box it is given) or how the winner scored."""
     canvas = kit.Canvas(f"{title}: final scores")
     order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
-    top, bottom = kit.HEADLINE, kit.HEIGHT - 6
+    top, bottom = seats.HEADLINE, kit.HEIGHT - 6
     height = min(56, (bottom - top) / max(1, len(order)))
     best = max(max(scores, default=0), 1)
     values = [f"{score}{unit}" for score in scores]
@@ -54,7 +54,7 @@ def paint_results(
         )
         middle = y + (height - 4) / 2 - (3 if height >= 48 else 0)
         if won:
-            kit.crown(canvas, 30, middle, 10)
+            shapes.crown(canvas, 30, middle, 10)
         canvas.text((48, middle), shown[seat], kit.SMALL, kit.INK, anchor="lm")
         canvas.text((RANKING_RIGHT - 12, middle), values[seat], kit.TEXT, kit.INK, anchor="rm", bold=True)
         if height >= 48:

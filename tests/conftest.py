@@ -18,10 +18,10 @@ def pytest_configure(config: pytest.Config) -> None:
     With `PYTHONDONTWRITEBYTECODE` set (as on a machine that keeps source trees free of
     `__pycache__`), every process the suite starts (its workers, and each bot, fleet, emulator and
     benchmark process the tests run) would compile the project's modules again, which in a fresh
-    clone costs the suite a large share of its time (docs/benchmarks.md, section 14). The processes
-    started from here write their bytecode to a folder of the run instead (`PYTHONPYCACHEPREFIX`) and
-    read it back in the next process; nothing is written to the source tree, and the folder is
-    removed at the end of the run.
+    clone costs the suite a large share of its time (docs/performance.md, "The suite's processes").
+    The processes started from here write their bytecode to a folder of the run instead
+    (`PYTHONPYCACHEPREFIX`) and read it back in the next process; nothing is written to the source
+    tree, and the folder is removed at the end of the run.
     """
     if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTEST_XDIST_WORKER"):
         folder = tempfile.mkdtemp(prefix="catnip-tests-bytecode-")
@@ -87,7 +87,8 @@ LONGEST_FIRST = (
     "tests/cogs/test_render_games.py",
     "tests/pictures/test_phone.py",
 )
-"""The test modules whose longest test takes longest, longest first (docs/benchmarks.md, section 14)."""
+"""The test modules whose longest test takes longest, longest first (docs/performance.md, "The
+suite's processes")."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

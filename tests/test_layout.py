@@ -1,8 +1,10 @@
 """The project's layout holds: imports point one way, the emulator stays a tool for tests, benchmarks and
-the offline demo, no modules import each other in a circle, and no module grows past 600 lines.
+the offline demo, no modules import each other in a circle, and no module grows past 500 lines (the
+games' texts, which are mostly words, excepted).
 
-Imports are read from the source (ast), at the top of a module and inside functions alike; those under
-`if TYPE_CHECKING:` are left out, as they never run.
+Imports are read from the source (ast), at the top of a module and inside functions alike, and those
+under `if TYPE_CHECKING:` too: a name a module needs only for its types is still a dependency a reader
+must follow, so a circle through one is a circle.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("engine", "pictures", "bot", "cogs", "emulator", "bench", "discord_door", "tests")
 SIZED_PACKAGES = ("engine", "pictures", "bot", "cogs", "emulator", "bench", "discord_door")
-MAX_LINES = 600
+MAX_LINES = 500
 
 FORBIDDEN = {
     "engine": {"pictures", "bot", "cogs", "emulator", "bench", "tests", "discord", "discord_door", "PIL"},
@@ -75,19 +77,10 @@ MODULES = {module_name(path): path for path in python_files(PACKAGES)}
 STATEMENT_PARTS = (ast.stmt, ast.excepthandler, ast.match_case)
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
 def _statements(nodes: Iterable[ast.AST]) -> Iterator[ast.AST]:
-    """Every statement under `nodes`, but not the body of an `if TYPE_CHECKING:` (an import is a
+    """Every statement under `nodes`, the body of an `if TYPE_CHECKING:` included (an import is a
     statement, so expressions are not searched)."""
     for node in nodes:
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            yield from _statements(node.orelse)
-            continue
         yield node
         yield from _statements(
             child for child in ast.iter_child_nodes(node) if isinstance(child, STATEMENT_PARTS)
@@ -229,8 +222,16 @@ def test_no_two_top_level_packages_import_each_other():
     )
 
 
-@pytest.mark.parametrize("path", python_files(SIZED_PACKAGES), ids=lambda path: str(path.relative_to(ROOT)))
-def test_no_module_is_over_600_lines(path):
+SIZED = [
+    path
+    for path in python_files(SIZED_PACKAGES)
+    if not (path.parts[-3] == "engine" and path.name == "texts.py")
+]
+"""Every module but the games' texts (engine/<game>/texts.py: the words players read)."""
+
+
+@pytest.mark.parametrize("path", SIZED, ids=lambda path: str(path.relative_to(ROOT)))
+def test_no_module_is_over_500_lines(path):
     lines = len(path.read_text().splitlines())
     assert lines <= MAX_LINES, f"{path.relative_to(ROOT)} has {lines} lines; split it by what its parts do"
 
@@ -250,12 +251,22 @@ def test_the_check_sees_imports_inside_functions_and_resolves_relative_ones():
     )
     path = ROOT / "cogs/play/__init__.py"
     targets = [i.target for i in imports_in(source, "cogs.play", path)]
-    assert targets == ["typing.TYPE_CHECKING", "cogs.play._cog", "bot.sessions", "emulator.model"]
+    assert targets == ["typing.TYPE_CHECKING", "cogs.play._cog", "bot.app", "bot.sessions", "emulator.model"]
 
 
 def test_the_check_finds_a_circle_and_names_it():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c", "a"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_a_circle_through_a_type_only_import_is_a_circle():
+    first = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from bot.app import CatnipBot\n"
+    second = "from bot.health import HealthServer\n"
+    imports = [
+        *imports_in(first, "bot.health", ROOT / "bot/health.py"),
+        *imports_in(second, "bot.app", ROOT / "bot/app.py"),
+    ]
+    assert cycles(import_graph(imports)) == [["bot.app", "bot.health", "bot.app"]]
 
 
 # ---------------------------------------------------------------------------------------- the games
@@ -270,6 +281,8 @@ SHARED_PICTURES = {
     "pictures.png",
     "pictures.palette",
     "pictures.silhouettes",
+    "pictures.shapes",
+    "pictures.seats",
     "pictures.results",
     "pictures.process",
 }

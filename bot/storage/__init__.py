@@ -1,10 +1,10 @@
 """The game store: games, seats, the action log, state snapshots, deadlines and results.
 
-The bot talks to storage only through `GameStore`; `SqliteGameStore` (the default,
-one file) and `PostgresGameStore` (a server shared by a fleet of processes) implement it, and
-`store_for_settings` picks one from the settings. Both run the same operations (store.py) in their
-own dialect (dialects.py) over one schema (migrations.py); only connecting, group commit and the
-start-up checks are their own.
+The bot talks to storage only through `GameStore` (store.py): a database handle and the small
+stores over it. `SqliteGameStore` (the default, one file) and `PostgresGameStore` (a server shared
+by a fleet of processes) are it on each database, and `store_for_settings` picks one from the
+settings. Both run the same operations in their own dialect (dialects.py) over one schema
+(migrations.py); only connecting, group commit and the start-up checks are their own.
 
 The PostgreSQL names are imported when first asked for, not with the package: a bot on SQLite (and a
 start refused for its SQLite file) never loads asyncpg.
@@ -30,7 +30,6 @@ from bot.storage.models import (
     SeatRecord,
     StaleMove,
     StoreUnavailable,
-    load_state,
 )
 from bot.storage.sqlite import SqliteGameStore
 from bot.storage.store import GameStore
@@ -58,7 +57,6 @@ __all__ = [
     "StaleMove",
     "StoreUnavailable",
     "is_postgresql_url",
-    "load_state",
     "store_for_settings",
     "without_password",
 ]

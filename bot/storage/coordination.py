@@ -3,7 +3,7 @@
 
 ## Leases
 
-Each store instance has an owner identity: its `owner` role (e.g. "shards 0-3 of 8", the same
+Each store instance has an owner identity (owner.py): its role (e.g. "shards 0-3 of 8", the same
 for a process and its restarts) and a `token` of its own (new for every instance). A game's row
 holds the role and token of the process running it and until when (`lease_until`).
 
@@ -20,18 +20,16 @@ holds the role and token of the process running it and until when (`lease_until`
 
 Games created by an instance that has claimed are leased to it from their start.
 
-Within one process, `GameLocks` hands out the lock held around load → apply → commit of a game.
-
 ## The shards' owners
 
 Each gateway shard (of a shard count) has one owner at a time: the store instance whose token its row
 in `shard_owners` holds, with the machine and pid of its process, until `held_until` unless it says so
-again (`ShardOwners`; who claims, renews and gives them up: bot/shard_owners.py).
+again (who claims, renews and gives them up: bot/shard_owners.py).
 
 ## The shard layout
 
 Which shard count runs the games and since when, and the shards each fleet has connected, as its
-processes last said (`ShardLayouts`; the handover itself: bot/handover.py).
+processes last said (the handover itself: bot/handover.py).
 
 Times here are the wall clock's (seconds since the epoch), the clock Discord stamps clicks with, not
 the games' clock.
@@ -39,17 +37,25 @@ the games' clock.
 
 from __future__ import annotations
 
-import asyncio
-import secrets
-import weakref
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
-from bot.storage.dialects import Connection, Dialect
-from bot.storage.models import NotOwner
+from bot.storage.database import Database
+from bot.storage.dialects import Connection
+from bot.storage.games import GAMES_BY_IDS_SQL
+from bot.storage.models import GameRecord, game_record
+from bot.storage.owner import Owner
 
-DEFAULT_OWNER = "catnip"
+CLAIM_SQL = """
+UPDATE games SET owner = ?, owner_token = ?, lease_until = ?
+ WHERE id IN (
+     SELECT id FROM games
+      WHERE status IN ('lobby', 'active') AND ((guild_id >> 22) % ?) {ids}
+        AND (owner_token IS NULL OR owner_token = ? OR owner = ? OR lease_until < ?)
+      ORDER BY id{lock})
+RETURNING id
+"""
 
 
 def shard_of(guild_id: int, shard_count: int) -> int:
@@ -65,47 +71,6 @@ def check_shard_plan(shard_ids: Sequence[int], shard_count: int) -> list[int]:
     if not ids or ids[0] < 0 or ids[-1] >= shard_count:
         raise ValueError(f"shard ids {list(shard_ids)} are not all within 0..{shard_count - 1}")
     return ids
-
-
-class Ownership:
-    """The store instance's identity and lease length; shared by both backends."""
-
-    owner: str = DEFAULT_OWNER
-    token: str = ""
-    lease_seconds: float | None = None
-    """Set by the first claim: from then on new lobbies are leased to this instance too."""
-
-    def _init_ownership(self, owner: str | None) -> None:
-        self.owner = owner or DEFAULT_OWNER
-        self.token = secrets.token_hex(8)
-        self.lease_seconds = None
-
-    def _new_lease(self, now: float) -> tuple[str | None, str | None, float | None]:
-        """(owner, token, lease_until) for a game this instance creates at `now`."""
-        if self.lease_seconds is None:
-            return None, None, None
-        return self.owner, self.token, now + self.lease_seconds
-
-    def _check_owner(self, game_id: int, token: str | None) -> None:
-        """Raise NotOwner if the game's lease is another instance's."""
-        if token is not None and token != self.token:
-            raise NotOwner(game_id)
-
-
-class GameLocks:
-    """One asyncio.Lock per game id, created on first use, kept while anyone holds on to it."""
-
-    _game_locks: weakref.WeakValueDictionary[int, asyncio.Lock]
-
-    def _init_locks(self) -> None:
-        self._game_locks = weakref.WeakValueDictionary()
-
-    def lock(self, game_id: int) -> asyncio.Lock:
-        """The per-game lock, created on first use; the same object while anyone holds on to it."""
-        lock = self._game_locks.get(game_id)
-        if lock is None:
-            lock = self._game_locks[game_id] = asyncio.Lock()
-        return lock
 
 
 # ------------------------------------------------------------------ the shards' owners
@@ -136,95 +101,8 @@ SELECT shard_id, owner_token, machine, pid, held_until FROM shard_owners
 """
 
 
-class ShardOwners:
-    """The store's part in who runs each shard (mixed into GameStore, whose `_read` and `_transaction`
-    it uses)."""
-
-    token: str
-    dialect: Dialect
-
-    async def _read(self, sql: str, *args: object) -> list:
-        raise NotImplementedError
-
-    async def _transaction(self, body: Callable[[Connection], Awaitable[T]], *, lazy: bool = False) -> T:
-        raise NotImplementedError
-
-    async def claim_shards(
-        self,
-        shard_count: int,
-        shard_ids: Sequence[int],
-        *,
-        machine: str,
-        pid: int,
-        now: float,
-        for_seconds: float,
-        gone: Sequence[str] = (),
-    ) -> list[ShardHolder]:
-        """Take (or keep) the shards `shard_ids` of `shard_count` for `for_seconds` from `now`: each one
-        free, this instance's, held no longer, or held by a token in `gone` (an owner known to be dead).
-        All of them or none: the holders of those another instance keeps (none: all are this one's)."""
-        ids = check_shard_plan(shard_ids, shard_count)
-
-        async def body(db: Connection) -> list[ShardHolder]:
-            gone_tokens = db.dialect.array(list(gone))
-            until = float(now + for_seconds)
-            rows = [(shard_count, i, self.token, machine, pid, until, float(now), gone_tokens) for i in ids]
-            await db.executemany(CLAIM_SHARD_SQL, rows)
-            held = await db.fetch(SHARD_HOLDERS_SQL, shard_count, db.dialect.array(ids), self.token)
-            if held:  # none taken: the shards this instance just took go back
-                await db.execute(
-                    "DELETE FROM shard_owners WHERE shard_count = ? AND shard_id {ids} AND owner_token = ?",
-                    shard_count, db.dialect.array(ids), self.token,
-                )  # fmt: skip
-            return [ShardHolder(row[0], row[1], row[2], row[3], float(row[4])) for row in held]
-
-        return await self._transaction(body)
-
-    async def renew_shards(
-        self, shard_count: int, shard_ids: Sequence[int], *, now: float, for_seconds: float
-    ) -> list[int]:
-        """Hold this instance's shards `for_seconds` more from `now`; the shards it no longer holds (another
-        instance took them once its hold ran out)."""
-        ids = check_shard_plan(shard_ids, shard_count)
-
-        async def body(db: Connection) -> list[int]:
-            await db.execute(
-                "UPDATE shard_owners SET held_until = ? WHERE shard_count = ? AND shard_id {ids} "
-                "AND owner_token = ?",
-                float(now + for_seconds), shard_count, db.dialect.array(ids), self.token,
-            )  # fmt: skip
-            mine = await db.fetch(
-                "SELECT shard_id FROM shard_owners WHERE shard_count = ? AND shard_id {ids} "
-                "AND owner_token = ?",
-                shard_count, db.dialect.array(ids), self.token,
-            )  # fmt: skip
-            return sorted(set(ids) - {row[0] for row in mine})
-
-        return await self._transaction(body)
-
-    async def shard_holders(self, shard_count: int, shard_ids: Sequence[int]) -> list[ShardHolder]:
-        """The other instances holding any of the shards `shard_ids` of `shard_count`, as last said."""
-        ids = check_shard_plan(shard_ids, shard_count)
-        rows = await self._read(SHARD_HOLDERS_SQL, shard_count, self.dialect.array(ids), self.token)
-        return [ShardHolder(row[0], row[1], row[2], row[3], float(row[4])) for row in rows]
-
-    async def release_shards(self, shard_count: int, shard_ids: Sequence[int]) -> None:
-        """Give up this instance's shards (a clean stop): the next process of them starts at once."""
-        ids = check_shard_plan(shard_ids, shard_count)
-
-        async def body(db: Connection) -> None:
-            await db.execute(
-                "DELETE FROM shard_owners WHERE shard_count = ? AND shard_id {ids} AND owner_token = ?",
-                shard_count, db.dialect.array(ids), self.token,
-            )  # fmt: skip
-
-        await self._transaction(body)
-
-
 # ------------------------------------------------------------------ the shard layout
 
-
-T = TypeVar("T")
 
 LAYOUT_SQL = "SELECT shard_count, previous_count, since FROM shard_layout WHERE id = 1"
 CONNECTED_SQL = "SELECT COUNT(*) FROM fleet_shards WHERE shard_count = ? AND connected_until > ?"
@@ -259,21 +137,120 @@ def _layout(row: Sequence[Any] | None) -> ShardLayout | None:
     return None if row is None else ShardLayout(row[0], row[1], float(row[2]))
 
 
-class ShardLayouts:
-    """The store's part of a handover (mixed into GameStore, whose `_read` and `_transaction` it uses)."""
+class Coordination:
+    """The leases and the shard layout of one database, claimed and told as `owner`."""
 
-    token: str
-    dialect: Dialect
+    def __init__(self, database: Database, owner: Owner) -> None:
+        self.database = database
+        self.owner = owner
 
-    async def _read(self, sql: str, *args: object) -> list:
-        raise NotImplementedError
+    async def claim_games(
+        self, *, shard_ids: Sequence[int], shard_count: int, lease_seconds: float, now: float
+    ) -> list[GameRecord]:
+        """Take or renew the leases of the live games whose guild is on `shard_ids` and whose lease is
+        free, expired or held by the same `owner` role; the games this instance now holds, oldest first.
+        From then on, games it creates are leased to it too."""
+        shards = check_shard_plan(shard_ids, shard_count)
+        self.owner.lease_seconds = lease_seconds
+        role, token = self.owner.role, self.owner.token
+        params = (
+            role, token, float(now + lease_seconds), shard_count, self.database.dialect.array(shards),
+            token, role, float(now),
+        )  # fmt: skip
 
-    async def _transaction(self, body: Callable[[Connection], Awaitable[T]], *, lazy: bool = False) -> T:
-        raise NotImplementedError
+        async def body(db: Connection) -> list[GameRecord]:
+            ids = [row[0] for row in await db.fetch(CLAIM_SQL, *params)]
+            return [game_record(row) for row in await db.fetch(GAMES_BY_IDS_SQL, db.dialect.array(ids))]
+
+        return await self.database.transaction(body)
+
+    async def release_games(self) -> None:
+        """Free every lease this instance holds (on a clean shutdown)."""
+
+        async def body(db: Connection) -> None:
+            await db.execute(
+                "UPDATE games SET owner = NULL, owner_token = NULL, lease_until = NULL WHERE owner_token = ?",
+                self.owner.token,
+            )
+
+        await self.database.transaction(body)
+
+    async def claim_shards(
+        self,
+        shard_count: int,
+        shard_ids: Sequence[int],
+        *,
+        machine: str,
+        pid: int,
+        now: float,
+        for_seconds: float,
+        gone: Sequence[str] = (),
+    ) -> list[ShardHolder]:
+        """Take (or keep) the shards `shard_ids` of `shard_count` for `for_seconds` from `now`: each one
+        free, this instance's, held no longer, or held by a token in `gone` (an owner known to be dead).
+        All of them or none: the holders of those another instance keeps (none: all are this one's)."""
+        ids = check_shard_plan(shard_ids, shard_count)
+
+        async def body(db: Connection) -> list[ShardHolder]:
+            gone_tokens = db.dialect.array(list(gone))
+            until = float(now + for_seconds)
+            token = self.owner.token
+            rows = [(shard_count, i, token, machine, pid, until, float(now), gone_tokens) for i in ids]
+            await db.executemany(CLAIM_SHARD_SQL, rows)
+            held = await db.fetch(SHARD_HOLDERS_SQL, shard_count, db.dialect.array(ids), self.owner.token)
+            if held:  # none taken: the shards this instance just took go back
+                await db.execute(
+                    "DELETE FROM shard_owners WHERE shard_count = ? AND shard_id {ids} AND owner_token = ?",
+                    shard_count, db.dialect.array(ids), self.owner.token,
+                )  # fmt: skip
+            return [ShardHolder(row[0], row[1], row[2], row[3], float(row[4])) for row in held]
+
+        return await self.database.transaction(body)
+
+    async def renew_shards(
+        self, shard_count: int, shard_ids: Sequence[int], *, now: float, for_seconds: float
+    ) -> list[int]:
+        """Hold this instance's shards `for_seconds` more from `now`; the shards it no longer holds (another
+        instance took them once its hold ran out)."""
+        ids = check_shard_plan(shard_ids, shard_count)
+
+        async def body(db: Connection) -> list[int]:
+            await db.execute(
+                "UPDATE shard_owners SET held_until = ? WHERE shard_count = ? AND shard_id {ids} "
+                "AND owner_token = ?",
+                float(now + for_seconds), shard_count, db.dialect.array(ids), self.owner.token,
+            )  # fmt: skip
+            mine = await db.fetch(
+                "SELECT shard_id FROM shard_owners WHERE shard_count = ? AND shard_id {ids} "
+                "AND owner_token = ?",
+                shard_count, db.dialect.array(ids), self.owner.token,
+            )  # fmt: skip
+            return sorted(set(ids) - {row[0] for row in mine})
+
+        return await self.database.transaction(body)
+
+    async def shard_holders(self, shard_count: int, shard_ids: Sequence[int]) -> list[ShardHolder]:
+        """The other instances holding any of the shards `shard_ids` of `shard_count`, as last said."""
+        ids = check_shard_plan(shard_ids, shard_count)
+        shards = self.database.dialect.array(ids)
+        rows = await self.database.read(SHARD_HOLDERS_SQL, shard_count, shards, self.owner.token)
+        return [ShardHolder(row[0], row[1], row[2], row[3], float(row[4])) for row in rows]
+
+    async def release_shards(self, shard_count: int, shard_ids: Sequence[int]) -> None:
+        """Give up this instance's shards (a clean stop): the next process of them starts at once."""
+        ids = check_shard_plan(shard_ids, shard_count)
+
+        async def body(db: Connection) -> None:
+            await db.execute(
+                "DELETE FROM shard_owners WHERE shard_count = ? AND shard_id {ids} AND owner_token = ?",
+                shard_count, db.dialect.array(ids), self.owner.token,
+            )  # fmt: skip
+
+        await self.database.transaction(body)
 
     async def shard_layout(self) -> ShardLayout | None:
         """The layout as it stands; None before any fleet process recorded one."""
-        rows = await self._read(LAYOUT_SQL)
+        rows = await self.database.read(LAYOUT_SQL)
         return _layout(rows[0] if rows else None)
 
     async def join_layout(self, shard_count: int, *, now: float) -> ShardLayout:
@@ -295,7 +272,7 @@ class ShardLayouts:
                 await db.execute(HAND_OVER_SQL, shard_count, float(now), shard_count)
             return _layout(await db.fetchrow(LAYOUT_SQL))
 
-        return await self._transaction(body)
+        return await self.database.transaction(body)
 
     async def say_connected(
         self,
@@ -329,7 +306,7 @@ class ShardLayouts:
                 await db.execute(HAND_OVER_SQL, shard_count, float(now + take_over_after), shard_count)
             return _layout(await db.fetchrow(LAYOUT_SQL))
 
-        return await self._transaction(body)
+        return await self.database.transaction(body)
 
     async def say_disconnected(self, shard_count: int, shard_ids: Sequence[int]) -> None:
         """The shards `shard_ids` of the fleet of `shard_count` shards are connected no more (a process
@@ -342,11 +319,11 @@ class ShardLayouts:
                 db.dialect.array(sorted(shard_ids)),
             )
 
-        await self._transaction(body)
+        await self.database.transaction(body)
 
     async def held_elsewhere(self, shard_ids: Sequence[int], shard_count: int, now: float) -> int:
         """How many live games of these shards another store instance holds a lease on until `now` or
         later (`now` on the games' clock, as leases are)."""
-        shards = self.dialect.array(sorted(shard_ids))
-        rows = await self._read(HELD_ELSEWHERE_SQL, shard_count, shards, self.token, float(now))
+        shards = self.database.dialect.array(sorted(shard_ids))
+        rows = await self.database.read(HELD_ELSEWHERE_SQL, shard_count, shards, self.owner.token, float(now))
         return rows[0][0]

@@ -14,7 +14,8 @@ Independent writes of many rows go in one round trip where the database can (Pos
 `Connection.execute_rows_together`), one after the other where that costs nothing (SQLite runs in
 the process).
 
-`Dialect.sql` fills the holes and numbers the parameters where the database wants `$1, $2, ...`.
+`Dialect.sql` fills the holes and numbers the parameters where the database wants `$1, $2, ...`,
+leaving string literals, quoted names and comments as written, and refuses what it cannot render.
 A third database is a third `Dialect` (and a backend module that connects to it), not a copy of
 the store.
 """
@@ -23,8 +24,9 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,13 +94,93 @@ class Dialect:
         return sqlite_statements(script)
 
 
+_DOLLAR_TAG = re.compile(r"\$(\w*)\$")
+_HOLE = re.compile(r"\{(\w*)\}")
+_BRACE_OR_HOLE = re.compile(r"\{\w*\}|[{}]")
+
+
 @functools.lru_cache(maxsize=512)
 def _render(dialect: Dialect, text: str) -> str:
-    text = text.format_map(dialect.holes) if "{" in text else text
+    """`text` with its holes filled and, where the database numbers them, its parameters numbered.
+
+    Inside a string literal ('...'), a quoted name ("..."), a comment or, on PostgreSQL, a
+    dollar-quoted body, every character is kept as written: a `?`, `{` or `}` there is the
+    database's, not the store's. Outside them a `?` is a parameter and a `{name}` a hole; anything
+    else the store cannot render is refused with ValueError: an unknown hole (`{rows}` included,
+    which `Connection.execute_rows` fills first), a lone brace, an unfinished literal or comment,
+    and PostgreSQL's JSONB operators `?|`, `?&` and `@?` (a `?` outside a literal is always a
+    parameter: write `jsonb_exists_any`, `jsonb_exists_all`, `jsonb_exists` or `jsonb_path_exists`).
+    """
+    filled = "".join(
+        piece if literal else _BRACE_OR_HOLE.sub(lambda hole: _fill(dialect, hole.group(0), text), piece)
+        for literal, piece in _pieces(dialect, text)
+    )
     if not dialect.numbered:
-        return text
-    parts = text.split("?")
-    return "".join(part + (f"${n}" if n < len(parts) else "") for n, part in enumerate(parts, start=1))
+        return filled
+    numbered, count = [], 0
+    for literal, piece in _pieces(dialect, filled):
+        if literal:
+            numbered.append(piece)
+            continue
+        if any(operator in piece for operator in ("?|", "?&", "@?")):
+            raise ValueError(f"a JSONB operator ?|, ?& or @? reads as a parameter in {text[:80]!r}")
+        parts = piece.split("?")
+        numbered.append(parts[0])
+        for part in parts[1:]:
+            count += 1
+            numbered.append(f"${count}{part}")
+    return "".join(numbered)
+
+
+def _fill(dialect: Dialect, brace: str, text: str) -> str:
+    hole = _HOLE.fullmatch(brace)
+    if hole is None or hole.group(1) not in dialect.holes:
+        raise ValueError(f"{brace} is not a hole of the store's SQL on {dialect.name}, in {text[:80]!r}")
+    return dialect.holes[hole.group(1)]
+
+
+def _pieces(dialect: Dialect, text: str) -> Iterator[tuple[bool, str]]:
+    """`text` cut into pieces, each (whether it is a literal, comment or quoted body; the piece)."""
+    start = i = 0
+    end = len(text)
+    while i < end:
+        char = text[i]
+        if char in "'\"":
+            close = _quoted_end(text, i, char)
+        elif text.startswith("--", i):
+            close = text.find("\n", i)
+            close = end if close < 0 else close
+        elif text.startswith("/*", i):
+            close = text.find("*/", i + 2)
+            if close < 0:
+                raise ValueError(f"unfinished comment in {text[:80]!r}")
+            close += 2
+        elif char == "$" and dialect.numbered and (tag := _DOLLAR_TAG.match(text, i)):
+            close = text.find(tag.group(0), tag.end())
+            if close < 0:
+                raise ValueError(f"unfinished {tag.group(0)} body in {text[:80]!r}")
+            close += len(tag.group(0))
+        else:
+            i += 1
+            continue
+        if start < i:
+            yield False, text[start:i]
+        yield True, text[i:close]
+        start = i = close
+    if start < end:
+        yield False, text[start:]
+
+
+def _quoted_end(text: str, start: int, quote: str) -> int:
+    """Where the literal opened by `quote` at `start` ends (a doubled quote stands for one inside)."""
+    i = start + 1
+    while True:
+        close = text.find(quote, i)
+        if close < 0:
+            raise ValueError(f"unfinished {quote}...{quote} in {text[:80]!r}")
+        if not text.startswith(quote * 2, close):
+            return close + 1
+        i = close + 2
 
 
 def sqlite_statements(script: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""`PostgresGameStore`: the game store on a PostgreSQL server, through asyncpg, for a fleet of processes.
+"""`PostgresDatabase`: the store's database on a PostgreSQL server, through asyncpg, for a fleet.
 
 The same contract as the SQLite store: a move is acknowledged only once committed durably
 (`synchronous_commit = on`, whatever the server's default), versions are checked optimistically,
@@ -35,6 +35,7 @@ import asyncpg
 
 from bot.outages import OutageLog
 from bot.storage.commits import MAX_BATCH, PendingMove, write_moves
+from bot.storage.database import Database
 from bot.storage.dialects import POSTGRES, Connection
 from bot.storage.migrations import apply_migrations, newest_version
 from bot.storage.models import DatabaseUnusable, StoreUnavailable
@@ -128,21 +129,15 @@ class PgConnection(Connection):
         return await self._db.fetchval(POSTGRES.sql(sql), *args)
 
 
-class PostgresGameStore(GameStore):
-    """The `GameStore` on the PostgreSQL database at `url` (its schema created or brought up to date).
-
-    `owner` is the role of the process in a fleet (see coordination.py); a lone process needs none.
-    `pool_size` connections at most; `writers` batches of moves written at the same time.
-    """
+class PostgresDatabase(Database):
+    """The PostgreSQL database at `url`."""
 
     dialect = POSTGRES
 
-    def __init__(self, url: str, *, owner: str | None = None, pool_size: int = 8, writers: int = 2) -> None:
-        self._init_ownership(owner)
+    def __init__(self, url: str, *, pool_size: int = 8, writers: int = 2) -> None:
         self.url = url
         self.pool_size = pool_size
         self.writers = writers
-        self._init_locks()
         self.outage = OutageLog(f"the database (DATABASE_URL {without_password(url)})", log)
         self._pool: asyncpg.Pool | None = None
         self._committer: Committer | None = None
@@ -184,13 +179,13 @@ class PostgresGameStore(GameStore):
             raise RuntimeError("the game store is not open")
         return self._pool
 
-    async def _read(self, sql: str, *args: Any) -> list[Any]:
+    async def read(self, sql: str, *args: Any) -> list[Any]:
         """Rows of one statement, which sees only committed data."""
         pool = self._open_pool()
         with outage_as_unavailable(self.outage):
             return list(await pool.fetch(POSTGRES.sql(sql), *args))
 
-    async def _transaction(self, body: Callable[[Connection], Awaitable[T]], *, lazy: bool = False) -> T:
+    async def transaction(self, body: Callable[[Connection], Awaitable[T]], *, lazy: bool = False) -> T:
         """Run `body` in one transaction on a pooled connection, at once even when `lazy` (the server's
         commits do not queue behind one writer here); again if it meets another's change
         (`again_after_conflicts`)."""
@@ -203,11 +198,24 @@ class PostgresGameStore(GameStore):
 
         return await asyncio.shield(asyncio.ensure_future(again_after_conflicts(run)))
 
-    async def _commit(self, move: PendingMove) -> int:
+    async def commit(self, move: PendingMove) -> int:
         if self._committer is None:
             raise RuntimeError("the game store is not open")
         with outage_as_unavailable():
             return await self._committer.commit(move)
+
+
+class PostgresGameStore(GameStore):
+    """The `GameStore` on the PostgreSQL database at `url` (its schema created or brought up to date).
+
+    `owner` is the role of the process in a fleet (see owner.py); a lone process needs none.
+    `pool_size` connections at most; `writers` batches of moves written at the same time.
+    """
+
+    database: PostgresDatabase
+
+    def __init__(self, url: str, *, owner: str | None = None, pool_size: int = 8, writers: int = 2) -> None:
+        super().__init__(PostgresDatabase(url, pool_size=pool_size, writers=writers), owner=owner)
 
 
 # ------------------------------------------------------------------ group commit

@@ -1,4 +1,4 @@
-"""`SqliteGameStore`: the game store on one SQLite file, through aiosqlite and its write thread.
+"""`SqliteDatabase`: the game store's database on one SQLite file, through aiosqlite and its write thread.
 
 Every write runs on one connection, on a thread of its own (`BEGIN IMMEDIATE`, one transaction at
 a time, in the order asked for, see write_thread.py); a read-only reader's single-statement queries
@@ -40,6 +40,7 @@ import aiosqlite
 
 from bot.logs import fatal
 from bot.storage.commits import PendingMove
+from bot.storage.database import Database
 from bot.storage.dialects import SQLITE, Connection
 from bot.storage.migrations import apply_migrations, newest_version
 from bot.storage.models import DatabaseUnusable, StoreUnavailable
@@ -65,28 +66,17 @@ def outage_as_unavailable() -> Iterator[None]:
         raise
 
 
-class SqliteGameStore(GameStore):
-    """The `GameStore` on the SQLite database at `path` (created if missing, readable by its owner only).
-
-    `owner` is the role of the process in a fleet (see coordination.py); a lone process needs none.
-    """
+class SqliteDatabase(Database):
+    """The SQLite database at `path`."""
 
     dialect = SQLITE
 
-    def __init__(
-        self,
-        path: str | PathLike[str],
-        *,
-        synchronous: Literal["FULL", "NORMAL"] = "FULL",
-        owner: str | None = None,
-    ) -> None:
+    def __init__(self, path: str | PathLike[str], *, synchronous: Literal["FULL", "NORMAL"] = "FULL") -> None:
         if synchronous not in ("FULL", "NORMAL"):
             raise ValueError(f"synchronous must be FULL or NORMAL, not {synchronous!r}")
-        self._init_ownership(owner)
         self.path = str(path)
         self.synchronous = synchronous
         self._reader: aiosqlite.Connection | None = None
-        self._init_locks()
         self._write_thread: WriteThread | None = None
 
     async def open(self) -> None:
@@ -133,19 +123,19 @@ class SqliteGameStore(GameStore):
         if reader is not None:
             await reader.close()
 
-    async def _read(self, sql: str, *args: Any) -> list[Any]:
+    async def read(self, sql: str, *args: Any) -> list[Any]:
         """Rows of one read-only statement, which sees only committed data."""
         if self._reader is None:
             raise RuntimeError("the game store is not open")
         with outage_as_unavailable():
             return list(await self._reader.execute_fetchall(SQLITE.sql(sql), args))
 
-    async def _transaction(self, body: Callable[[Connection], Awaitable[T]], *, lazy: bool = False) -> T:
+    async def transaction(self, body: Callable[[Connection], Awaitable[T]], *, lazy: bool = False) -> T:
         """Run `body` in one write transaction on the write thread, in one round trip (see
         `SqliteConnection`); it may share the transaction of other writes waiting with it."""
-        return await self._sync_transaction(lambda db: finish_now(body(SqliteConnection(db))), lazy=lazy)
+        return await self.sync_transaction(lambda db: finish_now(body(SqliteConnection(db))), lazy=lazy)
 
-    async def _sync_transaction(self, body: Callable[[sqlite3.Connection], T], *, lazy: bool = False) -> T:
+    async def sync_transaction(self, body: Callable[[sqlite3.Connection], T], *, lazy: bool = False) -> T:
         """Run the synchronous `body` in one write transaction on the write thread (one round trip).
 
         Committed if `body` returns, rolled back if it raises, and run to its end even if the
@@ -157,11 +147,29 @@ class SqliteGameStore(GameStore):
         with outage_as_unavailable():
             return await self._write_thread.run(body, lazy=lazy)
 
-    async def _commit(self, move: PendingMove) -> int:
+    async def commit(self, move: PendingMove) -> int:
         if self._write_thread is None:
             raise RuntimeError("the game store is not open")
         with outage_as_unavailable():
             return await self._write_thread.commit(move)
+
+
+class SqliteGameStore(GameStore):
+    """The `GameStore` on the SQLite database at `path` (created if missing, readable by its owner only).
+
+    `owner` is the role of the process in a fleet (see owner.py); a lone process needs none.
+    """
+
+    database: SqliteDatabase
+
+    def __init__(
+        self,
+        path: str | PathLike[str],
+        *,
+        synchronous: Literal["FULL", "NORMAL"] = "FULL",
+        owner: str | None = None,
+    ) -> None:
+        super().__init__(SqliteDatabase(path, synchronous=synchronous), owner=owner)
 
 
 def _create_private(path: str) -> None:

@@ -164,7 +164,7 @@ async def migrate_database(source: str, target: str) -> dict[str, int]:
     if not is_postgresql_url(target):
         raise TransferRefused(f"--to must be a postgresql:// URL, not {without_password(target)}.")
     store = PostgresGameStore(target)
-    store.outage = None  # not waited for: said at once, naming --to (not DATABASE_URL)
+    store.database.outage = None  # not waited for: said at once, naming --to (not DATABASE_URL)
     try:
         await store.open()  # creates the schema, or checks it is not newer than this Catnip
     except StoreUnavailable as error:

@@ -47,8 +47,8 @@ Db = sqlite3.Connection
 
 LINGER_SECONDS = 0.05
 GATHER_SECONDS = 0.010
-"""Measured at 100 saturated games (docs/benchmarks.md §8): 5 ms saved a third of the store thread's
-CPU a move, 10 ms a quarter more and some of the event loop's; 20 ms only added to the clicks' wait."""
+"""How long a move waits for others to share its commit; measured at 100 saturated games
+(docs/performance.md, "The store's group commit")."""
 BUSY_SECONDS = 1.0
 
 

@@ -89,7 +89,7 @@ class PlayCog(commands.Cog, name="Play"):
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if self.bot.in_charge(interaction):  # in a fleet changing its shard count, one process answers
-            await route_click(interaction, self.presenter)
+            await route_click(self.bot, interaction, self.presenter)
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
@@ -193,7 +193,7 @@ class PlayCog(commands.Cog, name="Play"):
     async def log(self, interaction: discord.Interaction) -> None:
         game = self._game_here(interaction)
         seat = game.seat_of(interaction.user.id)
-        moves = await self.bot.store.recent_moves(game.id, 15)
+        moves = await self.bot.store.games.recent_moves(game.id, 15)
         lines = []
         for move in moves:
             for data in move.events:
@@ -241,7 +241,7 @@ class PlayCog(commands.Cog, name="Play"):
     async def stats(
         self, interaction: discord.Interaction, user: discord.Member | None = None, show: bool = False
     ) -> None:
-        who, store, guild = user or interaction.user, self.bot.store, interaction.guild_id
+        who, store, guild = user or interaction.user, self.bot.store.results, interaction.guild_id
         rows = await store.stats(guild, who.id)
         ratings = await store.member_ratings(guild, who.id)
         ranks = {game: await store.rating_rank(guild, game, who.id) for game in ratings}
@@ -269,7 +269,7 @@ class PlayCog(commands.Cog, name="Play"):
     async def leaderboard(
         self, interaction: discord.Interaction, game: app_commands.Choice[str], show: bool = False
     ) -> None:
-        store, guild, member = self.bot.store, interaction.guild_id, interaction.user.id
+        store, guild, member = self.bot.store.results, interaction.guild_id, interaction.user.id
         rows = await store.rating_leaderboard(guild, game.value)
         lines = leaderboard_lines(rows)
         rank = await store.rating_rank(guild, game.value, member)

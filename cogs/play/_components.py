@@ -58,7 +58,7 @@ within this time (a store or a machine under heavy load) is acknowledged first, 
 """
 
 
-async def route_click(interaction: discord.Interaction, presenter: TablePresenter) -> None:
+async def route_click(bot: CatnipBot, interaction: discord.Interaction, presenter: TablePresenter) -> None:
     """Hands every button or select click to `handle_click`, by its custom_id, whether or not the
     clicked message shows it (a forged or stale client's click is answered too); `presenter` holds its
     tables back while the click waits too long for its answer.
@@ -70,13 +70,13 @@ async def route_click(interaction: discord.Interaction, presenter: TablePresente
     if interaction.type is discord.InteractionType.component:
         click = presenter.click_arrived()
         try:
-            await handle_click(interaction, str(interaction.data.get("custom_id", "")), presenter.tokens)
+            await handle_click(bot, interaction, str(interaction.data.get("custom_id", "")), presenter.tokens)
         finally:
             presenter.click_answered(click)
             release_response(interaction)
 
 
-async def acknowledged_if_slow(interaction: discord.Interaction, work: Awaitable[T]) -> T:
+async def acknowledged_if_slow(bot: CatnipBot, interaction: discord.Interaction, work: Awaitable[T]) -> T:
     """The result of `work`; if it is not ready within `ANSWER_WITHIN`, the click is deferred meanwhile.
 
     `work` runs in the caller's own task and only a timer waits beside it: on a busy event loop
@@ -87,7 +87,7 @@ async def acknowledged_if_slow(interaction: discord.Interaction, work: Awaitable
     def acknowledge_now() -> None:
         # A click on a table gone meanwhile (posted again) is answered once the work is done.
         if not interaction.response.is_done():
-            gone = clicked_message_gone(interaction)
+            gone = clicked_message_gone(bot, interaction)
             deferring.append(asyncio.create_task(defer_update(interaction, message_gone=gone)))
 
     timer = asyncio.get_running_loop().call_later(ANSWER_WITHIN, acknowledge_now)
@@ -99,16 +99,15 @@ async def acknowledged_if_slow(interaction: discord.Interaction, work: Awaitable
             await deferring[0]
 
 
-def clicked_message_gone(interaction: discord.Interaction) -> bool:
+def clicked_message_gone(bot: CatnipBot, interaction: discord.Interaction) -> bool:
     """Whether the clicked message is one Catnip deleted or is deleting (a table posted again further
     down): an update of it would be refused."""
     message = interaction.message
-    presenter: TablePresenter = interaction.client.presenter  # type: ignore[attr-defined]
-    return message is not None and presenter.deletions.gone(message.id)
+    return message is not None and bot.presenter.deleted(message.id)
 
 
 async def handle_click(
-    interaction: discord.Interaction, custom_id: str, tokens: InteractionBook | None = None
+    bot: CatnipBot, interaction: discord.Interaction, custom_id: str, tokens: InteractionBook | None = None
 ) -> None:
     """Answer one click: parsed, let through the gate, then handled by its kind's handler.
 
@@ -121,7 +120,7 @@ async def handle_click(
     try:
         component = _parsed(interaction, custom_id)
         with noting(tokens, interaction, component.game_id if component else None):
-            await _answer(interaction, component)
+            await _answer(bot, interaction, component)
     except discord.NotFound as error:
         if not too_late(error):
             raise
@@ -150,9 +149,10 @@ def _parsed(interaction: discord.Interaction, custom_id: str) -> ids.ComponentId
         return None
 
 
-async def _answer(interaction: discord.Interaction, component: ids.ComponentId | None) -> None:
+async def _answer(
+    bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId | None
+) -> None:
     """Handle a parsed click (None: an id Catnip did not make) and give it its one answer."""
-    bot: CatnipBot = interaction.client  # type: ignore[assignment]
     try:
         if component is None:
             raise BadRequest(ids.INVALID)
@@ -227,14 +227,14 @@ async def on_action(bot: CatnipBot, interaction: discord.Interaction, component:
         return await bot.service.play(component.game_id, interaction.user.id, component.version, encoded)
 
     try:
-        game = await acknowledged_if_slow(interaction, move())
+        game = await acknowledged_if_slow(bot, interaction, move())
     except InvalidInput as error:
         raise BadRequest(ids.INVALID) from error  # no control Catnip made carries a move it can't read
     seat = game.seat_of(interaction.user.id)
     if on_private_panel(interaction) and seat is not None:
         await show(interaction, private_panel(game, seat, fresh=fresh_events(game, seat, seen)))
     else:
-        await acknowledge(interaction, message_gone=clicked_message_gone(interaction))
+        await acknowledge(interaction, message_gone=clicked_message_gone(bot, interaction))
 
 
 async def _asked_first(
@@ -303,7 +303,7 @@ async def on_view(bot: CatnipBot, interaction: discord.Interaction, component: i
     # table for the next moves; the panel follows as the click's private followup. A table posted
     # again as it was clicked has no update: the panel is the click's reply.
     if bot.presenter.tokens.lacks_original(game, interaction.message) and await defer_update(
-        interaction, message_gone=clicked_message_gone(interaction)
+        interaction, message_gone=clicked_message_gone(bot, interaction)
     ):
         await interaction.followup.send(embed=message.embed, view=message.view, ephemeral=True)
         return
@@ -312,8 +312,8 @@ async def on_view(bot: CatnipBot, interaction: discord.Interaction, component: i
 
 async def on_lobby(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
     change = LOBBY_CHANGES[component.op]
-    await acknowledged_if_slow(interaction, change(bot, interaction, component))
-    await acknowledge(interaction, message_gone=clicked_message_gone(interaction))
+    await acknowledged_if_slow(bot, interaction, change(bot, interaction, component))
+    await acknowledge(interaction, message_gone=clicked_message_gone(bot, interaction))
 
 
 async def _join(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
@@ -368,7 +368,7 @@ async def _option_value(service, interaction: discord.Interaction, game_id: int,
 
 async def on_rematch(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
     game = await acknowledged_if_slow(
-        interaction, bot.service.rematch(component.game_id, interaction.user.id, seed=bot.new_seed())
+        bot, interaction, bot.service.rematch(component.game_id, interaction.user.id, seed=bot.new_seed())
     )
     await reply(interaction, f"🔁 Rematch started: table #{game.id} below.")
 

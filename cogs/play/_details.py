@@ -9,7 +9,6 @@ import discord
 
 from bot.errors import GameClosed, Refusal
 from bot.live import LiveGame
-from bot.storage import load_state
 from cogs import custom_ids as ids
 from cogs.messages import DETAILS_NARRATION, details_message
 from engine import GAMES, Event
@@ -25,16 +24,16 @@ async def table_for_details(bot: CatnipBot, game_id: int) -> LiveGame:
         return game
     if game is not None:
         raise Refusal("The game hasn't started yet.")
-    record = await bot.store.get_game(game_id)
+    record = await bot.store.games.get_game(game_id)
     if record.status != "finished":
         raise GameClosed(f"That game is {record.status} — start a new one with /play.")
     rules = GAMES[record.game].rules
     events = [
         Event.model_validate(data)
-        for move in await bot.store.recent_moves(record.id, DETAILS_NARRATION)
+        for move in await bot.store.games.recent_moves(record.id, DETAILS_NARRATION)
         for data in move.events
     ]
-    state = await load_state(bot.store, record, rules)
+    state = await bot.store.games.load_state(record, rules)
     return LiveGame(record=record, rules=rules, state=state, events=events)
 
 

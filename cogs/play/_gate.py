@@ -82,7 +82,7 @@ async def _record(bot: CatnipBot, game_id: int) -> GameRecord:
     if game is not None:
         return game.record
     try:
-        return await bot.store.get_game(game_id)
+        return await bot.store.games.get_game(game_id)
     except GameNotFound as error:
         raise GameClosed(UNKNOWN_GAME) from error
 

@@ -54,7 +54,7 @@ CPU_SHARE = 0.5
 picture of a few hundred tables at human pace; past that, their refreshes wait for their pictures (the
 tables lag) rather than the pictures taking a core the bot's other work needs (on a small machine the
 drawing process shares the cores with the event loop and the store's thread). Set with bench.bot_load
-(docs/benchmarks.md, section 12); the PICTURE_CPU_SHARE setting changes it."""
+(docs/performance.md); the PICTURE_CPU_SHARE setting changes it."""
 BURST_SECONDS = 0.1
 """Drawing time a calm bot may spend at once (a restart showing many tables, a few quick moves)."""
 

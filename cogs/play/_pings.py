@@ -28,7 +28,7 @@ from cogs.play._writer import Writer, editable
 from cogs.seat_controls import hand_button
 
 if TYPE_CHECKING:
-    from bot.health import Metrics
+    from bot.metrics import Metrics
 
 log = logging.getLogger("catnip.table")
 
@@ -118,7 +118,7 @@ class TurnPings:
         self.writer = writer
         self.deletions = deletions
         self.metrics = metrics
-        """Where each ping and warning posted is counted (bot/health.py), if anywhere."""
+        """Where each ping and warning posted is counted (bot/metrics.py), if anywhere."""
         self._pings: dict[int, tuple[int, int, frozenset[int]]] = {}  # game -> (channel, message, users)
         self._noted: dict[int, tuple[int, int]] = {}  # the pings as last noted
         self._warnings: dict[int, tuple[int, int, int]] = {}  # game -> (channel, message, version warned at)

@@ -14,7 +14,7 @@ many games move together, the others wait their turn instead of crowding the eve
 when many tables wait, and after a restart, when nobody waits for a click's answer yet. Clicks come
 first all the same: while a click has waited more than `CLICKS_FIRST_AFTER` for its answer, no
 worker starts on another table. How many workers and how long a click may wait were measured with
-`python -m bench.bot_load` (docs/benchmarks.md §8).
+`python -m bench.bot_load` (docs/performance.md, "Why the settings are what they are").
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from cogs.play._writer import Writer
 from engine import Event
 
 if TYPE_CHECKING:
-    from bot.health import Metrics
+    from bot.metrics import Metrics
 
 log = logging.getLogger("catnip.table")
 
@@ -147,7 +147,7 @@ class TablePresenter:
     ) -> None:
         """`click_clock` measures how long clicks wait for their answer (by default the monotonic clock);
         `picture_cpu_share`: the share of a core drawing pictures may take (the PICTURE_CPU_SHARE setting);
-        `metrics` (bot/health.py), if given, hears how long tables lag behind their games and of each
+        `metrics` (bot/metrics.py), if given, hears how long tables lag behind their games and of each
         ping posted."""
         self.service = service
         self.metrics = metrics
@@ -232,6 +232,9 @@ class TablePresenter:
         await self.pings.note()
 
     # -------------------------------------------------------------- done
+
+    def deleted(self, message_id: int) -> bool:
+        return self.deletions.gone(message_id)
 
     def busy(self) -> bool:
         """Whether a table update, a picture or a ping deletion is under way."""

@@ -76,7 +76,7 @@ async def load_replay(store: GameStore, game_id: int, guild_id: int | None) -> R
         shelf.move_to_end(game_id)
         return kept
     try:
-        record = await store.get_game(game_id)
+        record = await store.games.get_game(game_id)
     except GameNotFound as error:
         raise GameClosed(f"There is no game #{game_id} on this server.") from error
     if record.guild_id != guild_id:
@@ -85,7 +85,7 @@ async def load_replay(store: GameStore, game_id: int, guild_id: int | None) -> R
         raise GameClosed(
             f"Game #{game_id} is {record.status}: only a game played to its end can be replayed."
         )
-    moves = tuple(await store.moves(game_id))
+    moves = tuple(await store.games.moves(game_id))
     replay = rebuild(record, moves)
     shelf[game_id] = replay
     while len(shelf) > REPLAYS_KEPT:

@@ -53,7 +53,7 @@ class HardPlayer:
     """ISMCTS over sampled decks: at most `iterations` samples or `moves` simulated moves a decision.
 
     Both budgets are counts, so decisions are reproducible. They are sized to keep a decision short
-    (docs/benchmarks.md, computer players): the search shares the bot's process, so every other table
+    (docs/performance.md, computer players): the search shares the bot's process, so every other table
     waits while it thinks. A `clock` (e.g. `time.perf_counter`, passed in by the
     caller: the engine itself never reads the time) adds a hard limit of `seconds`.
     """

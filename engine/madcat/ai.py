@@ -12,7 +12,7 @@
 
 The hard player's work is bounded by the game itself: the expectimax visits at most a few hundred
 positions, so it needs no iteration count or deadline and stays deterministic (its decision times are
-in docs/benchmarks.md). `determinise` samples a full State
+in docs/performance.md). `determinise` samples a full State
 consistent with a view (the other seats' unrevealed picks and the dice to come), for tests and
 any search that wants one.
 """

@@ -15,7 +15,7 @@ async def test_the_ratings_benchmark_rates_its_rated_games_only_and_reports_each
         figures = await measure(store, 6, 2)
         rated_games = 0
         for user in range(1, 41):
-            for _, _, games in (await store.member_ratings(1, user)).values():
+            for _, _, games in (await store.results.member_ratings(1, user)).values():
                 rated_games += games
     finally:
         await store.close()

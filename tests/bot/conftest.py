@@ -38,8 +38,8 @@ async def store(backend, tmp_path, request):
 def same_database(store, **options):
     """Another, not yet open store on `store`'s database (as a restarted or second process would open)."""
     if isinstance(store, SqliteGameStore):
-        return SqliteGameStore(store.path, **options)
-    return PostgresGameStore(store.url, **options)
+        return SqliteGameStore(store.database.path, **options)
+    return PostgresGameStore(store.database.url, **options)
 
 
 @pytest.fixture

@@ -73,7 +73,7 @@ def test_secrets_never_show_in_settings_or_their_errors(monkeypatch):
 def test_without_database_url_the_sqlite_file_is_the_store(monkeypatch, tmp_path):
     monkeypatch.delenv("DATABASE_URL", raising=False)
     store = store_for_settings(load_settings(_env_file=None, database_path=tmp_path / "x.sqlite3"))
-    assert isinstance(store, SqliteGameStore) and store.path == str(tmp_path / "x.sqlite3")
+    assert isinstance(store, SqliteGameStore) and store.database.path == str(tmp_path / "x.sqlite3")
 
 
 async def test_a_new_sqlite_file_is_readable_by_its_owner_only(tmp_path):
@@ -81,7 +81,7 @@ async def test_a_new_sqlite_file_is_readable_by_its_owner_only(tmp_path):
     store = SqliteGameStore(path)
     await store.open()
     try:
-        await store.remember_options(1, "catsdogs", {})
+        await store.games.remember_options(1, "catsdogs", {})
         for file in (path, path.with_name(path.name + "-wal")):
             assert stat.S_IMODE(file.stat().st_mode) == 0o600, file
     finally:

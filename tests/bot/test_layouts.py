@@ -12,16 +12,18 @@ ALIVE = 10.0
 
 
 async def connected(store, count, shards, now, *, standing_by=True):
-    return await store.say_connected(
+    return await store.coordination.say_connected(
         count, shards, now=now, for_seconds=ALIVE, take_over_after=3.0, standing_by=standing_by
     )
 
 
 async def test_a_fleet_takes_over_from_a_running_one_once_all_its_shards_are_connected(store):
-    assert await store.shard_layout() is None
-    assert await store.join_layout(4, now=90.0) == ShardLayout(4, None, 0.0)
+    assert await store.coordination.shard_layout() is None
+    assert await store.coordination.join_layout(4, now=90.0) == ShardLayout(4, None, 0.0)
     assert await connected(store, 4, [0, 1, 2, 3], 95.0, standing_by=False) == ShardLayout(4, None, 0.0)
-    assert await store.join_layout(3, now=96.0) == ShardLayout(4, None, 0.0), "the old fleet is connected"
+    assert await store.coordination.join_layout(3, now=96.0) == ShardLayout(4, None, 0.0), (
+        "the old fleet is connected"
+    )
 
     # Two of three shards connected, one whose word ran out: the old count stays in charge.
     assert await connected(store, 3, [0], 95.0) == ShardLayout(4, None, 0.0)
@@ -38,13 +40,17 @@ async def test_a_fleet_takes_over_from_a_running_one_once_all_its_shards_are_con
 
 
 async def test_a_fleet_takes_over_at_once_from_one_that_has_no_shard_connected(store):
-    await store.join_layout(4, now=90.0)
+    await store.coordination.join_layout(4, now=90.0)
     await connected(store, 4, [0, 1], 91.0, standing_by=False)
     await connected(store, 4, [2, 3], 91.0, standing_by=False)
-    await store.say_disconnected(4, [0, 1])
-    assert (await store.join_layout(3, now=92.0)).shard_count == 4, "shards 2-3 are still connected"
-    await store.say_disconnected(4, [2, 3])
-    assert await store.join_layout(3, now=93.0) == ShardLayout(3, 4, 93.0), "a restart with a new count"
+    await store.coordination.say_disconnected(4, [0, 1])
+    assert (await store.coordination.join_layout(3, now=92.0)).shard_count == 4, (
+        "shards 2-3 are still connected"
+    )
+    await store.coordination.say_disconnected(4, [2, 3])
+    assert await store.coordination.join_layout(3, now=93.0) == ShardLayout(3, 4, 93.0), (
+        "a restart with a new count"
+    )
     # Gone without a word: after its word ran out.
     await connected(store, 3, [0], 94.0, standing_by=False)
     assert await connected(store, 5, [0], 95.0) == ShardLayout(3, 4, 93.0)
@@ -62,11 +68,13 @@ async def test_the_games_held_elsewhere_are_counted_until_released_or_expired(st
     on_0 = await started_game(store, guild_id=guild_on(0), seed=1)
     await started_game(store, guild_id=guild_on(1), seed=2)
     async with processes(reopen, store, "shards 0-1 of 2", "shard 0 of 1") as (old, new):
-        await old.claim_games(shard_ids=[0, 1], shard_count=2, lease_seconds=LEASE, now=100.0)
-        assert await new.held_elsewhere([0], 1, now=120.0) == 2
-        assert await old.held_elsewhere([0, 1], 2, now=120.0) == 0, "its own are not elsewhere"
-        assert await new.held_elsewhere([0], 1, now=161.0) == 0, "an expired lease holds nothing"
-        await old.release_games()
-        assert await new.held_elsewhere([0], 1, now=120.0) == 0
-        taken = await new.claim_games(shard_ids=[0], shard_count=1, lease_seconds=LEASE, now=121.0)
+        await old.coordination.claim_games(shard_ids=[0, 1], shard_count=2, lease_seconds=LEASE, now=100.0)
+        assert await new.coordination.held_elsewhere([0], 1, now=120.0) == 2
+        assert await old.coordination.held_elsewhere([0, 1], 2, now=120.0) == 0, "its own are not elsewhere"
+        assert await new.coordination.held_elsewhere([0], 1, now=161.0) == 0, "an expired lease holds nothing"
+        await old.coordination.release_games()
+        assert await new.coordination.held_elsewhere([0], 1, now=120.0) == 0
+        taken = await new.coordination.claim_games(
+            shard_ids=[0], shard_count=1, lease_seconds=LEASE, now=121.0
+        )
         assert on_0.id in [game.id for game in taken]

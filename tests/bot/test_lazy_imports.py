@@ -1,5 +1,5 @@
 """What each command loads: a command that needs no Discord, no database server or no pictures
-does not pay for importing them (docs/benchmarks.md §14, "The tests that start processes")."""
+does not pay for importing them (docs/performance.md, "The suite's processes")."""
 
 from __future__ import annotations
 

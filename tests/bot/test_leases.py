@@ -53,58 +53,78 @@ async def test_a_store_that_never_claims_writes_every_game_as_before(store, reop
 async def test_claims_take_only_the_live_games_of_their_shards_that_nobody_holds(store, reopen):
     on_0 = await started_game(store, guild_id=guild_on(0), seed=1)
     on_1 = await started_game(store, guild_id=guild_on(1), seed=2)
-    lobby = await store.create_lobby(
+    lobby = await store.games.create_lobby(
         guild_id=guild_on(0), channel_id=5, thread_id=None, game="yarn", options={}, host=member(0, 1),
         now=1.0,
     )  # fmt: skip
     finished = await started_game(store, guild_id=guild_on(0), seed=3)
-    await store.set_status(finished.id, "finished", now=2.0)
+    await store.games.set_status(finished.id, "finished", now=2.0)
     async with processes(reopen, store, "shards 0 of 2", "shards 0-1 of 2") as (first, second):
-        mine = await first.claim_games(shard_ids=[0], shard_count=2, lease_seconds=LEASE, now=100.0)
+        mine = await first.coordination.claim_games(
+            shard_ids=[0], shard_count=2, lease_seconds=LEASE, now=100.0
+        )
         assert [g.id for g in mine] == [on_0.id, lobby.id]
         assert shard_of(guild_on(1), 2) == 1
         # The other process asks for both shards: it gets only the game nobody holds.
-        theirs = await second.claim_games(shard_ids=[0, 1], shard_count=2, lease_seconds=LEASE, now=110.0)
+        theirs = await second.coordination.claim_games(
+            shard_ids=[0, 1], shard_count=2, lease_seconds=LEASE, now=110.0
+        )
         assert [g.id for g in theirs] == [on_1.id]
 
         with pytest.raises(NotOwner):
             await play_move(second, on_0.id)
         with pytest.raises(NotOwner):
-            await second.update_lobby(lobby.id, options={"most": 2}, now=111.0)
+            await second.games.update_lobby(lobby.id, options={"most": 2}, now=111.0)
         with pytest.raises(NotOwner):
-            await second.set_status(on_0.id, "abandoned", now=111.0)
-        assert await store.moves(on_0.id) == [] and (await store.get_game(on_0.id)).status == "active"
+            await second.games.set_status(on_0.id, "abandoned", now=111.0)
+        assert (
+            await store.games.moves(on_0.id) == []
+            and (await store.games.get_game(on_0.id)).status == "active"
+        )
         assert (await play_move(first, on_0.id))[0] == 2
         assert (await play_move(second, on_1.id))[0] == 2
         # Renewing keeps what is held.
-        again = await first.claim_games(shard_ids=[0], shard_count=2, lease_seconds=LEASE, now=150.0)
+        again = await first.coordination.claim_games(
+            shard_ids=[0], shard_count=2, lease_seconds=LEASE, now=150.0
+        )
         assert [g.id for g in again] == [on_0.id, lobby.id]
 
 
 async def test_an_expired_lease_moves_the_game_and_fences_its_old_owner(store, reopen):
     game = await started_game(store, guild_id=guild_on(1))
     async with processes(reopen, store, "old range", "new range") as (old, new):
-        await old.claim_games(shard_ids=[1], shard_count=2, lease_seconds=LEASE, now=100.0)
-        assert await new.claim_games(shard_ids=[0, 1], shard_count=2, lease_seconds=LEASE, now=159.0) == []
-        taken = await new.claim_games(shard_ids=[0, 1], shard_count=2, lease_seconds=LEASE, now=161.0)
+        await old.coordination.claim_games(shard_ids=[1], shard_count=2, lease_seconds=LEASE, now=100.0)
+        assert (
+            await new.coordination.claim_games(
+                shard_ids=[0, 1], shard_count=2, lease_seconds=LEASE, now=159.0
+            )
+            == []
+        )
+        taken = await new.coordination.claim_games(
+            shard_ids=[0, 1], shard_count=2, lease_seconds=LEASE, now=161.0
+        )
         assert [g.id for g in taken] == [game.id]
         with pytest.raises(NotOwner) as refused:
             await play_move(old, game.id)
         assert isinstance(refused.value, StaleMove), "callers that refuse a stale move refuse this too"
         with pytest.raises(NotOwner):
-            await old.set_deadline(game.id, decision="turn", due=5.0)
-        await new.set_deadline(game.id, decision="turn", due=6.0)
-        await old.save_deadlines([Deadline(game_id=game.id, decision="old", due=7.0)], cleared=[game.id])
-        assert [d.decision for d in await store.deadlines()] == ["turn"], "the old owner's are skipped"
+            await old.timers.set_deadline(game.id, decision="turn", due=5.0)
+        await new.timers.set_deadline(game.id, decision="turn", due=6.0)
+        await old.timers.save_deadlines(
+            [Deadline(game_id=game.id, decision="old", due=7.0)], cleared=[game.id]
+        )
+        assert [d.decision for d in await store.timers.deadlines()] == ["turn"], "the old owner's are skipped"
         assert (await play_move(new, game.id))[0] == 2
-        assert [m.seq for m in await store.moves(game.id)] == [1]
+        assert [m.seq for m in await store.games.moves(game.id)] == [1]
 
 
 async def test_a_restarted_process_of_the_same_shards_takes_over_at_once(store, reopen):
     game = await started_game(store, guild_id=guild_on(0))
     async with processes(reopen, store, "shards 0 of 1", "shards 0 of 1") as (before, after):
-        await before.claim_games(shard_ids=[0], shard_count=1, lease_seconds=LEASE, now=100.0)
-        taken = await after.claim_games(shard_ids=[0], shard_count=1, lease_seconds=LEASE, now=101.0)
+        await before.coordination.claim_games(shard_ids=[0], shard_count=1, lease_seconds=LEASE, now=100.0)
+        taken = await after.coordination.claim_games(
+            shard_ids=[0], shard_count=1, lease_seconds=LEASE, now=101.0
+        )
         assert [g.id for g in taken] == [game.id], "no wait for the dead process's lease to run out"
         with pytest.raises(NotOwner):
             await play_move(before, game.id)
@@ -113,21 +133,23 @@ async def test_a_restarted_process_of_the_same_shards_takes_over_at_once(store, 
 async def test_released_games_are_taken_at_once_and_new_lobbies_are_leased_to_their_creator(store, reopen):
     game = await started_game(store, guild_id=guild_on(0))
     async with processes(reopen, store, "a", "b") as (leaving, coming):
-        await leaving.claim_games(shard_ids=[0], shard_count=1, lease_seconds=LEASE, now=100.0)
-        created = await leaving.create_lobby(
+        await leaving.coordination.claim_games(shard_ids=[0], shard_count=1, lease_seconds=LEASE, now=100.0)
+        created = await leaving.games.create_lobby(
             guild_id=guild_on(0), channel_id=5, thread_id=None, game="yarn", options={},
             host=member(0, 1), now=101.0,
         )  # fmt: skip
         with pytest.raises(NotOwner):
-            await coming.update_lobby(created.id, options={"most": 1}, now=102.0)
-        await leaving.release_games()
-        taken = await coming.claim_games(shard_ids=[0], shard_count=1, lease_seconds=LEASE, now=103.0)
+            await coming.games.update_lobby(created.id, options={"most": 1}, now=102.0)
+        await leaving.coordination.release_games()
+        taken = await coming.coordination.claim_games(
+            shard_ids=[0], shard_count=1, lease_seconds=LEASE, now=103.0
+        )
         assert [g.id for g in taken] == [game.id, created.id]
 
 
 async def test_a_shard_plan_outside_its_count_is_refused(store):
     with pytest.raises(ValueError, match=r"within 0\.\.1"):
-        await store.claim_games(shard_ids=[2], shard_count=2, lease_seconds=LEASE, now=1.0)
+        await store.coordination.claim_games(shard_ids=[2], shard_count=2, lease_seconds=LEASE, now=1.0)
 
 
 async def test_a_click_on_a_game_another_process_took_over_is_refused_and_the_game_let_go(store, reopen):
@@ -151,10 +173,10 @@ async def test_a_click_on_a_game_another_process_took_over_is_refused_and_the_ga
         with pytest.raises(Refusal, match="another part of the bot"):
             await old.play(game.id, user, game.record.version, action.encode())
         assert game.id not in old.live
-        assert await store.moves(game.id) == []
+        assert await store.games.moves(game.id) == []
         moved = new.live[game.id]
         await new.play(game.id, user, moved.record.version, action.encode())
-        assert [m.seq for m in await store.moves(game.id)] == [1]
+        assert [m.seq for m in await store.games.moves(game.id)] == [1]
     finally:
         await old.shutdown()
         await new.shutdown()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import bot.storage.migrations as migrations
 from bench.postgres_server import fresh_schema_url
-from bot.storage import Deadline, FinalResult, PostgresGameStore, SqliteGameStore, load_state
+from bot.storage import Deadline, FinalResult, PostgresGameStore, SqliteGameStore
 from bot.storage.transfer import migrate_main
 from tests.bot.test_ratings import SCHEMA_6, a_game_rated_by_schema_6
 from tests.bot.test_storage import RULES, member, play_move, play_to_end, replayed, started_game
@@ -30,23 +30,23 @@ async def a_busy_database(path: Path) -> list[int]:
     store = SqliteGameStore(path)
     await store.open()
     try:
-        lobby = await store.create_lobby(
+        lobby = await store.games.create_lobby(
             guild_id=7, channel_id=70, thread_id=71, game="yarn", options={"most": 2}, host=member(0, 1),
             now=5.0,
         )  # fmt: skip
         playing = await started_game(store, seed=3, users=(1, 2, 3))
         for _ in range(3):
             await play_move(store, playing.id, pick=1)
-        await store.set_deadline(playing.id, decision="turn", due=99.5)
-        await store.set_table_message(playing.id, channel_id=200, message_id=4242, now=6.0)
+        await store.timers.set_deadline(playing.id, decision="turn", due=99.5)
+        await store.games.set_table_message(playing.id, channel_id=200, message_id=4242, now=6.0)
         finished = await started_game(store, seed=4, guild_id=100, users=(1, None))
         await play_to_end(store, finished.id, result=FinalResult((3, 1), (0,), "pulled the last strand"))
         rated = await started_game(store, seed=6, guild_id=100, users=(1, 2))
         await play_to_end(store, rated.id, result=FinalResult((1, 3), (1,), "pulled the last strand"))
         abandoned = await started_game(store, seed=5)
-        await store.set_status(abandoned.id, "abandoned", now=8.0)
-        await store.remember_options(200, "yarn", {"most": 1})
-        await store.save_pings({playing.id: (200, 4343)})
+        await store.games.set_status(abandoned.id, "abandoned", now=8.0)
+        await store.games.remember_options(200, "yarn", {"most": 1})
+        await store.timers.save_pings({playing.id: (200, 4343)})
         return [lobby.id, playing.id, finished.id, abandoned.id, rated.id]
     finally:
         await store.close()
@@ -63,28 +63,32 @@ async def test_a_sqlite_database_is_copied_whole_and_replays_the_same(tmp_path, 
     await target.open()
     try:
         for game_id in ids:
-            record = await target.get_game(game_id)
-            assert record == await source.get_game(game_id)
-            log = await target.moves(game_id)
-            assert log == await source.moves(game_id)
-            assert await target.load_state_json(game_id) == await source.load_state_json(game_id)
+            record = await target.games.get_game(game_id)
+            assert record == await source.games.get_game(game_id)
+            log = await target.games.moves(game_id)
+            assert log == await source.games.moves(game_id)
+            assert await target.games.load_state_json(game_id) == await source.games.load_state_json(game_id)
             if record.seed is not None:
-                assert await load_state(target, record, RULES) == replayed(record, log)
+                assert await target.games.load_state(record, RULES) == replayed(record, log)
         assert (
-            await target.deadlines()
-            == await source.deadlines()
+            await target.timers.deadlines()
+            == await source.timers.deadlines()
             == [Deadline(game_id=ids[1], decision="turn", due=99.5)]
         )
-        assert [g.id for g in await target.active_games()] == ids[:2]
-        assert await target.endings_to_show() == await source.endings_to_show() != []
-        assert await target.take_pings(ids) == {ids[1]: (200, 4343)}
-        assert await target.remembered_options(200, "yarn") == {"most": 1}
-        assert await target.stats(100, 1) == await source.stats(100, 1) != []
-        assert await target.leaderboard(100, "yarn") == await source.leaderboard(100, "yarn")
-        assert await target.member_ratings(100, 2) == await source.member_ratings(100, 2) != {}
-        assert await target.rating_changes(ids[4]) == await source.rating_changes(ids[4]) != {}
+        assert [g.id for g in await target.games.active_games()] == ids[:2]
+        assert await target.games.endings_to_show() == await source.games.endings_to_show() != []
+        assert await target.timers.take_pings(ids) == {ids[1]: (200, 4343)}
+        assert await target.games.remembered_options(200, "yarn") == {"most": 1}
+        assert await target.results.stats(100, 1) == await source.results.stats(100, 1) != []
+        assert await target.results.leaderboard(100, "yarn") == await source.results.leaderboard(100, "yarn")
+        assert (
+            await target.results.member_ratings(100, 2) == await source.results.member_ratings(100, 2) != {}
+        )
+        assert (
+            await target.results.rating_changes(ids[4]) == await source.results.rating_changes(ids[4]) != {}
+        )
         # Play goes on there, and new games get new ids.
-        assert (await play_move(target, ids[1]))[0] == (await source.get_game(ids[1])).version + 1
+        assert (await play_move(target, ids[1]))[0] == (await source.games.get_game(ids[1])).version + 1
         newer = await started_game(target, seed=9)
         assert newer.id > max(ids)
     finally:
@@ -107,7 +111,7 @@ async def test_a_target_that_already_holds_games_is_refused_and_left_as_it_was(t
     target = PostgresGameStore(url)
     await target.open()
     try:
-        assert len(await target.moves(2)) == 3, "nothing copied twice"
+        assert len(await target.games.moves(2)) == 3, "nothing copied twice"
     finally:
         await target.close()
 
@@ -125,8 +129,8 @@ async def test_a_database_of_an_older_catnip_without_the_newer_tables_is_copied(
     target = PostgresGameStore(url)
     await target.open()
     try:
-        assert [g.id for g in await target.active_games()] == ids[:2]
-        assert await target.endings_to_show() == [] and await target.take_pings(ids) == {}
+        assert [g.id for g in await target.games.active_games()] == ids[:2]
+        assert await target.games.endings_to_show() == [] and await target.timers.take_pings(ids) == {}
     finally:
         await target.close()
 
@@ -148,9 +152,11 @@ async def test_a_database_rated_before_migration_7_is_copied_with_its_rating_cha
     target = PostgresGameStore(url)
     await target.open()
     try:
-        assert await target.rating_changes(game_id) == changes
-        assert (await target.member_ratings(100, 1))["yarn"] == (*changes[0].after, 4)
-        gone = await target._transaction(lambda db: db.fetch(db.dialect.table_columns, "rating_changes"))
+        assert await target.results.rating_changes(game_id) == changes
+        assert (await target.results.member_ratings(100, 1))["yarn"] == (*changes[0].after, 4)
+        gone = await target.database.transaction(
+            lambda db: db.fetch(db.dialect.table_columns, "rating_changes")
+        )
         assert gone == []
     finally:
         await target.close()
@@ -162,15 +168,15 @@ async def test_a_postgresql_database_is_copied_into_another(postgres_server):
     try:
         game = await started_game(source, seed=3, users=(1, 2, 3))
         await play_move(source, game.id)
-        await source.save_pings({game.id: (200, 4343)})
+        await source.timers.save_pings({game.id: (200, 4343)})
     finally:
         await source.close()
     url = await fresh_schema_url(postgres_server.get_uri())
-    assert await asyncio.to_thread(migrate_main, ["--from", source.url, "--to", url]) == 0
+    assert await asyncio.to_thread(migrate_main, ["--from", source.database.url, "--to", url]) == 0
     target = PostgresGameStore(url)
     await target.open()
     try:
-        assert len(await target.moves(game.id)) == 1
-        assert await target.take_pings([game.id]) == {game.id: (200, 4343)}
+        assert len(await target.games.moves(game.id)) == 1
+        assert await target.timers.take_pings([game.id]) == {game.id: (200, 4343)}
     finally:
         await target.close()

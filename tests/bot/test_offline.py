@@ -122,7 +122,7 @@ async def test_the_offline_demo_tells_every_move_of_every_game_once_in_order_and
     store = PostgresGameStore(url)
     await store.open()
     try:
-        assert (await store.get_game(1)).status == "finished"
+        assert (await store.games.get_game(1)).status == "finished"
     finally:
         await store.close()
 

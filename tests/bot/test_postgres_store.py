@@ -9,7 +9,7 @@ import pytest
 from bench.postgres_server import fresh_schema_url, start_postgres, start_server, stop_postgres, stop_server
 from bot.clock import ManualClock
 from bot.sessions import GameService
-from bot.storage import GameRecord, PostgresGameStore, StoreUnavailable, load_state
+from bot.storage import GameRecord, PostgresGameStore, StoreUnavailable
 from bot.storage.dialects import POSTGRES
 from bot.storage.migrations import MIGRATIONS
 from tests.bot.test_storage import RULES, play_move, play_to_end, replayed, started_game
@@ -49,17 +49,17 @@ async def test_while_the_server_is_down_nothing_is_saved_and_play_goes_on_once_i
             await service.play(game.id, user, version, action)
         assert game.state == state and game.record.version == version, "nothing half-applied in memory"
         with pytest.raises(StoreUnavailable):
-            await store.get_game(game.id)
+            await store.games.get_game(game.id)
         with pytest.raises(StoreUnavailable):
-            await store.set_table_message(game.id, channel_id=10, message_id=5, now=1.0)
+            await store.games.set_table_message(game.id, channel_id=10, message_id=5, now=1.0)
 
         start_server(own_server)  # the store reconnects by itself
         await service.play(game.id, user, version, action)
         assert game.record.version == version + 1
-        log = await store.moves(game.id)
+        log = await store.games.moves(game.id)
         assert [(m.seq, m.action) for m in log] == [(1, action)], "applied once, after the outage"
-        record = await store.get_game(game.id)
-        assert await load_state(store, record, game.rules) == game.state
+        record = await store.games.get_game(game.id)
+        assert await store.games.load_state(record, game.rules) == game.state
     finally:
         await service.shutdown()
         await store.close()
@@ -84,7 +84,7 @@ async def test_the_action_log_is_append_only(pg_store):
     store = pg_store
     game = await started_game(store)
     await play_move(store, game.id)
-    db = await asyncpg.connect(store.url)
+    db = await asyncpg.connect(store.database.url)
     try:
         with pytest.raises(asyncpg.RaiseError, match="append-only"):
             await db.execute("UPDATE moves SET action = 'pull:3' WHERE game_id = $1", game.id)
@@ -100,11 +100,11 @@ async def test_ids_and_seeds_beyond_32_bits_round_trip(store):
     """Discord ids are 64-bit snowflakes; a seed is 63 random bits."""
     guild, channel, user = 1_234_567_890_123_456_789, 987_654_321_987_654_321, 555_555_555_555_555_555
     game = await started_game(store, users=(user, 2), seed=2**63 - 1, guild_id=guild, channel_id=channel)
-    again = await store.get_game(game.id)
+    again = await store.games.get_game(game.id)
     assert isinstance(again, GameRecord)
     assert (again.guild_id, again.channel_id, again.seed) == (guild, channel, 2**63 - 1)
     assert again.seats[0].user_id == user
     await play_to_end(store, game.id)
-    log = await store.moves(game.id)
-    record = await store.get_game(game.id)
-    assert await load_state(store, record, RULES) == replayed(record, log)
+    log = await store.games.moves(game.id)
+    record = await store.games.get_game(game.id)
+    assert await store.games.load_state(record, RULES) == replayed(record, log)

@@ -47,7 +47,7 @@ async def real_database(path: Path, games: int = 40) -> None:
     await store.open()
     try:
         for number in range(games):
-            await store.create_lobby(
+            await store.games.create_lobby(
                 guild_id=1,
                 channel_id=2,
                 thread_id=None,

@@ -13,7 +13,7 @@ from bot.storage import FinalResult, PostgresGameStore, SeatRecord, SqliteGameSt
 from bot.storage.commits import write_results
 from bot.storage.postgres import PgConnection
 from bot.storage.ratings import COMPUTER_RATINGS, MODEL, RatingChange, conservative, shown, standings
-from tests.bot.test_storage import RULES, computer, load_state, play_to_end, started_game
+from tests.bot.test_storage import RULES, computer, play_to_end, started_game
 
 ANN, BO, CY, DI = 1, 2, 3, 4
 FRESH = (MODEL.rating().mu, MODEL.rating().sigma)
@@ -24,9 +24,9 @@ async def finish(store, users, scores, winners, *, guild_id=100, away=(), levels
     `away` seats are finished by a computer for their member."""
     game = await started_game(store, users=users, guild_id=guild_id)
     for seat, level in (levels or {}).items():
-        await store.replace_seat(game.id, computer(seat, level), now=2.0)
+        await store.games.replace_seat(game.id, computer(seat, level), now=2.0)
     for seat in away:
-        await store.replace_seat(
+        await store.games.replace_seat(
             game.id, SeatRecord(seat=seat, user_id=users[seat], name="away", computer="normal"), now=2.0
         )
     await play_to_end(store, game.id, result=FinalResult(tuple(scores), tuple(winners), "done"))
@@ -40,7 +40,7 @@ def expected(before, ranks):
 
 
 async def rating(store, user, game="yarn", guild_id=100):
-    return (await store.member_ratings(guild_id, user)).get(game)
+    return (await store.results.member_ratings(guild_id, user)).get(game)
 
 
 def close(pair, other):
@@ -56,7 +56,7 @@ async def test_a_two_player_upset_moves_both_ratings_as_openskill_says(store):
     bo_after, ann_after = expected([FRESH, ann], [0, 1])
     assert close((await rating(store, BO))[:2], bo_after)
     assert close((await rating(store, ANN))[:2], ann_after)
-    changes = await store.rating_changes(game_id)
+    changes = await store.results.rating_changes(game_id)
     assert changes[0].shown_before == 1000 and changes[0].shown_after > 1000
     assert changes[1].shown_after < changes[1].shown_before
     assert (await rating(store, ANN))[2] == 4 and (await rating(store, BO))[2] == 1
@@ -82,10 +82,13 @@ async def test_a_computer_counts_at_its_fixed_rating_which_never_changes(store):
 
 async def test_a_member_alone_against_computers_and_an_abandoned_game_rate_nobody(store):
     game_id = await finish(store, (ANN, None), (9, 1), (0,))
-    assert await store.rating_changes(game_id) == {} and await rating(store, ANN) is None
+    assert await store.results.rating_changes(game_id) == {} and await rating(store, ANN) is None
     abandoned = await started_game(store, users=(ANN, BO))
-    await store.set_status(abandoned.id, "abandoned", now=5.0, reason="nobody moved")
-    assert await store.member_ratings(100, ANN) == {} and await store.member_ratings(100, BO) == {}
+    await store.games.set_status(abandoned.id, "abandoned", now=5.0, reason="nobody moved")
+    assert (
+        await store.results.member_ratings(100, ANN) == {}
+        and await store.results.member_ratings(100, BO) == {}
+    )
 
 
 async def test_a_seat_a_computer_finished_for_its_member_is_rated_last_even_when_it_won(store):
@@ -97,31 +100,31 @@ async def test_a_seat_a_computer_finished_for_its_member_is_rated_last_even_when
 
 async def test_a_result_written_twice_or_after_a_restart_counts_once(store, reopen):
     game_id = await finish(store, (ANN, BO), (9, 1), (0,))
-    once = await store.member_ratings(100, ANN)
-    await store.record_result(game_id, scores=(9, 1), winners=(0,), reason="done", now=9.0)
+    once = await store.results.member_ratings(100, ANN)
+    await store.games.record_result(game_id, scores=(9, 1), winners=(0,), reason="done", now=9.0)
     await store.close()
     again = reopen(store)
     await again.open()
     try:
-        await again.record_result(game_id, scores=(9, 1), winners=(0,), reason="done", now=9.0)
-        assert await again.member_ratings(100, ANN) == once and once["yarn"][2] == 1
-        assert set(await again.rating_changes(game_id)) == {0, 1}
+        await again.games.record_result(game_id, scores=(9, 1), winners=(0,), reason="done", now=9.0)
+        assert await again.results.member_ratings(100, ANN) == once and once["yarn"][2] == 1
+        assert set(await again.results.rating_changes(game_id)) == {0, 1}
     finally:
         await again.close()
 
 
 async def up_to_the_last_move(store, game_id):
     """Play until the next move ends the game; that move (seat, action, state after it)."""
-    record = await store.get_game(game_id)
-    state = await load_state(store, record, RULES)
+    record = await store.games.get_game(game_id)
+    state = await store.games.load_state(record, RULES)
     while True:
         seat = RULES.to_act(state)[0]
         action = RULES.legal_actions(state, seat)[0]
         new, _ = RULES.apply(state, seat, action)
         if RULES.outcome(new) is not None:
             return seat, action, new
-        await store.commit_move(
-            game_id, expected_version=(await store.get_game(game_id)).version, seat=seat,
+        await store.games.commit_move(
+            game_id, expected_version=(await store.games.get_game(game_id)).version, seat=seat,
             action=action.encode(), events=[], state_json=new.model_dump_json(), now=3.0,
         )  # fmt: skip
         state = new
@@ -129,8 +132,8 @@ async def up_to_the_last_move(store, game_id):
 
 async def last_move(store, game_id, seat, action, state):
     """The move that ends the game, seat 0 winning 9 to 1."""
-    await store.commit_move(
-        game_id, expected_version=(await store.get_game(game_id)).version, seat=seat,
+    await store.games.commit_move(
+        game_id, expected_version=(await store.games.get_game(game_id)).version, seat=seat,
         action=action.encode(), events=[], state_json=state.model_dump_json(), now=4.0,
         status="finished", result=FinalResult((9, 1), (0,), "done"),
     )  # fmt: skip
@@ -138,7 +141,7 @@ async def last_move(store, game_id, seat, action, state):
 
 async def waiting_on_a_lock(store) -> bool:
     """Whether a transaction on the store's database waits for a row another one holds."""
-    async with store._open_pool().acquire() as db:
+    async with store.database._open_pool().acquire() as db:
         waiting = await db.fetchval(
             "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
             "AND datname = current_database()"
@@ -198,10 +201,10 @@ async def test_a_game_ending_while_another_rates_the_same_member_waits_for_that_
         await commit_first.wait()
 
     try:
-        ending_first = asyncio.create_task(pg_store._transaction(first))
+        ending_first = asyncio.create_task(pg_store.database.transaction(first))
         await first_written.wait()
         second = [(games[1].id, FinalResult((9, 1), (0,), "done"), 4.0)]
-        ending_second = other._transaction(lambda db: write_results(db, second))
+        ending_second = other.database.transaction(lambda db: write_results(db, second))
         await both_ends(other, ending_first, ending_second, commit_first)
     finally:
         await other.close()
@@ -246,7 +249,7 @@ async def test_a_rating_changed_between_an_ends_read_and_its_write_is_read_again
         await write_results(paused, [(game.id, FinalResult((9, 1), (0,), "done"), 4.0)])
 
     try:
-        ending = asyncio.create_task(pg_store._transaction(first))
+        ending = asyncio.create_task(pg_store.database.transaction(first))
         await read.wait()
         await finish(other, (BO, DI), (9, 1), (0,))
         between = (await rating(other, BO))[:2]
@@ -255,7 +258,7 @@ async def test_a_rating_changed_between_an_ends_read_and_its_write_is_read_again
     finally:
         await other.close()
     assert len(runs) == 2, "the end was run again"
-    changes = await pg_store.rating_changes(game.id)
+    changes = await pg_store.results.rating_changes(game.id)
     assert close(changes[0].before, between)
     bo = await rating(pg_store, BO)
     assert bo[2] == 2 + rated_before and close(bo[:2], expected([between, FRESH], [0, 1])[0])
@@ -267,13 +270,13 @@ async def test_two_games_ending_in_one_transaction_for_the_same_member_both_coun
     games = [await started_game(store, users=(ANN, other)) for other in (BO, CY)]
     finished = [(game.id, FinalResult((9, 1), (0,), "done"), 4.0) for game in games]
     for _ in range(2):
-        await store._transaction(lambda db: write_results(db, finished))
+        await store.database.transaction(lambda db: write_results(db, finished))
     first, _ = expected([FRESH, FRESH], [0, 1])
     second, cy = expected([first, FRESH], [0, 1])
     ann = await rating(store, ANN)
     assert ann[2] == 2 and close(ann[:2], second)
     assert close((await rating(store, CY))[:2], cy)
-    assert [set(await store.rating_changes(game.id)) for game in games] == [{0, 1}, {0, 1}]
+    assert [set(await store.results.rating_changes(game.id)) for game in games] == [{0, 1}, {0, 1}]
 
 
 async def test_the_leaderboard_orders_by_conservative_rating_per_game_and_server(store):
@@ -281,13 +284,13 @@ async def test_the_leaderboard_orders_by_conservative_rating_per_game_and_server
         await finish(store, (ANN, BO), (9, 1), (0,))
     await finish(store, (CY, DI), (9, 1), (0,))
     await finish(store, (ANN, BO), (9, 1), (0,), guild_id=999)
-    board = await store.rating_leaderboard(100, "yarn")
+    board = await store.results.rating_leaderboard(100, "yarn")
     assert [row["user_id"] for row in board][:2] == [ANN, CY]
     scores = [conservative(row["mu"], row["sigma"]) for row in board]
     assert scores == sorted(scores, reverse=True)
     assert {row["user_id"]: row["games"] for row in board} == {ANN: 5, BO: 5, CY: 1, DI: 1}
-    assert await store.rating_leaderboard(100, "catsdogs") == []
-    assert [row["user_id"] for row in await store.rating_leaderboard(999, "yarn")] == [ANN, BO]
+    assert await store.results.rating_leaderboard(100, "catsdogs") == []
+    assert [row["user_id"] for row in await store.results.rating_leaderboard(999, "yarn")] == [ANN, BO]
     assert shown(*FRESH) == 1000
 
 
@@ -330,7 +333,7 @@ async def a_game_rated_by_schema_6(store) -> tuple[int, dict[int, RatingChange]]
                 "INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?)", 100, "yarn", user, *after[seat], 4, 9.0
             )
 
-    await store._transaction(body)
+    await store.database.transaction(body)
     return game.id, changes
 
 
@@ -353,12 +356,14 @@ async def test_a_game_rated_before_migration_7_keeps_its_changes_and_is_not_rate
     store = make()
     await store.open()  # migration 7
     try:
-        assert await store.rating_changes(game_id) == changes
+        assert await store.results.rating_changes(game_id) == changes
         assert changes[0].shown_after > changes[0].shown_before
-        await store.record_result(game_id, scores=(9, 8), winners=(0,), reason="done", now=10.0)
-        assert await store.rating_changes(game_id) == changes
+        await store.games.record_result(game_id, scores=(9, 8), winners=(0,), reason="done", now=10.0)
+        assert await store.results.rating_changes(game_id) == changes
         assert [(await rating(store, user))[2] for user in (ANN, BO)] == [4, 4], "rated once only"
-        gone = await store._transaction(lambda db: db.fetch(db.dialect.table_columns, "rating_changes"))
+        gone = await store.database.transaction(
+            lambda db: db.fetch(db.dialect.table_columns, "rating_changes")
+        )
         assert gone == []
     finally:
         await store.close()

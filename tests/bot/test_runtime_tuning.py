@@ -1,4 +1,4 @@
-"""`python -m bot` tunes its interpreter once it is ready (`bot.app.tune_runtime`): read from the real
+"""`python -m bot` tunes its interpreter once it is ready (`bot.runtime.tune_runtime`): read from the real
 entry point's process, not from a bot built in the test's.
 
 The bot logs one DEBUG line when it applies the tuning, with the values it then reads back from its
@@ -12,7 +12,7 @@ import asyncio
 import re
 import sys
 
-from bot.app import GC_THRESHOLDS, SWITCH_INTERVAL
+from bot.runtime import GC_THRESHOLDS, SWITCH_INTERVAL
 from tests.bot.test_fleet import bot_environment, emulator_process
 
 TUNED = re.compile(

@@ -55,7 +55,7 @@ async def test_a_process_whose_shards_a_live_process_renews_refuses_to_start_hol
         overlapping = owner(other, wall, [1, 2], pid=200)
 
         async def first_renews() -> None:
-            await store.renew_shards(4, [0, 1], now=wall.now, for_seconds=HOLD_SECONDS)
+            await store.coordination.renew_shards(4, [0, 1], now=wall.now, for_seconds=HOLD_SECONDS)
 
         wall.meanwhile = first_renews
         with pytest.raises(ShardsTaken) as refused:
@@ -84,7 +84,7 @@ async def test_a_hold_no_longer_renewed_is_taken_once_it_runs_out(store, reopen)
         start = wall.now
         await owner(other, wall, [0, 1], pid=200).claim()
         assert HOLD_SECONDS <= wall.now - start <= HOLD_SECONDS + 1
-        assert await store.shard_holders(4, [0, 1]) != [], "the first instance holds them no more"
+        assert await store.coordination.shard_holders(4, [0, 1]) != [], "the first instance holds none now"
         with pytest.raises(ShardsTaken) as lost:
             await owner(store, wall, [0, 1], machine=THERE).keep()
         assert "pid 200 on host-a) took over shards 0-1 of 4" in str(lost.value)

@@ -29,10 +29,10 @@ from bot.storage import (
     SeatRecord,
     SqliteGameStore,
     StaleMove,
-    load_state,
 )
 from bot.storage.dialects import SQLITE
-from bot.storage.store import ACTIVE_GAMES_SQL, DEADLINES_SQL, MOVES_SQL
+from bot.storage.games import ACTIVE_GAMES_SQL, MOVES_SQL
+from bot.storage.timers import DEADLINES_SQL
 from engine.core import Action, Event, Frozen, IllegalAction, InvalidInput, Outcome, Rng, Rules
 from engine.history import replay
 
@@ -147,7 +147,7 @@ def computer(seat: int, level: str = "easy") -> SeatRecord:
 async def started_game(
     store: GameStore, *, users=(1, 2), seed=7, guild_id=100, channel_id=200, game="yarn", now=1000.0
 ) -> GameRecord:
-    lobby = await store.create_lobby(
+    lobby = await store.games.create_lobby(
         guild_id=guild_id,
         channel_id=channel_id,
         thread_id=None,
@@ -158,7 +158,7 @@ async def started_game(
     )
     seats = [member(i, u) if u is not None else computer(i) for i, u in enumerate(users)]
     state = RULES.setup(len(seats), seed, YarnOptions())
-    return await store.start_game(
+    return await store.games.start_game(
         lobby.id, seed=seed, seats=seats, state_json=state.model_dump_json(), now=now
     )
 
@@ -168,13 +168,13 @@ async def play_move(
 ) -> tuple[int, str]:
     """Play the `pick`-th legal action of whoever is to act (with `result` if it ends the game);
     (new version, encoded action)."""
-    record = await store.get_game(game_id)
-    state = await load_state(store, record, RULES)
+    record = await store.games.get_game(game_id)
+    state = await store.games.load_state(record, RULES)
     seat = RULES.to_act(state)[0]
     actions = RULES.legal_actions(state, seat)
     action = actions[pick % len(actions)]
     new, events = RULES.apply(state, seat, action)
-    version = await store.commit_move(
+    version = await store.games.commit_move(
         game_id,
         expected_version=record.version,
         seat=seat,
@@ -189,10 +189,10 @@ async def play_move(
 
 
 async def play_to_end(store: GameStore, game_id: int, pick=0, result: FinalResult | None = None) -> Outcome:
-    while (await store.get_game(game_id)).status == "active":
+    while (await store.games.get_game(game_id)).status == "active":
         await play_move(store, game_id, pick, result=result)
-    record = await store.get_game(game_id)
-    return RULES.outcome(await load_state(store, record, RULES))
+    record = await store.games.get_game(game_id)
+    return RULES.outcome(await store.games.load_state(record, RULES))
 
 
 def replayed(record: GameRecord, moves) -> YarnState:
@@ -210,7 +210,7 @@ def raw(path: Path) -> sqlite3.Connection:
 
 async def test_a_lobby_fills_starts_and_plays_a_move(store):
     assert isinstance(store, GameStore)
-    lobby = await store.create_lobby(
+    lobby = await store.games.create_lobby(
         guild_id=1,
         channel_id=2,
         thread_id=None,
@@ -223,68 +223,72 @@ async def test_a_lobby_fills_starts_and_plays_a_move(store):
     assert (lobby.host_id, lobby.seed, lobby.created_at) == (11, None, 5.0)
 
     seats = [member(0, 11, "Ann"), member(1, 2**62, "Bo"), computer(2, "hard")]
-    lobby = await store.update_lobby(lobby.id, seats=seats, options={"most": 3}, thread_id=3, now=6.0)
+    lobby = await store.games.update_lobby(lobby.id, seats=seats, options={"most": 3}, thread_id=3, now=6.0)
     assert lobby.seats == tuple(seats) and lobby.options == {"most": 3} and lobby.thread_id == 3
     assert lobby.updated_at == 6.0 and lobby.seat_of(2**62) == 1
 
     state = RULES.setup(3, 42, YarnOptions())
-    game = await store.start_game(lobby.id, seed=42, seats=seats, state_json=state.model_dump_json(), now=7.0)
+    game = await store.games.start_game(
+        lobby.id, seed=42, seats=seats, state_json=state.model_dump_json(), now=7.0
+    )
     assert (game.status, game.version, game.seed) == ("active", 1, 42)
-    assert await store.load_state_json(game.id) == (state.model_dump_json(), 1)
+    assert await store.games.load_state_json(game.id) == (state.model_dump_json(), 1)
 
     version, action = await play_move(store, game.id, now=8.0)
     assert version == 2
-    [move] = await store.moves(game.id)
+    [move] = await store.games.moves(game.id)
     assert (move.seq, move.seat, move.action, move.at) == (1, 0, action, 8.0)
     assert [Event.model_validate(e) for e in move.events] == [
         Event(kind="pull", text=f"{{p0}} pulled {action[5:]}.")
     ]
-    assert await store.get_game(game.id) == game.model_copy(update={"version": 2, "updated_at": 8.0})
+    assert await store.games.get_game(game.id) == game.model_copy(update={"version": 2, "updated_at": 8.0})
 
 
 async def test_the_lobby_cannot_change_or_start_again_once_started(store):
     game = await started_game(store)
     with pytest.raises(StaleMove):
-        await store.update_lobby(game.id, seats=[member(0, 1)], now=1.0)
+        await store.games.update_lobby(game.id, seats=[member(0, 1)], now=1.0)
     with pytest.raises(StaleMove):
-        await store.start_game(game.id, seed=1, seats=game.seats, state_json="{}", now=1.0)
-    assert await store.get_game(game.id) == game
+        await store.games.start_game(game.id, seed=1, seats=game.seats, state_json="{}", now=1.0)
+    assert await store.games.get_game(game.id) == game
 
 
 async def test_seats_must_be_numbered_from_zero_to_start(store):
-    lobby = await store.create_lobby(
+    lobby = await store.games.create_lobby(
         guild_id=1, channel_id=2, thread_id=None, game="yarn", options={}, host=member(0, 1), now=0.0
     )
     with pytest.raises(ValueError, match="numbered"):
-        await store.start_game(lobby.id, seed=1, seats=[member(0, 1), member(2, 2)], state_json="{}", now=1.0)
-    assert (await store.get_game(lobby.id)).status == "lobby"
+        await store.games.start_game(
+            lobby.id, seed=1, seats=[member(0, 1), member(2, 2)], state_json="{}", now=1.0
+        )
+    assert (await store.games.get_game(lobby.id)).status == "lobby"
 
 
 async def test_unknown_games_raise_game_not_found(store):
     with pytest.raises(GameNotFound):
-        await store.get_game(404)
+        await store.games.get_game(404)
     with pytest.raises(GameNotFound):
-        await store.load_state_json(404)
+        await store.games.load_state_json(404)
     with pytest.raises(GameNotFound):
-        await store.commit_move(
+        await store.games.commit_move(
             404, expected_version=1, seat=0, action="pull:1", events=[], state_json="{}", now=0.0
         )
     with pytest.raises(GameNotFound):
-        await store.set_status(404, "abandoned", now=0.0)
+        await store.games.set_status(404, "abandoned", now=0.0)
     with pytest.raises(GameNotFound):
-        await store.set_deadline(404, decision="turn", due=1.0)
+        await store.timers.set_deadline(404, decision="turn", due=1.0)
     with pytest.raises(GameNotFound):
-        await store.set_table_message(404, channel_id=1, message_id=2, now=0.0)
+        await store.games.set_table_message(404, channel_id=1, message_id=2, now=0.0)
 
 
 async def test_a_double_click_commits_once_and_the_other_is_stale(store):
     game = await started_game(store)
-    state = await load_state(store, game, RULES)
+    state = await store.games.load_state(game, RULES)
     attempts = []
     for pick in (Pull(count=1), Pull(count=2)):
         new, _ = RULES.apply(state, 0, pick)
         attempts.append(
-            store.commit_move(
+            store.games.commit_move(
                 game.id,
                 expected_version=1,
                 seat=0,
@@ -297,44 +301,47 @@ async def test_a_double_click_commits_once_and_the_other_is_stale(store):
     results = await asyncio.gather(*attempts, return_exceptions=True)
     assert sorted(map(type, results), key=str) == sorted([int, StaleMove], key=str)
     assert str(next(r for r in results if isinstance(r, StaleMove))) == "The table has moved on."
-    moves = await store.moves(game.id)
-    assert len(moves) == 1 and (await store.get_game(game.id)).version == 2
+    moves = await store.games.moves(game.id)
+    assert len(moves) == 1 and (await store.games.get_game(game.id)).version == 2
     winner = Pull(count=1) if results[0] == 2 else Pull(count=2)
     assert moves[0].action == winner.encode()
-    assert await load_state(store, await store.get_game(game.id), RULES) == RULES.apply(state, 0, winner)[0]
+    assert (
+        await store.games.load_state(await store.games.get_game(game.id), RULES)
+        == RULES.apply(state, 0, winner)[0]
+    )
 
 
 async def test_no_move_is_accepted_once_the_game_has_ended(store):
     game = await started_game(store)
-    await store.set_status(game.id, "abandoned", now=1.0)
+    await store.games.set_status(game.id, "abandoned", now=1.0)
     with pytest.raises(StaleMove):
-        await store.commit_move(
+        await store.games.commit_move(
             game.id, expected_version=1, seat=0, action="pull:1", events=[], state_json="{}", now=2.0
         )
-    assert await store.moves(game.id) == []
+    assert await store.games.moves(game.id) == []
 
 
 async def test_a_finishing_move_ends_the_game_and_its_timer(store):
     game = await started_game(store)
-    await store.set_deadline(game.id, decision="pull", due=99.0)
+    await store.timers.set_deadline(game.id, decision="pull", due=99.0)
     outcome = await play_to_end(store, game.id)
-    record = await store.get_game(game.id)
+    record = await store.games.get_game(game.id)
     assert record.status == "finished" and outcome is not None
-    assert await store.deadlines() == []
-    assert record.version == len(await store.moves(game.id)) + 1
+    assert await store.timers.deadlines() == []
+    assert record.version == len(await store.games.moves(game.id)) + 1
 
 
 async def test_the_move_that_ends_a_game_stores_its_result_with_it(store):
     game = await started_game(store, users=(1, 2))
-    await store.set_deadline(game.id, decision="pull", due=99.0)
+    await store.timers.set_deadline(game.id, decision="pull", due=99.0)
     await play_to_end(
         store, game.id, result=FinalResult(scores=(3, 5), winners=(1,), reason="Bo pulled last")
     )
-    assert (await store.get_game(game.id)).status == "finished" and await store.deadlines() == []
-    assert await store.stats(game.guild_id, 2) == [
+    assert (await store.games.get_game(game.id)).status == "finished" and await store.timers.deadlines() == []
+    assert await store.results.stats(game.guild_id, 2) == [
         {"game": "yarn", "played": 1, "won": 1, "best": 5, "by_computer": 0}
     ]
-    assert await store.stats(game.guild_id, 1) == [
+    assert await store.results.stats(game.guild_id, 1) == [
         {"game": "yarn", "played": 1, "won": 0, "best": 3, "by_computer": 0}
     ]
 
@@ -345,46 +352,46 @@ async def test_an_ended_game_waits_among_the_endings_to_show_until_its_last_tabl
     with pytest.raises(ValueError):
         await play_to_end(store, refused.id, result=FinalResult(scores=(1, 2, 3), winners=(0,), reason=""))
     await play_move(store, playing.id)
-    await store.set_status(closed.id, "abandoned", now=9.0, reason="Nobody moved for a day.")
-    await store.set_status(quiet.id, "abandoned", now=9.0)  # no reason: nothing to show
-    assert await store.endings_to_show() == [
-        Ending(record=await store.get_game(ended.id)),
-        Ending(record=await store.get_game(closed.id), reason="Nobody moved for a day."),
+    await store.games.set_status(closed.id, "abandoned", now=9.0, reason="Nobody moved for a day.")
+    await store.games.set_status(quiet.id, "abandoned", now=9.0)  # no reason: nothing to show
+    assert await store.games.endings_to_show() == [
+        Ending(record=await store.games.get_game(ended.id)),
+        Ending(record=await store.games.get_game(closed.id), reason="Nobody moved for a day."),
     ]
-    await store.ending_shown(ended.id)
-    await store.ending_shown(ended.id)  # shown twice (its picture follows the text): no error
-    await store.ending_shown(closed.id)
-    assert await store.endings_to_show() == []
+    await store.games.ending_shown(ended.id)
+    await store.games.ending_shown(ended.id)  # shown twice (its picture follows the text): no error
+    await store.games.ending_shown(closed.id)
+    assert await store.games.endings_to_show() == []
 
 
 async def test_turn_pings_noted_are_handed_over_once_to_whoever_runs_their_games_next(store):
     one, two, three = [await started_game(store) for _ in range(3)]
-    await store.save_pings({one.id: (10, 100), two.id: (20, 200)})
-    await store.save_pings({two.id: (20, 201), three.id: (30, 300)}, cleared=[one.id])
-    assert await store.take_pings([one.id, two.id]) == {two.id: (20, 201)}
-    assert await store.take_pings([two.id, three.id]) == {three.id: (30, 300)}, "each handed over once"
-    assert await store.take_pings([one.id, two.id, three.id]) == {}
+    await store.timers.save_pings({one.id: (10, 100), two.id: (20, 200)})
+    await store.timers.save_pings({two.id: (20, 201), three.id: (30, 300)}, cleared=[one.id])
+    assert await store.timers.take_pings([one.id, two.id]) == {two.id: (20, 201)}
+    assert await store.timers.take_pings([two.id, three.id]) == {three.id: (30, 300)}, "each handed over once"
+    assert await store.timers.take_pings([one.id, two.id, three.id]) == {}
 
 
 async def test_a_final_move_whose_result_cannot_be_stored_is_refused_whole(store):
     game = await started_game(store, users=(1, 2))
     with pytest.raises(ValueError, match="2 seats but 3 scores"):
         await play_to_end(store, game.id, result=FinalResult(scores=(1, 2, 3), winners=(0,), reason=""))
-    record = await store.get_game(game.id)
+    record = await store.games.get_game(game.id)
     assert record.status == "active", "the game did not end without its result"
-    assert record.version == len(await store.moves(game.id)) + 1
-    assert await store.stats(game.guild_id, 1) == []
+    assert record.version == len(await store.games.moves(game.id)) + 1
+    assert await store.results.stats(game.guild_id, 1) == []
 
 
 async def test_moves_pages_through_the_log_and_recent_moves_gives_the_newest(store):
     game = await started_game(store)
     for _ in range(6):
         await play_move(store, game.id)
-    assert [m.seq for m in await store.moves(game.id)] == [1, 2, 3, 4, 5, 6]
-    assert [m.seq for m in await store.moves(game.id, after_seq=2, limit=3)] == [3, 4, 5]
-    assert [m.seq for m in await store.moves(game.id, after_seq=6)] == []
-    assert [m.seq for m in await store.recent_moves(game.id, 4)] == [3, 4, 5, 6]
-    assert [m.seq for m in await store.recent_moves(game.id, 50)] == [1, 2, 3, 4, 5, 6]
+    assert [m.seq for m in await store.games.moves(game.id)] == [1, 2, 3, 4, 5, 6]
+    assert [m.seq for m in await store.games.moves(game.id, after_seq=2, limit=3)] == [3, 4, 5]
+    assert [m.seq for m in await store.games.moves(game.id, after_seq=6)] == []
+    assert [m.seq for m in await store.games.recent_moves(game.id, 4)] == [3, 4, 5, 6]
+    assert [m.seq for m in await store.games.recent_moves(game.id, 50)] == [1, 2, 3, 4, 5, 6]
 
 
 @pytest.mark.sqlite_only
@@ -396,22 +403,22 @@ async def test_the_action_log_is_append_only(store, tmp_path):
             db.execute("UPDATE moves SET action = 'pull:3'")
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
             db.execute("DELETE FROM moves")
-    assert len(await store.moves(game.id)) == 1
+    assert len(await store.games.moves(game.id)) == 1
 
 
 async def test_a_computer_takes_over_a_seat_and_the_table_message_moves(store):
     game = await started_game(store, users=(1, 2))
-    record = await store.replace_seat(game.id, computer(1, "normal"), now=3.0)
+    record = await store.games.replace_seat(game.id, computer(1, "normal"), now=3.0)
     assert record.seats == (member(0, 1), computer(1, "normal")) and record.seat_of(2) is None
     assert record.version == game.version and record.updated_at == 3.0
     with pytest.raises(ValueError, match="no seat 5"):
-        await store.replace_seat(game.id, computer(5), now=4.0)
+        await store.games.replace_seat(game.id, computer(5), now=4.0)
 
-    await store.set_table_message(game.id, channel_id=77, message_id=88, now=5.0)
-    record = await store.get_game(game.id)
+    await store.games.set_table_message(game.id, channel_id=77, message_id=88, now=5.0)
+    record = await store.games.get_game(game.id)
     assert (record.table_channel_id, record.table_message_id) == (77, 88)
-    await store.set_table_message(game.id, channel_id=77, message_id=None, now=6.0)
-    assert (await store.get_game(game.id)).table_message_id is None
+    await store.games.set_table_message(game.id, channel_id=77, message_id=None, now=6.0)
+    assert (await store.games.get_game(game.id)).table_message_id is None
 
 
 # --------------------------------------------------------------------------- crash and recovery
@@ -424,7 +431,7 @@ async def main(plan):
     store = SqliteGameStore(plan["path"])
     await store.open()
     for move in plan["moves"]:
-        await store.commit_move(plan["game"], now=5.0, **move)
+        await store.games.commit_move(plan["game"], now=5.0, **move)
     # A move half-written by another connection when the machine dies: never committed.
     other = sqlite3.connect(plan["path"], isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
@@ -447,9 +454,9 @@ async def test_a_write_that_waits_for_anything_but_the_database_is_refused_and_r
         await asyncio.sleep(0)
 
     with pytest.raises(RuntimeError, match="waited for something other than the database"):
-        await store._transaction(body)
-    assert (await store.get_game(game.id)).updated_at != 99
-    assert (await store.replace_seat(game.id, computer(1), now=7.0)).updated_at == 7.0
+        await store.database.transaction(body)
+    assert (await store.games.get_game(game.id)).updated_at != 99
+    assert (await store.games.replace_seat(game.id, computer(1), now=7.0)).updated_at == 7.0
 
 
 async def test_a_killed_process_loses_no_committed_move_and_the_game_resumes(tmp_path):
@@ -495,17 +502,17 @@ async def test_a_killed_process_loses_no_committed_move_and_the_game_resumes(tmp
     store = SqliteGameStore(path)
     await store.open()
     try:
-        record = await store.get_game(game.id)
-        log = await store.moves(game.id)
+        record = await store.games.get_game(game.id)
+        log = await store.games.moves(game.id)
         assert record.version == 4 and record.status == "active"
         assert [(m.seq, m.seat, m.action) for m in log] == [
             (i + 1, m["seat"], m["action"]) for i, m in enumerate(moves)
         ]
-        assert await store.load_state_json(game.id) == (moves[-1]["state_json"], 4)
-        assert await load_state(store, record, RULES) == state == replayed(record, log)
+        assert await store.games.load_state_json(game.id) == (moves[-1]["state_json"], 4)
+        assert await store.games.load_state(record, RULES) == state == replayed(record, log)
         # ...and play goes on from there.
         assert (await play_move(store, game.id))[0] == 5
-        assert [m.seq for m in await store.moves(game.id)] == [1, 2, 3, 4]
+        assert [m.seq for m in await store.games.moves(game.id)] == [1, 2, 3, 4]
     finally:
         await store.close()
 
@@ -525,25 +532,25 @@ async def test_a_bad_snapshot_is_rebuilt_from_the_log(store, tmp_path, caplog, d
     game = await started_game(store)
     for pick in (0, 2, 1, 2):
         await play_move(store, game.id, pick)
-    record = await store.get_game(game.id)
-    good = await load_state(store, record, RULES)
+    record = await store.games.get_game(game.id)
+    good = await store.games.load_state(record, RULES)
     with raw(tmp_path / "catnip.sqlite3") as db:
         db.execute(damage)
 
     with caplog.at_level(logging.WARNING, logger="bot.storage"):
-        assert await load_state(store, record, RULES) == good
+        assert await store.games.load_state(record, RULES) == good
     assert f"game={game.id} guild=100: snapshot {problem}" in caplog.text
     assert "rebuilding it from 4 logged moves" in caplog.text
-    assert await store.load_state_json(game.id) == (good.model_dump_json(), record.version)
+    assert await store.games.load_state_json(game.id) == (good.model_dump_json(), record.version)
 
 
 async def test_a_rebuilt_snapshot_is_not_written_over_a_newer_move(store):
     game = await started_game(store)
     await play_move(store, game.id)
-    state_json, version = await store.load_state_json(game.id)
+    state_json, version = await store.games.load_state_json(game.id)
     await play_move(store, game.id)
-    assert not await store.repair_snapshot(game.id, state_json=state_json, version=version, seq=1)
-    assert (await store.load_state_json(game.id))[0] != state_json
+    assert not await store.games.repair_snapshot(game.id, state_json=state_json, version=version, seq=1)
+    assert (await store.games.load_state_json(game.id))[0] != state_json
 
 
 # --------------------------------------------------------------------------- concurrency
@@ -559,15 +566,15 @@ async def test_a_hundred_games_played_at_once_keep_gapless_complete_logs(store):
     async def player(game: GameRecord, seat: int, pick: int) -> None:
         while True:
             async with store.lock(game.id):
-                record = await store.get_game(game.id)
+                record = await store.games.get_game(game.id)
                 if record.status != "active":
                     return
-                state = await load_state(store, record, RULES)
+                state = await store.games.load_state(record, RULES)
                 if seat in RULES.to_act(state):
                     actions = RULES.legal_actions(state, seat)
                     action = actions[pick % len(actions)]
                     new, events = RULES.apply(state, seat, action)
-                    version = await store.commit_move(
+                    version = await store.games.commit_move(
                         game.id,
                         expected_version=record.version,
                         seat=seat,
@@ -589,14 +596,14 @@ async def test_a_hundred_games_played_at_once_keep_gapless_complete_logs(store):
     # Two tasks per seat (a player clicking in two windows), 400 tasks in all.
     await asyncio.gather(*(player(g, seat, pick) for g in games for seat in (0, 1) for pick in (0, 2)))
 
-    assert (await store.active_games()) == []
+    assert (await store.games.active_games()) == []
     for game in games:
-        record = await store.get_game(game.id)
-        log = await store.moves(game.id)
+        record = await store.games.get_game(game.id)
+        log = await store.games.moves(game.id)
         assert [m.seq for m in log] == list(range(1, len(log) + 1)), "the log has a gap"
         assert sorted(committed[game.id]) == [(m.seq, m.seat, m.action) for m in log], "a move was lost"
         assert record.status == "finished" and record.version == len(log) + 1
-        assert await load_state(store, record, RULES) == replayed(record, log)
+        assert await store.games.load_state(record, RULES) == replayed(record, log)
         assert RULES.outcome(replayed(record, log)) is not None
 
 
@@ -609,8 +616,8 @@ async def test_racing_clicks_without_the_lock_commit_exactly_one_per_turn(store)
 
     async def clicker(game: GameRecord, pick: int, barrier: asyncio.Barrier) -> None:
         while True:
-            record = await store.get_game(game.id)
-            state = await load_state(store, record, RULES) if record.status == "active" else None
+            record = await store.games.get_game(game.id)
+            state = await store.games.load_state(record, RULES) if record.status == "active" else None
             await barrier.wait()  # everyone has read the same version
             if state is None:
                 return
@@ -619,7 +626,7 @@ async def test_racing_clicks_without_the_lock_commit_exactly_one_per_turn(store)
             action = actions[pick % len(actions)]
             new, _ = RULES.apply(state, seat, action)
             try:
-                version = await store.commit_move(
+                version = await store.games.commit_move(
                     game.id,
                     expected_version=record.version,
                     seat=seat,
@@ -643,14 +650,14 @@ async def test_racing_clicks_without_the_lock_commit_exactly_one_per_turn(store)
     await asyncio.gather(*(table(game) for game in games))
 
     for game in games:
-        record = await store.get_game(game.id)
-        log = await store.moves(game.id)
+        record = await store.games.get_game(game.id)
+        log = await store.games.moves(game.id)
         assert [m.seq for m in log] == list(range(1, len(log) + 1))
         assert wins[game.id] == [(m.seq, m.action) for m in log]
         assert len(log) == turns[game.id] and stale[game.id] == 2 * turns[game.id]
         assert record.status == "finished"
         # Every logged move was legal where it was made: the log replays to the snapshot.
-        assert await load_state(store, record, RULES) == replayed(record, log)
+        assert await store.games.load_state(record, RULES) == replayed(record, log)
 
 
 @pytest.mark.sqlite_only
@@ -658,11 +665,11 @@ async def test_racing_clicks_without_the_lock_commit_exactly_one_per_turn(store)
 async def test_a_cancelled_caller_never_leaves_a_half_written_move(store, written):
     """Cancelled while queued, a move is withdrawn; once its transaction has begun, it is committed whole."""
     game = await started_game(store)
-    state = await load_state(store, game, RULES)
+    state = await store.games.load_state(game, RULES)
     new, _ = RULES.apply(state, 0, Pull(count=1))
     # Still queued: the write thread is busy with another transaction. Being written: the thread
     # has taken the move and waits for SQLite's write lock, held by another connection.
-    blocker = sqlite3.connect(store.path, isolation_level=None)
+    blocker = sqlite3.connect(store.database.path, isolation_level=None)
     release, holding = threading.Event(), None
     if written:
         blocker.execute("BEGIN IMMEDIATE")
@@ -673,10 +680,10 @@ async def test_a_cancelled_caller_never_leaves_a_half_written_move(store, writte
             busy.set()
             release.wait(5)
 
-        holding = asyncio.create_task(store._sync_transaction(hold_the_thread))
+        holding = asyncio.create_task(store.database.sync_transaction(hold_the_thread))
         await asyncio.to_thread(busy.wait, 5)
     task = asyncio.create_task(
-        store.commit_move(
+        store.games.commit_move(
             game.id,
             expected_version=1,
             seat=0,
@@ -687,9 +694,9 @@ async def test_a_cancelled_caller_never_leaves_a_half_written_move(store, writte
         )
     )
     await asyncio.sleep(0)
-    while written and store._write_thread.queued:  # until its batch has been taken
+    while written and store.database._write_thread.queued:  # until its batch has been taken
         await asyncio.sleep(0.001)
-    assert store._write_thread.queued == (0 if written else 1)
+    assert store.database._write_thread.queued == (0 if written else 1)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
@@ -697,15 +704,15 @@ async def test_a_cancelled_caller_never_leaves_a_half_written_move(store, writte
     blocker.close()  # lets go of the write lock
     if holding is not None:
         await holding
-    await store._write_thread.drain()  # the batch, if it began, runs to its end
-    record = await store.get_game(game.id)
-    log = await store.moves(game.id)
+    await store.database._write_thread.drain()  # the batch, if it began, runs to its end
+    record = await store.games.get_game(game.id)
+    log = await store.games.moves(game.id)
     assert [(m.seq, m.action) for m in log] == ([(1, "pull:1")] if written else [])
     assert record.version == len(log) + 1
-    assert await load_state(store, record, RULES) == (new if written else state)
+    assert await store.games.load_state(record, RULES) == (new if written else state)
     # ...and play goes on.
     await play_move(store, game.id)
-    assert [m.seq for m in await store.moves(game.id)] == list(range(1, len(log) + 2))
+    assert [m.seq for m in await store.games.moves(game.id)] == list(range(1, len(log) + 2))
 
 
 async def test_a_failing_move_takes_no_other_game_down_with_it(store, caplog):
@@ -713,7 +720,7 @@ async def test_a_failing_move_takes_no_other_game_down_with_it(store, caplog):
     games = [await started_game(store, seed=seed) for seed in range(3)]
 
     async def commit(game: GameRecord, seat):
-        return await store.commit_move(
+        return await store.games.commit_move(
             game.id, expected_version=1, seat=seat, action="pull:1", events=[], state_json="{}", now=1.0
         )
 
@@ -724,9 +731,14 @@ async def test_a_failing_move_takes_no_other_game_down_with_it(store, caplog):
     assert results[0] == results[2] == 2
     # no seat: refused after its version bump
     assert isinstance(results[1], sqlite3.IntegrityError | asyncpg.NotNullViolationError)
-    assert [len(await store.moves(g.id)) for g in games] == [1, 0, 1]
-    assert (await store.get_game(games[1].id)).version == 1, "the failed move's version bump was rolled back"
-    assert await store.load_state_json(games[1].id) == (RULES.setup(2, 1, YarnOptions()).model_dump_json(), 1)
+    assert [len(await store.games.moves(g.id)) for g in games] == [1, 0, 1]
+    assert (await store.games.get_game(games[1].id)).version == 1, (
+        "the failed move's version bump was rolled back"
+    )
+    assert await store.games.load_state_json(games[1].id) == (
+        RULES.setup(2, 1, YarnOptions()).model_dump_json(),
+        1,
+    )
 
 
 def test_the_per_game_lock_is_shared_per_game(tmp_path):
@@ -739,53 +751,53 @@ def test_the_per_game_lock_is_shared_per_game(tmp_path):
 
 
 async def test_active_games_never_include_ended_ones(store):
-    lobby = await store.create_lobby(
+    lobby = await store.games.create_lobby(
         guild_id=1, channel_id=5, thread_id=6, game="yarn", options={}, host=member(0, 1), now=0.0
     )
     active = await started_game(store, channel_id=5)
     finished = await started_game(store, channel_id=5)
     await play_to_end(store, finished.id)
     abandoned = await started_game(store, channel_id=5)
-    await store.set_status(abandoned.id, "abandoned", now=1.0)
-    cancelled = await store.create_lobby(
+    await store.games.set_status(abandoned.id, "abandoned", now=1.0)
+    cancelled = await store.games.create_lobby(
         guild_id=1, channel_id=5, thread_id=None, game="yarn", options={}, host=member(0, 1), now=0.0
     )
-    await store.set_status(cancelled.id, "cancelled", now=1.0)
+    await store.games.set_status(cancelled.id, "cancelled", now=1.0)
     elsewhere = await started_game(store, channel_id=9)
 
-    assert [g.id for g in await store.active_games()] == [lobby.id, active.id, elsewhere.id]
-    assert await store.active_games() == [
-        await store.get_game(i) for i in (lobby.id, active.id, elsewhere.id)
+    assert [g.id for g in await store.games.active_games()] == [lobby.id, active.id, elsewhere.id]
+    assert await store.games.active_games() == [
+        await store.games.get_game(i) for i in (lobby.id, active.id, elsewhere.id)
     ]
-    assert [g.id for g in await store.games_in_channel(5)] == [lobby.id, active.id]
-    assert [g.id for g in await store.games_in_channel(6)] == [lobby.id], "a thread finds its game"
-    ended = await store.games_in_channel(5, statuses=("finished", "abandoned"))
+    assert [g.id for g in await store.games.games_in_channel(5)] == [lobby.id, active.id]
+    assert [g.id for g in await store.games.games_in_channel(6)] == [lobby.id], "a thread finds its game"
+    ended = await store.games.games_in_channel(5, statuses=("finished", "abandoned"))
     assert [g.id for g in ended] == [finished.id, abandoned.id]
 
 
 async def test_deadlines_are_one_per_game_and_replaced(store):
     first, second = await started_game(store), await started_game(store)
-    await store.set_deadline(first.id, decision="pull", due=50.0)
-    await store.set_deadline(second.id, decision="pull", due=20.0)
-    await store.set_deadline(first.id, decision="pull again", due=10.0)
-    assert [(d.game_id, d.decision, d.due) for d in await store.deadlines()] == [
+    await store.timers.set_deadline(first.id, decision="pull", due=50.0)
+    await store.timers.set_deadline(second.id, decision="pull", due=20.0)
+    await store.timers.set_deadline(first.id, decision="pull again", due=10.0)
+    assert [(d.game_id, d.decision, d.due) for d in await store.timers.deadlines()] == [
         (first.id, "pull again", 10.0),
         (second.id, "pull", 20.0),
     ]
-    await store.clear_deadline(first.id)
-    await store.clear_deadline(first.id)
-    await store.set_status(second.id, "abandoned", now=3.0)
-    assert await store.deadlines() == []
+    await store.timers.clear_deadline(first.id)
+    await store.timers.clear_deadline(first.id)
+    await store.games.set_status(second.id, "abandoned", now=3.0)
+    assert await store.timers.deadlines() == []
 
 
 async def test_options_are_remembered_per_channel_and_game(store):
-    assert await store.remembered_options(1, "yarn") is None
-    await store.remember_options(1, "yarn", {"most": 2})
-    await store.remember_options(1, "yarn", {"most": 3, "names": ["Ann", "Bö"]})
-    await store.remember_options(2, "yarn", {"most": 1})
-    assert await store.remembered_options(1, "yarn") == {"most": 3, "names": ["Ann", "Bö"]}
-    assert await store.remembered_options(2, "yarn") == {"most": 1}
-    assert await store.remembered_options(1, "catsdogs") is None
+    assert await store.games.remembered_options(1, "yarn") is None
+    await store.games.remember_options(1, "yarn", {"most": 2})
+    await store.games.remember_options(1, "yarn", {"most": 3, "names": ["Ann", "Bö"]})
+    await store.games.remember_options(2, "yarn", {"most": 1})
+    assert await store.games.remembered_options(1, "yarn") == {"most": 3, "names": ["Ann", "Bö"]}
+    assert await store.games.remembered_options(2, "yarn") == {"most": 1}
+    assert await store.games.remembered_options(1, "catsdogs") is None
 
 
 @pytest.mark.sqlite_only
@@ -809,8 +821,8 @@ async def test_stats_and_leaderboard_count_finished_games_in_this_server(store):
 
     async def finished(users, winners, scores, guild_id=100):
         game = await started_game(store, users=users, guild_id=guild_id)
-        await store.set_status(game.id, "finished", now=9.0)
-        await store.record_result(game.id, scores=scores, winners=winners, reason="done", now=9.0)
+        await store.games.set_status(game.id, "finished", now=9.0)
+        await store.games.record_result(game.id, scores=scores, winners=winners, reason="done", now=9.0)
 
     await finished((ann, bo), (0,), (7, 3))
     await finished((ann, bo), (1,), (2, 9))
@@ -820,35 +832,37 @@ async def test_stats_and_leaderboard_count_finished_games_in_this_server(store):
     await finished((ann, bo), (0,), (30, 0), guild_id=999)  # another server
     await started_game(store, users=(ann, bo))  # still being played
 
-    assert await store.stats(100, ann) == [
+    assert await store.results.stats(100, ann) == [
         {"game": "yarn", "played": 4, "won": 2, "best": 12, "by_computer": 0}
     ]
-    assert await store.stats(100, bo) == [
+    assert await store.results.stats(100, bo) == [
         {"game": "yarn", "played": 3, "won": 2, "best": 9, "by_computer": 0}
     ]
-    assert await store.stats(999, ann) == [
+    assert await store.results.stats(999, ann) == [
         {"game": "yarn", "played": 1, "won": 1, "best": 30, "by_computer": 0}
     ]
-    assert await store.stats(100, 12345) == []
-    assert await store.leaderboard(100, "yarn") == [
+    assert await store.results.stats(100, 12345) == []
+    assert await store.results.leaderboard(100, "yarn") == [
         {"user_id": cy, "played": 2, "won": 2},
         {"user_id": bo, "played": 3, "won": 2},
         {"user_id": ann, "played": 4, "won": 2},
     ]
-    assert await store.leaderboard(100, "yarn", limit=1) == [{"user_id": cy, "played": 2, "won": 2}]
-    assert await store.leaderboard(100, "catsdogs") == []
+    assert await store.results.leaderboard(100, "yarn", limit=1) == [{"user_id": cy, "played": 2, "won": 2}]
+    assert await store.results.leaderboard(100, "catsdogs") == []
 
 
 async def test_recording_a_result_twice_counts_once_and_a_replaced_member_is_not_credited(store):
     game = await started_game(store, users=(1, 2))
-    await store.replace_seat(game.id, computer(1), now=2.0)
+    await store.games.replace_seat(game.id, computer(1), now=2.0)
     await play_to_end(store, game.id)
     for _ in range(2):
-        await store.record_result(game.id, scores=(4, 6), winners=(1,), reason="done", now=9.0)
-    assert await store.stats(100, 1) == [{"game": "yarn", "played": 1, "won": 0, "best": 4, "by_computer": 0}]
-    assert await store.stats(100, 2) == []
+        await store.games.record_result(game.id, scores=(4, 6), winners=(1,), reason="done", now=9.0)
+    assert await store.results.stats(100, 1) == [
+        {"game": "yarn", "played": 1, "won": 0, "best": 4, "by_computer": 0}
+    ]
+    assert await store.results.stats(100, 2) == []
     with pytest.raises(ValueError, match="2 seats but 3 scores"):
-        await store.record_result(game.id, scores=(1, 2, 3), winners=(0,), reason="", now=9.0)
+        await store.games.record_result(game.id, scores=(1, 2, 3), winners=(0,), reason="", now=9.0)
 
 
 # --------------------------------------------------------------------------- migrations
@@ -869,7 +883,7 @@ async def test_migrations_apply_once_and_reopening_changes_nothing(tmp_path, mon
 
     store = SqliteGameStore(path)
     await store.open()
-    assert await store.get_game(game.id) == game
+    assert await store.games.get_game(game.id) == game
     await store.close()
 
     # A later release adds a migration: it is applied once, on top of the existing data.
@@ -881,7 +895,7 @@ async def test_migrations_apply_once_and_reopening_changes_nothing(tmp_path, mon
     for _ in range(2):
         store = SqliteGameStore(path)
         await store.open()
-        assert await store.get_game(game.id) == game
+        assert await store.games.get_game(game.id) == game
         await store.close()
     with raw(path) as db:
         assert db.execute("SELECT version, applied_at FROM schema_migrations").fetchall()[0] == applied[0]
@@ -930,15 +944,15 @@ async def test_a_game_a_computer_finished_for_an_away_member_counts_as_played_no
     ann, bo = 1, 2
     game = await started_game(store, users=(ann, bo))
     away = member(1, bo).model_copy(update={"computer": "normal"})
-    await store.replace_seat(game.id, away, now=5.0)
-    await store.set_status(game.id, "finished", now=9.0)
-    await store.record_result(game.id, scores=(3, 8), winners=(1,), reason="done", now=9.0)
+    await store.games.replace_seat(game.id, away, now=5.0)
+    await store.games.set_status(game.id, "finished", now=9.0)
+    await store.games.record_result(game.id, scores=(3, 8), winners=(1,), reason="done", now=9.0)
 
-    assert await store.stats(100, bo) == [
+    assert await store.results.stats(100, bo) == [
         {"game": "yarn", "played": 1, "won": 0, "best": None, "by_computer": 1}
     ]
-    assert await store.stats(100, ann) == [
+    assert await store.results.stats(100, ann) == [
         {"game": "yarn", "played": 1, "won": 0, "best": 3, "by_computer": 0}
     ]
-    board = await store.leaderboard(100, "yarn")
+    board = await store.results.leaderboard(100, "yarn")
     assert {row["user_id"]: row["won"] for row in board} == {ann: 0, bo: 0}

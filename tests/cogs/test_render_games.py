@@ -229,8 +229,11 @@ async def service(tmp_path):
     [(key, count) for key, counts in PLAYER_COUNTS.items() if key in GAMES for count in counts],
 )
 async def test_a_whole_game_renders_within_discords_limits_and_keeps_secrets(service, key, players):
-    for seed in SEEDS:
-        assert await drive(service, key, players, seed) > 0
+    for played, seed in enumerate(SEEDS, start=1):
+        moves = await drive(service, key, players, seed)
+        finished = await service.store.games.games_in_channel(5, statuses=("finished",))
+        assert len(finished) == played, "the game was played to its end"
+        assert len(await service.store.games.moves(finished[-1].id)) == moves, "every move was logged"
 
 
 def test_labels_name_players_instead_of_placeholders():

@@ -10,7 +10,6 @@ import pytest
 
 from bench.replays import stored
 from bench.table_height import measure_replays
-from bot.storage import load_state
 from cogs.phone import FIELD_GAP_PIXELS, LINE_PIXELS, SCREEN
 from cogs.play._replay import rebuild, replay_message
 from engine import GAMES
@@ -42,11 +41,11 @@ def shown(message) -> str:
 async def test_a_replay_ends_at_the_stored_final_state_and_shows_no_one_elses_secrets(service, key, players):  # noqa: F811
     moves_made = await drive(service, key, players, seed=SEEDS[0], check=False)
     store = service.games.store
-    record = await store.get_game(1)
-    moves = tuple(await store.moves(1))
+    record = await store.games.get_game(1)
+    moves = tuple(await store.games.moves(1))
     replay = rebuild(record, moves)
     assert replay.last == moves_made
-    assert replay.states[-1] == await load_state(store, record, GAMES[key].rules)
+    assert replay.states[-1] == await store.games.load_state(record, GAMES[key].rules)
     secrets = SECRETS[key]
     rules = GAMES[key].rules
     for step, state in enumerate(replay.states):

@@ -209,7 +209,7 @@ def prepare() -> None:
     """Import all a bot imports on its way to READY (its cogs, pictures, both stores) and die with the
     test process; a fork must copy no running thread."""
     import bot.storage.postgres  # noqa: F401  (the fleet's bots run on PostgreSQL)
-    from bot.app import cog_extensions
+    from bot.cog_extensions import cog_extensions
 
     for extension in cog_extensions():
         importlib.import_module(extension)

@@ -221,20 +221,20 @@ async def check_saved(
     while missing < 3:
         game_id += 1
         try:
-            record = await store.get_game(game_id)
+            record = await store.games.get_game(game_id)
         except GameNotFound:
             missing += 1
             continue
         missing = 0
         if record.seed is None or (games is not None and game_id not in games):
             continue
-        moves = await store.moves(game_id)
+        moves = await store.games.moves(game_id)
         assert [m.seq for m in moves] == list(range(1, len(moves) + 1)), f"game {game_id}: gap in its log"
         assert record.version == len(moves) + 1, f"game {game_id}: {len(moves)} moves, v{record.version}"
         rules = GAMES[record.game].rules
         log = [(m.seat, m.action) for m in moves]
         replayed = replay(rules, len(record.seats), record.seed, rules.make_options(record.options), log)
-        state_json, _ = await store.load_state_json(game_id)
+        state_json, _ = await store.games.load_state_json(game_id)
         assert state_json is not None, f"game {game_id}: its snapshot is behind its log"
         assert rules.State.model_validate_json(state_json) == replayed, f"game {game_id}: snapshot ≠ replay"
         over = rules.outcome(replayed) is not None

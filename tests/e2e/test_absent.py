@@ -114,12 +114,12 @@ async def test_two_timeouts_in_a_row_hand_the_seat_to_a_computer_and_its_pings_s
         assert absent.id not in pinged(table_of(emu, thread)), "the table mentions nobody"
 
         others = Table(emu, thread, [m for m in members if m is not absent], Rng.seeded(3))
-        moves_before = len(await bot.store.moves(game.id))
+        moves_before = len(await bot.store.games.moves(game.id))
         for _ in range(12):
             if game.id not in bot.service.live:
                 break
             await others.step()
-        moved_for = [m for m in (await bot.store.moves(game.id))[moves_before:] if m.seat == seat]
+        moved_for = [m for m in (await bot.store.games.moves(game.id))[moves_before:] if m.seat == seat]
         assert moved_for, "the computer plays the absent member's seat"
         assert pings and all(absent.id not in pinged(ping) for ping in pings), (
             "no ping for a member who is away"
@@ -226,7 +226,7 @@ async def test_a_game_everyone_is_away_from_waits_then_ends_as_abandoned(tmp_pat
         await bot.absence.tick()
         await settle(emu, bot)
         assert game.id not in bot.service.live
-        assert (await bot.store.get_game(game.id)).status == "abandoned"
+        assert (await bot.store.games.get_game(game.id)).status == "abandoned"
         minutes = bot.settings.abandon_taken_over_minutes
         assert f"Everyone was away for {minutes:g} min, so the game was ended" in table_text(emu, thread)
 
@@ -363,7 +363,7 @@ async def test_a_restart_in_the_middle_of_an_absence_keeps_it(tmp_path):
                 welcome = await answer_click(absent, table_of(emu, thread), "I'm back")
                 assert "Welcome back" in welcome
                 await settle(emu, third)
-                assert (await third.store.get_game(game.id)).seats[seat].computer is None
+                assert (await third.store.games.get_game(game.id)).seats[seat].computer is None
             finally:
                 await third.close()
         finally:

@@ -79,7 +79,7 @@ async def resumed_once(store: PostgresGameStore, live: set[int], *processes: Bot
         assert not games & set().union(*listed[n + 1 :]), "no game runs on two processes"
     resumed = set().union(*listed)
     assert resumed <= live, "no finished game is resumed"
-    still_active = {record.id for record in await store.active_games()}
+    still_active = {record.id for record in await store.games.active_games()}
     assert not (live - resumed) & still_active, "every active game runs on one process"
 
 
@@ -127,7 +127,7 @@ async def test_a_fleet_survives_a_kill_and_a_reshard_each_game_on_one_process(tm
             ids_of_killed = {g for g, guild_id in shard_by_game.items() if shard_of(guild_id, 4) in (0, 1)}
             await check_saved(store, witness, answered_action_clicks(emu), ids_of_killed)
             # Read before the restart: computer seats may finish a game as soon as it is resumed.
-            live = {record.id for record in await store.active_games()}
+            live = {record.id for record in await store.games.active_games()}
             await killed_process.start()
             await resumed_once(store, live & ids_of_killed, killed_process)
             await emu.settle()
@@ -141,7 +141,7 @@ async def test_a_fleet_survives_a_kill_and_a_reshard_each_game_on_one_process(tm
             await check_saved(store, witness, answered_action_clicks(emu))
             before = {id(t): t.table() for t in tables}
             processes = fleet(emu, url, epoch, 3, ["0-1", "2"], tmp_path)
-            live = {record.id for record in await store.active_games()}
+            live = {record.id for record in await store.games.active_games()}
             await asyncio.gather(*(p.start() for p in processes))
             await resumed_once(store, live, *processes)
             first = processes[0].games

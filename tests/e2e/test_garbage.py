@@ -2,8 +2,7 @@
 
 Under load, discord.py's interactions (each tied to its response in a reference cycle) and the
 discord.ui views every message used to carry were left for the garbage collector: about 100
-objects a move, a collection every few dozen moves, 60 µs of each move's 2.5 ms of CPU
-(docs/benchmarks.md §8).
+objects a move, and a collection every few dozen moves.
 """
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ async def test_a_deleted_table_message_is_posted_again_in_its_thread(tmp_path, c
         new = table_of(emu, thread)
         assert new is not None and new.id != old.id
         game = next(iter(bot.service.live.values()))
-        assert (await bot.store.get_game(game.id)).table_message_id == new.id
+        assert (await bot.store.games.get_game(game.id)).table_message_id == new.id
         game, version = await play_a_move(emu, bot, members, thread)
         assert game.record.version == version + 1
         assert [w for w in warnings(caplog) if "deleted" in w] == [
@@ -75,7 +75,7 @@ async def test_a_deleted_thread_moves_the_table_to_its_channel(tmp_path, caplog)
 
         games = emu.channel("games")
         assert table_of(emu, games) is not None, "the table is shown in the channel"
-        assert (await bot.store.get_game(game.id)).table_channel_id == games.id
+        assert (await bot.store.games.get_game(game.id)).table_channel_id == games.id
         game, version = await play_a_move(emu, bot, members, games)
         assert game.record.version == version + 1 and game.id in bot.service.live
         assert any(f"its thread {thread.id} is gone" in w for w in warnings(caplog))
@@ -123,7 +123,9 @@ async def test_a_channel_the_bot_lost_ends_the_game_with_a_note(tmp_path, caplog
     async with catnip(tmp_path) as (emu, bot):
         thread, _, game, _ = await table_after_losing(emu, bot, caplog, denied)
 
-        assert (await bot.store.get_game(game.id)).status == "abandoned" and game.id not in bot.service.live
+        assert (
+            await bot.store.games.get_game(game.id)
+        ).status == "abandoned" and game.id not in bot.service.live
         if lost == "send messages":  # the bot may still edit its own messages there
             closed = table_of(emu, thread).embeds[0]
             assert "closed" in closed["title"] and "can no longer post" in closed["description"]
@@ -157,7 +159,8 @@ async def test_a_deleted_channel_ends_its_game_and_the_bot_asks_nothing_more_the
         await bot.presenter.settle()
         await emu.settle()
 
-        assert (await bot.store.get_game(game.id)).status == "abandoned" and game.id not in bot.service.live
+        record = await bot.store.games.get_game(game.id)
+        assert record.status == "abandoned" and game.id not in bot.service.live
         assert any("its channel is gone; ending the game" in w for w in warnings(caplog))
         assert emu.invalid_requests() == 0
         no_errors(caplog)

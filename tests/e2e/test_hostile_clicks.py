@@ -121,7 +121,7 @@ async def test_digits_that_are_not_ascii_get_the_short_answer(tmp_path):
             (panel, f"cn:a:{game.id}:{version}:p:C²"),
         ]:
             assert INVALID in await short_answer(await actor.forge_click(message, custom_id), actor)
-        assert game.record.version == version and await bot.store.moves(game.id) == []
+        assert game.record.version == version and await bot.store.games.moves(game.id) == []
 
 
 async def test_a_timer_or_a_bid_in_superscript_digits_gets_the_short_answer(tmp_path):
@@ -207,7 +207,7 @@ async def test_a_host_who_left_cannot_end_the_game_and_the_next_member_can(tmp_p
         assert game.id in bot.service.live
         ended = await successor.slash("game end", thread)
         assert "was ended" in await short_answer(ended, successor)
-        assert (await bot.store.get_game(game.id)).status == "abandoned"
+        assert (await bot.store.games.get_game(game.id)).status == "abandoned"
 
 
 async def test_a_public_move_on_the_table_still_works(tmp_path):

@@ -136,7 +136,7 @@ async def test_a_fleet_rides_out_a_database_outage_and_a_death_during_it(tmp_pat
             server_down = False
             await restarting
 
-            live = {record.id for record in await store.active_games()}
+            live = {record.id for record in await store.games.active_games()}
             assert killed.games == {g for g in live if shard_by_game.get(g) == 0}, "its games, on it"
             await play(tables, rng, 30)  # both processes play on, each its own games
             await wait_for_line(survivor.logs[-1], ENDED)

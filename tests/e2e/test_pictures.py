@@ -185,8 +185,10 @@ async def test_every_table_edit_of_a_whole_game_carries_the_text_and_the_picture
         while not table.over():
             await table.step()
         assert table_of(emu, thread).id == first.id, "the table stayed in its message"
-        record = await bot.service.store.get_game(int(FOOTER.search(first.embeds[0]["footer"]["text"])[1]))
-        each_state = pictures_of_each_state(record, await bot.service.store.moves(record.id), draw)
+        record = await bot.service.store.games.get_game(
+            int(FOOTER.search(first.embeds[0]["footer"]["text"])[1])
+        )
+        each_state = pictures_of_each_state(record, await bot.service.store.games.moves(record.id), draw)
         assert not emu.violations
     moves = len(each_state) - 1
     before, edits = edits[0], edits[1:]

@@ -47,13 +47,13 @@ def private_answer(result, member, panel=None) -> str | None:
 
 def slowed(bot, method: str, seconds: float = 0.2) -> None:
     """The store's `method` takes `seconds` longer, holding its game's lobby meanwhile."""
-    original = getattr(bot.store, method)
+    original = getattr(bot.store.games, method)
 
     async def slow(*args, **kwargs):
         await asyncio.sleep(seconds)
         return await original(*args, **kwargs)
 
-    setattr(bot.store, method, slow)
+    setattr(bot.store.games, method, slow)
 
 
 def no_errors(emu, results, caplog) -> None:
@@ -112,7 +112,7 @@ async def test_a_lobby_click_racing_start_or_cancel_is_applied_or_refused_as_suc
         else:
             slowed(bot, method)
             pressed, done = await press_in_order(emu, bot, game_id, press_control, press_action)
-        record = await bot.store.get_game(game_id)
+        record = await bot.store.games.get_game(game_id)
 
         assert record.status == status
         assert private_answer(pressed, ann) is None, "the control did what it says"
@@ -134,7 +134,7 @@ async def test_join_and_leave_at_the_same_moment_both_apply(tmp_path, caplog):
         results = await asyncio.gather(cy.click(lobby, "Join"), bo.click(lobby, "Leave"))
         await emu.settle()
 
-        record = await bot.store.get_game(game_id)
+        record = await bot.store.games.get_game(game_id)
         assert names(record) == ["Ann", "Cy"], "neither change undid the other"
         assert bot.service.live[game_id].record.seats == record.seats
         assert "Cy" in table_of(emu, thread).text() and "Bo" not in table_of(emu, thread).text()
@@ -168,7 +168,7 @@ async def test_rematch_pressed_twice_makes_one_rematch_table(tmp_path, caplog, w
 
         rematches = [g for g in bot.service.live.values() if g.id != game_id]
         assert len(rematches) == 1
-        assert len(await bot.store.games_in_channel(thread.id)) == 1
+        assert len(await bot.store.games.games_in_channel(thread.id)) == 1
         titles = [m.embeds[0].get("title") or "" for m in emu.public_messages(thread) if m.embeds]
         assert sum(f"table #{rematches[0].id}" in title for title in titles) == 1
         for result, member in zip(results, clickers, strict=True):
@@ -209,7 +209,7 @@ async def test_a_move_against_its_running_out_timer_applies_once(tmp_path, caplo
         await emu.invoker.wait(clicked)
         await emu.settle()
 
-        moves = await bot.store.moves(game.id)
+        moves = await bot.store.games.moves(game.id)
         assert [m.seat for m in moves][:1] == [seat] and sum(m.seat == seat for m in moves) == 1
         timed_out = any(event.kind == "timeout" for event in game.events)
         assert private_answer(clicked, actor, panel) is None, "the panel itself answers the click"

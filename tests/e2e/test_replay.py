@@ -54,8 +54,8 @@ async def finished_game(emu, key="catsdogs", players=3, seed=11):
 async def test_a_replay_steps_through_every_move_showing_only_public_information(tmp_path):
     async with catnip(tmp_path, pictures=True) as (emu, bot):
         thread, _, table = await finished_game(emu, players=2)
-        record = await bot.store.get_game(1)
-        moves = await bot.store.moves(1)
+        record = await bot.store.games.get_game(1)
+        moves = await bot.store.games.moves(1)
         secrets = secrets_by_step(record, moves)
         assert any(secrets[step][seat] for step in range(len(moves)) for seat in secrets[step])
 
@@ -90,9 +90,9 @@ async def test_a_player_sees_their_own_hand_at_each_step_and_no_one_elses(tmp_pa
     async with catnip(tmp_path) as (emu, bot):
         thread, members, _ = await finished_game(emu, key="ninelives", players=3, seed=5)
         bo = members[1]
-        moves = await bot.store.moves(1)
-        secrets = secrets_by_step(await bot.store.get_game(1), moves)
-        own = secrets_by_step(await bot.store.get_game(1), moves, viewer=1)
+        moves = await bot.store.games.moves(1)
+        secrets = secrets_by_step(await bot.store.games.get_game(1), moves)
+        own = secrets_by_step(await bot.store.games.get_game(1), moves, viewer=1)
         viewer = (await bo.slash("game replay", thread, id=1)).message
         jumps = [o for c in viewer.interactive() for o in c.get("options", [])]
         assert jumps and jumps[0]["label"] == "Round 1"

@@ -115,7 +115,7 @@ async def test_two_processes_over_four_shards_become_three_over_three_while_the_
                 assert {game_of(t) for t in tables} <= set(logged)
                 for lines in (old_output.lines, new_output.lines):
                     assert not [line for line in lines if " ERROR " in line], "\n".join(lines)
-                # How long the games waited, as the processes tell it (docs/benchmarks.md §15; `-s` shows it).
+                # How long the games waited, as the processes tell it (docs/performance.md; `-s` shows it).
                 print(
                     *(line for line in old_output.lines + new_output.lines if "after the handover" in line),
                     sep="\n",

@@ -29,7 +29,7 @@ async def test_a_crashed_bot_restarts_and_the_game_goes_on_through_its_old_butto
         for _ in range(8):
             await table.step()
         before = table_of(emu, thread)
-        moves_before = len(await bot.store.moves(next(iter(bot.service.live))))
+        moves_before = len(await bot.store.games.moves(next(iter(bot.service.live))))
         await crash(emu, bot)
 
         again = await start_catnip(emu, tmp_path / "catnip.sqlite3", seed=2)
@@ -37,7 +37,7 @@ async def test_a_crashed_bot_restarts_and_the_game_goes_on_through_its_old_butto
             await emu.settle()
             assert table_of(emu, thread).id == before.id, "the resumed table is edited in place"
             game = next(iter(again.service.live.values()))
-            assert len(await again.store.moves(game.id)) == moves_before
+            assert len(await again.store.games.moves(game.id)) == moves_before
             for _ in range(2000):
                 if table.over():
                     break
@@ -81,7 +81,7 @@ async def test_a_game_that_ended_as_the_bot_died_shows_its_result_when_the_bot_i
             final = table_of(emu, thread)
             assert final.embeds[0]["footer"]["text"] != shown_before
             assert not again.service.live, "the finished game is shown, not run"
-            assert await again.store.endings_to_show() == []
+            assert await again.store.games.endings_to_show() == []
             assert (await members[0].click(final, "Rematch")).ok
             await emu.settle()
             assert len(again.service.live) == 1, "the rematch started"
@@ -152,7 +152,7 @@ async def test_bad_clicks_get_a_private_answer_and_change_nothing(tmp_path):
         assert "isn't valid any more" in await bad_click(actor, tab, "totally-forged")
         assert "isn't valid any more" in await bad_click(actor, actor_panel, f"cn:a:{game.id}:x:p:C1")
         assert "can't find" in await bad_click(actor, tab, f"cn:a:999999:{version}:p:{actor_card}")
-        assert game.record.version == version and await bot.store.moves(game.id) == []
+        assert game.record.version == version and await bot.store.games.moves(game.id) == []
 
         first = await actor.click(actor_panel, f"cn:a:{game.id}:{version}:p:{actor_card}", force=True)
         assert first.ok
@@ -254,14 +254,14 @@ async def test_a_move_slow_to_save_is_acknowledged_in_time_and_its_result_follow
         seat = game.to_act()[0]
         panel = await Table(emu, thread, members, Rng.seeded(1)).panel(members[seat])
         saving, saved = asyncio.Event(), []
-        commit = bot.store.commit_move
+        commit = bot.store.games.commit_move
 
         async def saved_once_acknowledged(*args, **kwargs):
             await saving.wait()  # held until the click is acknowledged: as slow as it takes
             saved.append(await commit(*args, **kwargs))
             return saved[-1]
 
-        monkeypatch.setattr(bot.store, "commit_move", saved_once_acknowledged)
+        monkeypatch.setattr(bot.store.games, "commit_move", saved_once_acknowledged)
         card = game.state.hands[seat][0]
         result = await members[seat].click(panel, f"cn:a:{game.id}:{game.record.version}:p:{card}")
 
@@ -269,7 +269,7 @@ async def test_a_move_slow_to_save_is_acknowledged_in_time_and_its_result_follow
         saving.set()
         shown = await result.wait_for(lambda r: r.message and r.message.edited_at and r.message)
         assert card not in {c.get("custom_id", "").rsplit(":", 1)[-1] for c in shown.interactive()}
-        assert len(await bot.store.moves(game.id)) == 1
+        assert len(await bot.store.games.moves(game.id)) == 1
         assert not [m for m in result.followups if m.ephemeral], "the result is no message of its own"
         assert not emu.violations
 
@@ -291,4 +291,4 @@ async def test_a_refusal_after_the_click_was_acknowledged_comes_as_a_private_fol
         note = await result.wait_followup()
         assert result.response_type == DEFERRED_UPDATE
         assert note.ephemeral and note.visible_to == members[seat].id and "not your turn" in note.text()
-        assert await bot.store.moves(game.id) == [] and not emu.violations
+        assert await bot.store.games.moves(game.id) == [] and not emu.violations

@@ -73,10 +73,10 @@ async def test_one_process_runs_two_shards_and_games_are_played_in_guilds_of_bot
             table = Table(emu, thread, members, Rng.seeded(shard))
             (game,) = [g for g in bot.service.live.values() if g.record.guild_id == guild_id(emu, n)]
             for _ in range(60):
-                if {m.seat for m in await bot.store.moves(game.id)} == {0, 1, 2}:
+                if {m.seat for m in await bot.store.games.moves(game.id)} == {0, 1, 2}:
                     break
                 await table.step()
-            moves = await bot.store.moves(game.id)
+            moves = await bot.store.games.moves(game.id)
             assert {m.seat for m in moves} == {0, 1, 2}, "both members and the computer player moved"
             assert f"table #{game.id}" in table_of(emu, thread).embeds[0]["title"]
             assert (await members[0].slash("game end", thread)).ok
@@ -110,11 +110,11 @@ async def test_two_processes_on_one_store_each_play_resume_and_time_only_their_o
         move = next(
             c for c in panel.interactive() if c["custom_id"].startswith("cn:a:") and not c.get("disabled")
         )
-        before = await bots[0].store.get_game(games[1])
+        before = await bots[0].store.games.get_game(games[1])
         emu.reroute_guild(guild_id(emu, guild_on(emu, 1)), 0)
         refused = await member.click(panel, move["custom_id"])
         assert refused.ok and refused.message.ephemeral and refused.message.text() == str(NotOwned())
-        assert (await bots[0].store.get_game(games[1])).version == before.version
+        assert (await bots[0].store.games.get_game(games[1])).version == before.version
         assert bots[1].service.live[games[1]].record.version == before.version
         assert games[1] not in bots[0].service.live
         threads = len(emu.threads(f"games-{guild_on(emu, 1)}"))
@@ -123,7 +123,7 @@ async def test_two_processes_on_one_store_each_play_resume_and_time_only_their_o
         assert len(emu.threads(f"games-{guild_on(emu, 1)}")) == threads, "no table was opened"
         emu.reroute_guild(guild_id(emu, guild_on(emu, 1)), None)
         accepted = await member.click(panel, move["custom_id"])
-        assert accepted.ok and (await bots[1].store.get_game(games[1])).version == before.version + 1
+        assert accepted.ok and (await bots[1].store.games.get_game(games[1])).version == before.version + 1
 
         # After a restart each process resumes only its own game, with its deadline.
         for bot in bots.values():
@@ -149,9 +149,9 @@ async def test_two_processes_on_one_store_each_play_resume_and_time_only_their_o
         await emu.settle()
         for shard, bot in bots.items():
             assert set(bot.service.live) == {games[shard]}
-            stored = await bot.store.get_game(games[shard])
+            stored = await bot.store.games.get_game(games[shard])
             assert stored.version == bot.service.live[games[shard]].record.version
-            moves = await bot.store.moves(games[shard])
+            moves = await bot.store.games.moves(games[shard])
             assert [m.seq for m in moves] == list(range(1, len(moves) + 1))
 
 

@@ -82,7 +82,7 @@ async def test_a_simulated_day_refuses_nothing_and_every_game_comes_back_at_its_
                 await settled(emu, bot)
                 assert not bot.service.live
                 for thread in (first, second):
-                    assert (await bot.store.get_game(games[thread.id])).status == "abandoned"
+                    assert (await bot.store.games.get_game(games[thread.id])).status == "abandoned"
                     if not thread.archived:  # a last move posted its table anew there
                         assert "closed" in table_of(emu, thread).embeds[0]["title"]
                 assert emu.server.usage.invalid_peak() == 0, "nothing refused that counts toward a ban"

@@ -156,13 +156,13 @@ async def test_after_a_restart_a_game_goes_on_in_its_channel_or_closes_when_that
         try:
             if gone == "thread and channel":
                 await emu.wait_for(lambda: game_id not in again.service.live)
-                assert (await again.store.get_game(game_id)).status == "abandoned"
+                assert (await again.store.games.get_game(game_id)).status == "abandoned"
             else:
                 games = emu.channel("games")
                 await emu.wait_for(lambda: table_of(emu, games))
                 await again.presenter.settle()
                 assert game_id in again.service.live
-                assert (await again.store.get_game(game_id)).table_channel_id == games.id
+                assert (await again.store.games.get_game(game_id)).table_channel_id == games.id
         finally:
             await again.close()
 
@@ -281,7 +281,7 @@ async def test_turn_pings_not_noted_while_the_database_is_down_are_noted_at_the_
         finally:
             start_server(stoppable_postgres)
         await bot.presenter.note_pings()
-        assert await bot.store.take_pings([game_id]) == {game_id: (thread.id, standing.id)}
+        assert await bot.store.timers.take_pings([game_id]) == {game_id: (thread.id, standing.id)}
 
 
 async def test_the_tables_know_of_every_click_until_it_is_answered(tmp_path, monkeypatch):

@@ -49,7 +49,7 @@ async def test_a_move_that_showed_nothing_is_taken_back_and_the_log_keeps_both(t
         thread, members = await open_table(emu, key, players)
         table = Table(emu, thread, members, Rng.seeded(7))
         member, surface, before = await an_undoable_move(table, bot)
-        moves = len(await bot.store.moves(live(bot).id))
+        moves = len(await bot.store.games.moves(live(bot).id))
         counted = emu.requests_counted
 
         result = await member.click(surface, take_back_on(surface))
@@ -60,7 +60,7 @@ async def test_a_move_that_showed_nothing_is_taken_back_and_the_log_keeps_both(t
 
         game = live(bot)
         assert game.state == before, "the game is where it stood before the move"
-        log = await bot.store.moves(game.id)
+        log = await bot.store.games.moves(game.id)
         assert len(log) == moves + 1 and log[-1].action == UNDO, "the take-back is a move of its own"
         assert TOOK_BACK in fields(table.table(), skip=set()) + table.table().embeds[0]["description"]
         if surface.ephemeral:
@@ -76,7 +76,7 @@ async def test_cats_and_dogs_never_offers_it_and_a_forged_take_back_is_refused_w
             await table.step()
             assert live(bot).undoable_by is None
         game = live(bot)
-        last = (await bot.store.moves(game.id))[-1]
+        last = (await bot.store.games.moves(game.id))[-1]
         mover = next(m for m in members if game.seat_of(m.id) == last.seat)
         state = game.state
         forged = ids.undo_id(game.id, game.record.version)
@@ -123,7 +123,7 @@ async def test_a_move_survives_a_kill_and_is_taken_back_after_the_restart(tmp_pa
             await emu.settle()
             game = live(again)
             assert game.state == before
-            assert (await again.store.moves(game.id))[-1].action == UNDO
+            assert (await again.store.games.moves(game.id))[-1].action == UNDO
         finally:
             await again.close()
 
@@ -138,7 +138,7 @@ async def test_a_replay_shows_the_take_back_as_a_move(tmp_path):
         game_id = live(bot).id
         while not table.over():
             await table.step()
-        moves = await bot.store.moves(game_id)
+        moves = await bot.store.games.moves(game_id)
         step = next(m.seq for m in moves if m.action == UNDO)
         opened = await member.slash("game replay", thread, id=game_id)
         viewer = await opened.wait_final()
@@ -180,7 +180,7 @@ async def test_giving_up_asks_once_more_in_the_same_private_answer(tmp_path):
         confirm = next(c for c in emu.message(panel.id).custom_ids() if c.startswith("cn:c:"))
         assert (await member.click(emu.message(panel.id), confirm)).ok
         await emu.settle()
-        assert (await bot.store.moves(game.id))[-1].action == "giveup"
+        assert (await bot.store.games.moves(game.id))[-1].action == "giveup"
 
 
 async def test_an_auction_called_from_the_table_asks_first_in_a_private_answer(tmp_path):
@@ -203,5 +203,5 @@ async def test_an_auction_called_from_the_table_asks_first_in_a_private_answer(t
         confirm = next(c for c in asked.message.custom_ids() if c.startswith("cn:c:"))
         assert (await member.click(asked.message, confirm)).ok
         await emu.settle()
-        assert (await bot.store.moves(game.id))[-1].action == "auction"
+        assert (await bot.store.games.moves(game.id))[-1].action == "auction"
         assert take_back_on(emu.message(asked.message.id)) is not None, "and it can be taken back"

@@ -13,7 +13,7 @@ import pictures
 from engine import GAMES, Rng
 from engine.core import evolve
 from engine.testing import random_playout
-from pictures import kit
+from pictures import kit, shapes
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
 
@@ -118,7 +118,7 @@ def colour_family(rgb) -> str:
 
 def drawn(emoji: str) -> Image.Image:
     canvas = kit.Canvas("")
-    kit.symbol(canvas, emoji, 100, 150, 40)
+    shapes.symbol(canvas, emoji, 100, 150, 40)
     return canvas.image.crop((50, 100, 150, 200)).convert("RGB")
 
 
@@ -132,12 +132,12 @@ def test_every_kind_the_texts_mark_with_an_emoji_is_drawn_as_that_emoji():
 
     written = {split_label(label)[0] for label in [*FACE_LABELS.values(), *KIND_LABELS.values()]}
     written |= {*EMOJI, SUN_MARK, MOON_MARK}
-    assert written == set(kit.SYMBOLS), "every emoji the texts mark a kind with, and no other, is drawn"
+    assert written == set(shapes.SYMBOLS), "every emoji the texts mark a kind with, and no other, is drawn"
     for emoji, family in EMOJI_COLOURS.items():
         colours = [(n, c) for n, c in drawn(emoji).getcolors(10_000) if c != kit.BACKGROUND]
         assert colour_family(max(colours)[1]) == family, emoji
-    outlines = [drawn(emoji).convert("L").point(lambda v: v > 60 and 255).tobytes() for emoji in kit.SYMBOLS]
-    assert len(set(outlines)) == len(kit.SYMBOLS), "no two emoji are drawn alike"
+    outlines = [drawn(e).convert("L").point(lambda v: v > 60 and 255).tobytes() for e in shapes.SYMBOLS]
+    assert len(set(outlines)) == len(shapes.SYMBOLS), "no two emoji are drawn alike"
 
 
 def test_the_picture_changes_when_the_table_does():
