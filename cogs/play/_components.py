@@ -261,7 +261,7 @@ async def _asked_first(
 async def on_undo(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
     """↩️ Take back: the clicker's last move undone, answered like a move (their panel shows the result)."""
     game = await acknowledged_if_slow(
-        interaction, bot.service.take_back(component.game_id, interaction.user.id, component.version)
+        bot, interaction, bot.service.take_back(component.game_id, interaction.user.id, component.version)
     )
     seat = game.seat_of(interaction.user.id)
     if on_private_panel(interaction) and seat is not None:
