@@ -38,7 +38,7 @@ class AdminCog(commands.Cog, name="Admin"):
         self.bot = bot
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
-        await answer_command_error(interaction, error)
+        await answer_command_error(interaction, error, self.bot.metrics)
 
     @admin.command(name=_("end"), description=_("End a game in this channel, whoever hosts it"))
     @app_commands.describe(table=_("The table number (#) to end; the newest game here if left out"))

@@ -26,6 +26,7 @@ from engine import GAMES, EngineError, Event
 
 if TYPE_CHECKING:
     from bot.app import CatnipBot
+    from bot.metrics import Metrics
 
 log = logging.getLogger("catnip.commands")
 
@@ -33,11 +34,12 @@ SHOW_TO_CHANNEL = "Show it to the channel (only you see it if left out)"
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=key) for key, game in GAMES.items()]
 
 
-async def answer_command_error(interaction: discord.Interaction, error: Exception) -> None:
-    """A refusal is said to the member privately; anything else is logged and apologised for."""
+async def answer_command_error(interaction: discord.Interaction, error: Exception, metrics: Metrics) -> None:
+    """A refusal is said to the member privately (and counted); anything else is logged and apologised
+    for."""
     original = getattr(error, "original", error)
     if isinstance(original, Refusal | EngineError | StoreUnavailable):
-        interaction.client.metrics.refused(original)
+        metrics.refused(original)
         await reply(interaction, str(original))
         return
     if token_lost(original):  # the command's work is done; only its answer could not follow
@@ -84,7 +86,7 @@ class PlayCog(commands.Cog, name="Play"):
         return self.presenter in self.bot.service.presenters
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
-        await answer_command_error(interaction, error)
+        await answer_command_error(interaction, error, self.bot.metrics)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
