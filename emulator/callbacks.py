@@ -95,6 +95,8 @@ class Callbacks:
         message = self._respond(interaction, kind, data, where)
         interaction.response_type = kind
         interaction.responded_at = world.now()
+        components = limits.interactive_components(data.get("components") or [])
+        interaction.offered = tuple(c["custom_id"] for c in components if c.get("custom_id"))
         interaction.answered.set()
         interaction.changed.set()
         if "with_response" not in request.query:

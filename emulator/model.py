@@ -141,6 +141,7 @@ class Interaction:
     parent: Interaction | None = None  # for a modal submit: the interaction that opened the modal
     response_type: int | None = None
     responded_at: float | None = None
+    offered: tuple[str, ...] = ()  # the custom_ids of the initial response's components, as sent
     failed: str | None = None
     original_id: int | None = None  # the message @original names
     followup_ids: list[int] = field(default_factory=list)

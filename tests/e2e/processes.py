@@ -38,7 +38,7 @@ are tests/e2e/test_pictures.py's subject, and tests/e2e/test_real_kills.py keeps
 kills."""
 
 FOOTER = re.compile(r"Game #(\d+) · move (\d+)")
-ACTION_ID = re.compile(r"^cn:a:(\d+):(\d+):")
+ACTION_ID = re.compile(r"^cn:[ac]:(\d+):(\d+):")  # a move, or a costly move's second tap
 UPDATE_MESSAGE = 7
 
 
@@ -189,11 +189,16 @@ class Witness:
 
 
 def answered_action_clicks(emu: Emulator) -> list[tuple[int, int]]:
-    """(game, version) of every action click answered by updating its message: what the member saw."""
+    """(game, version) of every move click answered by updating its message with the move's result: what
+    the member saw. A costly move's first tap, answered by the question that asks for its second
+    (a confirm button of the same game and version), made no move."""
     clicks = []
     for interaction in emu.world.interactions.values():
         found = ACTION_ID.match(str(interaction.data.get("custom_id", "")))
-        if found and interaction.response_type == UPDATE_MESSAGE:
+        if not found or interaction.response_type != UPDATE_MESSAGE:
+            continue
+        asked = f"cn:c:{found[1]}:{found[2]}:"
+        if not any(offered.startswith(asked) for offered in interaction.offered):
             clicks.append((int(found[1]), int(found[2])))
     return clicks
 
