@@ -38,7 +38,7 @@ COMPONENTS_ONLY = (400, 40004, "This response type is only valid for component i
 THREAD_ARCHIVED = (400, 50083, "Thread is archived")
 
 ErrorKind = tuple[int, int, str]
-COUNTS_AS_INVALID = "emulator_counts_as_invalid"
+COUNTS_AS_INVALID = web.ResponseKey("emulator_counts_as_invalid", bool)
 """Set on an answer that counts toward the ban whatever its status (Discord sends it as a 429)."""
 
 
