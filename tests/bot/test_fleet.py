@@ -72,22 +72,27 @@ async def emulator_process(*options: str) -> AsyncIterator[str]:
 
 
 @contextlib.asynccontextmanager
-async def fleet_process(
+async def catnip_process(
     arguments: list[str], env: dict[str, str], cwd: Path
 ) -> AsyncIterator[tuple[asyncio.subprocess.Process, Output]]:
-    """`catnip fleet …` as a process and its stderr lines; at the end, if it still runs, killed with
-    its bot processes (its own process group: none is left to hold the emulator's connections)."""
-    fleet = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "fleet", *arguments,
+    """`catnip …` as a process and its stderr lines; at the end, if it still runs, killed with any
+    bot processes it started (its own process group: none is left to hold the emulator's connections)."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", *arguments,
         cwd=cwd, env=env, stderr=asyncio.subprocess.PIPE, start_new_session=True,
     )  # fmt: skip
     try:
-        yield fleet, Output(fleet)
+        yield process, Output(process)
     finally:
-        if fleet.returncode is None:
+        if process.returncode is None:
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(fleet.pid, signal.SIGKILL)
-            await fleet.wait()
+                os.killpg(process.pid, signal.SIGKILL)
+            await process.wait()
+
+
+def fleet_process(arguments: list[str], env: dict[str, str], cwd: Path):
+    """`catnip fleet …`, as `catnip_process`."""
+    return catnip_process(["fleet", *arguments], env, cwd)
 
 
 async def stop_cleanly(fleet: asyncio.subprocess.Process, output: Output) -> None:

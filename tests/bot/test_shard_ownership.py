@@ -5,33 +5,17 @@ live process runs stops with one line and exit code 4, the running one untouched
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import signal
-import sys
 
 from bench.postgres_server import fresh_schema_url
 from bot.shard_owners import running_here
 from emulator import Emulator
-from tests.bot.test_fleet import Output, bot_environment, fleet_process, stop_cleanly
+from tests.bot.test_fleet import bot_environment, catnip_process, fleet_process, stop_cleanly
 from tests.bot.test_fleet_failures import run_to_the_end
 
 SHARDS_TAKEN = 4
 REFUSAL = "SHARD_IDS: another Catnip process (pid {pid} on this machine) runs {shards}: stop it, or give "
-
-
-@contextlib.asynccontextmanager
-async def bot_process(env: dict[str, str], cwd):
-    """`catnip` as a process with its stderr lines; killed at the end if it still runs."""
-    bot = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", cwd=cwd, env=env, stderr=asyncio.subprocess.PIPE
-    )
-    try:
-        yield bot, Output(bot)
-    finally:
-        if bot.returncode is None:
-            bot.kill()
-            await bot.wait()
 
 
 async def test_a_process_started_on_shards_another_process_runs_stops_with_one_line(
@@ -40,7 +24,7 @@ async def test_a_process_started_on_shards_another_process_runs_stops_with_one_l
     url = await fresh_schema_url(postgres_server.get_uri())
     async with Emulator.start(max_concurrency=16, rate_limits=None) as emu:
         env = {**bot_environment(emu.url, tmp_path), "DATABASE_URL": url, "SHARD_COUNT": "4"}
-        async with bot_process({**env, "SHARD_IDS": "0-1"}, tmp_path) as (first, output):
+        async with catnip_process([], {**env, "SHARD_IDS": "0-1"}, tmp_path) as (first, output):
             await output.wait_for(lambda _: output.count("shards 0-1 of 4: resumed 0 games") == 1)
             await emu.wait_for(lambda: len(emu.server.gateway.connected) == 2)
 
@@ -52,7 +36,7 @@ async def test_a_process_started_on_shards_another_process_runs_stops_with_one_l
             assert len(emu.server.gateway.connected) == 2
 
             # Its shard 2 was not kept: a process of shards 2-3 starts at once.
-            async with bot_process({**env, "SHARD_IDS": "2-3"}, tmp_path) as (second, other):
+            async with catnip_process([], {**env, "SHARD_IDS": "2-3"}, tmp_path) as (second, other):
                 await other.wait_for(lambda _: other.count("shards 2-3 of 4: resumed 0 games") == 1)
                 assert other.count("waiting to see whether it still runs") == 0
                 second.send_signal(signal.SIGTERM)
@@ -108,11 +92,11 @@ async def test_a_fleet_killed_with_kill_9_takes_its_processes_along_and_the_next
 async def test_a_process_that_stalled_past_its_hold_stops_once_another_has_taken_its_shards(tmp_path):
     async with Emulator.start(max_concurrency=16, rate_limits=None) as emu:
         env = {**bot_environment(emu.url, tmp_path), "SHARD_COUNT": "2", "SHARD_IDS": "0-1"}
-        async with bot_process(env, tmp_path) as (stalled, before):
+        async with catnip_process([], env, tmp_path) as (stalled, before):
             await before.wait_for(lambda _: before.count("shards 0-1 of 2: resumed 0 games") == 1)
             stalled.send_signal(signal.SIGSTOP)  # its event loop stuck: it renews nothing
             try:
-                async with bot_process(env, tmp_path) as (taking, after):
+                async with catnip_process([], env, tmp_path) as (taking, after):
                     await after.wait_for(lambda _: after.count("waiting to see whether it still runs") == 1)
                     await after.wait_for(lambda _: after.count("shards 0-1 of 2: resumed 0 games") == 1)
                     stalled.send_signal(signal.SIGCONT)
