@@ -149,7 +149,8 @@ async def nothing_more_is_asked_there(emu, bot, channel_ids: list[int]) -> None:
 
 
 def told_the_host(emu, game, members, why: str) -> None:
-    """The game's host, and nobody else, got one direct message naming the game, its server and why."""
+    """The game's host, and nobody else, got one direct message naming the game, its server and why
+    (G-X12)."""
     host, *others = members
     assert host.id == game.record.host_id
     letters = host.direct_messages()
