@@ -267,7 +267,7 @@ async def on_undo(bot: CatnipBot, interaction: discord.Interaction, component: i
     if on_private_panel(interaction) and seat is not None:
         await show(interaction, private_panel(game, seat, note=TAKEN_BACK))
     else:
-        await acknowledge(interaction, message_gone=clicked_message_gone(interaction))
+        await acknowledge(interaction, message_gone=clicked_message_gone(bot, interaction))
 
 
 async def _compose(
