@@ -31,7 +31,7 @@ ACTION = re.compile(r"^cn:(a|s|m|pg|c):")
 DEFERRED_UPDATE = 6
 PANEL_TRIES = 5
 """Clicks on "My hand" before a member gives up: Discord may lose a click's token before its panel
-follows (`emulator.model.LostTokens`), and the member, seeing nothing, clicks again."""
+follows (`emulator.lost_tokens.LostTokens`), and the member, seeing nothing, clicks again."""
 
 
 def settings_for(

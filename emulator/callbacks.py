@@ -198,7 +198,7 @@ class Callbacks:
             )
         if interaction.response_type is not None and world.lost_tokens.lose(interaction.token):
             interaction.changed.set()  # for members waiting on a follow-up that will never come
-            raise Refused(error(*UNKNOWN_WEBHOOK))  # Discord's doing (model.LostTokens): no violation
+            raise Refused(error(*UNKNOWN_WEBHOOK))  # Discord's doing (lost_tokens.LostTokens): no violation
         age, lifetime = world.now() - interaction.created_at, world.token_lifetime
         if age > lifetime:
             raise rest.refuse(

@@ -85,7 +85,7 @@ class Emulator:
         lost_tokens: float = 0.0,
     ) -> None:
         """`lost_tokens`: the share of interaction-token webhook requests answered 404 although the
-        token is valid (`emulator.model.LostTokens`)."""
+        token is valid (`emulator.lost_tokens.LostTokens`)."""
         self.world = World(
             guild_name=guild_name,
             channels=channels,

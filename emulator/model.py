@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import random
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ from emulator.entities import (
     snowflake_at,
     stable_snowflake,
 )
+from emulator.lost_tokens import LostTokens
 
 
 @dataclass
@@ -153,27 +153,6 @@ class Interaction:
     def latency(self) -> float | None:
         """Seconds from dispatch to the initial response (None while unanswered)."""
         return None if self.responded_at is None else self.responded_at - self.created_at
-
-
-class LostTokens:
-    """Valid interaction tokens Discord answers 404 Unknown Webhook inside their 15 minutes, as users
-    report it (discord/discord-api-docs#6851): each webhook request of a token is lost with probability
-    `rate` (drawn from a seeded generator, so a run repeats), and a lost token stays lost. Off (0) unless
-    a test or the emulator's ``--lost-tokens`` turns it on."""
-
-    def __init__(self, rate: float = 0.0, seed: int = 6851) -> None:
-        self.rate = rate
-        self.random = random.Random(seed)
-        self.lost: set[str] = set()
-
-    def lose(self, token: str) -> bool:
-        """Whether this request of `token` is answered 404 (a valid token lost)."""
-        if token in self.lost:
-            return True
-        if self.rate > 0 and self.random.random() < self.rate:
-            self.lost.add(token)
-            return True
-        return False
 
 
 @dataclass

@@ -84,7 +84,7 @@ class InteractionResult:
 
     @property
     def token_lost(self) -> bool:
-        """Whether Discord lost this interaction's token (`emulator.model.LostTokens`): no follow-up
+        """Whether Discord lost this interaction's token (`emulator.lost_tokens.LostTokens`): no follow-up
         of it will come, and the member, seeing nothing, clicks again."""
         return self.interaction.token in self.world.lost_tokens.lost
 
@@ -95,11 +95,14 @@ class InteractionResult:
         )
         return None if found is True else found
 
-    async def wait_final(self, timeout: float = WAIT) -> StoredMessage:
-        """Waits until a deferred reply's "thinking…" message has been replaced; returns it."""
-        return await self.wait_for(
-            lambda r: r.message is not None and not r.message.loading and r.message, timeout
+    async def wait_final(self, timeout: float = WAIT) -> StoredMessage | None:
+        """Waits until a deferred reply's "thinking…" message has been replaced; returns it (None once
+        the token is lost: the member is left with "thinking…")."""
+        found = await self.wait_for(
+            lambda r: r.token_lost or (r.message is not None and not r.message.loading and r.message),
+            timeout,
         )
+        return None if found is True else found
 
 
 class Invoker:
@@ -180,6 +183,7 @@ class Invoker:
         )
         world.interactions[interaction.id] = interaction
         world.tokens[interaction.token] = interaction
+        world.lost_tokens.made(interaction.token)
         source = message if message is not None else self._parent_message(parent)
         world.dispatch("INTERACTION_CREATE", self.payload(interaction, member, channel, source))
         watcher = asyncio.create_task(self._watch(interaction))

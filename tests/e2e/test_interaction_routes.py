@@ -1,5 +1,7 @@
 """The table and its pings travel through the tokens of the game's recent clicks (exempt from Discord's
-global limit) while Discord holds those tokens valid, and through the bot's own routes after."""
+global limit) while Discord holds those tokens valid, and through the bot's own routes after. Discord
+loses no token here (``lost_tokens=0``): the routes a working token takes are the subject; a lost one's
+are tests/e2e/test_strict_discord.py's."""
 
 from __future__ import annotations
 
@@ -44,7 +46,7 @@ def assert_shows_latest(emu, bot, thread, game) -> None:
 
 
 async def test_a_click_token_carries_the_next_moves_until_it_is_too_old(tmp_path):
-    async with catnip(tmp_path) as (emu, bot):
+    async with catnip(tmp_path, lost_tokens=0) as (emu, bot):
         thread, _ = await open_table(emu, "catsdogs", 2)
         game = next(iter(bot.service.live.values()))
 
@@ -65,7 +67,7 @@ async def test_a_click_token_carries_the_next_moves_until_it_is_too_old(tmp_path
 
 
 async def test_a_click_on_the_table_shows_its_move_through_its_own_token(tmp_path):
-    async with catnip(tmp_path, pictures=True) as (emu, bot):
+    async with catnip(tmp_path, pictures=True, lost_tokens=0) as (emu, bot):
         thread, members = await open_table(emu, "madcat", 2)
         game = next(iter(bot.service.live.values()))
         log = emu.server.requests
@@ -95,7 +97,7 @@ async def test_a_click_on_the_table_shows_its_move_through_its_own_token(tmp_pat
 async def test_a_token_s_age_runs_from_its_interaction_s_creation_not_its_arrival(tmp_path, late):
     """Start reaches the bot `late` seconds after Discord created it: 14 minutes after its arrival, its
     token is still used only if it is less than 14 minutes old counted from its creation (`USE_WITHIN`)."""
-    async with catnip(tmp_path, clock=StandingClock()) as (emu, bot):
+    async with catnip(tmp_path, clock=StandingClock(), lost_tokens=0) as (emu, bot):
         ann, bo = emu.member("Ann"), emu.member("Bo")
         await (await ann.slash("play", game="catsdogs")).wait_final()
         thread = await emu.wait_for(lambda: (emu.threads("games") or [None])[-1])

@@ -11,6 +11,7 @@ import pytest
 
 from emulator import Emulator, limits
 from emulator.entities import snowflake_time
+from emulator.lost_tokens import LostTokens
 from emulator.users import InvalidInvocation
 from tests.emulator.test_rules import callback, row, webhook
 
@@ -167,3 +168,20 @@ async def test_an_interaction_that_reaches_the_bot_late_dates_from_its_creation(
     assert (await api("POST", callback(too_late), {"type": 6}))[0] == 404, "its 3 s ran out before it came"
     assert too_late.failed
     emu.take_violations()
+
+
+def test_the_tokens_discord_loses_are_the_same_whatever_order_the_bot_s_requests_come_in() -> None:
+    tokens = [f"token-{n}" for n in range(60)]
+    requests = [token for token in tokens for _ in range(3)]
+
+    def lost_after(order: list[str]) -> set[str]:
+        lost = LostTokens(rate=0.1)
+        for token in tokens:  # the members' clicks, in the order they were made
+            lost.made(token)
+        for token in order:
+            lost.lose(token)
+        return lost.lost
+
+    first = lost_after(requests)
+    assert 0 < len(first) < len(tokens)
+    assert lost_after(list(reversed(requests))) == first == lost_after(requests[1::2] + requests[::2])
