@@ -17,6 +17,7 @@ from bot.errors import Refusal
 from bot.live import TIMER_CHOICES, TIMER_OPTION, LiveGame, seat_option_names
 from cogs import custom_ids as ids
 from cogs.components import Button, Item, Select
+from lang import _
 
 BUTTON_ROW = 2
 SELECT_ROWS = (3, 4)
@@ -61,7 +62,7 @@ def setting_value(game: LiveGame, name: str, chosen: str) -> object:
             return int(chosen)
     elif isinstance(current, bool) and chosen in ("on", "off"):
         return chosen == "on"
-    raise Refusal("That isn't a valid setting.")
+    raise Refusal(_("That isn't a valid setting."))
 
 
 def _choices(game: LiveGame, name: str) -> list[tuple[str, str, bool]]:

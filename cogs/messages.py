@@ -13,7 +13,6 @@ import pictures
 from bot.live import LiveGame, describe_players
 from cogs import custom_ids as ids
 from cogs.components import Button, Controls, Item, Select
-from cogs.lobby_settings import option_title, option_value, settings_items
 from cogs.phone import (
     FIELD_GAP_PIXELS,
     LINE_PIXELS,
@@ -29,6 +28,7 @@ from cogs.seat_controls import away_line, hand_button, table_buttons, take_back_
 from engine import Action, Outcome, events_for, fill_names
 from engine.decisions import ME, your_words
 from engine.texts import Choice
+from lang import _, in_its_language
 
 FIELD_LIMIT = 1024
 EMBED_TOTAL = 6000
@@ -120,74 +120,9 @@ def narration(
     return "\n".join(event.render(names) for event in events_for(game.events, seat, last=limit))
 
 
-def seat_list(game: LiveGame) -> str:
-    lines = []
-    for seat in game.record.seats:
-        who = f"<@{seat.user_id}>" if seat.user_id else seat.name
-        level = f" ({seat.computer})" if seat.computer else ""
-        host = " 👑" if seat.user_id == game.record.host_id else ""
-        lines.append(f"{seat.seat + 1}. {who}{level}{host}")
-    return "\n".join(lines) or "—"
-
-
 def guide_button(game: LiveGame, row: int = 0) -> Button:
     """The "📖 How to play" button: the game's guide, shown privately to whoever clicks it."""
-    return Button(label="How to play", emoji="📖", custom_id=ids.guide_id(game.record.game), row=row)
-
-
-def lobby_message(game: LiveGame) -> Message:
-    rules = game.rules
-    renderer = game.game.texts
-    count = len(game.record.seats)
-    embed = discord.Embed(
-        title=f"{renderer.emoji} {rules.title} — table #{game.id}",
-        description=f"{game.game.about}\nJoin, then the host starts the game.",
-        colour=COLOUR,
-    )
-    add_fields(embed, [(f"Seats ({count}/{rules.max_players})", seat_list(game))])
-    option_lines = [
-        f"{option_title(name)}: **{option_value(name, value, game)}**"
-        for name, value in game.record.options.items()
-    ]
-    if option_lines:
-        add_fields(embed, [("Options", "\n".join(option_lines))])
-    gid = game.id
-    full = count >= rules.max_players
-    items: list[Item] = [
-        Button(
-            label="Join",
-            style=discord.ButtonStyle.success,
-            custom_id=ids.lobby_id(gid, "join"),
-            disabled=full,
-            row=0,
-        ),
-        Button(label="Leave", custom_id=ids.lobby_id(gid, "leave"), row=0),
-        Button(
-            label="Start",
-            style=discord.ButtonStyle.primary,
-            custom_id=ids.lobby_id(gid, "start"),
-            disabled=not rules.min_players <= count <= rules.max_players,
-            row=0,
-        ),
-        Button(
-            label="Cancel", style=discord.ButtonStyle.danger, custom_id=ids.lobby_id(gid, "cancel"), row=0
-        ),
-        guide_button(game),
-    ]
-    items.append(
-        Select(
-            custom_id=ids.lobby_id(gid, "addc"),
-            placeholder="Add computer player (host)…",
-            options=[
-                discord.SelectOption(label=f"Computer player: {level}", value=level)
-                for level in ("easy", "normal", "hard")
-            ],
-            disabled=full,
-            row=1,
-        )
-    )
-    items += settings_items(game)
-    return Message(embed=embed, view=Controls(items))
+    return Button(label=_("How to play"), emoji="📖", custom_id=ids.guide_id(game.record.game), row=row)
 
 
 def _status_line(game: LiveGame, due: float | None) -> tuple[str, list[int]]:
@@ -206,6 +141,7 @@ def is_compact(game: LiveGame) -> bool:
     return len(game.record.seats) >= COMPACT_FROM
 
 
+@in_its_language
 def table_message(game: LiveGame, due: float | None = None, picture: bool | None = None) -> Message:
     """The public table: the public view, whose turn, recent events, and the public controls.
 
