@@ -9,7 +9,7 @@ from typing import Protocol
 from bot.storage import GameRecord, MoveRecord, SeatRecord
 from bot.storage.ratings import RatingChange
 from engine import GAMES, Event, Frozen, Game, Rules
-from lang import SOURCE
+from lang import SOURCE, _
 
 TIMER_OPTION = "turn_timer"
 TIMER_CHOICES = (30, 60, 120, 300, 900)
@@ -167,7 +167,7 @@ def is_away(seat: SeatRecord) -> bool:
 def describe_players(names: Sequence[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return _("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
 def seat_option_names(rules: Rules) -> frozenset[str]:

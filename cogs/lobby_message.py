@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.live import LiveGame
+from bot.live import LANGUAGE_OPTION, LiveGame
 from cogs import custom_ids as ids
 from cogs.components import Button, Controls, Item, Select
 from cogs.lobby_settings import option_title, option_value, settings_items
@@ -41,6 +41,7 @@ def lobby_message(game: LiveGame) -> Message:
     option_lines = [
         f"{option_title(name)}: **{option_value(name, value, game)}**"
         for name, value in game.record.options.items()
+        if name != LANGUAGE_OPTION  # the lobby's own words show it
     ]
     if option_lines:
         add_fields(embed, [(_("Options"), "\n".join(option_lines))])

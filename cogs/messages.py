@@ -103,10 +103,10 @@ def fitted_fields(
     added: list[tuple[str, str, bool]] = []
     for name, value in fields:
         for index, chunk in enumerate(split_value(value or "—")):
-            label = (name if index == 0 else f"{name} (cont.)")[:256]
+            label = (name if index == 0 else _("{name} (cont.)", name=name))[:256]
             if count >= 24 or total + len(label) + len(chunk) > EMBED_TOTAL - 200:
                 if (added[-1][0] if added else last) != "…":
-                    added.append(("…", "More in /game log or your private view.", False))
+                    added.append(("…", _("More in /game log or your private view."), False))
                 return added
             added.append((label, chunk, inline))
             total, count = total + len(label) + len(chunk), count + 1
@@ -130,7 +130,7 @@ def _status_line(game: LiveGame, due: float | None) -> tuple[str, list[int]]:
     renderer = game.game.texts
     view = game.view(None)
     waiting = describe_players([game.names[s] for s in to_act])
-    line = renderer.prompt(view, game.names) or f"Waiting for {waiting}"
+    line = renderer.prompt(view, game.names) or _("Waiting for {players}", players=waiting)
     if due is not None:
         line += f" · ⏰ <t:{int(due)}:R>"
     humans = [game.record.seats[s].user_id for s in to_act if game.record.seats[s].user_id]
@@ -167,16 +167,19 @@ def table_message(game: LiveGame, due: float | None = None, picture: bool | None
     if not picture:
         fields = renderer.compact_fields if is_compact(game) else renderer.table_fields
         add_fields(embed, fields(view, game.names))
-    embed.set_footer(text=f"Game #{game.id} · move {game.record.version - 1}")
+    embed.set_footer(text=_("Game #{id} · move {move}", id=game.id, move=game.record.version - 1))
     items: list[Item] = []
     if outcome is not None:
         items.append(
             Button(
-                label="Rematch", style=discord.ButtonStyle.success, custom_id=ids.rematch_id(game.id), row=0
+                label=_("Rematch"),
+                style=discord.ButtonStyle.success,
+                custom_id=ids.rematch_id(game.id),
+                row=0,
             )
         )
         items += [
-            Button(label="Details", emoji="🔎", custom_id=ids.details_id(game.id), row=0),
+            Button(label=_("Details"), emoji="🔎", custom_id=ids.details_id(game.id), row=0),
             guide_button(game),
         ]
     else:
@@ -185,7 +188,7 @@ def table_message(game: LiveGame, due: float | None = None, picture: bool | None
             seat = to_act[0]
             items += action_items(game, seat, rules.legal_actions(state, seat), page=0, rows=4)
         row = 1 + max((item.row or 0 for item in items), default=-1)
-        details = Button(label="Details", emoji="🔎", custom_id=ids.details_id(game.id), row=row)
+        details = Button(label=_("Details"), emoji="🔎", custom_id=ids.details_id(game.id), row=row)
         own = [hand_button(game, row), details, guide_button(game, row), *table_buttons(game, row)]
         if game.undoable_by is not None and len(own) < 5:
             own.insert(1, take_back_button(game, row))
@@ -240,7 +243,7 @@ def _add_fitting_narration(embed: discord.Embed, game: LiveGame, controls: Contr
         room -= height
         shown.insert(0, line)
     if shown:
-        add_fields(embed, [("What happened", "\n".join(shown))])
+        add_fields(embed, [(_("What happened"), "\n".join(shown))])
 
 
 def details_message(game: LiveGame) -> Message:
@@ -257,8 +260,8 @@ def details_message(game: LiveGame) -> Message:
     add_fields(embed, renderer.table_fields(game.view(None), game.names))
     story = narration(game, None, limit=DETAILS_NARRATION)
     if story:
-        add_fields(embed, [("What happened", story)])
-    embed.set_footer(text=f"Game #{game.id} · move {game.record.version - 1}")
+        add_fields(embed, [(_("What happened"), story)])
+    embed.set_footer(text=_("Game #{id} · move {move}", id=game.id, move=game.record.version - 1))
     return Message(embed=embed)
 
 
@@ -408,7 +411,9 @@ def action_items(
     items: list[Item] = [
         Select(
             custom_id=ids.select_id(game.id, version, page),
-            placeholder=f"Choose… ({page + 1}/{pages})" if pages > 1 else "Choose…",
+            placeholder=_("Choose… ({page}/{pages})", page=page + 1, pages=pages)
+            if pages > 1
+            else _("Choose…"),
             options=[
                 discord.SelectOption(label=label_of(game, seat, action, say)[:100], value=action.encode())
                 for action in chunk
@@ -427,7 +432,7 @@ def action_items(
         )
         items.append(
             Button(
-                label="Next ▶",
+                label=_("Next ▶"),
                 custom_id=ids.page_id(game.id, version, page + 1),
                 disabled=page >= pages - 1,
                 row=first_row + 1,

@@ -27,6 +27,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
+from babel import Locale, UnknownLocaleError
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -68,6 +69,14 @@ def translations(language: str) -> gettext.NullTranslations:
     write_mo(compiled, catalog, use_fuzzy=False)
     compiled.seek(0)
     return gettext.GNUTranslations(compiled)
+
+
+def language_name(language: str) -> str:
+    """`language` as its own speakers name it ("français", "English")."""
+    try:
+        return Locale.parse(language, sep="-").get_display_name() or language
+    except (ValueError, UnknownLocaleError):
+        return language
 
 
 def current() -> str:
