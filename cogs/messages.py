@@ -160,7 +160,7 @@ def table_message(game: LiveGame, due: float | None = None, picture: bool | None
     if outcome is not None:
         embed.description = final_text(game, outcome, with_breakdown=False)
     else:
-        line, _ = _status_line(game, due)
+        line, _humans = _status_line(game, due)
         embed.description = f"**Now:** {line}"
         if away := away_line(game):
             embed.description += f"\n{away}"

@@ -3,6 +3,7 @@ language's own plural forms; and the command that keeps them in step, run as the
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import string
@@ -81,3 +82,26 @@ def test_python_m_lang_update_keeps_a_catalog_in_step_with_the_code(tmp_path):
         updated = read_po(source, locale="fr")
     kept = read_catalog("fr")
     assert {e.id: e.string for e in updated if e.id} == {e.id: e.string for e in kept if e.id}
+
+
+def test_no_module_that_marks_texts_with_underscore_also_uses_it_as_a_throwaway_name():
+    """`line, _ = …` in a function that also calls `_("…")` would make `_` a local there: the call then
+    fails at run time, and only on that path."""
+    offenders = []
+    for package in ("engine", "pictures", "bot", "cogs"):
+        for path in (ROOT / package).rglob("*.py"):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            marks = any(
+                isinstance(node, ast.ImportFrom)
+                and node.module == "lang"
+                and any(a.name == "_" for a in node.names)
+                for node in tree.body
+            )
+            stores = [
+                node.lineno
+                for node in ast.walk(tree)
+                if isinstance(node, ast.Name) and node.id == "_" and isinstance(node.ctx, ast.Store)
+            ]
+            if marks and stores:
+                offenders.append(f"{path.relative_to(ROOT)}:{stores[0]}")
+    assert not offenders, offenders
