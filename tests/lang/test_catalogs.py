@@ -97,11 +97,17 @@ def test_no_module_that_marks_texts_with_underscore_also_uses_it_as_a_throwaway_
                 and any(a.name == "_" for a in node.names)
                 for node in tree.body
             )
-            stores = [
-                node.lineno
-                for node in ast.walk(tree)
-                if isinstance(node, ast.Name) and node.id == "_" and isinstance(node.ctx, ast.Store)
-            ]
+            stores = list(_underscores_stored(tree))
             if marks and stores:
                 offenders.append(f"{path.relative_to(ROOT)}:{stores[0]}")
     assert not offenders, offenders
+
+
+def _underscores_stored(node: ast.AST):
+    """Lines where `_` is assigned, a comprehension's own variables aside (they have a scope of their own)."""
+    if isinstance(node, ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp):
+        return
+    if isinstance(node, ast.Name) and node.id == "_" and isinstance(node.ctx, ast.Store):
+        yield node.lineno
+    for child in ast.iter_child_nodes(node):
+        yield from _underscores_stored(child)
