@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 from discord.ext import commands
 
+from bot.config import THREAD_ARCHIVE_MINUTES
 from bot.errors import NotInGame, Refusal
 from bot.live import LiveGame
 from bot.storage import StoreUnavailable
@@ -135,7 +136,9 @@ class PlayCog(commands.Cog, name="Play"):
                     name = _("{game} with {name}", game=rules.title, name=interaction.user.display_name)[:100]
                 try:
                     thread = await channel.create_thread(
-                        name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
+                        name=name,
+                        type=discord.ChannelType.public_thread,
+                        auto_archive_duration=THREAD_ARCHIVE_MINUTES,
                     )
                 except discord.HTTPException:
                     thread = None

@@ -1,6 +1,7 @@
 """Writing a game's public table to Discord: edited in place, posted again when old or buried or when
 its thread archived (Discord refuses edits in an archived thread, 50083, and a message sent there
 unarchives it), moved from a thread that is gone or locked to its channel, marked closed at the end.
+A game that can be shown nowhere ends, and its host is told so once by direct message (`HostNotice`).
 An edit goes through the token of a recent click on the table where one fits (`Writer`,
 cogs/play/_writer.py).
 
@@ -23,6 +24,7 @@ from bot.sessions import GameService
 from bot.timers import Timers
 from cogs.lobby_message import lobby_message
 from cogs.messages import Message, table_message
+from cogs.play._host_notice import CANNOT_POST_THERE, CHANNEL_GONE, HostNotice
 from cogs.play._pictures import MOVED_ON, TablePictures, show_picture
 from cogs.play._pings import OwnDeletions, TurnPings
 from cogs.play._writer import Writer, editable, table_purpose
@@ -61,6 +63,7 @@ class TableWriter:
         self.pictures = pictures
         self.pings = pings
         self.deletions = deletions
+        self.notice = HostNotice(bot)
         self.messages_since_table: Counter[int] = Counter()
         """Messages of other people in each channel since its table was posted: many bury it."""
 
@@ -75,6 +78,7 @@ class TableWriter:
             log.warning("%s its channel is gone; ending the game", game.log_prefix())
             if game.id in self.service.live:
                 await self.service.endings.abandon(game, "The game's channel is gone.")
+                await self.notice.tell(game, CHANNEL_GONE)
             await self.service.endings.shown(game)  # nowhere to show it, now or at a later start
             return
         if game.record.status == "lobby":
@@ -167,6 +171,7 @@ class TableWriter:
         log.warning("%s cannot post the table anywhere (HTTP %s); ending the game", prefix, error.status)
         if game.id in self.service.live:
             await self.service.endings.abandon(game, CANNOT_POST)
+            await self.notice.tell(game, CANNOT_POST_THERE)
 
     async def _parent_of(self, game: LiveGame, channel: discord.abc.Messageable):
         """The game's own channel when `channel` is its thread; None when it already is the channel."""
