@@ -30,6 +30,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 from babel import Locale, UnknownLocaleError
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 
 CATALOGS = Path(__file__).resolve().parent / "catalogs"
 SOURCE = "en"
@@ -77,6 +78,13 @@ def language_name(language: str) -> str:
         return Locale.parse(language, sep="-").get_display_name() or language
     except (ValueError, UnknownLocaleError):
         return language
+
+
+def number(value: int, *, signed: bool = False) -> str:
+    """`value` as the language speaking now writes numbers ("1,412"; "1 412" in French), with its sign
+    when `signed` ("+23")."""
+    written = format_decimal(abs(value) if signed else value, locale=current().replace("-", "_"))
+    return ("+" if value >= 0 else "-") + written if signed else written
 
 
 def current() -> str:
