@@ -61,3 +61,12 @@ async def test_a_language_catnip_lacks_falls_back_to_english(tmp_path):
         thread = await emu.wait_for(lambda: (emu.threads("games") or [None])[-1])
         lobby = await emu.wait_for(lambda: table_of(emu, thread))
         assert {"Join", "Start"} <= labels(lobby)
+
+
+async def test_help_speaks_the_member_s_language_naming_the_commands_as_their_client_does(tmp_path):
+    async with catnip(tmp_path) as (emu, _):
+        speaking(emu, server="en-US", Ann="fr", Bo="en-US")
+        french = await (await emu.member("Ann").slash("help")).wait_final()
+        english = await (await emu.member("Bo").slash("help")).wait_final()
+        assert "`/jouer` — ouvrir une table pour un jeu" in french.text(), french.text()
+        assert "`/play` — open a table for a game" in english.text()
