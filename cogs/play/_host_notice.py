@@ -16,19 +16,27 @@ import discord
 
 from bot.discord_budget import Priority, priority
 from bot.live import LiveGame
+from lang import N_, _, speaking
 
 log = logging.getLogger("catnip.table")
 
 CANNOT_SEND_TO_USER = 50007
-CHANNEL_GONE = "its channel is gone"
-CANNOT_POST_THERE = "I can no longer post in its channel"
+CHANNEL_GONE = N_("its channel is gone")
+CANNOT_POST_THERE = N_("I can no longer post in its channel")
 
 
 def notice_text(game: LiveGame, server: str | None, channel: str | None, why: str) -> str:
-    """What the host is told: which game, where, and why it ended."""
-    where = f" in #{channel}" if channel else ""
-    where += f" on {server}" if server else ""
-    return f"Your game of {game.rules.title} (table #{game.id}){where} has ended: {why}."
+    """What the host is told, in the table's language: which game, where, and why it ended."""
+    with speaking(game.language):
+        where = _(" in #{channel}", channel=channel) if channel else ""
+        where += _(" on {server}", server=server) if server else ""
+        return _(
+            "Your game of {game} (table #{id}){where} has ended: {why}.",
+            game=game.rules.title,
+            id=game.id,
+            where=where,
+            why=_(why),
+        )
 
 
 class HostNotice:
