@@ -209,7 +209,7 @@ def _step_embed(
     shown = {part for field in table for part in field}
     mine = [(name, value) for name, value in mine if name not in shown and value not in shown][:own]
     add_fields(embed, [*cut_table(table, degree), *mine])
-    embed.set_footer(text=f"Game #{game.id} · replay" + (" · your hand is shown to you only" if mine else ""))
+    embed.set_footer(text=f"Game #{game.id} · replay" + (" · only you see your hand" if mine else ""))
     return embed
 
 

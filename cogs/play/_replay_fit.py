@@ -23,25 +23,37 @@ LINES_FROM = 10
 """The degree past which no field keeps more than one line: degree `LINES_FROM - 1`."""
 DEGREES = LINES_FROM - 1
 """The most the table is cut: every field its first line only."""
+CUT_COLUMNS = PHONE_COLUMNS - 4
+"""Columns a cut line fills at most, "…" included: full by design, it would be the first a browser
+wraps (`python -m bench.phone_view --view replay --no-picture --measure` draws some lines of 40 columns
+on two, bold ones most)."""
+BOLD = 1.25
+"""How much wider a bold character is than a plain one, near enough."""
 _PAIRED_MARKS = ("**", "__", "~~", "||")
 
 
-def one_line(line: str, width: int = PHONE_COLUMNS) -> str:
+def one_line(line: str, bold: bool = False) -> str:
     """`line` as much of it as fills one phone line: cut after its last whole part (" · ") or else word
-    that fits, "…" after it, and any markdown mark it leaves open closed."""
-    if wrapped_lines(line, width) == 1:
+    that fits, "…" after it, and any markdown mark it leaves open closed. With `bold`, all of it is
+    bold (a field's name)."""
+    if wrapped_lines(line) == 1:
         return line
-    room = width - columns(CUT)
+    room = CUT_COLUMNS - columns(CUT)
+    words = line.split(" ")
     kept: list[str] = []
-    used = 0
-    for word in line.split(" "):
-        size = columns(shown(word))
+    used = 0.0
+    for word in words:
+        wide = bold or "**" in word or (" ".join(kept).count("**") % 2 == 1)
+        size = columns(shown(word)) * (BOLD if wide else 1)
         if used + (1 if kept else 0) + size > room:
             break
         used += (1 if kept else 0) + size
         kept.append(word)
-    text = " ".join(kept) if kept else _first_columns(shown(line), room)
-    if SEPARATOR in text:  # a line of parts ("**Bo** · 7 VPs · rolling") loses whole parts
+    text = " ".join(kept) if kept else _first_columns(shown(line), int(room / (BOLD if bold else 1)))
+    mark = SEPARATOR.strip()  # a line of parts ("**Bo** · 7 VPs · rolling") loses whole parts
+    if text.endswith(f" {mark}"):
+        text = text[: -len(mark) - 1]
+    elif SEPARATOR in text and words[len(kept)] != mark:
         text = text.rsplit(SEPARATOR, 1)[0]
     for mark in _PAIRED_MARKS:
         if text.count(mark) % 2:
@@ -66,7 +78,7 @@ def cut_table(fields: Sequence[tuple[str, str]], degree: int) -> list[tuple[str,
     if degree <= 0:
         return list(fields)
     most = LINES_FROM - degree if degree >= 3 else None
-    return [(one_line(name), "\n".join(_lines(value, degree < 2, most))) for name, value in fields]
+    return [(one_line(name, bold=True), "\n".join(_lines(value, degree < 2, most))) for name, value in fields]
 
 
 def _lines(value: str, charts: bool, most: int | None) -> list[str]:
