@@ -122,7 +122,7 @@ def _marks(states: list[Frozen]) -> tuple[tuple[str, int], ...]:
 
 ROOM = SCREEN - 2 * LINE_PIXELS
 """Where a step's first control may stand at most, by `cogs.phone`'s model: two lines spare, as a
-browser lays a step out up to 36 px lower (`python -m bench.phone_view --view replay --measure`)."""
+browser lays a step out up to 39 px lower (`python -m bench.phone_view --view replay --measure`)."""
 BLANK = "\u200b"
 """A line that shows nothing (Discord drops an empty one)."""
 FITTINGS = (
