@@ -320,11 +320,11 @@ async def run_resume(games: int, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _time_resume() -> list[float]:
-    """Times the next `GameService.resume` (every lobby and active game read and its state loaded)."""
-    from bot.sessions import GameService
+    """Times the next `Leases.load_all` (every lobby and active game read and its state loaded)."""
+    from bot.leases import Leases
 
     timed: list[float] = []
-    original = GameService.resume
+    original = Leases.load_all
 
     async def resume(self):
         started = time.perf_counter()
@@ -332,9 +332,9 @@ def _time_resume() -> list[float]:
             return await original(self)
         finally:
             timed.append(time.perf_counter() - started)
-            GameService.resume = original
+            Leases.load_all = original
 
-    GameService.resume = resume
+    Leases.load_all = resume
     return timed
 
 

@@ -14,12 +14,18 @@ import shutil
 import stat
 import subprocess
 import tempfile
+import warnings
 from pathlib import Path
 
 import asyncpg
-import pgserver
-from pgserver._commands import POSTGRES_BIN_PATH, initdb, pg_ctl
-from pgserver.utils import ensure_folder_permissions, ensure_prefix_permissions, ensure_user_exists
+
+with warnings.catch_warnings():
+    # platformdirs, which pgserver imports, warns on a machine without a login session (a container,
+    # CI) that it falls back to /tmp; the server here lives in a folder of its own anyway.
+    warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
+    import pgserver
+    from pgserver._commands import POSTGRES_BIN_PATH, initdb, pg_ctl
+    from pgserver.utils import ensure_folder_permissions, ensure_prefix_permissions, ensure_user_exists
 
 SERVER_USER = "pgserver"
 """Run as root, pgserver runs the server as this unprivileged user."""

@@ -104,7 +104,7 @@ class Absence:
 
     async def replace(self, game_id: int, user_id: int, seat: int, *, can_manage: bool) -> LiveGame:
         """The host (or Manage Server) hands `seat` to a computer player until its member is back."""
-        game = await self.service.get(game_id)
+        game = await self.service.games.get(game_id)
         self.check_may_replace(game, user_id, can_manage)
         async with self.service.store.lock(game.id):
             if not 0 <= seat < len(game.record.seats):
@@ -140,7 +140,7 @@ class Absence:
                 continue
             if now - game.record.updated_at > self.grace_seconds:
                 minutes = self.grace_seconds / 60
-                await self.service.abandon(
+                await self.service.endings.abandon(
                     game,
                     f"Everyone was away for {minutes:g} min, so the game was ended. It counts for nobody.",
                 )

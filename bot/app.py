@@ -173,7 +173,7 @@ class CatnipBot(commands.AutoShardedBot):
     @property
     def presenter(self) -> Presenter:
         """What shows the tables: the one the play cog gives the service when it loads."""
-        (presenter,) = self.service.presenters
+        (presenter,) = self.service.games.presenters
         return presenter
 
     async def login(self, token: str) -> None:
@@ -215,7 +215,7 @@ class CatnipBot(commands.AutoShardedBot):
             or (self._resuming is not None and not self._resuming.done())
             or handling_events()
             or self.service.busy()
-            or any(p.busy() for p in self.service.presenters)
+            or any(p.busy() for p in self.service.games.presenters)
         )
 
     async def setup_hook(self) -> None:
@@ -235,7 +235,7 @@ class CatnipBot(commands.AutoShardedBot):
         for extension in cog_extensions():
             await self.load_extension(extension)
         if self.runs_games():
-            resumed = await self.service.resume()
+            resumed = await self.service.leases.load_all()
             await self.timers.resume()
             log.info("%s: resumed %d games", self.shard_plan, len(resumed))
             self._resuming = asyncio.create_task(self._after_ready(resumed))
@@ -306,7 +306,7 @@ class CatnipBot(commands.AutoShardedBot):
         """Once the guilds are known: re-render each resumed table, re-arm its timer, let computers move."""
         await self.wait_until_ready()
         await self.service.announce_resumed(resumed)
-        await self.service.show_endings()
+        await self.service.endings.show_unshown()
         await self.timers.save()
 
     async def _tick_timers(self) -> None:
@@ -346,7 +346,7 @@ class CatnipBot(commands.AutoShardedBot):
         (the presenter notes them again when its cog unloads at a clean stop)."""
         while not self.is_closed():
             await asyncio.sleep(NOTE_PINGS_EVERY_SECONDS)
-            for presenter in self.service.presenters:
+            for presenter in self.service.games.presenters:
                 await presenter.note_pings()
 
     async def _keep_leases(self) -> None:
@@ -362,7 +362,7 @@ class CatnipBot(commands.AutoShardedBot):
         """Renew the leases and show the games newly taken; how many were taken."""
         try:
             async with self._renewing:
-                taken = await self.service.renew_leases()
+                taken = await self.service.leases.renew()
                 if taken:
                     log.info("%s: took over %d games", self.shard_plan, len(taken))
                     await self.service.announce_resumed(taken)
@@ -397,13 +397,13 @@ class CatnipBot(commands.AutoShardedBot):
         go of, and each of the others as soon as it does."""
         try:
             async with self._renewing:
-                taken = await self.service.resume()
+                taken = await self.service.leases.load_all()
             await self.timers.resume()
             waited = self.handover.wall() - self.handover.layout.since
             log.info("%s: in charge now; took over %d games %.2f s after the handover", self.shard_plan,
                      len(taken), waited)  # fmt: skip
             await self.service.announce_resumed(taken)
-            await self.service.show_endings()
+            await self.service.endings.show_unshown()
         except StoreUnavailable:
             pass  # the games not taken yet are taken when the leases are next renewed
         except Exception:
@@ -442,7 +442,7 @@ class CatnipBot(commands.AutoShardedBot):
             while handling_events() and asyncio.get_running_loop().time() < deadline:
                 await asyncio.sleep(0.05)  # the clicks made before the handover are answered here
             await self.timers.save()
-            for presenter in self.service.presenters:
+            for presenter in self.service.games.presenters:
                 # Pictures too: one drawn after the games went over would be shown by this process
                 # over the new owner's table (naming an attachment the message no longer holds).
                 await presenter.settle()

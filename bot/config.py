@@ -16,6 +16,13 @@ POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
 SECRET_SETTINGS = frozenset({"discord_token", "database_url"})
 """Settings whose value a settings error never repeats."""
 
+THREAD_ARCHIVE_MINUTES = 7 * 24 * 60
+"""A game's thread archives after a week without messages, the longest Discord offers (60, 1440, 4320
+or 10080 minutes: docs resources/channel#start-thread-without-message)."""
+LONGEST_ABANDON_HOURS = 6 * 24
+"""The longest a game may stay idle before it ends: a day short of its thread's archiving, so that its
+table is marked closed while the thread is open (Discord refuses edits in an archived thread, 50083)."""
+
 
 class Settings(BaseSettings):
     """Every knob of the bot. Environment variables use the upper-case field names."""
@@ -38,12 +45,17 @@ class Settings(BaseSettings):
     timer_warning_seconds: int = Field(
         default=30, ge=0, le=3_600, description="Warn this long before expiry."
     )
-    abandon_after_hours: float = Field(default=24, gt=0, description="End games idle this long as abandoned.")
+    abandon_after_hours: float = Field(
+        default=24, gt=0, le=LONGEST_ABANDON_HOURS, description="End games idle this long as abandoned."
+    )
     absent_after_timeouts: int = Field(
         default=2, ge=0, le=20, description="Timeouts in a row before a computer plays a seat (0: never)."
     )
     abandon_taken_over_minutes: float = Field(
-        default=10, gt=0, description="End a game this long after its last member went away."
+        default=10,
+        gt=0,
+        le=LONGEST_ABANDON_HOURS * 60,
+        description="End a game this long after its last member went away.",
     )
     computer_delay_seconds: float = Field(
         default=1.5, ge=0, le=30, description="Pause between computer moves."

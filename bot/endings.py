@@ -30,6 +30,10 @@ class Endings:
         log.info("%s closed (%s): %s", game.log_prefix(), status, reason)
         await self.games.tell_closed(game, reason)
 
+    async def abandon(self, game: LiveGame, reason: str) -> None:
+        """End a running game before its finish for `reason`, which its table then shows."""
+        await self.close(game, "abandoned", reason)
+
     async def show_unshown(self) -> None:
         """Show the last tables of this process's games that ended while a process was stopping (the
         end saved, its table not shown): a finished game's result and Rematch button, a closed

@@ -150,15 +150,15 @@ class Timers:
                 self._deadlines.pop(game_id, None)
                 log.info("%s timer expired for seats %s", game.log_prefix(), humans)
                 try:
-                    await self.service.decide_for(
+                    await self.service.computers.decide_for(
                         game, humans, reason="ran out of time", version=game.record.version
                     )
                 except RunElsewhere:
                     continue  # another process runs the game now: its timer runs there
-                self.service.schedule_computers(game)
+                self.service.computers.schedule(game)
             elif left <= self.settings.warning_seconds and (game_id, deadline.decision) not in self._warned:
                 self._warned.add((game_id, deadline.decision))
-                for presenter in self.service.presenters:
+                for presenter in self.service.games.presenters:
                     await presenter.timer_warning(game, humans, round(left))
         await self._abandon_idle(now)
 
@@ -167,7 +167,9 @@ class Timers:
         for game in list(self.service.live.values()):
             if now - game.last_human_at > limit:
                 hours = limit / 3600
-                await self.service.abandon(game, f"No one played for {hours:g} hours, so the game was ended.")
+                await self.service.endings.abandon(
+                    game, f"No one played for {hours:g} hours, so the game was ended."
+                )
 
 
 def _log_failure(task: asyncio.Task) -> None:

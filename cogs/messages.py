@@ -333,7 +333,7 @@ def final_text(game: LiveGame, outcome: Outcome, limit: int = 4000, with_breakdo
     verb = "wins" if len(outcome.winners) == 1 else "win"
     reason = fill_names(outcome.reason, game.names)
     if winners and reason.startswith(f"{winners} "):  # "Cy wins with 26 ribbons.": already the news
-        head = f"🏆 **{winners}**{reason[len(winners):]}"
+        head = f"🏆 **{winners}**{reason[len(winners) :]}"
     else:
         head = f"🏆 **{winners}** {verb}! {reason}" if winners else f"Nobody wins. {reason}"
     order = sorted(range(len(outcome.scores)), key=lambda s: -outcome.scores[s])

@@ -1,4 +1,5 @@
-"""REST API v10: users, application commands, guild, channels, messages, threads.
+"""REST API v10: users, application commands, guild, channels, messages, threads (direct messages:
+:mod:`emulator.direct`).
 
 Interaction callbacks and webhook follow-ups live in :mod:`emulator.callbacks`; both use the message
 helpers of :class:`Rest`, which validate every message against :mod:`emulator.limits`.
@@ -12,6 +13,7 @@ from aiohttp import web
 
 from emulator import limits
 from emulator.aging import edit_refusal, thread_refusal
+from emulator.direct import DirectMessages
 from emulator.entities import (
     CREATE_PUBLIC_THREADS,
     MANAGE_THREADS,
@@ -52,9 +54,11 @@ class Rest:
     def __init__(self, world: World, gateway: Gateway) -> None:
         self.world = world
         self.gateway = gateway
+        self.direct = DirectMessages(world)
 
     def routes(self) -> list[tuple[str, str, Any]]:
         return [
+            *self.direct.routes(),
             ("GET", "/users/@me", self.get_me),
             ("GET", "/users/{user_id}", self.get_user),
             ("GET", "/oauth2/applications/@me", self.get_application),
@@ -385,6 +389,7 @@ class Rest:
         else:
             self.require(SEND_MESSAGES, f"send messages in #{channel.name}", where, channel)
         self.check_thread_open(channel, where, sending=True)
+        self.direct.check_send(channel)
         payload = await read_payload(request)
         if int(payload.get("flags") or 0) & limits.EPHEMERAL_FLAG:
             raise self.refuse(

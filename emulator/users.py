@@ -12,6 +12,8 @@ from typing import Any
 from emulator import limits
 from emulator.callbacks import COMMAND, COMPONENT, MODAL_SUBMIT, fail
 from emulator.commands import InvalidInvocation, channel_named, command_data
+from emulator.entities import snowflake_at
+from emulator.guilds import DM_CHANNEL
 from emulator.harness import WAIT
 from emulator.model import Channel, Interaction, StoredMessage, User, World
 
@@ -153,19 +155,26 @@ class Invoker:
         message: StoredMessage | None = None,
         parent: Interaction | None = None,
         wait: bool = True,
+        late: float = 0.0,
     ) -> InteractionResult:
-        """Dispatches an interaction; with ``wait``, returns once answered or failed (3 s deadline)."""
+        """Dispatches an interaction; with ``wait``, returns once answered or failed (3 s deadline).
+
+        ``late``: seconds the interaction reaches the bot after Discord created it (a slow gateway, a
+        busy event loop): its snowflake, and so its 3 s deadline and 15 minutes of token (discord.py's
+        `Interaction.expires_at`; "Interaction tokens are valid for 15 minutes", docs: interactions/
+        receiving-and-responding), date from then, not from its arrival."""
         self.check()
         world = self.world
+        created = world.now() - late
         interaction = Interaction(
-            id=world.new_id(),
+            id=world.new_id() if not late else snowflake_at(created, world.new_id()),
             token=f"emu.{secrets.token_urlsafe(48)}",
             type=kind,
             member_id=member.id,
             channel_id=channel.id,
             data=data,
             label=f"{member.name}: {label}",
-            created_at=world.now(),
+            created_at=created,
             message_id=None if message is None else message.id,
             parent=parent,
         )
@@ -299,11 +308,13 @@ class SimulatedMember:
         *,
         force: bool = False,
         wait: bool = True,
+        late: float = 0.0,
     ) -> InteractionResult:
         """Clicks the button whose custom_id or label is ``target``.
 
         With ``force`` the member sends ``target`` as the custom_id even if the message no longer shows
-        it, or never did (stale clients, double clicks, forged ids).
+        it, or never did (stale clients, double clicks, forged ids). ``late``: the click reaches the bot
+        that many seconds after Discord created it (`Invoker.invoke`).
         """
         current = self._current(message)
         if force:
@@ -320,7 +331,7 @@ class SimulatedMember:
         self._reachable(channel)
         label = f"click {target or custom_id}"
         return await self.invoker.invoke(
-            self.user, channel, COMPONENT, data, label, message=current, wait=wait
+            self.user, channel, COMPONENT, data, label, message=current, wait=wait, late=late
         )
 
     async def select(
@@ -440,6 +451,18 @@ class SimulatedMember:
         world.dispatch("MESSAGE_CREATE", world.message_payload(message))
         world.notify("create", message)
         return message
+
+    def close_direct_messages(self) -> None:
+        """The member turns off direct messages from server members (or blocks the bot): what the bot
+        sends them is refused (`emulator.direct`)."""
+        self.user.accepts_direct_messages = False
+
+    def direct_messages(self) -> list[StoredMessage]:
+        """What the bot sent this member directly, oldest first (none if it never opened a DM)."""
+        channel = next(
+            (c for c in self.world.channels.values() if c.type == DM_CHANNEL and c.owner_id == self.id), None
+        )
+        return [] if channel is None else self.world.channel_messages(channel.id)
 
     def visible_messages(self, channel: Channel | str | int | None = None) -> list[StoredMessage]:
         """Public messages of a channel or thread plus this member's ephemeral ones, oldest first."""

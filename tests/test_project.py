@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import SettingsError, load_settings
+from bot.config import THREAD_ARCHIVE_MINUTES, SettingsError, load_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -30,6 +30,15 @@ def test_a_bad_setting_is_named_in_one_line(monkeypatch):
         load_settings(_env_file=None)
     assert str(error.value).startswith("TURN_TIMER_SECONDS:")
     assert "\n" not in str(error.value)
+
+
+def test_a_game_may_stay_idle_at_most_until_a_day_before_its_thread_archives(monkeypatch):
+    monkeypatch.setenv("ABANDON_AFTER_HOURS", "168")
+    with pytest.raises(SettingsError) as error:
+        load_settings(_env_file=None)
+    assert str(error.value) == "ABANDON_AFTER_HOURS: Input should be less than or equal to 144 (got '168')"
+    monkeypatch.setenv("ABANDON_AFTER_HOURS", "144")
+    assert load_settings(_env_file=None).abandon_after_hours * 60 < THREAD_ARCHIVE_MINUTES
 
 
 def test_defaults_need_no_configuration(monkeypatch):

@@ -47,7 +47,7 @@ class AdminCog(commands.Cog, name="Admin"):
         permissions = getattr(interaction.user, "guild_permissions", None)
         if not (permissions and permissions.manage_guild):
             raise Refusal("Only members with Manage Server may end other people's games.")
-        games = self.bot.service.games_in_channel(interaction.channel_id)
+        games = self.bot.service.games.in_channel(interaction.channel_id)
         chosen = [game for game in games if table is None or game.id == table]
         if not chosen:
             raise Refusal("There is no such game running in this channel.")

@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.config import THREAD_ARCHIVE_MINUTES
 from bot.errors import NotInGame, Refusal
 from bot.live import LiveGame
 from bot.storage import StoreUnavailable
@@ -76,14 +77,14 @@ class PlayCog(commands.Cog, name="Play"):
     async def cog_unload(self) -> None:
         """Stop hearing of changes, then finish the table updates already under way (their text; no
         new picture is drawn once stopping), and note the pings left standing."""
-        self.bot.service.stop_showing_with(self.presenter)
+        self.bot.service.games.presenters.remove(self.presenter)
         self.presenter.pictures.close()
         await self.presenter.settle()
         await self.presenter.note_pings()
 
     def _showing(self) -> bool:
         """Whether this cog's presenter shows the tables (not once the cog unloads)."""
-        return self.presenter in self.bot.service.presenters
+        return self.presenter in self.bot.service.games.presenters
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
         await answer_command_error(interaction, error, self.bot.metrics)
@@ -121,7 +122,7 @@ class PlayCog(commands.Cog, name="Play"):
         rules = GAMES[game.value].rules
         channel = interaction.channel
         thread = None
-        self.bot.service.check_owner(interaction.guild_id)  # before a thread is made for the table
+        self.bot.service.games.check_owner(interaction.guild_id)  # before a thread is made for the table
         await interaction.response.defer(ephemeral=True, thinking=True)
         if isinstance(channel, discord.TextChannel):
             me = channel.guild.me
@@ -129,12 +130,14 @@ class PlayCog(commands.Cog, name="Play"):
                 name = f"{rules.title} with {interaction.user.display_name}"[:100]
                 try:
                     thread = await channel.create_thread(
-                        name=name, type=discord.ChannelType.public_thread, auto_archive_duration=1440
+                        name=name,
+                        type=discord.ChannelType.public_thread,
+                        auto_archive_duration=THREAD_ARCHIVE_MINUTES,
                     )
                 except discord.HTTPException:
                     thread = None
         parent_id = channel.parent_id if isinstance(channel, discord.Thread) else channel.id
-        live = await self.bot.service.open_lobby(
+        live = await self.bot.service.lobby.open_lobby(
             game_key=game.value,
             guild_id=interaction.guild_id,
             channel_id=parent_id,
@@ -150,7 +153,7 @@ class PlayCog(commands.Cog, name="Play"):
     # ------------------------------------------------------------------ /game
 
     def _game_here(self, interaction: discord.Interaction) -> LiveGame:
-        games = self.bot.service.games_in_channel(interaction.channel_id)
+        games = self.bot.service.games.in_channel(interaction.channel_id)
         mine = [g for g in games if g.seat_of(interaction.user.id) is not None]
         chosen = mine or games
         if not chosen:

@@ -274,8 +274,8 @@ async def _compose(
     bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId, values: list[str]
 ) -> str:
     """The action a multi-select's chosen values stand for, as the game's renderer reads them."""
-    game = await bot.service.get(component.game_id)
-    seat = bot.service.check_player(game, interaction.user.id)
+    game = await bot.service.games.get(component.game_id)
+    seat = bot.service.moves.check_player(game, interaction.user.id)
     if game.state is None:
         raise Refusal("The game hasn't started yet.")
     view = game.view(seat)
@@ -286,16 +286,16 @@ async def _compose(
 
 
 async def on_page(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
-    game = await bot.service.get(component.game_id)
-    seat = bot.service.check_player(game, interaction.user.id)
+    game = await bot.service.games.get(component.game_id)
+    seat = bot.service.moves.check_player(game, interaction.user.id)
     if game.record.version != component.version or game.state is None:
         raise TableMovedOn()
     await show(interaction, private_panel(game, seat, page=component.page))
 
 
 async def on_view(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
-    game = await bot.service.get(component.game_id)
-    seat = bot.service.check_player(game, interaction.user.id)
+    game = await bot.service.games.get(component.game_id)
+    seat = bot.service.moves.check_player(game, interaction.user.id)
     if game.state is None:
         raise Refusal("The game hasn't started yet.")
     message = private_panel(game, seat, note=await welcome_back(bot, game.id, interaction.user.id))
@@ -317,32 +317,32 @@ async def on_lobby(bot: CatnipBot, interaction: discord.Interaction, component: 
 
 
 async def _join(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
-    await bot.service.join(component.game_id, interaction.user.id, interaction.user.display_name)
+    await bot.service.lobby.join(component.game_id, interaction.user.id, interaction.user.display_name)
 
 
 async def _leave(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
-    await bot.service.leave_lobby(component.game_id, interaction.user.id)
+    await bot.service.lobby.leave_lobby(component.game_id, interaction.user.id)
 
 
 async def _add_computer(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
     values = ids.chosen_values(interaction.data)
-    await bot.service.add_computer(component.game_id, interaction.user.id, values[0] if values else "")
+    await bot.service.lobby.add_computer(component.game_id, interaction.user.id, values[0] if values else "")
 
 
 async def _remove_computer(
     bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId
 ) -> None:
-    await bot.service.remove_computer(component.game_id, interaction.user.id)
+    await bot.service.lobby.remove_computer(component.game_id, interaction.user.id)
 
 
 async def _shuffle(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
-    await bot.service.shuffle_seats(component.game_id, interaction.user.id, seed=bot.new_seed())
+    await bot.service.lobby.shuffle_seats(component.game_id, interaction.user.id, seed=bot.new_seed())
 
 
 async def _set_option(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
     service, name = bot.service, component.arg
     value = await _option_value(service, interaction, component.game_id, name)
-    await service.set_option(component.game_id, interaction.user.id, name, value)
+    await service.lobby.set_option(component.game_id, interaction.user.id, name, value)
 
 
 async def _start(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
@@ -350,12 +350,12 @@ async def _start(bot: CatnipBot, interaction: discord.Interaction, component: id
 
 
 async def _cancel(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
-    await bot.service.cancel(component.game_id, interaction.user.id, can_manage=can_manage(interaction))
+    await bot.service.lobby.cancel(component.game_id, interaction.user.id, can_manage=can_manage(interaction))
 
 
 async def _option_value(service, interaction: discord.Interaction, game_id: int, name: str) -> object:
     """The new value of lobby option `name`: a toggled switch, or the value chosen in its select."""
-    game = await service.get(game_id)
+    game = await service.games.get(game_id)
     current = game.record.options.get(name)
     from_select = (interaction.data or {}).get("component_type") == ids.ComponentType.SELECT
     if isinstance(current, bool) and not from_select:

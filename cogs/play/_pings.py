@@ -221,7 +221,7 @@ class TurnPings:
     async def delete_left(self, games: Sequence[LiveGame]) -> None:
         """Delete the turn pings the process that ran `games` last left up."""
         try:
-            left = await self.service.take_pings(games)
+            left = await self.service.games.take_pings(games)
         except StoreUnavailable:
             log.warning("could not read the turn pings left by the last process; they stay up")
             return
@@ -238,7 +238,7 @@ class TurnPings:
         standing = {game_id: (channel, message) for game_id, (channel, message, _) in self._pings.items()}
         changed = {game_id: ping for game_id, ping in standing.items() if self._noted.get(game_id) != ping}
         try:
-            await self.service.note_pings(changed, cleared=self._noted.keys() - standing.keys())
+            await self.service.games.note_pings(changed, cleared=self._noted.keys() - standing.keys())
         except StoreUnavailable:
             log.warning("could not note the standing turn pings; noted at the next try")
         except Exception:  # never in the way of a clean stop

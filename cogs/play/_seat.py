@@ -41,8 +41,8 @@ def fresh_events(game: LiveGame, seat: int, seen: Event | None) -> int:
 
 
 async def _seated(bot: CatnipBot, game_id: int, user_id: int) -> tuple[LiveGame, int]:
-    game = await bot.service.get(game_id)
-    seat = bot.service.check_player(game, user_id)
+    game = await bot.service.games.get(game_id)
+    seat = bot.service.moves.check_player(game, user_id)
     if game.state is None:
         raise Refusal("The game hasn't started yet.")
     return game, seat
@@ -73,7 +73,7 @@ async def on_back(bot: CatnipBot, interaction: discord.Interaction, component: i
 
 async def on_replace(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
     """The table's button shows the host a select of seats; the seat chosen there goes to a computer."""
-    game = await bot.service.get(component.game_id)
+    game = await bot.service.games.get(component.game_id)
     manager = can_manage(interaction)
     values = ids.chosen_values(interaction.data)
     if not values:

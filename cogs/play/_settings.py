@@ -20,8 +20,8 @@ async def choose_setting(
 ) -> None:
     values = ids.chosen_values(interaction.data)
     name, _, chosen = values[0].partition("=") if len(values) == 1 else ("", "", "")
-    game = await bot.service.get(component.game_id)
+    game = await bot.service.games.get(component.game_id)
     if name not in {*game.record.options, TIMER_OPTION}:
         raise Refusal("That isn't a valid setting.")
     value = setting_value(game, name, chosen)
-    await bot.service.set_option(component.game_id, interaction.user.id, name, value)
+    await bot.service.lobby.set_option(component.game_id, interaction.user.id, name, value)

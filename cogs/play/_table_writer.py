@@ -1,6 +1,7 @@
 """Writing a game's public table to Discord: edited in place, posted again when old or buried or when
 its thread archived (Discord refuses edits in an archived thread, 50083, and a message sent there
 unarchives it), moved from a thread that is gone or locked to its channel, marked closed at the end.
+A game that can be shown nowhere ends, and its host is told so once by direct message (`HostNotice`).
 An edit goes through the token of a recent click on the table where one fits (`Writer`,
 cogs/play/_writer.py).
 
@@ -22,6 +23,7 @@ from bot.live import LiveGame
 from bot.sessions import GameService
 from bot.timers import Timers
 from cogs.messages import Message, lobby_message, table_message
+from cogs.play._host_notice import CANNOT_POST_THERE, CHANNEL_GONE, HostNotice
 from cogs.play._pictures import MOVED_ON, TablePictures, show_picture
 from cogs.play._pings import OwnDeletions, TurnPings
 from cogs.play._writer import Writer, editable, table_purpose
@@ -60,6 +62,7 @@ class TableWriter:
         self.pictures = pictures
         self.pings = pings
         self.deletions = deletions
+        self.notice = HostNotice(bot)
         self.messages_since_table: Counter[int] = Counter()
         """Messages of other people in each channel since its table was posted: many bury it."""
 
@@ -73,8 +76,9 @@ class TableWriter:
         if channel is None:
             log.warning("%s its channel is gone; ending the game", game.log_prefix())
             if game.id in self.service.live:
-                await self.service.abandon(game, "The game's channel is gone.")
-            await self.service.ending_shown(game)  # nowhere to show it, now or at a later start
+                await self.service.endings.abandon(game, "The game's channel is gone.")
+                await self.notice.tell(game, CHANNEL_GONE)
+            await self.service.endings.shown(game)  # nowhere to show it, now or at a later start
             return
         if game.record.status == "lobby":
             message = lobby_message(game)
@@ -90,7 +94,7 @@ class TableWriter:
             if error.code != THREAD_ARCHIVED:
                 raise
             await self._move_or_end(game, channel, message, error)
-        await self.service.ending_shown(game)
+        await self.service.endings.shown(game)
 
     async def show_closed(self, game: LiveGame, reason: str) -> None:
         """Mark `game`'s table closed with `reason`, and take its ping and timer warning down."""
@@ -103,7 +107,7 @@ class TableWriter:
             log.info("%s its thread archived; the table is left as it was", game.log_prefix())
         elif channel is not None and game.record.table_message_id is not None:
             await self._mark_closed(game, channel, reason)
-        await self.service.ending_shown(game)  # or nowhere to show it, now or at a later start
+        await self.service.endings.shown(game)  # or nowhere to show it, now or at a later start
 
     async def _mark_closed(self, game: LiveGame, channel: discord.abc.Messageable, reason: str) -> None:
         embed = discord.Embed(title=f"{game.rules.title} — table #{game.id} closed", description=reason)
@@ -165,7 +169,8 @@ class TableWriter:
         prefix = game.log_prefix()
         log.warning("%s cannot post the table anywhere (HTTP %s); ending the game", prefix, error.status)
         if game.id in self.service.live:
-            await self.service.abandon(game, CANNOT_POST)
+            await self.service.endings.abandon(game, CANNOT_POST)
+            await self.notice.tell(game, CANNOT_POST_THERE)
 
     async def _parent_of(self, game: LiveGame, channel: discord.abc.Messageable):
         """The game's own channel when `channel` is its thread; None when it already is the channel."""
@@ -223,7 +228,7 @@ class TableWriter:
         )
         self.pictures.shown(game, sent.id, message.picture, sent.attachments)
         self.messages_since_table[channel.id] = 0
-        await self.service.table_posted(game, channel_id=channel.id, message_id=sent.id)
+        await self.service.games.table_posted(game, channel_id=channel.id, message_id=sent.id)
         if old_id is not None:
             await self.deletions.delete(record.table_channel_id or channel.id, old_id)
 

@@ -157,16 +157,16 @@ async def test_a_click_on_a_game_another_process_took_over_is_refused_and_the_ga
     clock = ManualClock()
     plan = ShardPlan(shard_ids=(0,), shard_count=1, lease_seconds=LEASE)
     old = GameService(await opened(reopen, store, owner="old"), clock, shards=plan)
-    live = await old.open_lobby(
+    live = await old.lobby.open_lobby(
         game_key="catsdogs", guild_id=guild_on(0), channel_id=10, thread_id=None, host_id=101, host_name="Ann"
     )
-    await old.join(live.id, 102, "Bo")
+    await old.lobby.join(live.id, 102, "Bo")
     game = await old.start(live.id, 101, seed=3)
     new_store = await opened(reopen, store, owner="new")
     clock.advance(LEASE + 1)
     new = GameService(new_store, clock, shards=plan)
     try:
-        assert [g.id for g in await new.resume()] == [game.id]
+        assert [g.id for g in await new.leases.load_all()] == [game.id]
         seat = game.to_act()[0]
         user = game.record.seats[seat].user_id
         action = game.rules.legal_actions(game.state, seat)[0]
@@ -190,7 +190,7 @@ async def test_renewing_leases_takes_over_a_dead_processs_games_and_lets_go_of_l
     first = GameService(await opened(reopen, store, owner="first"), clock, shards=plan)
     second = GameService(await opened(reopen, store, owner="second"), clock, shards=plan)
     try:
-        lobby = await first.open_lobby(
+        lobby = await first.lobby.open_lobby(
             game_key="catsdogs",
             guild_id=guild_on(1),
             channel_id=10,
@@ -198,15 +198,15 @@ async def test_renewing_leases_takes_over_a_dead_processs_games_and_lets_go_of_l
             host_id=101,
             host_name="A",
         )
-        await first.resume()
-        assert await second.renew_leases() == [], "held by a live process: not taken"
+        await first.leases.load_all()
+        assert await second.leases.renew() == [], "held by a live process: not taken"
         clock.advance(LEASE / 2)
-        assert [g.id for g in await first.renew_leases()] == [], "renewed, nothing new"
+        assert [g.id for g in await first.leases.renew()] == [], "renewed, nothing new"
         assert lobby.id in first.live
         clock.advance(LEASE + 1)  # the first process stops renewing (it died): its lease runs out
-        taken = await second.renew_leases()
+        taken = await second.leases.renew()
         assert [g.id for g in taken] == [lobby.id] and lobby.id in second.live
-        assert await first.renew_leases() == [] and lobby.id not in first.live, "lost, let go"
+        assert await first.leases.renew() == [] and lobby.id not in first.live, "lost, let go"
     finally:
         await first.shutdown()
         await second.shutdown()

@@ -34,10 +34,10 @@ async def test_while_the_server_is_down_nothing_is_saved_and_play_goes_on_once_i
     await store.open()
     service = GameService(store, ManualClock())
     try:
-        live = await service.open_lobby(
+        live = await service.lobby.open_lobby(
             game_key="catsdogs", guild_id=1, channel_id=10, thread_id=None, host_id=101, host_name="Ann"
         )
-        await service.join(live.id, 102, "Bo")
+        await service.lobby.join(live.id, 102, "Bo")
         game = await service.start(live.id, 101, seed=5)
         seat = game.to_act()[0]
         user = game.record.seats[seat].user_id

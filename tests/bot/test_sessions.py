@@ -45,11 +45,11 @@ async def world(store):
 
 
 async def lobby(service, game="catsdogs", players=(ANN, BO, CY)):
-    live = await service.open_lobby(
+    live = await service.lobby.open_lobby(
         game_key=game, guild_id=1, channel_id=10, thread_id=None, host_id=players[0], host_name="Ann"
     )
     for user in players[1:]:
-        await service.join(live.id, user, f"user{user}")
+        await service.lobby.join(live.id, user, f"user{user}")
     return live
 
 
@@ -75,11 +75,11 @@ async def test_seats_follow_join_order_and_the_host_may_shuffle_them(world):
     live = await lobby(service, players=(ANN, BO, CY, DI))
     assert seated(live) == [ANN, BO, CY, DI]
     with pytest.raises(NotHost, match="Only Ann"):
-        await service.shuffle_seats(live.id, BO, seed=1)
+        await service.lobby.shuffle_seats(live.id, BO, seed=1)
     orders = set()
     for seed in range(12):
         before = seated(live)
-        await service.shuffle_seats(live.id, ANN, seed=seed)
+        await service.lobby.shuffle_seats(live.id, ANN, seed=seed)
         assert seated(live) != before and sorted(seated(live)) == sorted(before)
         assert [seat.seat for seat in live.record.seats] == [0, 1, 2, 3]
         orders.add(tuple(seated(live)))
@@ -94,28 +94,28 @@ async def test_a_lonely_host_has_nobody_to_change_places_with(world):
     _, _, service, _, _ = world
     live = await lobby(service, players=(ANN,))
     with pytest.raises(Refusal, match="nobody to change places with"):
-        await service.shuffle_seats(live.id, ANN, seed=1)
+        await service.lobby.shuffle_seats(live.id, ANN, seed=1)
 
 
 async def test_who_starts_follows_the_player_through_shuffles_and_leaving(world):
     """G-X6: an option naming a seat names a player: shuffled, they keep it; gone, it is random again."""
     _, _, service, _, _ = world
     live = await lobby(service, players=(ANN, BO, CY))
-    await service.set_option(live.id, ANN, "first_player", 2)  # Cy
+    await service.lobby.set_option(live.id, ANN, "first_player", 2)  # Cy
     for seed in range(5):
-        await service.shuffle_seats(live.id, ANN, seed=seed)
+        await service.lobby.shuffle_seats(live.id, ANN, seed=seed)
         assert seated(live)[live.record.options["first_player"]] == CY
-    await service.leave_lobby(live.id, BO)
+    await service.lobby.leave_lobby(live.id, BO)
     assert seated(live)[live.record.options["first_player"]] == CY
-    await service.leave_lobby(live.id, CY)
+    await service.lobby.leave_lobby(live.id, CY)
     assert live.record.options["first_player"] is None
-    await service.set_option(live.id, ANN, "first_player", 1)
-    await service.join(live.id, DI, "Di")
+    await service.lobby.set_option(live.id, ANN, "first_player", 1)
+    await service.lobby.join(live.id, DI, "Di")
     await service.start(live.id, ANN, seed=1)
     again = await lobby(service, players=(ANN,))
     assert again.record.options["first_player"] == 1, "remembered: the second seat, for now empty"
-    await service.join(again.id, CY, "Cy")
-    await service.shuffle_seats(again.id, ANN, seed=2)
+    await service.lobby.join(again.id, CY, "Cy")
+    await service.lobby.shuffle_seats(again.id, ANN, seed=2)
     assert seated(again)[again.record.options["first_player"]] == CY, "whoever took it keeps it"
 
 
@@ -123,7 +123,7 @@ async def test_a_remembered_seat_nobody_took_is_drawn_at_start(world):
     """G-X6: the lobby shows it as random, and the game starts with a drawn seat."""
     _, _, service, _, _ = world
     live = await lobby(service, players=(ANN, BO, CY))
-    await service.set_option(live.id, ANN, "first_player", 2)
+    await service.lobby.set_option(live.id, ANN, "first_player", 2)
     await service.start(live.id, ANN, seed=3)
     again = await lobby(service, players=(ANN, BO))
     assert again.record.options["first_player"] == 2
@@ -138,30 +138,30 @@ async def test_lobby_join_leave_start_and_the_host_rules(world):
     _, _, service, recorder, _ = world
     live = await lobby(service, players=(ANN, BO))
     with pytest.raises(Refusal, match="already seated"):
-        await service.join(live.id, BO, "Bo")
+        await service.lobby.join(live.id, BO, "Bo")
     with pytest.raises(NotHost, match="Only Ann"):
         await service.start(live.id, BO, seed=1)
     with pytest.raises(NotHost):
-        await service.add_computer(live.id, BO, "easy")
-    await service.add_computer(live.id, ANN, "easy")
+        await service.lobby.add_computer(live.id, BO, "easy")
+    await service.lobby.add_computer(live.id, ANN, "easy")
     assert [s.computer for s in live.record.seats] == [None, None, "easy"]
-    await service.leave_lobby(live.id, BO)
+    await service.lobby.leave_lobby(live.id, BO)
     assert [s.seat for s in live.record.seats] == [0, 1], "seats are renumbered after a leave"
     with pytest.raises(Refusal, match="host"):
-        await service.leave_lobby(live.id, ANN)
+        await service.lobby.leave_lobby(live.id, ANN)
     game = await service.start(live.id, ANN, seed=7)
     assert game.state is not None and game.record.status == "active"
     assert recorder.lobbies == [1, 2, 3, 2]
     with pytest.raises(GameClosed, match="already started"):
-        await service.join(live.id, CY, "Cy")
+        await service.lobby.join(live.id, CY, "Cy")
 
 
 async def test_a_full_table_refuses_more_players(world):
     _, _, service, _, _ = world
     live = await lobby(service, players=(ANN, BO, CY, DI))
-    await service.add_computer(live.id, ANN, "normal")
+    await service.lobby.add_computer(live.id, ANN, "normal")
     with pytest.raises(Refusal, match="full"):
-        await service.join(live.id, 999, "Late")
+        await service.lobby.join(live.id, 999, "Late")
 
 
 async def test_start_refuses_a_player_count_the_game_cannot_seat(world):
@@ -174,12 +174,12 @@ async def test_start_refuses_a_player_count_the_game_cannot_seat(world):
 async def test_remembered_options_carry_to_the_next_lobby_in_the_channel(world):
     _, _, service, _, _ = world
     live = await lobby(service, players=(ANN, BO, CY))
-    await service.set_option(live.id, ANN, "first_player", 2)
+    await service.lobby.set_option(live.id, ANN, "first_player", 2)
     await service.start(live.id, ANN, seed=3)
     again = await lobby(service, players=(ANN, BO, CY))
     assert again.record.options["first_player"] == 2
     with pytest.raises(Refusal, match="valid setting"):
-        await service.set_option(again.id, ANN, "first_player", "banana")
+        await service.lobby.set_option(again.id, ANN, "first_player", "banana")
 
 
 async def test_permission_matrix_refuses_without_touching_the_state(world):
@@ -255,8 +255,8 @@ async def test_leaving_hands_the_seat_to_a_computer_that_plays_on(world):
     for _ in range(200):
         if game.rules.outcome(game.state) is not None:
             break
-        if service.computer_seats(game):
-            await service.decide_for(game, service.computer_seats(game), reason=None)
+        if service.computers.to_act(game):
+            await service.computers.decide_for(game, service.computers.to_act(game), reason=None)
         else:
             await play_one(service, game, user_to_act(game))
     assert game.rules.outcome(game.state) is not None
@@ -304,7 +304,7 @@ async def test_restart_resumes_games_and_their_deadlines(world, reopen):
     reopened = reopen(store)
     await reopened.open()
     fresh = GameService(reopened, clock)
-    resumed = {g.id: g for g in await fresh.resume()}
+    resumed = {g.id: g for g in await fresh.leases.load_all()}
     assert set(resumed) == {game.id, pending.id}
     again = resumed[game.id]
     assert again.state == state and again.record.version == version
@@ -338,8 +338,8 @@ async def test_cancel_and_end_need_the_host_or_manage_server(world):
     _, _, service, recorder, _ = world
     live = await lobby(service)
     with pytest.raises(NotHost):
-        await service.cancel(live.id, BO)
-    await service.cancel(live.id, BO, can_manage=True)
+        await service.lobby.cancel(live.id, BO)
+    await service.lobby.cancel(live.id, BO, can_manage=True)
     assert recorder.closed == ["The host closed the table."]
     other = await lobby(service)
     game = await service.start(other.id, ANN, seed=20)
@@ -347,7 +347,7 @@ async def test_cancel_and_end_need_the_host_or_manage_server(world):
         await service.end(game.id, CY, can_manage=False)
     await service.end(game.id, ANN, can_manage=False)
     with pytest.raises(GameClosed):
-        await service.get(game.id)
+        await service.games.get(game.id)
 
 
 async def test_a_host_who_leaves_a_running_game_hands_the_host_rights_to_the_next_member(world):
@@ -361,7 +361,7 @@ async def test_a_host_who_leaves_a_running_game_hands_the_host_rights_to_the_nex
     assert "is the host now" in game.events[-1].text
     with pytest.raises(NotHost):
         await service.end(game.id, ANN, can_manage=False)
-    assert (await service.get(game.id)).record.status == "active"
+    assert (await service.games.get(game.id)).record.status == "active"
     await service.end(game.id, successor, can_manage=False)
     assert recorder.closed == ["The game was ended before its finish."]
 
@@ -370,14 +370,14 @@ async def test_a_host_who_leaves_a_lobby_hands_it_on_and_cannot_cancel_it(world)
     """G-X7, in the lobby; a member with Manage Server still may cancel."""
     store, _, service, recorder, _ = world
     live = await lobby(service, players=(ANN, BO, CY))
-    await service.leave_lobby(live.id, ANN)
+    await service.lobby.leave_lobby(live.id, ANN)
     assert live.record.host_id == BO and seated(live) == [BO, CY]
     assert (await store.games.get_game(live.id)).host_id == BO, "the new host is stored"
     with pytest.raises(NotHost):
-        await service.cancel(live.id, ANN)
+        await service.lobby.cancel(live.id, ANN)
     with pytest.raises(NotHost, match="Only user102"):
         await service.start(live.id, CY, seed=1)
-    await service.cancel(live.id, DI, can_manage=True)
+    await service.lobby.cancel(live.id, DI, can_manage=True)
     assert recorder.closed == ["The host closed the table."]
 
 
@@ -385,7 +385,7 @@ async def test_the_last_member_of_a_running_game_leaving_leaves_it_to_manage_ser
     """G-X7 with nobody to hand on to: the leaver keeps no rights; Manage Server can still end it."""
     _, _, service, _, _ = world
     live = await lobby(service, players=(ANN,))
-    await service.add_computer(live.id, ANN, "easy")
+    await service.lobby.add_computer(live.id, ANN, "easy")
     game = await service.start(live.id, ANN, seed=22)
     await service.take_over(game.id, ANN)
     with pytest.raises(NotHost):
@@ -397,7 +397,7 @@ async def test_computer_players_get_distinct_names(world):
     _, _, service, _, _ = world
     live = await lobby(service, players=(ANN,))
     for level in ("easy", "normal", "hard"):
-        await service.add_computer(live.id, ANN, level)
+        await service.lobby.add_computer(live.id, ANN, level)
     names = [seat.name for seat in live.record.seats]
     assert len(set(names)) == 4 and all("🤖" in name for name in names[1:])
 
@@ -425,9 +425,9 @@ async def test_a_table_can_set_its_own_decision_timer(world):
     _, clock, service, _, timers = world
     live = await lobby(service)
     with pytest.raises(Refusal, match="offered timers"):
-        await service.set_option(live.id, ANN, "turn_timer", 7)
-    await service.set_option(live.id, ANN, "turn_timer", 30)
-    await service.set_option(live.id, ANN, "first_player", 1)
+        await service.lobby.set_option(live.id, ANN, "turn_timer", 7)
+    await service.lobby.set_option(live.id, ANN, "turn_timer", 30)
+    await service.lobby.set_option(live.id, ANN, "first_player", 1)
     assert live.record.options == {"first_player": 1, "turn_timer": 30, "pictures": True}
     game = await service.start(live.id, ANN, seed=22)
     assert game.options() == game.rules.Options(first_player=1)
@@ -465,7 +465,7 @@ async def test_a_member_back_before_the_computers_move_gets_the_decision(world):
     await service.shutdown()  # the computer's turn is held back, as if it were still thinking
     assert await absence.come_back(game.id, member) is game
     version = game.record.version
-    await service.decide_for(game, [seat], reason=None)
+    await service.computers.decide_for(game, [seat], reason=None)
     assert game.record.version == version and seat in game.to_act()
     assert game.record.seats[seat].computer is None and "is back" in recorder.changes[-1][1][0].text
 
@@ -490,16 +490,16 @@ async def test_computer_seats_play_on_from_a_newer_version_found_in_the_store(wo
     writer got there first) is decided again on that version: a game of computers never stalls on it."""
     store, clock, service, _, _ = world
     live = await lobby(service, players=(ANN,))
-    await service.add_computer(live.id, ANN, "easy")
-    await service.add_computer(live.id, ANN, "easy")
+    await service.lobby.add_computer(live.id, ANN, "easy")
+    await service.lobby.add_computer(live.id, ANN, "easy")
     game = await service.start(live.id, ANN, seed=5)
     await service.computers.stop_all()
     await service.take_over(game.id, ANN)  # every seat a computer's now
     await service.computers.stop_all()
     other = GameService(store, clock)
-    await other.resume()
+    await other.leases.load_all()
     ahead = other.live[game.id]
-    await other.decide_for(ahead, ahead.to_act()[:1], reason=None)
+    await other.computers.decide_for(ahead, ahead.to_act()[:1], reason=None)
     await other.shutdown()
     assert game.record.version < ahead.record.version, "the live game is behind the store"
 

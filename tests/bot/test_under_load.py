@@ -35,10 +35,10 @@ async def test_a_table_shown_while_its_game_starts_never_finds_it_started_withou
             pass
 
     service.show_with(Presenter())
-    live = await service.open_lobby(
+    live = await service.lobby.open_lobby(
         game_key="catsdogs", guild_id=1, channel_id=10, thread_id=None, host_id=ANN, host_name="Ann"
     )
-    await service.join(live.id, BO, "Bo")
+    await service.lobby.join(live.id, BO, "Bo")
     await service.start(live.id, ANN, seed=1)
     await asyncio.sleep(0)
     assert seen, "the watcher looked at the lobby"

@@ -134,11 +134,11 @@ async def service(store):
 
 
 async def started(service: GameService):
-    live = await service.open_lobby(
+    live = await service.lobby.open_lobby(
         game_key="catsdogs", guild_id=1, channel_id=10, thread_id=None, host_id=ANN, host_name="Ann"
     )
     for user in (BO, CY):
-        await service.join(live.id, user, f"user{user}")
+        await service.lobby.join(live.id, user, f"user{user}")
     return await service.start(live.id, ANN, seed=3)
 
 

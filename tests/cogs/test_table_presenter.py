@@ -135,7 +135,7 @@ async def tables(tmp_path):
     service = GameService(store, ManualClock(start=1_700_000_000.0), pictures=False)
     games = []
     for index in range(TABLES):
-        lobby = await service.open_lobby(
+        lobby = await service.lobby.open_lobby(
             game_key="catsdogs",
             guild_id=1,
             channel_id=1000 + index,
@@ -143,7 +143,7 @@ async def tables(tmp_path):
             host_id=ANN,
             host_name="A",
         )
-        await service.join(lobby.id, BO, "Bo")
+        await service.lobby.join(lobby.id, BO, "Bo")
         games.append(await service.start(lobby.id, ANN, seed=index))
     fake = Discord(service.clock)
     presenter = TablePresenter(fake, service, Timers(service, TimerSettings()), click_clock=ClickClock())

@@ -121,7 +121,7 @@ async def test_a_thread_the_bot_may_no_longer_post_in_moves_the_table_to_its_cha
 async def test_a_channel_the_bot_lost_ends_the_game_with_a_note(tmp_path, caplog, lost):
     denied = SEND_MESSAGES | SEND_IN_THREADS if lost == "send messages" else VIEW_CHANNEL
     async with catnip(tmp_path) as (emu, bot):
-        thread, _, game, _ = await table_after_losing(emu, bot, caplog, denied)
+        thread, members, game, _ = await table_after_losing(emu, bot, caplog, denied)
 
         assert (
             await bot.store.games.get_game(game.id)
@@ -131,6 +131,7 @@ async def test_a_channel_the_bot_lost_ends_the_game_with_a_note(tmp_path, caplog
             assert "closed" in closed["title"] and "can no longer post" in closed["description"]
         assert any("cannot post the table anywhere" in w for w in warnings(caplog))
         assert refused_for_permissions(emu)
+        told_the_host(emu, game, members, "I can no longer post in its channel")
         no_errors(caplog)
         await nothing_more_is_asked_there(emu, bot, [thread.id, emu.channel("games").id])
 
@@ -147,24 +148,67 @@ async def nothing_more_is_asked_there(emu, bot, channel_ids: list[int]) -> None:
     assert not emu.take_violations()
 
 
-async def test_a_deleted_channel_ends_its_game_and_the_bot_asks_nothing_more_there(tmp_path, caplog):
+def told_the_host(emu, game, members, why: str) -> None:
+    """The game's host, and nobody else, got one direct message naming the game, its server and why
+    (G-X12)."""
+    host, *others = members
+    assert host.id == game.record.host_id
+    letters = host.direct_messages()
+    assert len(letters) == 1, [m.content for m in letters]
+    assert f"{game.rules.title} (table #{game.id})" in letters[0].content
+    assert emu.world.guild_name in letters[0].content and why in letters[0].content
+    assert all(not member.direct_messages() for member in others)
+
+
+async def delete_the_game_s_channel(emu, bot):
+    """A started game in its thread; a moderator deletes the thread and its channel."""
+    thread, members = await open_table(emu, "catsdogs", 3)
+    await emu.settle()
+    game = next(iter(bot.service.live.values()))
+    games = emu.channel("games")
+    emu.delete_channel(thread)
+    emu.delete_channel(games)  # the bot hears of it (CHANNEL_DELETE) with no move to make
+    await bot.presenter.settle()
+    await emu.settle()
+    record = await bot.store.games.get_game(game.id)
+    assert record.status == "abandoned" and game.id not in bot.service.live
+    return thread, games, members, game
+
+
+async def test_a_deleted_channel_ends_its_game_tells_its_host_and_the_bot_asks_nothing_more_there(
+    tmp_path, caplog
+):
     caplog.set_level(logging.INFO)
     async with catnip(tmp_path) as (emu, bot):
-        thread, _ = await open_table(emu, "catsdogs", 3)
-        await emu.settle()
-        game = next(iter(bot.service.live.values()))
-        games = emu.channel("games")
-        emu.delete_channel(thread)
-        emu.delete_channel(games)  # the bot hears of it (CHANNEL_DELETE) with no move to make
-        await bot.presenter.settle()
-        await emu.settle()
+        thread, games, members, game = await delete_the_game_s_channel(emu, bot)
 
-        record = await bot.store.games.get_game(game.id)
-        assert record.status == "abandoned" and game.id not in bot.service.live
         assert any("its channel is gone; ending the game" in w for w in warnings(caplog))
+        told_the_host(emu, game, members, "its channel is gone")
         assert emu.invalid_requests() == 0
         no_errors(caplog)
         await nothing_more_is_asked_there(emu, bot, [thread.id, games.id])
+        assert len(members[0].direct_messages()) == 1, "told once"
+
+
+async def test_a_host_who_closed_direct_messages_is_not_asked_twice(tmp_path, caplog):
+    caplog.set_level(logging.INFO)
+    async with catnip(tmp_path) as (emu, bot):
+        host = emu.member("Ann")
+        host.close_direct_messages()
+        dm = emu.dm_channel(host)
+        letters: list[int] = []
+        emu.server.observers.append(
+            lambda request, response: str(dm.id) in request.path and letters.append(response.status)
+        )
+        thread, games, members, game = await delete_the_game_s_channel(emu, bot)
+
+        assert letters == [403] and not members[0].direct_messages(), "refused once (50007)"
+        assert emu.invalid_requests() == 1, "Discord counts that refusal"
+        dropped = [r.getMessage() for r in caplog.records if "not told of the end" in r.getMessage()]
+        assert dropped == [f"{game.log_prefix()} the host was not told of the end by DM (closed to the bot)"]
+        no_errors(caplog)
+        await nothing_more_is_asked_there(emu, bot, [thread.id, games.id])
+        assert letters == [403], "never asked again"
 
 
 async def test_without_create_public_threads_the_table_opens_in_the_channel(tmp_path, caplog):

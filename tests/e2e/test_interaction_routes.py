@@ -3,8 +3,12 @@ global limit) while Discord holds those tokens valid, and through the bot's own 
 
 from __future__ import annotations
 
+import pytest
+
 from bench.game_costs import exempt
 from cogs.messages import table_message
+from cogs.play._tokens import USE_WITHIN
+from emulator.entities import StandingClock
 from engine import Rng
 from tests.e2e.driver import Table, catnip, open_table, table_of
 
@@ -85,3 +89,29 @@ async def test_a_click_on_the_table_shows_its_move_through_its_own_token(tmp_pat
         assert_shows_latest(emu, bot, thread, game)
         assert table_of(emu, thread).attachments, "the picture travels with the text"
         assert not emu.violations
+
+
+@pytest.mark.parametrize("late", [0.0, 2.0], ids=["on-time", "delivered-2s-late"])
+async def test_a_token_s_age_runs_from_its_interaction_s_creation_not_its_arrival(tmp_path, late):
+    """Start reaches the bot `late` seconds after Discord created it: 14 minutes after its arrival, its
+    token is still used only if it is less than 14 minutes old counted from its creation (`USE_WITHIN`)."""
+    async with catnip(tmp_path, clock=StandingClock()) as (emu, bot):
+        ann, bo = emu.member("Ann"), emu.member("Bo")
+        await (await ann.slash("play", game="catsdogs")).wait_final()
+        thread = await emu.wait_for(lambda: (emu.threads("games") or [None])[-1])
+        lobby = await emu.wait_for(lambda: table_of(emu, thread))
+        assert (await bo.click(lobby, "Join")).ok
+        await emu.settle()
+        start = await ann.click(lobby, "Start", late=late)
+        assert start.ok, "answered within 3 s of its creation"
+        await emu.settle()
+        game = next(iter(bot.service.live.values()))
+
+        moved = await requests_of(emu, bot, game, minutes_later=(USE_WITHIN - 1) / 60)
+
+        if late:
+            assert ORIGINAL_EDIT not in moved and TABLE_EDIT in moved, moved
+        else:
+            assert ORIGINAL_EDIT in moved and TABLE_EDIT not in moved, moved
+        assert_shows_latest(emu, bot, thread, game)
+        assert not emu.violations, "no token was used past its time"

@@ -100,7 +100,7 @@ async def test_a_game_closed_as_the_bot_died_says_so_when_the_bot_is_back(tmp_pa
             pass
 
         bot.presenter.game_closed = dies_first
-        await bot.service.abandon(game, "Nobody moved for a day.")
+        await bot.service.endings.abandon(game, "Nobody moved for a day.")
         assert "closed" not in table_of(emu, thread).embeds[0]["title"]
         await crash(emu, bot)
 

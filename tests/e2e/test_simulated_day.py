@@ -1,8 +1,9 @@
 """A day and more of Catnip on the virtual clock against the emulator's strict reading of Discord:
 tables left idle for hours, threads archived under them, members coming back to some, a timer moving
 at another, the bot stopped cleanly once and killed once, and at last a day of silence after which
-the games end (Catnip ends a game nobody played for 24 hours) as their threads archive. Discord refuses
-nothing that counts toward a ban, and every game comes back at its latest move when someone returns."""
+the games end (Catnip ends a game nobody played for 24 hours), marked closed before their threads
+archive a week later. Discord refuses nothing that counts toward a ban, and every game comes back at
+its latest move when someone returns."""
 
 from __future__ import annotations
 
@@ -76,15 +77,15 @@ async def test_a_simulated_day_refuses_nothing_and_every_game_comes_back_at_its_
                     assert shows_latest(emu, bot, thread, game), f"game {game.id} at its latest move"
                 one_table_each(emu, [first, second])
 
-                emu.advance(25 * HOUR)  # nobody comes back: the threads archive, the games end
-                assert first.archived and second.archived
+                emu.advance(25 * HOUR)  # nobody comes back: the games end, their threads still open
                 await bot.timers.tick()  # the computers decide for the absent, then the games end
                 await settled(emu, bot)
                 assert not bot.service.live
                 for thread in (first, second):
                     assert (await bot.store.games.get_game(games[thread.id])).status == "abandoned"
-                    if not thread.archived:  # a last move posted its table anew there
-                        assert "closed" in table_of(emu, thread).embeds[0]["title"]
+                    assert "closed" in table_of(emu, thread).embeds[0]["title"]
+                emu.advance(7 * 24 * HOUR)
+                assert first.archived and second.archived, "a week later the threads archive"
                 assert emu.server.usage.invalid_peak() == 0, "nothing refused that counts toward a ban"
                 assert emu.rate_limited == []
             finally:

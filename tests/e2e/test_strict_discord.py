@@ -11,6 +11,8 @@ from cogs.messages import table_message
 from engine import Rng
 from tests.e2e.driver import Table, catnip, open_table, table_of
 
+WEEK = 7 * 24 * 3600
+
 
 def shows_latest(emu, bot, where, game) -> bool:
     """Whether the table in `where` shows `game` at its latest move."""
@@ -50,7 +52,7 @@ async def test_a_table_whose_thread_archived_is_posted_again_there_when_the_game
         thread, _ = await open_table(emu, "catsdogs", 3)
         game = next(iter(bot.service.live.values()))
         old = table_of(emu, thread)
-        emu.advance(25 * 3600)  # a day idle: past the thread's 24 hours
+        emu.advance(WEEK + 3600)  # idle past the thread's week (no timer ended the game meanwhile)
         await emu.settle()
         assert thread.archived
 
@@ -97,9 +99,8 @@ async def test_members_coming_back_to_an_archived_thread_play_on_where_they_left
     async with catnip(tmp_path) as (emu, bot):
         thread, members = await open_table(emu, "catsdogs", 3)
         game = next(iter(bot.service.live.values()))
-        emu.advance(3 * 24 * 3600)
+        emu.archive_thread(thread)  # a moderator tidies up
         await emu.settle()
-        assert thread.archived
         await members[0].say(thread, "back for more!")  # unarchives the thread
         await emu.settle()
         table = Table(emu, thread, members, Rng.seeded(5))
@@ -162,3 +163,48 @@ async def test_a_play_command_whose_token_discord_lost_still_opens_its_table(tmp
         assert result.token_lost and lobby.id and bot.service.live
         assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
         assert any("Discord lost the token" in r.getMessage() for r in caplog.records)
+
+
+async def test_an_idle_game_ends_and_is_marked_closed_while_its_thread_is_open(tmp_path):
+    """G-X12: the game ends after a day idle; its thread archives only a week after its last message."""
+    async with catnip(tmp_path) as (emu, bot):
+        thread, _ = await open_table(emu, "catsdogs", 3)
+        game = next(iter(bot.service.live.values()))
+        emu.advance(bot.settings.abandon_after_hours * 3600 + 60)
+        await bot.timers.tick()
+        await bot.presenter.settle()
+        await emu.settle()
+
+        assert (await bot.store.games.get_game(game.id)).status == "abandoned"
+        assert not thread.archived, "the thread archives a week after its last message"
+        closed = table_of(emu, thread)
+        assert "closed" in closed.embeds[0]["title"] and not closed.buttons()
+        emu.advance(WEEK)
+        await emu.settle()
+        assert thread.archived and table_of(emu, thread).id == closed.id, "it stays marked closed"
+        assert emu.invalid_requests() == 0 and not emu.take_violations()
+
+
+async def test_a_click_on_the_old_lobby_of_a_game_that_ended_in_an_archived_thread_says_it_ended(tmp_path):
+    """G-X12: the bot does not unarchive the thread to mark the table; a click there is answered."""
+    async with catnip(tmp_path) as (emu, bot):
+        ann, bo = emu.member("Ann"), emu.member("Bo")
+        await (await ann.slash("play", game="catsdogs")).wait_final()
+        thread = await emu.wait_for(lambda: (emu.threads("games") or [None])[-1])
+        lobby = await emu.wait_for(lambda: table_of(emu, thread))
+        await emu.settle()
+        game = next(iter(bot.service.live.values()))
+        emu.archive_thread(thread)  # a moderator tidies up
+        emu.advance(bot.settings.abandon_after_hours * 3600 + 60)
+        await bot.timers.tick()
+        await bot.presenter.settle()
+        await emu.settle()
+        assert (await bot.store.games.get_game(game.id)).status == "abandoned"
+        assert thread.archived and table_of(emu, thread).id == lobby.id, "not unarchived to say so"
+
+        await bo.say(thread, "anyone?")  # coming back unarchives the thread
+        await emu.settle()
+        assert (await bo.click(lobby, "Join")).ok
+        said = [m.text() for m in bo.ephemeral_messages(thread)]
+        assert said and "abandoned" in said[-1], said
+        assert emu.invalid_requests() == 0 and not emu.take_violations()

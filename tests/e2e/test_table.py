@@ -248,7 +248,7 @@ async def test_a_ping_gone_since_the_last_note_is_forgotten_at_the_next(tmp_path
         await bot.presenter.settle()
         await bot.presenter.note_pings()
         assert noted_pings(tmp_path) == {m.id for m in pings(emu, thread)} != set()
-        await bot.service.abandon(next(iter(bot.service.live.values())), "Nobody moved for a day.")
+        await bot.service.endings.abandon(next(iter(bot.service.live.values())), "Nobody moved for a day.")
         await bot.presenter.settle()
         await emu.settle()
         assert pings(emu, thread) == []

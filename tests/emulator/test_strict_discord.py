@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from emulator import Emulator, limits
+from emulator.entities import snowflake_time
 from emulator.users import InvalidInvocation
 from tests.emulator.test_rules import callback, row, webhook
 
@@ -146,3 +147,23 @@ async def test_an_edit_of_a_message_over_an_hour_old_counts_toward_the_ban(emu: 
     assert status == 400 and body["code"] == 30046, "a 429 at Discord: not retried here"
     assert emu.invalid_requests() == 1
     assert [v.rule for v in emu.take_violations()] == [limits.EDIT_TOO_OLD]
+
+
+async def test_an_interaction_that_reaches_the_bot_late_dates_from_its_creation(emu: Emulator, api) -> None:
+    """Its snowflake, its 3 s to answer and its token's 15 minutes all count from Discord's creation."""
+    channel_id = emu.channel("games").id
+    payload = {"content": "table", "components": [row(button("move", "Move"))]}
+    _, posted = await api("POST", f"/channels/{channel_id}/messages", payload)
+    table = emu.message(int(posted["id"]))
+    now = emu.world.now()
+    late = await emu.member("Ann").click(table, "Move", wait=False, late=2.0)
+    assert 1.5 < now - snowflake_time(late.id) < 2.01 and late.id < table.id
+    assert (await api("POST", callback(late), {"type": 6}))[0] == 200
+    emu.advance(15 * 60 - 1)
+    assert (await api("POST", webhook(emu, late, "?wait=1"), {"content": "15 min after arrival"}))[0] == 401
+    emu.take_violations()
+
+    too_late = await emu.member("Ann").click(table, "Move", wait=False, late=3.5)
+    assert (await api("POST", callback(too_late), {"type": 6}))[0] == 404, "its 3 s ran out before it came"
+    assert too_late.failed
+    emu.take_violations()

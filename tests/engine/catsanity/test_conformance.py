@@ -73,7 +73,7 @@ def _resampled(state, seat):
     return _last[2] if pending else _last[1]
 
 
-GAMES_EACH = 110  # with and without a chosen first seat: 880 random games over 2 to 5 players
+GAMES_EACH = 55  # with and without a chosen first seat: 440 random games over 2 to 5 players
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

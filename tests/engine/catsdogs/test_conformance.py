@@ -80,7 +80,7 @@ def leak_check(state: State, seat: int | None, view) -> None:
 
 
 # 1,220 random games in all (with the solo games below): cheaper configurations get more games.
-GAMES = {2: 320, 3: 160, 4: 140, 5: 120}
+GAMES = {2: 160, 3: 80, 4: 70, 5: 60}
 
 
 @pytest.mark.parametrize("players", sorted(GAMES))
@@ -111,7 +111,7 @@ def test_conformance_with_options():
     assert played == 40
 
 
-SOLO_GAMES = 480
+SOLO_GAMES = 240
 
 
 def test_conformance_solo():
