@@ -15,6 +15,7 @@ from bot.live import LiveGame, describe_players, is_away
 from bot.sessions import GameService
 from bot.storage import MoveRecord
 from engine import Event
+from lang import _
 
 log = logging.getLogger("catnip.absence")
 
@@ -108,10 +109,10 @@ class Absence:
         self.check_may_replace(game, user_id, can_manage)
         async with self.service.store.lock(game.id):
             if not 0 <= seat < len(game.record.seats):
-                raise Refusal("There is no such seat at this table.")
+                raise Refusal(_("There is no such seat at this table."))
             record = game.record.seats[seat]
             if record.computer:
-                raise Refusal(f"A computer already plays {record.name}'s seat.")
+                raise Refusal(_("A computer already plays {name}'s seat.", name=record.name))
             by = game.seat_of(user_id)
             who = f"{{p{by}}}" if by is not None else "A server manager"
             text = f"🤖 {who} handed {{p{seat}}}'s seat to a computer player until they're back."
@@ -122,13 +123,13 @@ class Absence:
     def check_may_replace(self, game: LiveGame, user_id: int, can_manage: bool) -> None:
         """Refuse unless the game is running and `user_id` is its seated host or may manage the server."""
         if game.state is None:
-            raise Refusal("The game hasn't started yet.")
+            raise Refusal(_("The game hasn't started yet."))
         playing = game.seat_of(user_id) is not None and not game.record.seats[game.seat_of(user_id)].computer
         if can_manage or (user_id == game.record.host_id and playing):
             return
         if game.seat_of(user_id) is None:
-            raise NotInGame(f"This game is between {describe_players(game.names)}.")
-        raise NotHost("Only the host or a member with Manage Server can hand a seat to a computer player.")
+            raise NotInGame(_("This game is between {players}.", players=describe_players(game.names)))
+        raise NotHost(_("Only the host or a member with Manage Server can hand a seat to a computer player."))
 
     # -------------------------------------------------------------- the clock
 

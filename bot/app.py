@@ -31,7 +31,7 @@ from bot.shard_owners import ShardOwner, ShardsTaken
 from bot.sharding import IDENTIFY_WINDOW, IdentifyGate, ShardPlan
 from bot.storage import GameStore, StoreUnavailable, store_for_settings
 from bot.timers import Timers, TimerSettings
-from bot.translations import CatalogueTranslator
+from bot.translations import CatalogTranslator
 from discord_door import (
     bot_gateway,
     handling_events,
@@ -41,6 +41,7 @@ from discord_door import (
     recommended_shard_count,
     shards_launched,
 )
+from lang import language_of, speak
 
 log = logging.getLogger("catnip")
 
@@ -49,6 +50,8 @@ class CatnipTree(app_commands.CommandTree):
     """The slash commands, each run by the one process of a fleet in charge of it (bot/handover.py)."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """A command answers its member in their own language (a public table: the game's own)."""
+        speak(language_of(interaction.locale))
         return self.client.in_charge(interaction)
 
 
@@ -219,7 +222,7 @@ class CatnipBot(commands.AutoShardedBot):
         )
 
     async def setup_hook(self) -> None:
-        await self.tree.set_translator(CatalogueTranslator())
+        await self.tree.set_translator(CatalogTranslator())
         await self._open_store()
         self.shard_plan = await self._plan_shards()
         name_shards(str(self.shard_plan))

@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+from lang import N_, _
+
+_ENDED = {
+    "finished": N_("That game is finished — start a new one with /play."),
+    "cancelled": N_("That game was cancelled — start a new one with /play."),
+    "abandoned": N_("That game was ended — start a new one with /play."),
+}
+
 
 class Refusal(Exception):
     """A request refused for a reason the user can act on; `str(error)` is that reason."""
@@ -18,8 +26,8 @@ class NotHost(Refusal):
 class TableMovedOn(Refusal):
     """The click was made on an out-of-date table or panel."""
 
-    def __init__(self, message: str = "The table has moved on — here is the current position.") -> None:
-        super().__init__(message)
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(message or _("The table has moved on — here is the current position."))
 
 
 class GameClosed(Refusal):
@@ -41,3 +49,8 @@ class NotOwned(Refusal):
 class RunElsewhere(Refusal):
     """Another Catnip process holds the game's lease now (the game moved to it, as in a fleet's
     handover): nothing was applied here, and this process has let the game go."""
+
+
+def game_ended(status: str) -> str:
+    """Why a click on a game that is over (`status`: finished, cancelled, abandoned) does nothing."""
+    return _(_ENDED.get(status, _ENDED["abandoned"]))

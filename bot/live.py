@@ -9,12 +9,16 @@ from typing import Protocol
 from bot.storage import GameRecord, MoveRecord, SeatRecord
 from bot.storage.ratings import RatingChange
 from engine import GAMES, Event, Frozen, Game, Rules
+from lang import SOURCE, _
 
 TIMER_OPTION = "turn_timer"
 TIMER_CHOICES = (30, 60, 120, 300, 900)
 """Seconds a table's host may choose for every decision; unset means the bot's configured timers."""
 PICTURES_OPTION = "pictures"
 """Whether the table shows its picture: on by default (the bot's PICTURES setting); the host may switch it."""
+LANGUAGE_OPTION = "language"
+"""The language of the table, its pings and its result: the server's when the lobby opened; the host
+may choose another (`lang.languages()`)."""
 
 KEPT_EVENTS = 24
 """Events a live game keeps in memory: the table narrates the last 6, a panel the last 4 its seat may
@@ -109,6 +113,11 @@ class LiveGame:
         """Whether this table shows pictures: the host's choice, else `default` (the bot's setting)."""
         return bool(self.record.options.get(PICTURES_OPTION, default))
 
+    @property
+    def language(self) -> str:
+        """The language the table speaks (each member's private answers speak their own)."""
+        return str(self.record.options.get(LANGUAGE_OPTION, SOURCE))
+
     def timer_seconds(self) -> int | None:
         """This table's own decision timer, if the host set one (else the bot's default)."""
         return self.record.options.get(TIMER_OPTION)
@@ -158,7 +167,7 @@ def is_away(seat: SeatRecord) -> bool:
 def describe_players(names: Sequence[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return _("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
 def seat_option_names(rules: Rules) -> frozenset[str]:

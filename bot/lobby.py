@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Sequence
 from bot.endings import Endings
 from bot.errors import GameClosed, NotHost, NotInGame, Refusal
 from bot.live import (
+    LANGUAGE_OPTION,
     PICTURES_OPTION,
     TIMER_CHOICES,
     TIMER_OPTION,
@@ -26,6 +27,7 @@ from bot.running_games import RunningGames
 from bot.storage import GameRecord, SeatRecord, StaleMove
 from engine import GAMES, Rules
 from engine.ai import LEVELS
+from lang import SOURCE, _, languages
 
 log = logging.getLogger("catnip.sessions")
 
@@ -50,16 +52,19 @@ class Lobby:
         thread_id: int | None,
         host_id: int,
         host_name: str,
+        language: str = SOURCE,
     ) -> LiveGame:
         """Open a table of `game_key` in `channel_id` (in `thread_id` when one was made for it), hosted
-        by `host_id`, with the options last chosen for that game in the channel if they still hold."""
+        by `host_id`, with the options last chosen for that game in the channel if they still hold,
+        speaking `language` at the table (the server's)."""
         if game_key not in GAMES:
-            raise Refusal(f"There is no game called {game_key!r}.")
+            raise Refusal(_("There is no game called {game}.", game=repr(game_key)))
         self.games.check_owner(guild_id)
         rules = GAMES[game_key].rules
         remembered = await self.games.store.games.remembered_options(channel_id, game_key) or {}
         options = _valid_options(rules, remembered)
         options.setdefault(PICTURES_OPTION, self.pictures)
+        options[LANGUAGE_OPTION] = language if language in languages() else SOURCE
         record = await self.games.store.games.create_lobby(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -119,21 +124,23 @@ class Lobby:
     async def join(self, game_id: int, user_id: int, name: str) -> LiveGame:
         async with self._change(game_id) as game:
             if game.seat_of(user_id) is not None:
-                raise Refusal("You're already seated at this table.")
+                raise Refusal(_("You're already seated at this table."))
             if len(game.record.seats) >= game.rules.max_players:
-                raise Refusal(f"The table is full ({game.rules.max_players} players).")
+                raise Refusal(_("The table is full ({count} players).", count=game.rules.max_players))
             await self._set_seats(game, [*game.record.seats, SeatRecord(seat=0, user_id=user_id, name=name)])
             return game
 
     async def leave_lobby(self, game_id: int, user_id: int) -> LiveGame:
         async with self._change(game_id) as game:
             if game.seat_of(user_id) is None:
-                raise NotInGame("You're not seated at this table.")
+                raise NotInGame(_("You're not seated at this table."))
             successor = None
             if user_id == game.record.host_id:
                 successor = next_host(game.record.seats, game.seat_of(user_id))
                 if successor is None:
-                    raise Refusal("You're the host and the only member here: use Cancel to close the table.")
+                    raise Refusal(
+                        _("You're the host and the only member here: use Cancel to close the table.")
+                    )
             await self._set_seats(
                 game, [s for s in game.record.seats if s.user_id != user_id], host_id=successor
             )
@@ -145,7 +152,7 @@ class Lobby:
             require_host(game, user_id)
             seats = list(game.record.seats)
             if len(seats) < 2:
-                raise Refusal("There is nobody to change places with yet.")
+                raise Refusal(_("There is nobody to change places with yet."))
             order, shuffler = list(seats), random.Random(seed)
             while order == seats:
                 shuffler.shuffle(order)
@@ -156,9 +163,9 @@ class Lobby:
         async with self._change(game_id) as game:
             require_host(game, user_id)
             if level not in LEVELS:
-                raise Refusal(f"Computer players come in {', '.join(LEVELS)}.")
+                raise Refusal(_("Computer players come in {levels}.", levels=", ".join(LEVELS)))
             if len(game.record.seats) >= game.rules.max_players:
-                raise Refusal(f"The table is full ({game.rules.max_players} players).")
+                raise Refusal(_("The table is full ({count} players).", count=game.rules.max_players))
             taken = {s.name for s in game.record.seats}
             name = next(f"{n} 🤖" for n in COMPUTER_NAMES if f"{n} 🤖" not in taken)
             seat = SeatRecord(seat=0, user_id=None, name=name, computer=level)
@@ -170,7 +177,7 @@ class Lobby:
             require_host(game, user_id)
             computers = [s for s in game.record.seats if s.computer]
             if not computers:
-                raise Refusal("There is no computer player to remove.")
+                raise Refusal(_("There is no computer player to remove."))
             last = computers[-1]
             await self._set_seats(game, [s for s in game.record.seats if s is not last])
             return game
@@ -180,21 +187,24 @@ class Lobby:
             require_host(game, user_id)
             options = {**game.record.options, name: value}
             if name == PICTURES_OPTION and not isinstance(value, bool):
-                raise Refusal("Pictures are either on or off.")
+                raise Refusal(_("Pictures are either on or off."))
+            if name == LANGUAGE_OPTION and value not in languages():
+                raise Refusal(_("Choose one of the offered languages."))
             if name == TIMER_OPTION:
                 if value is not None and value not in TIMER_CHOICES:
-                    raise Refusal("Choose one of the offered timers.")
+                    raise Refusal(_("Choose one of the offered timers."))
                 validated = _valid_options(game.rules, options)
                 validated[TIMER_OPTION] = value
             else:
                 try:
                     validated = game.rules.make_options(options).model_dump(mode="json")
                 except Exception as error:
-                    raise Refusal(f"That isn't a valid setting for {name}.") from error
+                    raise Refusal(_("That isn't a valid setting for {name}.", name=name)) from error
                 if TIMER_OPTION in options:
                     validated[TIMER_OPTION] = options[TIMER_OPTION]
-            if PICTURES_OPTION in options:
-                validated[PICTURES_OPTION] = options[PICTURES_OPTION]
+            for table_option in (PICTURES_OPTION, LANGUAGE_OPTION):
+                if table_option in options:
+                    validated[table_option] = options[table_option]
             game.record = await self.games.store.games.update_lobby(
                 game.id, options=validated, now=self.games.clock.now()
             )
@@ -236,9 +246,9 @@ class Lobby:
         async with self.games.store.lock(game_id):
             record = await self.games.store.games.get_game(game_id)
             if record.status != "finished":
-                raise Refusal("A rematch can start once the game has finished.")
+                raise Refusal(_("A rematch can start once the game has finished."))
             if not any(seat.user_id == user_id for seat in record.seats):
-                raise NotInGame("Only the players of that game can call a rematch.")
+                raise NotInGame(_("Only the players of that game can call a rematch."))
             running = next((game for game in self.games.live.values() if game.rematch_of == game_id), None)
             if running is not None:
                 return running
@@ -268,7 +278,7 @@ def require_host(game: LiveGame, user_id: int, can_manage: bool = False) -> None
     is_host = user_id == game.record.host_id and game.seat_of(user_id) is not None
     if not is_host and not can_manage:
         host = next((s.name for s in game.record.seats if s.user_id == game.record.host_id), "the host")
-        raise NotHost(f"Only {host} (the host) can do that.")
+        raise NotHost(_("Only {host} (the host) can do that.", host=host))
 
 
 def _not_in_lobby(status: str) -> str:

@@ -13,6 +13,7 @@ from bot.running_games import RunningGames
 from bot.storage import FinalResult, NotOwner, SeatRecord, StaleMove, StoreUnavailable
 from engine import Event, Frozen
 from engine.history import NOTHING_TO_TAKE_BACK, UNDO, replay, take_back, take_back_refusal
+from lang import _
 
 if TYPE_CHECKING:
     from bot.metrics import Metrics
@@ -35,7 +36,7 @@ class Moves:
         """The seat of `user_id` in `game`, or a refusal naming the players."""
         seat = game.seat_of(user_id)
         if seat is None:
-            raise NotInGame(f"This game is between {describe_players(game.names)}.")
+            raise NotInGame(_("This game is between {players}.", players=describe_players(game.names)))
         return seat
 
     async def play(self, game: LiveGame, user_id: int, version: int, encoded: str) -> None:

@@ -11,12 +11,13 @@ import logging
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from bot.clock import Clock
-from bot.errors import GameClosed, NotOwned
+from bot.errors import GameClosed, NotOwned, game_ended
 from bot.live import GameListener, LiveGame, undoable
 from bot.presenter import Presenter
 from bot.sharding import ShardPlan
 from bot.storage import GameRecord, GameStore, StoreUnavailable
 from engine import GAMES, Event
+from lang import _
 
 log = logging.getLogger("catnip.sessions")
 
@@ -57,9 +58,9 @@ class RunningGames:
             except StoreUnavailable:
                 raise
             except Exception as error:
-                raise GameClosed("I can't find that game any more.") from error
+                raise GameClosed(_("I can't find that game any more.")) from error
             if record.status not in ("lobby", "active"):
-                raise GameClosed(f"That game is {record.status} — start a new one with /play.")
+                raise GameClosed(game_ended(record.status))
             self.check_owner(record.guild_id)
             game = await self.load(record)
         return game

@@ -25,6 +25,7 @@ from bot.running_games import RunningGames
 from bot.sharding import ShardPlan
 from bot.storage import GameStore, SeatRecord
 from engine import Event
+from lang import _
 
 
 class GameService:
@@ -138,5 +139,5 @@ class GameService:
     async def _started(self, game_id: int) -> LiveGame:
         game = await self.games.get(game_id)
         if game.state is None:
-            raise GameClosed("This game hasn't started yet.")
+            raise GameClosed(_("This game hasn't started yet."))
         return game

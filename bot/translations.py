@@ -1,30 +1,21 @@
-"""Slash command names and descriptions in the members' own languages.
+"""Slash command names and descriptions in the members' own languages, from the catalogs of `lang`.
 
-English is the source: the text in the code. `CatalogueTranslator` reads one JSON catalogue per
-Discord locale from `bot/locales/` (e.g. `fr.json`), each mapping an English text to its translation;
-Discord then shows a member the command in their client's language. A text a catalogue lacks stays
-English. Command and option names must stay lowercase words Discord accepts.
+Discord shows a member each command in their client's language (its `name_localizations` and
+`description_localizations`, which discord.py fills through this translator when the commands are
+synced). A text a catalog lacks stays English. Command and option names must stay lowercase words
+Discord accepts (`tests/lang/test_catalogs.py` checks each catalog's).
 """
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import discord
 from discord import app_commands
 
-LOCALES = Path(__file__).resolve().parent / "locales"
+from lang import SOURCE, language_of, translations
 
 
-class CatalogueTranslator(app_commands.Translator):
-    """Translates command texts from the JSON catalogues in `directory`, one per locale."""
-
-    def __init__(self, directory: Path = LOCALES) -> None:
-        self.catalogues: dict[str, dict[str, str]] = {
-            path.stem: json.loads(path.read_text(encoding="utf-8"))
-            for path in sorted(directory.glob("*.json"))
-        }
+class CatalogTranslator(app_commands.Translator):
+    """Translates the command texts marked with `locale_str` through the language's catalog."""
 
     async def translate(
         self,
@@ -32,4 +23,7 @@ class CatalogueTranslator(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
-        return self.catalogues.get(locale.value, {}).get(string.message)
+        language = language_of(locale)
+        if language == SOURCE:
+            return None
+        return translations(language).gettext(string.message)

@@ -14,9 +14,17 @@ from collections.abc import Sequence
 import discord
 
 from bot.errors import Refusal
-from bot.live import TIMER_CHOICES, TIMER_OPTION, LiveGame, seat_option_names
+from bot.live import (
+    LANGUAGE_OPTION,
+    PICTURES_OPTION,
+    TIMER_CHOICES,
+    TIMER_OPTION,
+    LiveGame,
+    seat_option_names,
+)
 from cogs import custom_ids as ids
 from cogs.components import Button, Item, Select
+from lang import N_, _, language_name
 
 BUTTON_ROW = 2
 SELECT_ROWS = (3, 4)
@@ -26,8 +34,21 @@ SPARE_BUTTONS = 1
 SELECT_OPTIONS = 25
 
 
+OPTION_TITLES = {
+    "first_seat": N_("First seat"),
+    "first_player": N_("First player"),
+    "limited_powers": N_("Limited powers"),
+    "first_queen": N_("First queen"),
+    PICTURES_OPTION: N_("Pictures"),
+    LANGUAGE_OPTION: N_("Language"),
+    TIMER_OPTION: N_("Decision timer"),
+}
+"""How each option reads; an option a game adds without a title here reads as its name."""
+
+
 def option_title(name: str) -> str:
-    return name.replace("_", " ").capitalize()
+    title = OPTION_TITLES.get(name)
+    return _(title) if title else name.replace("_", " ").capitalize()
 
 
 def is_seat_option(game: LiveGame, name: str) -> bool:
@@ -36,16 +57,22 @@ def is_seat_option(game: LiveGame, name: str) -> bool:
 
 
 def duration(seconds: int) -> str:
-    return f"{seconds // 60} min" if seconds >= 60 else f"{seconds} s"
+    return _("{minutes} min", minutes=seconds // 60) if seconds >= 60 else _("{seconds} s", seconds=seconds)
+
+
+def on_off(value: bool) -> str:
+    return _("on") if value else _("off")
 
 
 def option_value(name: str, value: object, game: LiveGame) -> str:
     if name == TIMER_OPTION:
-        return f"{duration(value)} per decision" if value else "the bot's default"
+        return _("{duration} per decision", duration=duration(value)) if value else _("the bot's default")
+    if name == LANGUAGE_OPTION:
+        return language_name(str(value))
     if is_seat_option(game, name):
-        return "random" if value is None else game.names[value] if value < len(game.names) else "random"
+        return game.names[value] if isinstance(value, int) and value < len(game.names) else _("random")
     if isinstance(value, bool):
-        return "on" if value else "off"
+        return on_off(value)
     return str(value)
 
 
@@ -61,7 +88,7 @@ def setting_value(game: LiveGame, name: str, chosen: str) -> object:
             return int(chosen)
     elif isinstance(current, bool) and chosen in ("on", "off"):
         return chosen == "on"
-    raise Refusal("That isn't a valid setting.")
+    raise Refusal(_("That isn't a valid setting."))
 
 
 def _choices(game: LiveGame, name: str) -> list[tuple[str, str, bool]]:
@@ -69,34 +96,30 @@ def _choices(game: LiveGame, name: str) -> list[tuple[str, str, bool]]:
     value = game.record.options.get(name)
     if name == TIMER_OPTION:
         timer = game.timer_seconds()
-        return [("the bot's default", "default", timer is None)] + [
+        return [(_("the bot's default"), "default", timer is None)] + [
             (duration(seconds), str(seconds), timer == seconds) for seconds in TIMER_CHOICES
         ]
     if is_seat_option(game, name):
-        return [("random", "random", value is None)] + [
+        return [(_("random"), "random", value is None)] + [
             (seat.name, str(seat.seat), value == seat.seat) for seat in game.record.seats
         ]
-    return [("on", "on", value is True), ("off", "off", value is False)]
-
-
-def _title(name: str) -> str:
-    return "Decision timer" if name == TIMER_OPTION else option_title(name)
+    return [(on_off(True), "on", value is True), (on_off(False), "off", value is False)]
 
 
 def _select(game: LiveGame, name: str, row: int) -> Select:
     return Select(
         custom_id=ids.lobby_id(game.id, "opt", name),
         options=[
-            discord.SelectOption(label=f"{_title(name)}: {label}"[:100], value=value, default=chosen)
+            discord.SelectOption(label=f"{option_title(name)}: {label}"[:100], value=value, default=chosen)
             for label, value, chosen in _choices(game, name)
         ],
         row=row,
-        placeholder=f"{_title(name)}…",
+        placeholder=f"{option_title(name)}…",
     )
 
 
 def _switch(game: LiveGame, name: str) -> Button:
-    label = f"{option_title(name)}: {'on' if game.record.options[name] else 'off'}"
+    label = f"{option_title(name)}: {on_off(game.record.options[name])}"
     return Button(label=label[:80], custom_id=ids.lobby_id(game.id, "opt", name), row=BUTTON_ROW)
 
 
@@ -105,20 +128,20 @@ def settings_items(game: LiveGame) -> list[Item]:
     count = len(game.record.seats)
     items: list[Item] = [
         Button(
-            label="Remove computer",
+            label=_("Remove computer"),
             custom_id=ids.lobby_id(game.id, "rmc"),
             disabled=not any(s.computer for s in game.record.seats),
             row=BUTTON_ROW,
         ),
         Button(
-            label="Shuffle seats",
+            label=_("Shuffle seats"),
             emoji="🔀",
             custom_id=ids.lobby_id(game.id, "shuffle"),
             disabled=count < 2,
             row=BUTTON_ROW,
         ),
     ]
-    options = [name for name in game.record.options if name != TIMER_OPTION]
+    options = [name for name in game.record.options if name not in (TIMER_OPTION, LANGUAGE_OPTION)]
     switches = [name for name in options if isinstance(game.record.options[name], bool)]
     chosen = [name for name in options if is_seat_option(game, name)] + [TIMER_OPTION]
     fits = len(items) + len(switches) <= ROW_BUTTONS - SPARE_BUTTONS and len(chosen) <= len(SELECT_ROWS)
@@ -133,7 +156,7 @@ def settings_selects(game: LiveGame, names: Sequence[str]) -> list[Select]:
     one select a row; the values set now are marked."""
     entries = [
         discord.SelectOption(
-            label=f"{_title(name)}: {label}"[:100],
+            label=f"{option_title(name)}: {label}"[:100],
             value=f"{name}={value}",
             emoji="✅" if chosen else None,
         )
@@ -148,7 +171,9 @@ def settings_selects(game: LiveGame, names: Sequence[str]) -> list[Select]:
             custom_id=ids.lobby_id(game.id, "set", str(page)),
             options=page_entries,
             row=row,
-            placeholder="⚙️ Settings (host)…" if len(pages) == 1 else f"⚙️ Settings {page + 1}/{len(pages)}…",
+            placeholder=_("⚙️ Settings (host)…")
+            if len(pages) == 1
+            else _("⚙️ Settings {page}/{pages}…", page=page + 1, pages=len(pages)),
         )
         for page, (page_entries, row) in enumerate(zip(pages, SELECT_ROWS, strict=False))
     ]

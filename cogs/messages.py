@@ -13,7 +13,6 @@ import pictures
 from bot.live import LiveGame, describe_players
 from cogs import custom_ids as ids
 from cogs.components import Button, Controls, Item, Select
-from cogs.lobby_settings import option_title, option_value, settings_items
 from cogs.phone import (
     FIELD_GAP_PIXELS,
     LINE_PIXELS,
@@ -29,6 +28,7 @@ from cogs.seat_controls import away_line, hand_button, table_buttons, take_back_
 from engine import Action, Outcome, events_for, fill_names
 from engine.decisions import ME, your_words
 from engine.texts import Choice
+from lang import _, in_its_language
 
 FIELD_LIMIT = 1024
 EMBED_TOTAL = 6000
@@ -103,10 +103,10 @@ def fitted_fields(
     added: list[tuple[str, str, bool]] = []
     for name, value in fields:
         for index, chunk in enumerate(split_value(value or "—")):
-            label = (name if index == 0 else f"{name} (cont.)")[:256]
+            label = (name if index == 0 else _("{name} (cont.)", name=name))[:256]
             if count >= 24 or total + len(label) + len(chunk) > EMBED_TOTAL - 200:
                 if (added[-1][0] if added else last) != "…":
-                    added.append(("…", "More in /game log or your private view.", False))
+                    added.append(("…", _("More in /game log or your private view."), False))
                 return added
             added.append((label, chunk, inline))
             total, count = total + len(label) + len(chunk), count + 1
@@ -120,74 +120,9 @@ def narration(
     return "\n".join(event.render(names) for event in events_for(game.events, seat, last=limit))
 
 
-def seat_list(game: LiveGame) -> str:
-    lines = []
-    for seat in game.record.seats:
-        who = f"<@{seat.user_id}>" if seat.user_id else seat.name
-        level = f" ({seat.computer})" if seat.computer else ""
-        host = " 👑" if seat.user_id == game.record.host_id else ""
-        lines.append(f"{seat.seat + 1}. {who}{level}{host}")
-    return "\n".join(lines) or "—"
-
-
 def guide_button(game: LiveGame, row: int = 0) -> Button:
     """The "📖 How to play" button: the game's guide, shown privately to whoever clicks it."""
-    return Button(label="How to play", emoji="📖", custom_id=ids.guide_id(game.record.game), row=row)
-
-
-def lobby_message(game: LiveGame) -> Message:
-    rules = game.rules
-    renderer = game.game.texts
-    count = len(game.record.seats)
-    embed = discord.Embed(
-        title=f"{renderer.emoji} {rules.title} — table #{game.id}",
-        description=f"{game.game.about}\nJoin, then the host starts the game.",
-        colour=COLOUR,
-    )
-    add_fields(embed, [(f"Seats ({count}/{rules.max_players})", seat_list(game))])
-    option_lines = [
-        f"{option_title(name)}: **{option_value(name, value, game)}**"
-        for name, value in game.record.options.items()
-    ]
-    if option_lines:
-        add_fields(embed, [("Options", "\n".join(option_lines))])
-    gid = game.id
-    full = count >= rules.max_players
-    items: list[Item] = [
-        Button(
-            label="Join",
-            style=discord.ButtonStyle.success,
-            custom_id=ids.lobby_id(gid, "join"),
-            disabled=full,
-            row=0,
-        ),
-        Button(label="Leave", custom_id=ids.lobby_id(gid, "leave"), row=0),
-        Button(
-            label="Start",
-            style=discord.ButtonStyle.primary,
-            custom_id=ids.lobby_id(gid, "start"),
-            disabled=not rules.min_players <= count <= rules.max_players,
-            row=0,
-        ),
-        Button(
-            label="Cancel", style=discord.ButtonStyle.danger, custom_id=ids.lobby_id(gid, "cancel"), row=0
-        ),
-        guide_button(game),
-    ]
-    items.append(
-        Select(
-            custom_id=ids.lobby_id(gid, "addc"),
-            placeholder="Add computer player (host)…",
-            options=[
-                discord.SelectOption(label=f"Computer player: {level}", value=level)
-                for level in ("easy", "normal", "hard")
-            ],
-            disabled=full,
-            row=1,
-        )
-    )
-    items += settings_items(game)
-    return Message(embed=embed, view=Controls(items))
+    return Button(label=_("How to play"), emoji="📖", custom_id=ids.guide_id(game.record.game), row=row)
 
 
 def _status_line(game: LiveGame, due: float | None) -> tuple[str, list[int]]:
@@ -195,7 +130,7 @@ def _status_line(game: LiveGame, due: float | None) -> tuple[str, list[int]]:
     renderer = game.game.texts
     view = game.view(None)
     waiting = describe_players([game.names[s] for s in to_act])
-    line = renderer.prompt(view, game.names) or f"Waiting for {waiting}"
+    line = renderer.prompt(view, game.names) or _("Waiting for {players}", players=waiting)
     if due is not None:
         line += f" · ⏰ <t:{int(due)}:R>"
     humans = [game.record.seats[s].user_id for s in to_act if game.record.seats[s].user_id]
@@ -206,6 +141,7 @@ def is_compact(game: LiveGame) -> bool:
     return len(game.record.seats) >= COMPACT_FROM
 
 
+@in_its_language
 def table_message(game: LiveGame, due: float | None = None, picture: bool | None = None) -> Message:
     """The public table: the public view, whose turn, recent events, and the public controls.
 
@@ -224,23 +160,26 @@ def table_message(game: LiveGame, due: float | None = None, picture: bool | None
     if outcome is not None:
         embed.description = final_text(game, outcome, with_breakdown=False)
     else:
-        line, _ = _status_line(game, due)
+        line, _humans = _status_line(game, due)
         embed.description = f"**Now:** {line}"
         if away := away_line(game):
             embed.description += f"\n{away}"
     if not picture:
         fields = renderer.compact_fields if is_compact(game) else renderer.table_fields
         add_fields(embed, fields(view, game.names))
-    embed.set_footer(text=f"Game #{game.id} · move {game.record.version - 1}")
+    embed.set_footer(text=_("Game #{id} · move {move}", id=game.id, move=game.record.version - 1))
     items: list[Item] = []
     if outcome is not None:
         items.append(
             Button(
-                label="Rematch", style=discord.ButtonStyle.success, custom_id=ids.rematch_id(game.id), row=0
+                label=_("Rematch"),
+                style=discord.ButtonStyle.success,
+                custom_id=ids.rematch_id(game.id),
+                row=0,
             )
         )
         items += [
-            Button(label="Details", emoji="🔎", custom_id=ids.details_id(game.id), row=0),
+            Button(label=_("Details"), emoji="🔎", custom_id=ids.details_id(game.id), row=0),
             guide_button(game),
         ]
     else:
@@ -249,7 +188,7 @@ def table_message(game: LiveGame, due: float | None = None, picture: bool | None
             seat = to_act[0]
             items += action_items(game, seat, rules.legal_actions(state, seat), page=0, rows=4)
         row = 1 + max((item.row or 0 for item in items), default=-1)
-        details = Button(label="Details", emoji="🔎", custom_id=ids.details_id(game.id), row=row)
+        details = Button(label=_("Details"), emoji="🔎", custom_id=ids.details_id(game.id), row=row)
         own = [hand_button(game, row), details, guide_button(game, row), *table_buttons(game, row)]
         if game.undoable_by is not None and len(own) < 5:
             own.insert(1, take_back_button(game, row))
@@ -304,7 +243,7 @@ def _add_fitting_narration(embed: discord.Embed, game: LiveGame, controls: Contr
         room -= height
         shown.insert(0, line)
     if shown:
-        add_fields(embed, [("What happened", "\n".join(shown))])
+        add_fields(embed, [(_("What happened"), "\n".join(shown))])
 
 
 def details_message(game: LiveGame) -> Message:
@@ -321,8 +260,8 @@ def details_message(game: LiveGame) -> Message:
     add_fields(embed, renderer.table_fields(game.view(None), game.names))
     story = narration(game, None, limit=DETAILS_NARRATION)
     if story:
-        add_fields(embed, [("What happened", story)])
-    embed.set_footer(text=f"Game #{game.id} · move {game.record.version - 1}")
+        add_fields(embed, [(_("What happened"), story)])
+    embed.set_footer(text=_("Game #{id} · move {move}", id=game.id, move=game.record.version - 1))
     return Message(embed=embed)
 
 
@@ -472,7 +411,9 @@ def action_items(
     items: list[Item] = [
         Select(
             custom_id=ids.select_id(game.id, version, page),
-            placeholder=f"Choose… ({page + 1}/{pages})" if pages > 1 else "Choose…",
+            placeholder=_("Choose… ({page}/{pages})", page=page + 1, pages=pages)
+            if pages > 1
+            else _("Choose…"),
             options=[
                 discord.SelectOption(label=label_of(game, seat, action, say)[:100], value=action.encode())
                 for action in chunk
@@ -491,7 +432,7 @@ def action_items(
         )
         items.append(
             Button(
-                label="Next ▶",
+                label=_("Next ▶"),
                 custom_id=ids.page_id(game.id, version, page + 1),
                 disabled=page >= pages - 1,
                 row=first_row + 1,

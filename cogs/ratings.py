@@ -8,6 +8,7 @@ the figures shown always agree.
 from __future__ import annotations
 
 from bot.storage.ratings import PROVISIONAL_GAMES, RatingChange, shown
+from lang import _, n_, number
 
 
 def change_note(change: RatingChange | None) -> str:
@@ -16,33 +17,42 @@ def change_note(change: RatingChange | None) -> str:
     if change is None:
         return ""
     delta = change.shown_after - change.shown_before
-    return f" · {'📈' if delta >= 0 else '📉'} rating {delta:+,} → {change.shown_after:,}"
+    arrow = "📈" if delta >= 0 else "📉"
+    return " · " + _(
+        "{arrow} rating {change} → {rating}",
+        arrow=arrow,
+        change=number(delta, signed=True),
+        rating=number(change.shown_after),
+    )
 
 
 def games_count(games: int) -> str:
     """ "3 rated games (provisional)": provisional below `PROVISIONAL_GAMES`."""
-    text = f"{games} rated game{'' if games == 1 else 's'}"
-    return f"{text} (provisional)" if games < PROVISIONAL_GAMES else text
+    if games < PROVISIONAL_GAMES:
+        return n_("{count} rated game (provisional)", "{count} rated games (provisional)", games)
+    return n_("{count} rated game", "{count} rated games", games)
 
 
 def rating_text(mu: float, sigma: float, games: int) -> str:
     """ "rating 1,412 from 12 rated games", for /stats."""
-    return f"rating {shown(mu, sigma):,} from {games_count(games)}"
+    return _("rating {rating} from {games}", rating=number(shown(mu, sigma)), games=games_count(games))
 
 
 def rank_line(user_id: int, place: int, ranked: int) -> str:
     """ "<@id> is #7 of 23 here.": the asking member's place, under /leaderboard's top."""
-    return f"<@{user_id}> is #{place} of {ranked} here."
+    mention = f"<@{user_id}>"
+    return _("{member} is #{place} of {ranked} here.", member=mention, place=place, ranked=ranked)
 
 
 def rank_text(place: int, ranked: int) -> str:
     """ "#2 of 9 here", beside a game's rating in /stats."""
-    return f"#{place} of {ranked} here"
+    return _("#{place} of {ranked} here", place=place, ranked=ranked)
 
 
 def leaderboard_lines(rows: list[dict]) -> list[str]:
     """/leaderboard's lines: members by conservative rating, with their rated games."""
     return [
-        f"{place}. <@{row['user_id']}> — {shown(row['mu'], row['sigma']):,} · {games_count(row['games'])}"
+        f"{place}. <@{row['user_id']}> — {number(shown(row['mu'], row['sigma']))}"
+        f" · {games_count(row['games'])}"
         for place, row in enumerate(rows, 1)
     ]

@@ -12,11 +12,12 @@ import discord
 from bot.live import LiveGame, describe_players
 from cogs import custom_ids as ids
 from cogs.components import Button, Item, Select
+from lang import N_, _
 
-BACK_LABEL = "I'm back"
-REPLACE_LABEL = "Replace a player"
-REFRESH_LABEL = "Refresh"
-PICK_SEAT = "Hand a seat to a computer player…"
+BACK_LABEL = N_("I'm back")
+REPLACE_LABEL = N_("Replace a player")
+REFRESH_LABEL = N_("Refresh")
+PICK_SEAT = N_("Hand a seat to a computer player…")
 
 
 def hand_button(game: LiveGame, row: int = 0) -> Button:
@@ -36,14 +37,14 @@ def table_buttons(game: LiveGame, row: int = 0) -> list[Item]:
     if game.away_seats():
         items.append(
             Button(
-                label=BACK_LABEL,
+                label=_(BACK_LABEL),
                 emoji="👋",
                 style=discord.ButtonStyle.success,
                 custom_id=ids.back_id(game.id),
                 row=row,
             )
         )
-    items.append(Button(label=REPLACE_LABEL, emoji="🤖", custom_id=ids.replace_id(game.id), row=row))
+    items.append(Button(label=_(REPLACE_LABEL), emoji="🤖", custom_id=ids.replace_id(game.id), row=row))
     return items
 
 
@@ -54,23 +55,28 @@ def away_line(game: LiveGame) -> str | None:
         return None
     names = describe_players([game.names[seat] for seat in away])
     hand = game.game.texts.hand_label
-    line = f"💤 A computer plays for {names} until they're back: 🃏 **{hand}** or 👋 **{BACK_LABEL}**."
+    line = _(
+        "💤 A computer plays for {names} until they're back: 🃏 **{hand}** or 👋 **{back}**.",
+        names=names,
+        hand=hand,
+        back=_(BACK_LABEL),
+    )
     if game.nobody_playing():
-        line += " Everyone is away, so the game waits a few minutes and then ends."
+        line += " " + _("Everyone is away, so the game waits a few minutes and then ends.")
     return line
 
 
 def refresh_button(game: LiveGame) -> Button:
-    return Button(label=REFRESH_LABEL, emoji="🔄", custom_id=ids.refresh_id(game.id), row=0)
+    return Button(label=_(REFRESH_LABEL), emoji="🔄", custom_id=ids.refresh_id(game.id), row=0)
 
 
-TAKE_BACK_LABEL = "Take back"
+TAKE_BACK_LABEL = N_("Take back")
 
 
 def take_back_button(game: LiveGame, row: int = 0) -> Button:
     """↩️ Take back: the latest move undone by the seat that made it (only that seat's click counts)."""
     return Button(
-        label=TAKE_BACK_LABEL, emoji="↩️", custom_id=ids.undo_id(game.id, game.record.version), row=row
+        label=_(TAKE_BACK_LABEL), emoji="↩️", custom_id=ids.undo_id(game.id, game.record.version), row=row
     )
 
 
@@ -88,7 +94,9 @@ def seat_picker(game: LiveGame) -> list[Item]:
     if not playing:
         return []
     options = [
-        discord.SelectOption(label=f"Seat {seat.seat + 1}: {seat.name}"[:100], value=str(seat.seat))
+        discord.SelectOption(
+            label=_("Seat {number}: {name}", number=seat.seat + 1, name=seat.name)[:100], value=str(seat.seat)
+        )
         for seat in playing
     ]
-    return [Select(custom_id=ids.replace_id(game.id), placeholder=PICK_SEAT, options=options)]
+    return [Select(custom_id=ids.replace_id(game.id), placeholder=_(PICK_SEAT), options=options)]

@@ -141,6 +141,9 @@ class User:
     bot: bool = False
     role_ids: list[int] = field(default_factory=list)
     joined_at: float = STABLE_EPOCH
+    locale: str = "en-US"
+    """The language of the member's client, sent as each interaction's `locale` (Discord's Interaction
+    object: "the selected language of the invoking user")."""
     accepts_direct_messages: bool = True
     """False for a member who turned off direct messages from server members, or blocked the bot
     (`emulator.direct`)."""

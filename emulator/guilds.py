@@ -43,6 +43,9 @@ class Guild:
     name: str
     owner: User
     member_ids: set[int] = field(default_factory=set)
+    locale: str = "en-US"
+    """The server's preferred locale: its `preferred_locale` and each interaction's `guild_locale`
+    (Discord's Guild object: "defaults to en-US")."""
 
 
 def first_guild(world: World, name: str, everyone_permissions: int) -> Guild:
@@ -127,7 +130,7 @@ def guild_payload(world: World, guild_id: int | None = None, *, all_members: boo
         "mfa_level": 0,
         "nsfw_level": 0,
         "premium_tier": 0,
-        "preferred_locale": "en-US",
+        "preferred_locale": guild.locale,
         "system_channel_id": None,
         "system_channel_flags": 0,
         "rules_channel_id": None,

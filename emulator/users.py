@@ -115,21 +115,23 @@ class Invoker:
     ) -> dict[str, Any]:
         world = self.world
         guild_id = channel.guild_id
+        guild = world.guilds.get(guild_id) if guild_id is not None else None
+        guild_locale = guild.locale if guild is not None else "en-US"
         data: dict[str, Any] = {
             "id": str(interaction.id),
             "application_id": str(world.bot.id),
             "type": interaction.type,
             "data": interaction.data,
             "guild_id": str(guild_id),
-            "guild": {"id": str(guild_id), "locale": "en-US", "features": []},
+            "guild": {"id": str(guild_id), "locale": guild_locale, "features": []},
             "channel_id": str(channel.id),
             "channel": world.channel_payload(channel, permissions_for=member),
             "member": world.member_payload(member, permissions=True),
             "token": interaction.token,
             "version": 1,
             "app_permissions": str(world.permissions_of(world.bot)),
-            "locale": "en-US",
-            "guild_locale": "en-US",
+            "locale": member.locale,
+            "guild_locale": guild_locale,
             "entitlements": [],
             "entitlement_sku_ids": [],
             "authorizing_integration_owners": {"0": str(guild_id)},

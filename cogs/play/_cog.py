@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.app_commands import locale_str as _
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 from bot.config import THREAD_ARCHIVE_MINUTES
@@ -24,6 +24,7 @@ from cogs.play._replay import load_replay, step_message
 from cogs.play._seat import stats_line, welcome_back
 from cogs.ratings import leaderboard_lines, rank_line
 from engine import GAMES, EngineError, Event
+from lang import N_, _, language_of, n_, speaking
 
 if TYPE_CHECKING:
     from bot.app import CatnipBot
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("catnip.commands")
 
-SHOW_TO_CHANNEL = "Show it to the channel (only you see it if left out)"
+SHOW_TO_CHANNEL = N_("Show it to the channel (only you see it if left out)")
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=key) for key, game in GAMES.items()]
 
 
@@ -58,7 +59,9 @@ async def answer_command_error(interaction: discord.Interaction, error: Exceptio
 class PlayCog(commands.Cog, name="Play"):
     """Opening tables and everything a player asks of a running game."""
 
-    game = app_commands.Group(name=_("game"), description=_("Your game in this channel"), guild_only=True)
+    game = app_commands.Group(
+        name=locale_str("game"), description=locale_str("Your game in this channel"), guild_only=True
+    )
 
     def __init__(self, bot: CatnipBot) -> None:
         self.bot = bot
@@ -113,9 +116,11 @@ class PlayCog(commands.Cog, name="Play"):
 
     # ------------------------------------------------------------------ /play
 
-    @app_commands.command(name=_("play"), description=_("Open a table for one of Catnip's games"))
-    @app_commands.describe(game=_("Which game to play"))
-    @app_commands.rename(game=_("game"))
+    @app_commands.command(
+        name=locale_str("play"), description=locale_str("Open a table for one of Catnip's games")
+    )
+    @app_commands.describe(game=locale_str("Which game to play"))
+    @app_commands.rename(game=locale_str("game"))
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def play(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
@@ -127,7 +132,8 @@ class PlayCog(commands.Cog, name="Play"):
         if isinstance(channel, discord.TextChannel):
             me = channel.guild.me
             if me is not None and channel.permissions_for(me).create_public_threads:
-                name = f"{rules.title} with {interaction.user.display_name}"[:100]
+                with speaking(language_of(interaction.guild_locale)):
+                    name = _("{game} with {name}", game=rules.title, name=interaction.user.display_name)[:100]
                 try:
                     thread = await channel.create_thread(
                         name=name,
@@ -144,11 +150,18 @@ class PlayCog(commands.Cog, name="Play"):
             thread_id=thread.id if thread else (channel.id if isinstance(channel, discord.Thread) else None),
             host_id=interaction.user.id,
             host_name=interaction.user.display_name,
+            language=language_of(interaction.guild_locale),
         )
-        where = thread.mention if thread else "below"
-        await interaction.followup.send(
-            f"🐾 Your {rules.title} table #{live.id} is open {where}.", ephemeral=True
-        )
+        if thread:
+            opened = _(
+                "🐾 Your {game} table #{id} is open in {thread}.",
+                game=rules.title,
+                id=live.id,
+                thread=thread.mention,
+            )
+        else:
+            opened = _("🐾 Your {game} table #{id} is open below.", game=rules.title, id=live.id)
+        await interaction.followup.send(opened, ephemeral=True)
 
     # ------------------------------------------------------------------ /game
 
@@ -157,35 +170,48 @@ class PlayCog(commands.Cog, name="Play"):
         mine = [g for g in games if g.seat_of(interaction.user.id) is not None]
         chosen = mine or games
         if not chosen:
-            raise Refusal("There is no game running in this channel. Start one with /play.")
+            raise Refusal(_("There is no game running in this channel. Start one with /play."))
         return chosen[-1]
 
-    @game.command(name=_("status"), description=_("Show the current table of this channel's game"))
+    @game.command(
+        name=locale_str("status"), description=locale_str("Show the current table of this channel's game")
+    )
     async def status(self, interaction: discord.Interaction) -> None:
         game = self._game_here(interaction)
         if game.state is None:
-            raise Refusal(f"Table #{game.id} is still a lobby: {len(game.record.seats)} seated.")
+            raise Refusal(
+                n_(
+                    "Table #{id} is still a lobby: {count} seated.",
+                    "Table #{id} is still a lobby: {count} seated.",
+                    len(game.record.seats),
+                    id=game.id,
+                )
+            )
         message = table_message(game, self.bot.timers.due(game.id), picture=False)
         await interaction.response.send_message(embed=message.embed, ephemeral=True)
 
-    @game.command(name=_("hand"), description=_("Open your private view of your game here"))
+    @game.command(name=locale_str("hand"), description=locale_str("Open your private view of your game here"))
     async def hand(self, interaction: discord.Interaction) -> None:
         game = self._game_here(interaction)
         seat = game.seat_of(interaction.user.id)
         if seat is None:
-            raise NotInGame("You're not playing in this channel's game.")
+            raise NotInGame(_("You're not playing in this channel's game."))
         if game.state is None:
-            raise Refusal("The game hasn't started yet.")
+            raise Refusal(_("The game hasn't started yet."))
         message = private_panel(game, seat, note=await welcome_back(self.bot, game.id, interaction.user.id))
         await interaction.response.send_message(embed=message.embed, view=message.view, ephemeral=True)
 
-    @game.command(name=_("leave"), description=_("Leave your game; a computer player takes your seat"))
+    @game.command(
+        name=locale_str("leave"), description=locale_str("Leave your game; a computer player takes your seat")
+    )
     async def leave(self, interaction: discord.Interaction) -> None:
         game = self._game_here(interaction)
         await self.bot.service.take_over(game.id, interaction.user.id)
         await reply(interaction, "You left the game; a computer player took your seat.")
 
-    @game.command(name=_("end"), description=_("End this channel's game (host or Manage Server)"))
+    @game.command(
+        name=locale_str("end"), description=locale_str("End this channel's game (host or Manage Server)")
+    )
     async def end(self, interaction: discord.Interaction) -> None:
         game = self._game_here(interaction)
         permissions = getattr(interaction.user, "guild_permissions", None)
@@ -194,7 +220,7 @@ class PlayCog(commands.Cog, name="Play"):
         )
         await reply(interaction, f"Table #{game.id} was ended.")
 
-    @game.command(name=_("log"), description=_("Recent events of this channel's game"))
+    @game.command(name=locale_str("log"), description=locale_str("Recent events of this channel's game"))
     async def log(self, interaction: discord.Interaction) -> None:
         game = self._game_here(interaction)
         seat = game.seat_of(interaction.user.id)
@@ -211,9 +237,11 @@ class PlayCog(commands.Cog, name="Play"):
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    @game.command(name=_("replay"), description=_("Step through a finished game, move by move"))
-    @app_commands.describe(game_id=_("The game's number (its table #)"))
-    @app_commands.rename(game_id=_("id"))
+    @game.command(
+        name=locale_str("replay"), description=locale_str("Step through a finished game, move by move")
+    )
+    @app_commands.describe(game_id=locale_str("The game's number (its table #)"))
+    @app_commands.rename(game_id=locale_str("id"))
     @app_commands.guild_only()
     async def replay(self, interaction: discord.Interaction, game_id: app_commands.Range[int, 1]) -> None:
         replay = await load_replay(self.bot.store, game_id, interaction.guild_id)
@@ -224,24 +252,31 @@ class PlayCog(commands.Cog, name="Play"):
 
     # ------------------------------------------------------------------ info
 
-    @app_commands.command(name=_("rules"), description=_("How to play one of Catnip's games"))
-    @app_commands.describe(game=_("The game to explain"))
-    @app_commands.rename(game=_("game"))
+    @app_commands.command(
+        name=locale_str("rules"), description=locale_str("How to play one of Catnip's games")
+    )
+    @app_commands.describe(game=locale_str("The game to explain"))
+    @app_commands.rename(game=locale_str("game"))
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         message = guide_message(GAMES[game.value])
         await interaction.response.send_message(embed=message.embed, view=message.view, ephemeral=True)
 
     @app_commands.command(
-        name=_("help"), description=_("What Catnip is, its commands and how to start a game")
+        name=locale_str("help"),
+        description=locale_str("What Catnip is, its commands and how to start a game"),
     )
     async def help(self, interaction: discord.Interaction) -> None:
         embed = discord.Embed(title="🐾 Catnip — help", description=help_text(), colour=COLOUR)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    @app_commands.command(name=_("stats"), description=_("Games played and won on this server"))
-    @app_commands.describe(user=_("Whose games to show (you, if left out)"), show=_(SHOW_TO_CHANNEL))
-    @app_commands.rename(user=_("user"), show=_("show"))
+    @app_commands.command(
+        name=locale_str("stats"), description=locale_str("Games played and won on this server")
+    )
+    @app_commands.describe(
+        user=locale_str("Whose games to show (you, if left out)"), show=locale_str(SHOW_TO_CHANNEL)
+    )
+    @app_commands.rename(user=locale_str("user"), show=locale_str("show"))
     @app_commands.guild_only()
     async def stats(
         self, interaction: discord.Interaction, user: discord.Member | None = None, show: bool = False
@@ -266,9 +301,13 @@ class PlayCog(commands.Cog, name="Play"):
         )
         await interaction.response.send_message(embed=embed, ephemeral=not show)
 
-    @app_commands.command(name=_("leaderboard"), description=_("The best players on this server, by rating"))
-    @app_commands.describe(game=_("The game whose players to rank"), show=_(SHOW_TO_CHANNEL))
-    @app_commands.rename(game=_("game"), show=_("show"))
+    @app_commands.command(
+        name=locale_str("leaderboard"), description=locale_str("The best players on this server, by rating")
+    )
+    @app_commands.describe(
+        game=locale_str("The game whose players to rank"), show=locale_str(SHOW_TO_CHANNEL)
+    )
+    @app_commands.rename(game=locale_str("game"), show=locale_str("show"))
     @app_commands.choices(game=GAME_CHOICES)
     @app_commands.guild_only()
     async def leaderboard(

@@ -38,6 +38,7 @@ from cogs.play._settings import choose_setting
 from cogs.play._tokens import InteractionBook, noting
 from discord_door import release_response, respond
 from engine import EngineError, InvalidInput, OutOfDate
+from lang import _, language_of, speak
 
 if TYPE_CHECKING:
     from bot.app import CatnipBot
@@ -68,6 +69,7 @@ async def route_click(bot: CatnipBot, interaction: discord.Interaction, presente
     only to find the one that was clicked.
     """
     if interaction.type is discord.InteractionType.component:
+        speak(language_of(interaction.locale))  # its private answer; a public table speaks its game's
         click = presenter.click_arrived()
         try:
             await handle_click(bot, interaction, str(interaction.data.get("custom_id", "")), presenter.tokens)
@@ -213,7 +215,7 @@ async def on_action(bot: CatnipBot, interaction: discord.Interaction, component:
     values = ids.chosen_values(interaction.data)
     if component.kind is ids.Kind.SELECT:
         if len(values) != 1:
-            raise Refusal("Choose exactly one option.")
+            raise Refusal(_("Choose exactly one option."))
         encoded = values[0]
     elif component.kind is ids.Kind.MULTI:
         encoded = await _compose(bot, interaction, component, values)
@@ -277,7 +279,7 @@ async def _compose(
     game = await bot.service.games.get(component.game_id)
     seat = bot.service.moves.check_player(game, interaction.user.id)
     if game.state is None:
-        raise Refusal("The game hasn't started yet.")
+        raise Refusal(_("The game hasn't started yet."))
     view = game.view(seat)
     try:
         return game.game.texts.compose(view, component.arg, values)
@@ -297,7 +299,7 @@ async def on_view(bot: CatnipBot, interaction: discord.Interaction, component: i
     game = await bot.service.games.get(component.game_id)
     seat = bot.service.moves.check_player(game, interaction.user.id)
     if game.state is None:
-        raise Refusal("The game hasn't started yet.")
+        raise Refusal(_("The game hasn't started yet."))
     message = private_panel(game, seat, note=await welcome_back(bot, game.id, interaction.user.id))
     # Acknowledged as an update of the table (which stays as it is), the click's token can edit the
     # table for the next moves; the panel follows as the click's private followup. A table posted
@@ -362,7 +364,7 @@ async def _option_value(service, interaction: discord.Interaction, game_id: int,
         return not current
     values = ids.chosen_values(interaction.data) if from_select else []
     if len(values) != 1 or isinstance(current, bool):
-        raise Refusal("That isn't a valid setting.")
+        raise Refusal(_("That isn't a valid setting."))
     return setting_value(game, name, values[0])
 
 

@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.errors import GameClosed, Refusal
+from bot.errors import GameClosed, Refusal, game_ended
 from bot.live import LiveGame
 from cogs import custom_ids as ids
 from cogs.messages import DETAILS_NARRATION, details_message
 from engine import GAMES, Event
+from lang import _
 
 if TYPE_CHECKING:
     from bot.app import CatnipBot
@@ -23,10 +24,10 @@ async def table_for_details(bot: CatnipBot, game_id: int) -> LiveGame:
     if game is not None and game.state is not None:
         return game
     if game is not None:
-        raise Refusal("The game hasn't started yet.")
+        raise Refusal(_("The game hasn't started yet."))
     record = await bot.store.games.get_game(game_id)
     if record.status != "finished":
-        raise GameClosed(f"That game is {record.status} — start a new one with /play.")
+        raise GameClosed(game_ended(record.status))
     rules = GAMES[record.game].rules
     events = [
         Event.model_validate(data)

@@ -12,6 +12,7 @@ from cogs.messages import COLOUR, Message
 from cogs.play._gate import on_private_panel
 from engine import GAMES
 from engine.game import Game
+from lang import _
 
 if TYPE_CHECKING:
     from bot.app import CatnipBot
@@ -23,17 +24,19 @@ def guide_message(game: Game, page: int = 0) -> Message:
     pages = game.guide
     shown = pages[page]
     embed = discord.Embed(
-        title=f"📖 How to play {game.title} — {shown.title}", description=shown.text, colour=COLOUR
+        title=_("📖 How to play {game} — {page}", game=game.title, page=shown.title),
+        description=shown.text,
+        colour=COLOUR,
     )
     items: list[Item] = []
     if len(pages) > 1:
-        embed.set_footer(text=f"Page {page + 1} of {len(pages)}")
+        embed.set_footer(text=_("Page {page} of {pages}", page=page + 1, pages=len(pages)))
         items = [
             Button(
-                label="◀ Previous", custom_id=ids.guide_id(game.key, max(page - 1, 0)), disabled=page == 0
+                label=_("◀ Previous"), custom_id=ids.guide_id(game.key, max(page - 1, 0)), disabled=page == 0
             ),
             Button(
-                label="Next ▶",
+                label=_("Next ▶"),
                 custom_id=ids.guide_id(game.key, min(page + 1, len(pages) - 1)),
                 disabled=page == len(pages) - 1,
             ),
@@ -51,24 +54,36 @@ async def on_guide(bot: CatnipBot, interaction: discord.Interaction, component: 
 
 
 def help_text() -> str:
-    """What /help says: what Catnip is, how to start a game and the commands."""
+    """What /help says: what Catnip is, how to start a game and the commands (named as the member's
+    client shows them)."""
     games = ", ".join(f"**{game.title}**" for game in GAMES.values())
-    return (
-        f"🐾 **Catnip** plays cat-themed board games with you right here in Discord: {games}.\n\n"
-        "**Start a game:** type `/play`, pick a game, and a table opens (in a new thread when I may make "
-        "one). Others press **Join**, the host can add computer players, then presses **Start**.\n"
-        "**During the game:** the table shows what everyone can see. Press 🃏 to open your private view "
-        "— your cards and your decisions — and 📖 **How to play** for the game's guide.\n\n"
-        "**Commands**\n"
-        "`/play` — open a table for a game\n"
-        "`/rules` — how to play a game\n"
-        "`/game status` — show this channel's table again\n"
-        "`/game hand` — open your private view\n"
-        "`/game log` — what happened recently\n"
-        "`/game replay` — step through a finished game, move by move\n"
-        "`/game leave` — leave; a computer player takes your seat\n"
-        "`/game end` — end the game (the host, or Manage Server)\n"
-        "`/stats` — your games on this server\n"
-        "`/leaderboard` — the best players here, by rating\n"
-        "`/help` — this message"
+    return "\n".join(
+        [
+            _(
+                "🐾 **Catnip** plays cat-themed board games with you right here in Discord: {games}.",
+                games=games,
+            ),
+            "",
+            _(
+                "**Start a game:** type `/play`, pick a game, and a table opens (in a new thread when I may "
+                "make one). Others press **Join**, the host can add computer players, then presses **Start**."
+            ),
+            _(
+                "**During the game:** the table shows what everyone can see. Press 🃏 to open your private "
+                "view — your cards and your decisions — and 📖 **How to play** for the game's guide."
+            ),
+            "",
+            _("**Commands**"),
+            _("`/play` — open a table for a game"),
+            _("`/rules` — how to play a game"),
+            _("`/game status` — show this channel's table again"),
+            _("`/game hand` — open your private view"),
+            _("`/game log` — what happened recently"),
+            _("`/game replay` — step through a finished game, move by move"),
+            _("`/game leave` — leave; a computer player takes your seat"),
+            _("`/game end` — end the game (the host, or Manage Server)"),
+            _("`/stats` — your games on this server"),
+            _("`/leaderboard` — the best players here, by rating"),
+            _("`/help` — this message"),
+        ]
     )

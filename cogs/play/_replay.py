@@ -31,6 +31,7 @@ from cogs.play._replay_fit import DEGREES, cut_table
 from engine import GAMES, Event, Frozen, events_for
 from engine.decisions import your_words
 from engine.history import played
+from lang import _
 
 if TYPE_CHECKING:
     from bot.app import CatnipBot
@@ -79,9 +80,9 @@ async def load_replay(store: GameStore, game_id: int, guild_id: int | None) -> R
     try:
         record = await store.games.get_game(game_id)
     except GameNotFound as error:
-        raise GameClosed(f"There is no game #{game_id} on this server.") from error
+        raise GameClosed(_("There is no game #{id} on this server.", id=game_id)) from error
     if record.guild_id != guild_id:
-        raise GameClosed(f"There is no game #{game_id} on this server.")
+        raise GameClosed(_("There is no game #{id} on this server.", id=game_id))
     if record.status != "finished":
         raise GameClosed(
             f"Game #{game_id} is {record.status}: only a game played to its end can be replayed."

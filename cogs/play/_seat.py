@@ -18,6 +18,7 @@ from cogs.play._gate import can_manage, on_private_panel
 from cogs.ratings import rank_text, rating_text
 from cogs.seat_controls import seat_picker
 from engine import GAMES, Event, events_for
+from lang import _
 
 if TYPE_CHECKING:
     from bot.app import CatnipBot
@@ -44,7 +45,7 @@ async def _seated(bot: CatnipBot, game_id: int, user_id: int) -> tuple[LiveGame,
     game = await bot.service.games.get(game_id)
     seat = bot.service.moves.check_player(game, user_id)
     if game.state is None:
-        raise Refusal("The game hasn't started yet.")
+        raise Refusal(_("The game hasn't started yet."))
     return game, seat
 
 

@@ -22,6 +22,6 @@ async def choose_setting(
     name, _, chosen = values[0].partition("=") if len(values) == 1 else ("", "", "")
     game = await bot.service.games.get(component.game_id)
     if name not in {*game.record.options, TIMER_OPTION}:
-        raise Refusal("That isn't a valid setting.")
+        raise Refusal(_("That isn't a valid setting."))
     value = setting_value(game, name, chosen)
     await bot.service.lobby.set_option(component.game_id, interaction.user.id, name, value)

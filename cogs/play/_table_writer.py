@@ -22,7 +22,8 @@ import discord
 from bot.live import LiveGame
 from bot.sessions import GameService
 from bot.timers import Timers
-from cogs.messages import Message, lobby_message, table_message
+from cogs.lobby_message import lobby_message
+from cogs.messages import Message, table_message
 from cogs.play._host_notice import CANNOT_POST_THERE, CHANNEL_GONE, HostNotice
 from cogs.play._pictures import MOVED_ON, TablePictures, show_picture
 from cogs.play._pings import OwnDeletions, TurnPings

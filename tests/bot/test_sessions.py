@@ -428,7 +428,7 @@ async def test_a_table_can_set_its_own_decision_timer(world):
         await service.lobby.set_option(live.id, ANN, "turn_timer", 7)
     await service.lobby.set_option(live.id, ANN, "turn_timer", 30)
     await service.lobby.set_option(live.id, ANN, "first_player", 1)
-    assert live.record.options == {"first_player": 1, "turn_timer": 30, "pictures": True}
+    assert live.record.options == {"first_player": 1, "turn_timer": 30, "pictures": True, "language": "en"}
     game = await service.start(live.id, ANN, seed=22)
     assert game.options() == game.rules.Options(first_player=1)
     await timers.arm(game)

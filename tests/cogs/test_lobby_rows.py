@@ -12,8 +12,8 @@ from bot.errors import Refusal
 from bot.live import TIMER_OPTION, LiveGame
 from bot.storage.models import GameRecord, SeatRecord
 from cogs import custom_ids as ids
+from cogs.lobby_message import lobby_message
 from cogs.lobby_settings import setting_value
-from cogs.messages import lobby_message
 from emulator.limits import check_message
 from engine import GAMES
 from engine.core import GameOptions

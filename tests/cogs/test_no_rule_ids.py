@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from cogs.messages import Message, lobby_message, table_message
+from cogs.lobby_message import lobby_message
+from cogs.messages import Message, table_message
 from cogs.panel import private_panel
 from cogs.play._help import guide_message, help_text
 from engine import GAMES, EngineError

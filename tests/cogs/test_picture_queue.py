@@ -21,6 +21,8 @@ from cogs.play._pictures import BURST_SECONDS, MOVED_ON, Picture, TablePictures
 from engine import GAMES
 
 RULES = GAMES["catsdogs"].rules
+WAIT = 60
+"""A cap on each wait, never reached but on a machine too busy to start the drawing process in time."""
 NAMES = ("Ann", "Bo", "Cy")
 
 
@@ -57,7 +59,7 @@ def repaid(pictures: TablePictures) -> None:
 
 async def waiting(pictures: TablePictures, refreshes: int) -> None:
     """Until `refreshes` refreshes wait for their tables' pictures."""
-    async with asyncio.timeout(10):
+    async with asyncio.timeout(WAIT):
         while sum(len(waiters) for waiters in pictures._waiters.values()) < refreshes:
             await asyncio.sleep(0.001)
 
@@ -93,9 +95,9 @@ async def test_refreshes_waiting_for_their_picture_go_first_members_tables_befor
     ]
     await waiting(pictures, 3)
     repaid(pictures)
-    shown = await asyncio.wait_for(asyncio.gather(*refreshes), 10)
+    shown = await asyncio.wait_for(asyncio.gather(*refreshes), WAIT)
     assert all(isinstance(picture, Picture) for picture in shown), "each refresh gets its own picture"
-    async with asyncio.timeout(10):
+    async with asyncio.timeout(WAIT):
         while len(order) < 4:
             await asyncio.sleep(0.005)
     assert order == [2, 3, 1, 4], "members' and finished tables, then computers', then the tables prepared"
@@ -112,7 +114,7 @@ async def test_a_table_that_moves_while_its_refresh_waits_is_read_again_and_draw
     moved(game)
     pictures.prepare(game)
     repaid(pictures)
-    assert await asyncio.wait_for(refresh, 10) is MOVED_ON, "the text it waited with is out of date"
+    assert await asyncio.wait_for(refresh, WAIT) is MOVED_ON, "the text it waited with is out of date"
     newest = await pictures.picture(game, pictures.scene(game))
     assert isinstance(newest, Picture) and newest.key == pictures.scene(game).key
     assert order == [1] and pictures.drawn == 1, "the newest state alone was drawn"
@@ -134,7 +136,7 @@ async def test_stopping_answers_every_refresh_waiting_without_a_picture():
     refreshes = [asyncio.create_task(pictures.picture(game, pictures.scene(game))) for game in games]
     await waiting(pictures, 3)
     pictures.close()
-    assert await asyncio.wait_for(asyncio.gather(*refreshes), 10) == [None, None, None]
+    assert await asyncio.wait_for(asyncio.gather(*refreshes), WAIT) == [None, None, None]
     assert await pictures.picture(games[0], pictures.scene(games[0])) is None, "nothing drawn once stopped"
 
 
@@ -146,7 +148,7 @@ async def test_a_picture_that_cannot_be_drawn_leaves_the_table_without_one(monke
     pictures = TablePictures(True, clock=lambda: 0.0)
     game = table(1)
     with caplog.at_level(logging.ERROR, "catnip.table"):
-        assert await asyncio.wait_for(pictures.picture(game, pictures.scene(game)), 10) is None
+        assert await asyncio.wait_for(pictures.picture(game, pictures.scene(game)), WAIT) is None
     assert "could not draw the table's picture" in caplog.text
     pictures.close()
 

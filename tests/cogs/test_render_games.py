@@ -14,7 +14,8 @@ from bot.clock import ManualClock
 from bot.live import LiveGame
 from bot.sessions import GameService
 from bot.storage import SqliteGameStore
-from cogs.messages import Message, lobby_message, table_message
+from cogs.lobby_message import lobby_message
+from cogs.messages import Message, table_message
 from cogs.panel import more_message, private_panel
 from emulator.limits import check_message
 from engine import GAMES, Rng

@@ -72,6 +72,7 @@ async def test_the_host_sets_options_in_the_lobby_and_others_cannot(tmp_path):
             "first_queen": 1,
             "turn_timer": 300,
             "pictures": False,  # the tests' bot setting: PICTURES=off
+            "language": "en",  # the server's
         }
         assert "First queen: **Bo**" in table_of(emu, thread).text()
         await ann.click(lobby, "Start")

@@ -91,6 +91,7 @@ async def test_options_beyond_the_rows_are_set_by_the_host_in_a_settings_select(
             "first_queen": 1,
             "turn_timer": 120,
             "pictures": False,
+            "language": "en",
         }
         assert "Limited powers: **off**" in table_of(emu, thread).text()
         game_id = game.id

@@ -206,5 +206,5 @@ async def test_a_click_on_the_old_lobby_of_a_game_that_ended_in_an_archived_thre
         await emu.settle()
         assert (await bo.click(lobby, "Join")).ok
         said = [m.text() for m in bo.ephemeral_messages(thread)]
-        assert said and "abandoned" in said[-1], said
+        assert said and said[-1] == "That game was ended — start a new one with /play.", said
         assert emu.invalid_requests() == 0 and not emu.take_violations()
