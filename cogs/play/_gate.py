@@ -42,7 +42,7 @@ def check_component_type(interaction: discord.Interaction, component: ids.Compon
             interaction.user.id,
             interaction.guild_id,
         )
-        raise BadRequest(ids.INVALID)
+        raise BadRequest(_(ids.INVALID))
 
 
 async def admit(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
