@@ -5,6 +5,7 @@
     python -m bench.phone_view --measure --out /tmp/phone    # the browser's layout beside cogs.phone's
     python -m bench.phone_view --game ninelives --players 5 --seat 3 --names "Zoë,José Álvarez,…"
     python -m bench.phone_view --game madcat --view replay --move 7 --seat 0   # /game replay, seat 0's
+    python -m bench.phone_view --game madcat --players 5 --view replay --move 30 --seat 0 --no-picture
     python -m bench.phone_view --game ninelives --view confirm    # "Give up?" asked once more
     python -m bench.phone_view --game catsdogs --players 3 --move 9999        # the result
 
@@ -242,16 +243,27 @@ def show(
 
 
 def show_replay(
-    game: str, players: int, seed: int, step: int, seat: int | None, out: Path, measured: bool = False
+    game: str,
+    players: int,
+    seed: int,
+    step: int,
+    seat: int | None,
+    out: Path,
+    measured: bool = False,
+    with_picture: bool = True,
 ) -> Path:
-    """`/game replay`'s viewer of a random finished game at `step`, as `seat`'s member sees it."""
+    """`/game replay`'s viewer of a random finished game at `step`, as `seat`'s member sees it (with
+    `with_picture` off, the viewer of a table whose pictures were off: the table's text)."""
     replay = rebuild(*stored(game, players, seed))
     step = min(step, replay.last)
-    message = replay_message(replay, step, seat, picture=True)
-    message.embed.set_image(url=f"attachment://{pictures.FILENAME}")
+    message = replay_message(replay, step, seat, picture=with_picture)
     live = replay.game_at(step)
-    path = out / f"replay-{game}-{players}p-step{step}.png"
-    payload, picture = payload_of(message), picture_of(live)
+    picture = None
+    if with_picture:
+        message.embed.set_image(url=f"attachment://{pictures.FILENAME}")
+        picture = picture_of(live)
+    path = out / f"replay-{game}-{players}p-step{step}{'' if with_picture else '-text'}.png"
+    payload = payload_of(message)
     width, height = screenshot(page(payload, picture), path)
     print(f"{path}  {width}×{height} px  {path.stat().st_size / 1000:.0f} KB")
     if measured:
@@ -304,6 +316,9 @@ def main() -> None:
     parser.add_argument(
         "--measure", action="store_true", help="print the browser's layout beside the model's"
     )
+    parser.add_argument(
+        "--no-picture", action="store_true", help="a replay step of a table whose pictures were off"
+    )
     parser.add_argument("--names", help="the players' names, comma-separated (default: Ann, Bo, Cy, …)")
     parser.add_argument(
         "--view", choices=("table", "replay", "confirm"), default="table",
@@ -318,7 +333,9 @@ def main() -> None:
         key = args.game or "ninelives"
         players = args.players or GAMES[key].rules.min_players
         if args.view == "replay":
-            show_replay(key, players, args.seed, args.move, args.seat, args.out, args.measure)
+            show_replay(
+                key, players, args.seed, args.move, args.seat, args.out, args.measure, not args.no_picture
+            )
         else:
             show_confirmation(key, players, args.seed, args.out)
         return

@@ -11,7 +11,8 @@ bottom of the acting player's first control and the whole message's height in pi
 worst; the first screen is `cogs.phone.SCREEN`). With --panels, the private panel of every seat that
 must decide, the same way (budget `PANEL_BUDGET` lines). With --replays, `/game replay`'s viewer at
 every step of random finished games at the fewest and most players, seen by the first seat's member:
-the bottom of its first control, and how far that control moves from step to step (worst). With
+the bottom of its first control, and how far that control moves from step to step (worst); with
+--no-picture too, the viewer of a table whose pictures were off, which shows the table's text. With
 --results, the final table of each game: the bottom of its 🔁 Rematch button.
 """
 
@@ -142,9 +143,10 @@ def main() -> None:
         return
     if args.replays:
         print(describe_machine())
+        print(f"the replay viewer, pictures {'off' if args.no_picture else 'on'}")
         print("game        players  first control px med/p90/worst   moves px   height px med/p90/worst")
         for key, game in GAMES.items():
-            for players in sorted({max(game.rules.min_players, 2), game.rules.max_players}):
+            for players in sorted({game.rules.min_players, game.rules.max_players}):
                 heights, moved = measure_replays(key, players, seeds, picture=not args.no_picture)
                 print(
                     f"{key:11} {players:7}  {figures(heights.first):>31}   {moved:8.0f}   "

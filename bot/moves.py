@@ -96,8 +96,10 @@ class Moves:
                 raise Refusal(TOO_LATE)
             moves = await self.games.store.games.moves(game.id)
             last = moves[-1] if moves else None
-            if last is None or last.seat != seat or last.action == UNDO or game.record.seats[seat].computer:
+            if last is None or last.seat != seat or last.action == UNDO:
                 raise Refusal(NOTHING_TO_TAKE_BACK)
+            if game.record.seats[seat].computer:  # the member is away: a computer plays their seat
+                raise Refusal(MADE_FOR_YOU)
             rules, record = game.rules, game.record
             log_before = [(move.seat, move.action) for move in moves[:-1]]
             before = replay(rules, len(record.seats), record.seed, game.options(), log_before)

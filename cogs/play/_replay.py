@@ -27,6 +27,7 @@ from cogs.messages import COLOUR, Message, add_fields, final_text, own_names
 from cogs.panel import your_fields
 from cogs.phone import FIELD_GAP_PIXELS, LINE_PIXELS, SCREEN, screen_of
 from cogs.play._pictures import Scene, show_picture
+from cogs.play._replay_fit import DEGREES, cut_table
 from engine import GAMES, Event, Frozen, events_for
 from engine.decisions import your_words
 from engine.history import played
@@ -122,13 +123,23 @@ def _marks(states: list[Frozen]) -> tuple[tuple[str, int], ...]:
 
 ROOM = SCREEN - 2 * LINE_PIXELS
 """Where a step's first control may stand at most, by `cogs.phone`'s model: two lines spare, as a
-browser lays a step out up to 36 px lower (`python -m bench.phone_view --view replay --measure`)."""
+browser lays a step out up to 39 px lower (`python -m bench.phone_view --view replay --measure`)."""
 BLANK = "\u200b"
 """A line that shows nothing (Discord drops an empty one)."""
-FITTINGS = ((None, 9), (None, 3), (None, 1), (1, 1), (0, 1), (0, 0))
+FITTINGS = (
+    (None, 9, 0),
+    (None, 3, 0),
+    (None, 1, 0),
+    (1, 1, 0),
+    (1, 1, 1),
+    (1, 1, 2),
+    *((0, 1, degree) for degree in range(2, DEGREES + 1)),
+    (0, 0, DEGREES),
+)
 """What a step shows, most first, until its first control is on a phone's first screen: (how many of
-the viewer's own fields, None for all; lines of the move's narration). A step that fits with none of
-them shows them all (the table's text alone is taller than the screen)."""
+the viewer's own fields, None for all; lines of the move's narration; how much the table's text is
+cut, `cogs.play._replay_fit.cut_table`, when it is the table's one view). A step that fits with none
+of them shows the least."""
 
 
 def replay_message(replay: Replay, step: int, seat: int | None, picture: bool = False) -> Message:
@@ -158,11 +169,12 @@ def _fitted(
     replay: Replay, step: int, seat: int | None, picture: bool, components: list[dict]
 ) -> discord.Embed:
     """The step's embed showing as much as keeps its first control on a phone's first screen."""
-    for own, said in FITTINGS:
-        embed = _step_embed(replay, step, seat, picture, own=own, said=said)
+    fittings = FITTINGS if not picture else dict.fromkeys((own, said, 0) for own, said, _ in FITTINGS)
+    for own, said, degree in fittings:
+        embed = _step_embed(replay, step, seat, picture, own=own, said=said, degree=degree)
         if _bottom(embed, picture, components) <= ROOM:
-            return embed
-    return _step_embed(replay, step, seat, picture, own=None, said=FITTINGS[0][1])
+            break
+    return embed
 
 
 def _bottom(embed: discord.Embed, picture: bool, components: list[dict]) -> float:
@@ -173,14 +185,12 @@ def _bottom(embed: discord.Embed, picture: bool, components: list[dict]) -> floa
 
 
 def _step_embed(
-    replay: Replay, step: int, seat: int | None, picture: bool, *, own: int | None, said: int
+    replay: Replay, step: int, seat: int | None, picture: bool, *, own: int | None, said: int, degree: int
 ) -> discord.Embed:
     game = replay.game_at(step)
     renderer = game.game.texts
     names = own_names(game, seat) if seat is not None else game.names
-    embed = discord.Embed(
-        title=f"{renderer.emoji} {game.rules.title} — replay of table #{game.id}", colour=COLOUR
-    )
+    embed = discord.Embed(title=f"{renderer.emoji} {game.rules.title} replay", colour=COLOUR)
     if step == 0:
         lines = [f"**The start** · {replay.last} moves in all"]
     else:
@@ -195,13 +205,12 @@ def _step_embed(
         lines.append(final_text(game, outcome, with_breakdown=False).split("\n")[0])
     embed.description = "\n".join(lines)
     public = game.view(None)
-    fields = []
-    if not picture:  # the table's one line per player: the fullest view is the Details of a live table
-        fields = renderer.compact_fields(public, game.names)
+    table = [] if picture else renderer.compact_fields(public, game.names)
     mine = your_fields(renderer.private_fields(game.view(seat), public, names)) if seat is not None else []
-    mine = mine[:own]
-    add_fields(embed, [*fields, *mine])
-    embed.set_footer(text=f"Game #{game.id} · replay" + (" · your hand is shown to you only" if mine else ""))
+    shown = {part for field in table for part in field}
+    mine = [(name, value) for name, value in mine if name not in shown and value not in shown][:own]
+    add_fields(embed, [*cut_table(table, degree), *mine])
+    embed.set_footer(text=f"Game #{game.id} · replay" + (" · only you see your hand" if mine else ""))
     return embed
 
 

@@ -294,6 +294,26 @@ async def test_the_leaderboard_orders_by_conservative_rating_per_game_and_server
     assert shown(*FRESH) == 1000
 
 
+async def test_a_member_s_rank_is_their_place_on_the_leaderboard_ties_included(store):
+    """What `/leaderboard` and `/stats` say ("#2 of 6 here") is the member's row on the board, on both
+    databases: tied ratings are ordered as the board orders them (more games, then the older member)."""
+    eve, fay = 5, 6
+    for _ in range(3):
+        await finish(store, (ANN, BO), (9, 1), (0,))
+    await finish(store, (CY, DI), (9, 1), (0,))
+    await finish(store, (eve, fay), (5, 5), (0, 1))  # a draw from the same start: the very same rating
+    await finish(store, (DI, ANN), (9, 1), (0,), guild_id=999)
+    assert await rating(store, eve) == await rating(store, fay), "a true tie"
+
+    board = [row["user_id"] for row in await store.results.rating_leaderboard(100, "yarn")]
+    assert board.index(eve) + 1 == board.index(fay)
+    for place, user in enumerate(board, 1):
+        assert await store.results.rating_rank(100, "yarn", user) == (place, 6), f"member {user}"
+    assert await store.results.rating_rank(999, "yarn", DI) == (1, 2), "each server ranks its own"
+    assert await store.results.rating_rank(999, "yarn", eve) is None, "not rated on that server"
+    assert await store.results.rating_rank(100, "catsdogs", ANN) is None, "not rated at that game"
+
+
 def test_the_readme_publishes_the_computer_players_ratings_as_they_are():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     levels = ("easy", "normal", "hard")

@@ -1,6 +1,6 @@
 """Misclicks forgiven, over the emulated Discord: ↩️ Take back after a move that showed nothing hidden,
-its refusals, a kill between the move and the take-back, a replay showing it, and the one more tap a
-costly move asks for."""
+its refusals (a move a timer or a computer made for the member among them), a kill between the move
+and the take-back, a replay showing it, and the one more tap a costly move asks for."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import pytest
 
 from cogs import custom_ids as ids
 from engine import Rng
-from engine.history import UNDO
-from tests.e2e.driver import Table, catnip, fields, open_table, start_catnip
+from engine.history import UNDO, take_back_refusal
+from tests.e2e.driver import Table, catnip, fields, open_table, start_catnip, table_of
+from tests.e2e.test_absent import miss_a_decision, run_out, settle
 from tests.e2e.test_robustness import crash
 
 TOOK_BACK = "took back "
@@ -205,3 +206,75 @@ async def test_an_auction_called_from_the_table_asks_first_in_a_private_answer(t
         await emu.settle()
         assert (await bot.store.games.moves(game.id))[-1].action == "auction"
         assert take_back_on(emu.message(asked.message.id)) is not None, "and it can be taken back"
+
+
+async def a_move_made_for(emu, bot, table: Table, limit: int = 200):
+    """A timer runs out until the move it makes for a member is one the member could have taken back
+    had they made it: (the member, the state the move left). A member who just missed a decision makes
+    their next one themselves, so no seat is handed to a computer on the way (G-X8)."""
+    missed: set[int] = set()
+    for _ in range(limit):
+        game = live(bot)
+        seat = game.to_act()[0]
+        if seat in missed:
+            missed.discard(seat)
+            await table.step()
+            await settle(emu, bot)
+            continue
+        before = game.state
+        await run_out(emu, bot, game)
+        game = live(bot)
+        last = (await bot.store.games.moves(game.id))[-1]
+        missed.add(last.seat)
+        action = game.rules.decode_action(last.action)
+        if last.seat == seat and take_back_refusal(game.rules, before, seat, action, game.state) is None:
+            return next(m for m in table.members if game.seat_of(m.id) == seat), game.state
+    raise AssertionError("no timer made a move that could be taken back")
+
+
+async def test_a_move_a_timer_made_for_a_member_stands_and_their_take_back_is_answered_why(tmp_path):
+    async with catnip(tmp_path) as (emu, bot):
+        thread, members = await open_table(emu, "catsanity", 2)
+        table = Table(emu, thread, members, Rng.seeded(7))
+        member, state = await a_move_made_for(emu, bot, table)
+        game = live(bot)
+        assert game.record.seats[game.seat_of(member.id)].computer is None, "the member still plays the seat"
+        assert take_back_on(table.table()) is None, "↩️ Take back is not offered for it"
+        moves = len(await bot.store.games.moves(game.id))
+
+        answer = await member.forge_click(table.table(), ids.undo_id(game.id, game.record.version))
+        assert (
+            answer.message.ephemeral and answer.message.content == "That move was made for you, so it stands."
+        )
+        assert live(bot).state is state, "the game's state is untouched"
+        assert len(await bot.store.games.moves(game.id)) == moves, "nothing is written to the log"
+
+
+async def test_a_move_a_computer_made_in_a_member_s_seat_stands_too(tmp_path):
+    async with catnip(tmp_path) as (emu, bot):
+        thread, members = await open_table(emu, "catsanity", 2)
+        await settle(emu, bot)
+        game = live(bot)
+        absent = next(m for m in members if game.seat_of(m.id) == game.to_act()[0])
+        seat = game.seat_of(absent.id)
+        others = Table(emu, thread, [m for m in members if m is not absent], Rng.seeded(3))
+        await miss_a_decision(emu, bot, game, seat, others)
+        await miss_a_decision(emu, bot, game, seat, others)  # two in a row: a computer takes the seat
+        assert live(bot).record.seats[seat].computer is not None
+        for _ in range(60):
+            await settle(emu, bot)
+            game = live(bot)
+            last = (await bot.store.games.moves(game.id))[-1]
+            if last.seat == seat:
+                break
+            await others.step()
+        else:
+            raise AssertionError("the computer never played the member's seat")
+        state, moves = game.state, last.seq
+
+        answer = await absent.forge_click(table_of(emu, thread), ids.undo_id(game.id, game.record.version))
+        assert (
+            answer.message.ephemeral and answer.message.content == "That move was made for you, so it stands."
+        )
+        assert live(bot).state is state, "the game's state is untouched"
+        assert (await bot.store.games.moves(game.id))[-1].seq == moves, "nothing is written to the log"

@@ -1,7 +1,8 @@
 """Replays against the golden playthroughs: `/game replay` of each recorded game, rebuilt from its seed and
 moves alone, shows at every step the public table of that step as the recorded moves, played one by one,
-left it — its text as one line per player (the table's `compact_fields`) and the result's first line
-at the end, word for word."""
+left it — its text as one line per player (the table's `compact_fields`), word for word or cut as
+much as keeps the step's controls on a phone's first screen (`cut_table`, the same cut for every field
+of the step), and the result's first line at the end."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from bot.storage.models import MoveRecord
 from cogs.messages import table_message
 from cogs.play._replay import rebuild, replay_message
+from cogs.play._replay_fit import DEGREES, cut_table
 from tests.golden.playthrough import CASES, RULE, Case, commit, flatten, new_table, read
 
 
@@ -33,13 +35,17 @@ def test_each_step_of_a_replay_shows_the_table_the_playthrough_recorded(case: Ca
             commit(played, recorded.moves[step - 1])
         table = flatten(table_message(played, due=None, picture=False))
         # the replay's one view of the table: its text as one line per player, and the result's first line
-        fields = [
-            [f"## {name}", *value.split("\n")]
-            for name, value in played.game.texts.compact_fields(played.view(None), played.names)
-        ]
-        if table[1].startswith(("🏆", "Nobody wins")):
-            fields.append([table[1]])
-        assert fields, f"{case.name}, step {step}: no table fields"
+        fields = played.game.texts.compact_fields(played.view(None), played.names)
+        result = [table[1]] if table[1].startswith(("🏆", "Nobody wins")) else []
+        assert fields or result, f"{case.name}, step {step}: no table fields"
         shown = flatten(replay_message(replay, step, None))
-        for field in fields:
-            assert contains(shown, field), f"{case.name}, step {step}: {field[0]!r} is not as played"
+        assert not result or contains(shown, result), f"{case.name}, step {step}: the result is not as played"
+        cuts = [
+            degree
+            for degree in range(DEGREES + 1)
+            if all(
+                contains(shown, [f"## {name}", *value.split("\n")])
+                for name, value in cut_table(fields, degree)
+            )
+        ]
+        assert cuts, f"{case.name}, step {step}: the table is not as played"
