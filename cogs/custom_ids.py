@@ -20,6 +20,7 @@ from enum import IntEnum, StrEnum
 from bot.errors import BadRequest
 from engine import GAMES
 from engine.core import MAX_ENCODED_ACTION
+from lang import N_, _
 
 PREFIX = "cn"
 MAX_CUSTOM_ID = 100
@@ -28,7 +29,7 @@ MAX_NUMBER = 2**63 - 1
 MAX_VALUES = 25
 """Discord's most options in one select, so the most values one choice can carry."""
 
-INVALID = "That button isn't valid any more — use /game status to see the current table."
+INVALID = N_("That button isn't valid any more — use /game status to see the current table.")
 
 
 class Kind(StrEnum):
@@ -239,18 +240,18 @@ _LOBBY_OPS = frozenset(op.value for op in LobbyOp)
 def _number(text: str) -> int:
     value = int(text)
     if value > MAX_NUMBER:
-        raise BadRequest(INVALID)
+        raise BadRequest(_(INVALID))
     return value
 
 
 def parse(custom_id: str) -> ComponentId:
     """Read a custom_id back; raise `BadRequest` for anything Catnip did not make."""
     if not isinstance(custom_id, str) or len(custom_id) > MAX_CUSTOM_ID:
-        raise BadRequest(INVALID)
+        raise BadRequest(_(INVALID))
     if match := _VERSIONED.fullmatch(custom_id):
         kind = Kind(match["kind"])
         if not re.fullmatch(_ARGS[kind], match["arg"]):
-            raise BadRequest(INVALID)
+            raise BadRequest(_(INVALID))
         return ComponentId(kind, _number(match["game"]), _number(match["version"]), match["arg"])
     if match := _REPLAY.fullmatch(custom_id):
         return ComponentId(Kind.REPLAY, _number(match["game"]), _number(match["step"]), match["control"])
@@ -261,14 +262,14 @@ def parse(custom_id: str) -> ComponentId:
     if (match := _GUIDE.fullmatch(custom_id)) and match["game"] in GAMES:
         page = int(match["page"])
         if page >= len(GAMES[match["game"]].guide):
-            raise BadRequest(INVALID)
+            raise BadRequest(_(INVALID))
         return ComponentId(Kind.GUIDE, 0, arg=f"{match['game']}:{page}")
     if (match := _LOBBY.fullmatch(custom_id)) and match["op"] in _LOBBY_OPS:
         op = LobbyOp(match["op"])
         if (op in (LobbyOp.OPTION, LobbyOp.SETTINGS)) != (match["arg"] is not None):
-            raise BadRequest(INVALID)
+            raise BadRequest(_(INVALID))
         return ComponentId(Kind.LOBBY, _number(match["game"]), arg=match["arg"] or "", op=op)
-    raise BadRequest(INVALID)
+    raise BadRequest(_(INVALID))
 
 
 def kind_of(custom_id: str) -> Kind:
@@ -283,7 +284,7 @@ def chosen_values(data: object) -> list[str]:
     if values is None:
         return []
     if not isinstance(values, Sequence) or isinstance(values, str) or len(values) > MAX_VALUES:
-        raise BadRequest(INVALID)
+        raise BadRequest(_(INVALID))
     if not all(isinstance(value, str) and _VALUE.fullmatch(value) for value in values):
-        raise BadRequest(INVALID)
+        raise BadRequest(_(INVALID))
     return list(values)

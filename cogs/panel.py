@@ -35,6 +35,7 @@ from cogs.phone import (
 from cogs.seat_controls import more_button, refresh_button, take_back_button
 from engine import events_for
 from engine.decisions import your_decision, your_words
+from lang import _
 
 RECENT_LINES = 4
 """Events a private view recalls under "Recently"."""
@@ -62,19 +63,24 @@ def private_panel(
     view = game.view(seat)
     public = game.view(None)
     embed = discord.Embed(
-        title=f"{renderer.emoji} {game.names[seat]} — your view (table #{game.id})", colour=COLOUR
+        title=_(
+            "{emoji} {name} — your view (table #{id})",
+            emoji=renderer.emoji,
+            name=game.names[seat],
+            id=game.id,
+        ),
+        colour=COLOUR,
     )
     actions = rules.legal_actions(state, seat)
     to_act = rules.to_act(state)
     if rules.outcome(state) is not None:
-        embed.description = "The game is over."
+        embed.description = _("The game is over.")
     elif actions:
         decision = your_decision(game.game, state, view, seat, game.names)
-        embed.description = f"**Your decision:** {decision}"
+        embed.description = _("**Your decision:** {decision}", decision=decision)
     else:
-        embed.description = (
-            f"Nothing to decide now — waiting for {describe_players([game.names[s] for s in to_act])}."
-        )
+        waiting = describe_players([game.names[s] for s in to_act])
+        embed.description = _("Nothing to decide now — waiting for {players}.", players=waiting)
     if note:
         embed.description = f"{note}\n{embed.description}"
     mine = own_names(game, seat)
@@ -150,15 +156,21 @@ def more_message(game: LiveGame, seat: int) -> Message:
     screen (`Texts.more_fields`), and more of what happened: shown privately to the seat."""
     renderer = game.game.texts
     embed = discord.Embed(
-        title=f"{renderer.emoji} {game.names[seat]} — more of your view (table #{game.id})", colour=COLOUR
+        title=_(
+            "{emoji} {name} — more of your view (table #{id})",
+            emoji=renderer.emoji,
+            name=game.names[seat],
+            id=game.id,
+        ),
+        colour=COLOUR,
     )
     mine = own_names(game, seat)
     fields = your_fields(renderer.more_fields(game.view(seat), game.view(None), mine))
     story = your_words(narration(game, seat, limit=DETAILS_NARRATION, names=mine))
-    add_fields(embed, [*fields, *([("What happened", story)] if story else [])])
+    add_fields(embed, [*fields, *([(_("What happened"), story)] if story else [])])
     if not embed.fields:
-        embed.description = "Your panel already shows all of your view."
-    embed.set_footer(text=f"Game #{game.id} · move {game.record.version - 1}")
+        embed.description = _("Your panel already shows all of your view.")
+    embed.set_footer(text=_("Game #{id} · move {move}", id=game.id, move=game.record.version - 1))
     return Message(embed=embed)
 
 

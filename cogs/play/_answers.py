@@ -7,6 +7,7 @@ import logging
 import discord
 
 from discord_door import respond
+from lang import N_, _
 
 log = logging.getLogger("catnip.components")
 
@@ -46,7 +47,7 @@ async def show(interaction: discord.Interaction, message) -> None:
         await respond(interaction, UPDATE, embed=message.embed, view=message.view)
 
 
-POSTED_AGAIN = "Done. The table was posted again, further down."
+POSTED_AGAIN = N_("Done. The table was posted again, further down.")
 """The answer to a click on a table deleted meanwhile: no update of it can acknowledge the click."""
 
 
@@ -69,7 +70,7 @@ async def acknowledge(interaction: discord.Interaction, *, message_gone: bool = 
     """Acknowledge the click silently (`defer_update`), or with a private sentence when the clicked
     message is gone."""
     if not interaction.response.is_done() and not await defer_update(interaction, message_gone=message_gone):
-        await interaction.response.send_message(POSTED_AGAIN, ephemeral=True)
+        await interaction.response.send_message(_(POSTED_AGAIN), ephemeral=True)
 
 
 REPLY_LIMIT = 2000

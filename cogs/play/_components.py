@@ -38,7 +38,7 @@ from cogs.play._settings import choose_setting
 from cogs.play._tokens import InteractionBook, noting
 from discord_door import release_response, respond
 from engine import EngineError, InvalidInput, OutOfDate
-from lang import _, language_of, speak
+from lang import N_, _, language_of, speak
 
 if TYPE_CHECKING:
     from bot.app import CatnipBot
@@ -48,7 +48,7 @@ log = logging.getLogger("catnip.components")
 
 T = TypeVar("T")
 
-TAKEN_BACK = "↩️ Your move is taken back."
+TAKEN_BACK = N_("↩️ Your move is taken back.")
 
 ANSWER_WITHIN = 1.0
 """Seconds a click's own work may take before the click is acknowledged first.
@@ -191,7 +191,7 @@ async def _answer(
             interaction.user.id,
         )
         await reply(
-            interaction, "Sorry — something went wrong on my side. The game is safe; please try again."
+            interaction, _("Sorry — something went wrong on my side. The game is safe; please try again.")
         )
 
 
@@ -267,7 +267,7 @@ async def on_undo(bot: CatnipBot, interaction: discord.Interaction, component: i
     )
     seat = game.seat_of(interaction.user.id)
     if on_private_panel(interaction) and seat is not None:
-        await show(interaction, private_panel(game, seat, note=TAKEN_BACK))
+        await show(interaction, private_panel(game, seat, note=_(TAKEN_BACK)))
     else:
         await acknowledge(interaction, message_gone=clicked_message_gone(interaction))
 

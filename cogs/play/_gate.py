@@ -18,16 +18,17 @@ import discord
 from bot.errors import BadRequest, GameClosed, Refusal, TableMovedOn
 from bot.storage import GameNotFound, GameRecord
 from cogs import custom_ids as ids
+from lang import N_, _
 
 if TYPE_CHECKING:
     from bot.app import CatnipBot
 
 log = logging.getLogger("catnip.components")
 
-ELSEWHERE = "That game belongs to another channel."
-PRIVATE_ONLY = "That control works only on your own private panel — open it from the table."
-PUBLIC_ONLY = "That control works only on the table itself."
-UNKNOWN_GAME = "I can't find that game any more."
+ELSEWHERE = N_("That game belongs to another channel.")
+PRIVATE_ONLY = N_("That control works only on your own private panel — open it from the table.")
+PUBLIC_ONLY = N_("That control works only on the table itself.")
+UNKNOWN_GAME = N_("I can't find that game any more.")
 
 
 def check_component_type(interaction: discord.Interaction, component: ids.ComponentId) -> None:
@@ -41,7 +42,7 @@ def check_component_type(interaction: discord.Interaction, component: ids.Compon
             interaction.user.id,
             interaction.guild_id,
         )
-        raise BadRequest(ids.INVALID)
+        raise BadRequest(_(ids.INVALID))
 
 
 async def admit(bot: CatnipBot, interaction: discord.Interaction, component: ids.ComponentId) -> None:
@@ -52,14 +53,14 @@ async def admit(bot: CatnipBot, interaction: discord.Interaction, component: ids
         return
     record = await _record(bot, component.game_id)
     if interaction.guild_id is None or interaction.guild_id != record.guild_id:
-        raise Refusal(ELSEWHERE)
+        raise Refusal(_(ELSEWHERE))
     if component.kind is ids.Kind.REPLAY:  # `/game replay` opens any game of the server, anywhere in it
         if not on_private_panel(interaction):
-            raise Refusal(PRIVATE_ONLY)  # a replay may show its viewer's hand: never on a public message
+            raise Refusal(_(PRIVATE_ONLY))  # a replay may show its viewer's hand: never on a public message
         _check_private_surface(interaction, component)
         return
     if interaction.channel_id not in {record.channel_id, record.thread_id} - {None}:
-        raise Refusal(ELSEWHERE)
+        raise Refusal(_(ELSEWHERE))
     if on_private_panel(interaction):
         _check_private_surface(interaction, component)
     else:
@@ -84,23 +85,23 @@ async def _record(bot: CatnipBot, game_id: int) -> GameRecord:
     try:
         return await bot.store.games.get_game(game_id)
     except GameNotFound as error:
-        raise GameClosed(UNKNOWN_GAME) from error
+        raise GameClosed(_(UNKNOWN_GAME)) from error
 
 
 def _check_private_surface(interaction: discord.Interaction, component: ids.ComponentId) -> None:
     if not component.kind.on_private_view:
-        raise Refusal(PUBLIC_ONLY)
+        raise Refusal(_(PUBLIC_ONLY))
     metadata = getattr(interaction.message, "interaction_metadata", None)
     owner = getattr(getattr(metadata, "user", None), "id", interaction.user.id)
     if owner != interaction.user.id:
-        raise Refusal(PRIVATE_ONLY)
+        raise Refusal(_(PRIVATE_ONLY))
 
 
 def _check_public_surface(bot: CatnipBot, component: ids.ComponentId, record: GameRecord) -> None:
     """On a public message: no page, refresh or more of a private panel; moves only while the table shows
     them."""
     if component.kind in (ids.Kind.PAGE, ids.Kind.REFRESH, ids.Kind.MORE):
-        raise Refusal(PRIVATE_ONLY)
+        raise Refusal(_(PRIVATE_ONLY))
     if not component.kind.is_action:
         return
     game = bot.service.live.get(record.id)
@@ -110,4 +111,4 @@ def _check_public_surface(bot: CatnipBot, component: ids.ComponentId, record: Ga
         raise TableMovedOn()
     to_act = game.to_act()
     if not (len(to_act) == 1 and game.rules.actions_are_public(game.state, to_act[0])):
-        raise Refusal(PRIVATE_ONLY)
+        raise Refusal(_(PRIVATE_ONLY))

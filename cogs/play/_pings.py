@@ -26,6 +26,7 @@ from bot.storage import StoreUnavailable
 from cogs.components import Controls
 from cogs.play._writer import Writer, editable
 from cogs.seat_controls import hand_button
+from lang import _, speaking
 
 if TYPE_CHECKING:
     from bot.metrics import Metrics
@@ -135,9 +136,16 @@ class TurnPings:
             await self.clear(game.id)
             return
         mentions = " ".join(f"<@{u}>" for u in sorted(users))
+        with speaking(game.language):  # a ping is public: it speaks its table's language
+            content = _(
+                "🔔 {mentions} — your move in {game} #{id}. Use the buttons on the table or **{hand}**.",
+                mentions=mentions,
+                game=game.rules.title,
+                id=game.id,
+                hand=game.game.texts.hand_label,
+            )
         fields = {
-            "content": f"🔔 {mentions} — your move in {game.rules.title} #{game.id}. "
-            f"Use the buttons on the table or **{game.game.texts.hand_label}**.",
+            "content": content,
             "allowed_mentions": discord.AllowedMentions(users=[discord.Object(u) for u in users]),
             "view": Controls([hand_button(game)]),
         }
@@ -191,9 +199,17 @@ class TurnPings:
         if channel is None or not users:
             return
         mentions = " ".join(f"<@{u}>" for u in users)
+        with speaking(game.language):
+            content = _(
+                "⏰ {mentions} — {seconds} s left to decide in {game} #{id}; after that the computer "
+                "chooses for you.",
+                mentions=mentions,
+                seconds=seconds_left,
+                game=game.rules.title,
+                id=game.id,
+            )
         fields = {
-            "content": f"⏰ {mentions} — {seconds_left} s left to decide in {game.rules.title} #{game.id}; "
-            "after that the computer chooses for you.",
+            "content": content,
             "allowed_mentions": discord.AllowedMentions(users=[discord.Object(u) for u in users]),
         }
         try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from types import SimpleNamespace
 
 import discord
@@ -17,7 +18,7 @@ import discord
 import pictures as drawing
 from bot.live import LiveGame
 from bot.storage.models import GameRecord, SeatRecord
-from cogs.play._pictures import BURST_SECONDS, MOVED_ON, Picture, TablePictures
+from cogs.play._pictures import BURST_SECONDS, MOVED_ON, DrawingBudget, Picture, TablePictures
 from engine import GAMES
 
 RULES = GAMES["catsdogs"].rules
@@ -54,6 +55,9 @@ def owing(pictures: TablePictures) -> None:
 
 
 def repaid(pictures: TablePictures) -> None:
+    """The budget given back, and refilling from now on as the bot's does: however long the drawings
+    take on this machine (a drawing process's first pictures cost the most), the last is drawn too."""
+    pictures.budget = DrawingBudget(time.monotonic)
     pictures.budget.seconds = BURST_SECONDS
 
 
