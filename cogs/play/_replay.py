@@ -169,9 +169,13 @@ def _fitted(
     replay: Replay, step: int, seat: int | None, picture: bool, components: list[dict]
 ) -> discord.Embed:
     """The step's embed showing as much as keeps its first control on a phone's first screen."""
+    parts = _step_parts(replay, step, seat, picture)
     fittings = FITTINGS if not picture else dict.fromkeys((own, said, 0) for own, said, _ in FITTINGS)
+    tables: dict[int, list[tuple[str, str]]] = {}
     for own, said, degree in fittings:
-        embed = _step_embed(replay, step, seat, picture, own=own, said=said, degree=degree)
+        if degree not in tables:
+            tables[degree] = cut_table(parts.table, degree)
+        embed = parts.embed(own, said, tables[degree])
         if _bottom(embed, picture, components) <= ROOM:
             break
     return embed
@@ -184,34 +188,56 @@ def _bottom(embed: discord.Embed, picture: bool, components: list[dict]) -> floa
     return screen.buttons[components[0]["components"][0]["custom_id"]]
 
 
-def _step_embed(
-    replay: Replay, step: int, seat: int | None, picture: bool, *, own: int | None, said: int, degree: int
-) -> discord.Embed:
+@dataclass(frozen=True)
+class _StepParts:
+    """All a step may show, worked out once for the fittings tried: its title, its first line, the
+    move's narration, the result's line, the table's text (none with a picture) and the viewer's own
+    fields (those that repeat the table's left out)."""
+
+    game_id: int
+    title: str
+    head: str
+    told: list[str]
+    result: str | None
+    table: list[tuple[str, str]]
+    mine: list[tuple[str, str]]
+
+    def embed(self, own: int | None, said: int, table: list[tuple[str, str]]) -> discord.Embed:
+        """The step with `own` of the viewer's fields (None: all), `said` lines of narration and `table`."""
+        lines = [self.head, *self.told[:said]]
+        if 0 < said < len(self.told):
+            lines[-1] += " …"
+        if self.result is not None:
+            lines.append(self.result)
+        embed = discord.Embed(title=self.title, colour=COLOUR, description="\n".join(lines))
+        mine = self.mine[:own]
+        add_fields(embed, [*table, *mine])
+        embed.set_footer(
+            text=f"Game #{self.game_id} · replay" + (" · only you see your hand" if mine else "")
+        )
+        return embed
+
+
+def _step_parts(replay: Replay, step: int, seat: int | None, picture: bool) -> _StepParts:
     game = replay.game_at(step)
     renderer = game.game.texts
     names = own_names(game, seat) if seat is not None else game.names
-    embed = discord.Embed(title=f"{renderer.emoji} {game.rules.title} replay", colour=COLOUR)
+    told: list[str] = []
     if step == 0:
-        lines = [f"**The start** · {replay.last} moves in all"]
+        head = f"**The start** · {replay.last} moves in all"
     else:
         mover = names[replay.moves[step - 1].seat]
-        lines = [your_words(f"**This move** · Move {step} of {replay.last} · {mover}")]
+        head = your_words(f"**This move** · Move {step} of {replay.last} · {mover}")
         told = [your_words(event.render(names)) for event in events_for(game.events, seat)]
-        lines += told[:said]
-        if 0 < said < len(told):
-            lines[-1] += " …"
     outcome = game.rules.outcome(game.state)
-    if outcome is not None:
-        lines.append(final_text(game, outcome, with_breakdown=False).split("\n")[0])
-    embed.description = "\n".join(lines)
+    result = final_text(game, outcome, with_breakdown=False).split("\n")[0] if outcome is not None else None
     public = game.view(None)
     table = [] if picture else renderer.compact_fields(public, game.names)
     mine = your_fields(renderer.private_fields(game.view(seat), public, names)) if seat is not None else []
     shown = {part for field in table for part in field}
-    mine = [(name, value) for name, value in mine if name not in shown and value not in shown][:own]
-    add_fields(embed, [*cut_table(table, degree), *mine])
-    embed.set_footer(text=f"Game #{game.id} · replay" + (" · only you see your hand" if mine else ""))
-    return embed
+    mine = [(name, value) for name, value in mine if name not in shown and value not in shown]
+    title = f"{renderer.emoji} {game.rules.title} replay"
+    return _StepParts(game.id, title, head, told, result, table, mine)
 
 
 def _controls(replay: Replay, step: int) -> list[Item]:

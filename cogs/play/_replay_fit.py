@@ -3,9 +3,9 @@ first screen (`cogs.play._replay`). Without a picture the table is its text, one
 at the most players some games' tables alone are taller than the first screen.
 
 The degrees, each keeping what the one before kept less: 1, every line on one phone line (a longer
-one cut at a word and ended by "…"); 2, also without its charts (a fenced block is a reference chart,
-Mad Cat Sad Cat's VP grid); from 3, also each field's value to at most `LINES_FROM - degree` lines
-(each field keeps its first, the longest lose theirs first).
+one cut after a whole part, " · ", or else a word, and ended by "…"); 2, also without its charts (a
+fenced block is a reference chart, Mad Cat Sad Cat's VP grid); from 3, also each field's value to at
+most `LINES_FROM - degree` lines (each field keeps its first, the longest lose theirs first).
 """
 
 from __future__ import annotations
@@ -50,10 +50,10 @@ def one_line(line: str, bold: bool = False) -> str:
         used += (1 if kept else 0) + size
         kept.append(word)
     text = " ".join(kept) if kept else _first_columns(shown(line), int(room / (BOLD if bold else 1)))
-    mark = SEPARATOR.strip()  # a line of parts ("**Bo** · 7 VPs · rolling") loses whole parts
-    if text.endswith(f" {mark}"):
-        text = text[: -len(mark) - 1]
-    elif SEPARATOR in text and words[len(kept)] != mark:
+    dot = SEPARATOR.strip()  # a line of parts ("**Bo** · 7 VPs · rolling") loses whole parts
+    if text.endswith(f" {dot}"):
+        text = text[: -len(dot) - 1]
+    elif SEPARATOR in text and words[len(kept)] != dot:
         text = text.rsplit(SEPARATOR, 1)[0]
     for mark in _PAIRED_MARKS:
         if text.count(mark) % 2:
