@@ -20,7 +20,9 @@ the processes talking to each other.
 Wiring: :func:`trace_config` is an :class:`aiohttp.TraceConfig` for discord.py's documented
 ``http_trace`` option (``discord.Client(http_trace=...)``). aiohttp awaits its request-start hook
 before each request is sent — every REST request, every retry, and the interaction answers that
-travel on the same session — so the budget sees exactly what Discord counts, at the moment it leaves.
+travel on the same session — so the budget sees exactly what Discord counts. A request may still wait
+after its turn (a name lookup, a new connection's set-up, a busy event loop): its slot is counted again
+from the moment its headers are sent (:meth:`GlobalBudget.left`), when it truly leaves.
 What a request is for is said around it with :func:`priority` (a context variable, so it follows the
 request into discord.py); without it, a deletion is clean-up and anything else a table's.
 """
@@ -70,6 +72,15 @@ def share(budget: float, shard_ids: tuple[int, ...] | None, shard_count: int | N
     return budget * len(shard_ids) / shard_count
 
 
+class Slot:
+    """One request's place in the window: when it left."""
+
+    __slots__ = ("at",)
+
+    def __init__(self, at: float) -> None:
+        self.at = at
+
+
 class GlobalBudget:
     """At most ``per_second`` requests a second, as a sliding window; waiting requests by priority."""
 
@@ -81,7 +92,7 @@ class GlobalBudget:
         self.clock = clock or MonotonicClock()
         self.window = window + slack
         self.limit = max(1, int(per_second * window))
-        self._sent: deque[float] = deque()
+        self._sent: deque[Slot] = deque()  # the requests within the window, oldest first
         self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._dispatcher: asyncio.Task[None] | None = None
@@ -90,22 +101,33 @@ class GlobalBudget:
     def _room(self, now: float) -> float:
         """0 if a request may leave now, else the seconds until one may."""
         sent = self._sent
-        while sent and sent[0] + self.window <= now:
+        while sent and sent[0].at + self.window <= now:
             sent.popleft()
-        return 0.0 if len(sent) < self.limit else max(sent[0] + self.window - now, MIN_WAIT)
+        return 0.0 if len(sent) < self.limit else max(sent[0].at + self.window - now, MIN_WAIT)
 
-    async def acquire(self, priority: Priority = Priority.HUMAN_TABLE) -> None:
-        """Return once the request may leave, and count it as sent."""
+    async def acquire(self, priority: Priority = Priority.HUMAN_TABLE) -> Slot:
+        """Return once the request may leave, and count it as sent; its slot, for :meth:`left`."""
         now = self.clock.now()
         if not self._waiting and self._room(now) == 0.0:
-            self._sent.append(now)
-            return
+            slot = Slot(now)
+            self._sent.append(slot)
+            return slot
         self.waited += 1
-        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        turn: asyncio.Future[Slot] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._waiting, (priority, next(self._order), turn))
         if self._dispatcher is None or self._dispatcher.done():
             self._dispatcher = asyncio.create_task(self._dispatch())
-        await turn
+        return await turn
+
+    def left(self, slot: Slot) -> None:
+        """The request of ``slot`` left only now: it holds its slot a window from now, as the newest."""
+        now = self.clock.now()
+        if now <= slot.at:
+            return
+        with contextlib.suppress(ValueError):  # ValueError: its window was over already
+            self._sent.remove(slot)
+        slot.at = now
+        self._sent.append(slot)
 
     async def _dispatch(self) -> None:
         """Hand out each slot as it frees to the most important waiting request."""
@@ -117,8 +139,9 @@ class GlobalBudget:
                 continue
             _, _, turn = heapq.heappop(self._waiting)
             if not turn.done():  # a request cancelled while it waited takes no slot
-                self._sent.append(now)
-                turn.set_result(None)
+                slot = Slot(now)
+                self._sent.append(slot)
+                turn.set_result(slot)
 
     def in_use(self) -> int:
         """How many requests left within the last window (the budget is `limit` of them)."""
@@ -183,9 +206,16 @@ def trace_config(budget: GlobalBudget, application_id: Callable[[], int | None])
 
     async def on_request_start(session: Any, context: Any, params: aiohttp.TraceRequestStartParams) -> None:
         method = params.method.upper()
+        context.budget_slot = None
         if bound_by_global_limit(method, params.url.path, application_id()):
-            await budget.acquire(priority_of(method))
+            context.budget_slot = await budget.acquire(priority_of(method))
+
+    async def on_request_headers_sent(session: Any, context: Any, params: Any) -> None:
+        slot = getattr(context, "budget_slot", None)
+        if slot is not None:
+            budget.left(slot)
 
     config = aiohttp.TraceConfig()
     config.on_request_start.append(on_request_start)
+    config.on_request_headers_sent.append(on_request_headers_sent)
     return config

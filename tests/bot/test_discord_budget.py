@@ -135,6 +135,22 @@ async def test_a_request_given_up_while_it_waits_takes_no_slot() -> None:
     assert budget.waiting() == 0
 
 
+async def test_a_request_held_back_after_its_turn_holds_its_slot_from_when_it_left() -> None:
+    """A request may wait after the budget let it go (a new connection's set-up, a name lookup): Discord
+    counts it when it arrives, so the budget counts it from when its headers were sent."""
+    clock = SteppedClock()
+    budget = GlobalBudget(2, clock=clock, slack=0)
+    slow = await budget.acquire()
+    await budget.acquire()
+    clock.current += 0.8
+    budget.left(slow)  # its connection was only now set up
+    clock.current += 0.3  # the other's second is over, the slow one's is not
+    granted: list[tuple[int, float]] = []
+    tasks = requests(budget, clock, [Priority.HUMAN_TABLE] * 2, granted)
+    await run_until_done(clock, tasks)
+    assert [at for _, at in granted] == pytest.approx([1001.1, 1001.8])
+
+
 async def test_a_two_process_fleet_keeps_to_one_budget_together() -> None:
     clock = SteppedClock()
     first = GlobalBudget(share(50, (0,), 2), clock=clock)
