@@ -42,9 +42,19 @@ def read_catalog(language: str) -> Catalog:
 
 
 def write_catalog(catalog: Catalog, language: str) -> Path:
+    """Sorted by text, each located by its file alone: a line moved in the code leaves the catalog as it
+    was, and two branches adding texts merge line by line (.gitattributes merges catalogs as unions)."""
     path = CATALOGS / f"{language.replace('-', '_')}.po"
     with path.open("wb") as target:
-        write_po(target, catalog, width=100, sort_output=True, omit_header=False, ignore_obsolete=True)
+        write_po(
+            target,
+            catalog,
+            width=100,
+            sort_output=True,
+            omit_header=False,
+            ignore_obsolete=True,
+            include_lineno=False,
+        )
     return path
 
 
