@@ -19,8 +19,9 @@ from collections.abc import Sequence
 from PIL import Image
 
 from engine.catsanity.texts import MOON_MARK, SUN_MARK
-from engine.catsanity.view import KIND, KIND_NAMES, TOKENS_BY_PLAYERS, View, is_moon
+from engine.catsanity.view import KIND, TOKENS_BY_PLAYERS, View, is_moon
 from engine.core import Outcome, fill_names
+from lang import N_, _, current, n_
 from pictures import kit, shapes
 from pictures.results import paint_results, results_scene
 
@@ -36,10 +37,27 @@ GAUGE, SIDE = 56, 100
 """The widths of a sanity gauge and of the deck beside the alley."""
 
 
+SHORT = {
+    "house": N_("House"),
+    "chorus": N_("Chorus"),
+    "fib": N_("Fibonacci"),
+    "copycat": N_("Copy"),
+    "ninja": N_("Ninja"),
+    "recall": N_("Recall"),
+    "cthulhu": N_("Cthulhu"),
+    "precious": N_("Precious"),
+    "moonking": N_("King"),
+    "moonqueen": N_("Queen"),
+}
+"""Each kind's name as the picture writes it, less the "Cat" every kind has and the "Moon" its
+crescent says."""
+
+
 def short(kind: str) -> str:
-    """A kind's name as the picture writes it, less the "Cat" every kind has and the "Moon" its
-    crescent says: "Twin A", "Cthulhu", "Queen"."""
-    return KIND_NAMES[kind].removesuffix(" Cat").removeprefix("Cat of ").removeprefix("Moon ")
+    """A kind's name as the picture writes it: "Twin A", "Cthulhu", "Queen"."""
+    if kind.startswith("twin"):
+        return _("Twin {letter}", letter=kind[4:])
+    return _(SHORT[kind])
 
 
 def mark(moon: bool) -> str:
@@ -81,7 +99,7 @@ def scene(view: View, names: Sequence[str], outcome: Outcome | None) -> tuple:
 def paint(data: tuple) -> Image.Image:
     if data[0] == "results":
         return paint_results(TITLE, *data[1:])
-    _, names, now, to_act, alley, homes, scores, tokens, full, deck, bid = data
+    names, now, to_act, alley, homes, scores, tokens, full, deck, bid = data[1:]
     canvas = kit.Canvas(now)
     _alley(canvas, alley, deck, bid)
     _homes(canvas, names, to_act, homes, scores, tokens, full)
@@ -111,21 +129,22 @@ def _alley(canvas: kit.Canvas, alley: Sequence[tuple[str, bool]], deck: int, bid
     canvas.record("alley", tuple(alley))
     canvas.record("bid", bid)
     box = (LEFT, ALLEY_TOP, RIGHT, ALLEY_BOTTOM)
-    shown = canvas.kept_in(("alley", alley, deck, bid), box, lambda: _alley_cards(canvas, alley, deck, bid))
+    key = ("alley", alley, deck, bid, current())
+    shown = canvas.kept_in(key, box, lambda: _alley_cards(canvas, alley, deck, bid))
     canvas.record("alley shows", shown)
 
 
 def _alley_cards(canvas: kit.Canvas, alley: Sequence[tuple[str, bool]], deck: int, bid: int | None) -> tuple:
     side = RIGHT - SIDE
     canvas.panel((side, ALLEY_TOP, RIGHT, ALLEY_BOTTOM), fill=kit.DARK, outline=kit.GREY, radius=10)
-    number, label = (str(deck), "deck") if bid is None else (str(bid) if bid else "–", "top bid")
+    number, label = (str(deck), _("deck")) if bid is None else (str(bid) if bid else "–", _("top bid"))
     canvas.text((side + SIDE / 2, ALLEY_TOP + 24), number, kit.LARGE, kit.INK, anchor="mm", bold=True)
     canvas.text((side + SIDE / 2, ALLEY_BOTTOM - 16), label, kit.SMALL, kit.MUTED, anchor="mm")
     room = side - GAP - LEFT
     if not alley:
         canvas.panel((LEFT, ALLEY_TOP, side - GAP, ALLEY_BOTTOM))
         middle = (LEFT + room / 2, (ALLEY_TOP + ALLEY_BOTTOM) / 2)
-        canvas.text(middle, "The alley is empty", kit.TEXT, kit.MUTED, anchor="mm")
+        canvas.text(middle, _("The alley is empty"), kit.TEXT, kit.MUTED, anchor="mm")
     width = (room - GAP * (len(alley) - 1)) / max(1, len(alley))
     shown = []
     for index, (kind, moon) in enumerate(alley):
@@ -151,7 +170,7 @@ def _homes(canvas: kit.Canvas, names, to_act, homes, scores, tokens, full: int) 
     """One row per home: name, sanity bar, Sun and Moon Cats counted, points; chips where rows have room."""
     step = (HOMES_BOTTOM - HOMES_TOP + GAP) / len(names)
     height = step - GAP
-    points = [f"{score} pt{'s' if score != 1 else ''}" for score in scores]
+    points = [n_("{count} pt", "{count} pts", score) for score in scores]
     points_room = max(kit.length(words, kit.SMALL, True) for words in points)
     counted = [
         tuple(sum(n for _, moon, n in home if moon is kind) for kind in (False, True)) for home in homes
@@ -159,7 +178,7 @@ def _homes(canvas: kit.Canvas, names, to_act, homes, scores, tokens, full: int) 
     count = 24 + max(kit.length(str(n), kit.SMALL, True) for pair in counted for n in pair) + 12
     counts_left = RIGHT - 12 - points_room - 10 - 2 * count
     bar = GAUGE + 6 + kit.length(f"{full}/{full}", kit.SMALL, True)
-    bar_left = counts_left - 14 - max(bar, kit.length("insane", kit.SMALL, True) + 16)
+    bar_left = counts_left - 14 - max(bar, kit.length(_("insane"), kit.SMALL, True) + 16)
     shown_names = kit.names_shown(names, kit.SMALL, bar_left - 14 - LEFT - 12)
     chips = height >= 2 * CHIP + 20
     seats, shown = [], []
@@ -183,7 +202,7 @@ def _homes(canvas: kit.Canvas, names, to_act, homes, scores, tokens, full: int) 
             )
             gauge = (round(bar_left) - 1, round(y) + 1, round(counts_left) - 6, round(y + height) - 1)
             sanity = canvas.kept(
-                ("sanity", tokens[seat], full, bar_left, middle - y),
+                ("sanity", tokens[seat], full, bar_left, middle - y, current()),
                 gauge,
                 lambda: _sanity(canvas, bar_left, middle, tokens[seat], full),
             )
@@ -194,12 +213,14 @@ def _homes(canvas: kit.Canvas, names, to_act, homes, scores, tokens, full: int) 
             if chips:
                 line = (LEFT + 4, round(y + height) - CHIP - 12, RIGHT - 4, round(y + height) - 6)
                 drawn = canvas.kept(
-                    ("chips", home, y % 1), line, lambda: _chips(canvas, y + height - CHIP - 10, home)
+                    ("chips", home, y % 1, current()),
+                    line,
+                    lambda: _chips(canvas, y + height - CHIP - 10, home),
                 )
             return name, value, sanity, drawn
 
         key = ("home", shown_names[seat], points[seat], tokens[seat], full, suns, moons, mine)
-        key += (home if chips else None, bar_left, counts_left, count)
+        key += (home if chips else None, bar_left, counts_left, count, current())
         name, value, sanity, drawn = canvas.kept_in(key, (LEFT, y, RIGHT, y + height), row)
         seats.append((name, value, mine))
         shown.append((scores[seat], sanity, suns, moons, drawn, mine))
@@ -211,10 +232,11 @@ def _sanity(canvas: kit.Canvas, x: float, y: float, tokens: int, full: int) -> s
     """A home's sanity as the text's bar says it: a gauge filled by the tokens held, then "4/7";
     "insane" on a warning's pill once none is left. Returns the words written."""
     if not tokens:
+        insane = _("insane")
         canvas.panel(
-            (x, y - 14, x + kit.length("insane", kit.SMALL, True) + 16, y + 14), kit.WARNING, radius=14
+            (x, y - 14, x + kit.length(insane, kit.SMALL, True) + 16, y + 14), kit.WARNING, radius=14
         )
-        return canvas.text((x + 8, y), "insane", kit.SMALL, kit.DARK, anchor="lm", bold=True)
+        return canvas.text((x + 8, y), insane, kit.SMALL, kit.DARK, anchor="lm", bold=True)
     canvas.rounded((x, y - 7, x + GAUGE, y + 7), 7, kit.DARK, kit.YELLOW, 2)
     held = (x, y - 7, x + max(14, GAUGE * tokens / full), y + 7)
     canvas.draw.rounded_rectangle(held, radius=7, fill=kit.INDEX[kit.YELLOW])  # an index: no lookup
@@ -231,5 +253,5 @@ def _chips(canvas: kit.Canvas, y: float, home) -> tuple[int, str]:
         x = chip(canvas, x, y, kind, moon, count) + GAP
         drawn += 1
     if not home:
-        canvas.text((LEFT + 12, y + CHIP / 2), "no cats yet", kit.SMALL, kit.MUTED, anchor="lm")
+        canvas.text((LEFT + 12, y + CHIP / 2), _("no cats yet"), kit.SMALL, kit.MUTED, anchor="lm")
     return drawn, more

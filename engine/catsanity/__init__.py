@@ -6,9 +6,10 @@ from engine.catsanity.hints import HINTS
 from engine.catsanity.rules import CatSanityRules
 from engine.catsanity.texts import TEXTS
 from engine.game import Game
+from lang import N_
 
 RULES = CatSanityRules()
-ABOUT = "Adopt cats and bid your sanity for the Sun Cats; about 20 minutes, for 2 to 5 players."
+ABOUT = N_("Adopt cats and bid your sanity for the Sun Cats; about 20 minutes, for 2 to 5 players.")
 GAME = Game(
     about=ABOUT,
     rules=RULES,

@@ -7,6 +7,8 @@ cards that play and score alike (``house``, ``twinA`` … ``twinH``, ``chorus``,
 
 from __future__ import annotations
 
+from lang import N_, _
+
 TWIN_LETTERS = "ABCDEFGH"
 
 HOUSE = tuple(f"house{n}" for n in range(1, 9))
@@ -40,18 +42,19 @@ def _kind(card: str) -> str:
 KIND: dict[str, str] = {card: _kind(card) for card in ALL_CARDS}
 
 KIND_NAMES: dict[str, str] = {
-    "house": "House Cat",
+    "house": N_("House Cat"),
     **{f"twin{letter}": f"Twin {letter} Cat" for letter in TWIN_LETTERS},
-    "chorus": "Chorus Cat",
-    "fib": "Fibonacci Cat",
-    COPY: "Copy Cat",
-    "ninja": "Ninja Cat",
-    "recall": "Recall Cat",
-    CTHULHU: "Cat of Cthulhu",
-    PRECIOUS: "Precious Cat",
-    KING: "Moon King",
-    QUEEN: "Moon Queen",
+    "chorus": N_("Chorus Cat"),
+    "fib": N_("Fibonacci Cat"),
+    COPY: N_("Copy Cat"),
+    "ninja": N_("Ninja Cat"),
+    "recall": N_("Recall Cat"),
+    CTHULHU: N_("Cat of Cthulhu"),
+    PRECIOUS: N_("Precious Cat"),
+    KING: N_("Moon King"),
+    QUEEN: N_("Moon Queen"),
 }
+"""Each kind's name in English: `kind_name` says it in the language speaking."""
 
 KIND_EMOJI: dict[str, str] = {
     "house": "🏠",
@@ -71,9 +74,16 @@ TOKENS_BY_PLAYERS = {2: 5, 3: 7, 4: 7, 5: 6}
 ALLEY_SIZE = 3
 
 
+def kind_name(kind: str) -> str:
+    """A kind's name in the language speaking, e.g. "Twin D Cat"."""
+    if kind.startswith("twin"):
+        return _("Twin {letter} Cat", letter=kind[4:])
+    return _(KIND_NAMES[kind])
+
+
 def name(card: str) -> str:
     """The readable name of a card, e.g. "Twin D Cat"."""
-    return KIND_NAMES[KIND[card]]
+    return kind_name(KIND[card])
 
 
 def is_moon(card: str) -> bool:

@@ -5,9 +5,10 @@ Each function takes the state and a list it appends narration events to, and ret
 
 from __future__ import annotations
 
-from engine.catsanity._cards import ALLEY_SIZE, COPY, CTHULHU, KIND, MOON, PRECIOUS, SUN, name
+from engine.catsanity._cards import ALLEY_SIZE, COPY, CTHULHU, KIND, MOON, PRECIOUS, SUN, kind_name, name
 from engine.catsanity.model import AuctionState, Bid, Phase, RecallState, State
 from engine.core import Event, build, evolve
+from lang import N_, _, n_
 
 KIND_ORDER = (
     "house",
@@ -34,19 +35,30 @@ class _Mute(list):
 MUTE: list[Event] = _Mute()
 
 
-def _say(events: list[Event], kind: str, text: str, visible_to: tuple[int, ...] | None = None) -> None:
+def _say(
+    events: list[Event], kind: str, text: str, visible_to: tuple[int, ...] | None = None, **values: object
+) -> None:
+    """Narrate `text` (a marked text) in the language speaking, its placeholders filled from `values`; a
+    playout's mute list never has it worded."""
     if events is not MUTE:
-        events.append(build(Event, {"kind": kind, "text": text, "visible_to": visible_to}))
+        words = _(text, **values)
+        events.append(build(Event, {"kind": kind, "text": words, "visible_to": visible_to}))
+
+
+def _p(seat: int) -> str:
+    """A seat in narration, named when shown."""
+    return f"{{p{seat}}}"
 
 
 def _tokens_left(count: int) -> str:
     if count == 0:
-        return "no sanity tokens left"
-    return "1 sanity token left" if count == 1 else f"{count} sanity tokens left"
+        return _("no sanity tokens left")
+    return n_("{count} sanity token left", "{count} sanity tokens left", count)
 
 
-def _names(cards: tuple[str, ...]) -> str:
-    return ", ".join(name(card) for card in cards)
+def _names(cards: tuple[str, ...], events: list[Event] | None = None) -> str:
+    """The cards by name; for a mute playout's narration, nothing."""
+    return "" if events is MUTE else ", ".join(name(card) for card in cards)
 
 
 def opponents(state: State, seat: int) -> tuple[int, ...]:
@@ -61,11 +73,11 @@ def _replace(items: tuple, index: int, value) -> tuple:
 def end_play(state: State, reason: str, events: list[Event]) -> State:
     """Play ends (CS-2); scoring is final."""
     text = (
-        "The deck is empty at the start of a turn: play ends."
+        N_("The deck is empty at the start of a turn: play ends. Time to admire the homes and score!")
         if reason == "deck"
-        else "Nobody has any sanity left: play ends."
+        else N_("Nobody has any sanity left: play ends. Time to admire the homes and score!")
     )
-    _say(events, "end", text + " Time to admire the homes and score!")
+    _say(events, "end", text)
     return evolve(state, {"phase": Phase.OVER, "end_reason": reason, "auction": None, "recall": None})
 
 
@@ -81,15 +93,16 @@ def start_turn(state: State, seat: int, events: list[Event]) -> State:
             _say(
                 events,
                 "precious",
-                f"My precious! {{p{seat}}} loses a sanity token to the Precious Cat "
-                f"({_tokens_left(tokens[seat])}).",
+                N_("My precious! {player} loses a sanity token to the Precious Cat ({left})."),
+                player=_p(seat),
+                left=_tokens_left(tokens[seat]),
             )
         update = {"tokens": tuple(tokens), "deck": deck, "alley": alley, "rng": rng, "turns": turns}
         # Step 2: insane players are skipped; with nobody sane, play ends (CS-2 b).
         if tokens[seat] == 0:
             if not any(tokens):
                 return end_play(evolve(state, update), "insane", events)
-            _say(events, "skip", f"{{p{seat}}} is insane and skips the turn.")
+            _say(events, "skip", N_("{player} is insane and skips the turn."), player=_p(seat))
             seat = (seat + 1) % players
             continue
         # Step 3 (CS-2 a): an empty deck ends play, even with cats left in the alley.
@@ -102,9 +115,10 @@ def start_turn(state: State, seat: int, events: list[Event]) -> State:
             drawn = drawn[::-1]
             deck = deck[: len(deck) - len(drawn)]
             alley = alley + drawn
-            _say(events, "reveal", f"{{p{seat}}}'s turn. New in the alley: {_names(drawn)}.")
+            said = N_("{player}'s turn. New in the alley: {cats}.")
+            _say(events, "reveal", said, player=_p(seat), cats=_names(drawn, events))
         else:
-            _say(events, "turn", f"{{p{seat}}}'s turn.")
+            _say(events, "turn", N_("{player}'s turn."), player=_p(seat))
         # Step 5 (CS-3): three Moon Cats in the alley.
         if len(alley) == ALLEY_SIZE and all(card in MOON for card in alley):
             tokens = [max(0, t - 1) for t in tokens]
@@ -113,8 +127,11 @@ def start_turn(state: State, seat: int, events: list[Event]) -> State:
             _say(
                 events,
                 "catsanity",
-                f"CatSanity! Three Moon Cats in the alley — everyone loses a sanity token. "
-                f"The three cats are shuffled back into the deck and {{p{seat}}}'s turn ends.",
+                N_(
+                    "CatSanity! Three Moon Cats in the alley — everyone loses a sanity token. "
+                    "The three cats are shuffled back into the deck and {player}'s turn ends."
+                ),
+                player=_p(seat),
             )
             seat = (seat + 1) % players
             continue
@@ -142,10 +159,13 @@ def adopt(state: State, seat: int, card: str, events: list[Event]) -> State:
         _say(
             events,
             "adopt",
-            f"{{p{seat}}} adopts the {name(card)} for a sanity token ({_tokens_left(left)}).",
+            N_("{player} adopts the {cat} for a sanity token ({left})."),
+            player=_p(seat),
+            cat=name(card),
+            left=_tokens_left(left),
         )
     else:
-        _say(events, "adopt", f"{{p{seat}}} adopts a {name(card)}.")
+        _say(events, "adopt", N_("{player} adopts a {cat}."), player=_p(seat), cat=name(card))
     state = evolve(state, {"alley": alley, "homes": homes, "tokens": tokens})
     kind = KIND[card]
     if kind == COPY:
@@ -153,7 +173,7 @@ def adopt(state: State, seat: int, card: str, events: list[Event]) -> State:
     if kind == "ninja":
         return evolve(state, {"phase": Phase.NINJA})
     if kind == "recall":
-        _say(events, "recall", "Born free! Every opponent returns 2 cats from their home to the deck.")
+        _say(events, "recall", N_("Born free! Every opponent returns 2 cats from their home to the deck."))
         recall = RecallState(adopter=seat, waiting=opponents(state, seat))
         return advance_recall(evolve(state, {"recall": recall}), events)
     if kind == CTHULHU:
@@ -163,15 +183,9 @@ def adopt(state: State, seat: int, card: str, events: list[Event]) -> State:
 
 def declare(state: State, seat: int, kind: str, events: list[Event]) -> State:
     """CS-6: the Copy Cat now mimics `kind` while it stays in this home."""
-    _say(events, "copy", f"{{p{seat}}} declares the Copy Cat a {name_of_kind(kind)} Cat.")
+    said = N_("{player} declares the Copy Cat a {cat}.")
+    _say(events, "copy", said, player=_p(seat), cat=kind_name(kind))
     return end_turn(evolve(state, {"copy_as": kind}), events)
-
-
-def name_of_kind(kind: str) -> str:
-    """A Sun kind the Copy Cat may mimic, as a word before "Cat": "House", "Twin A", "Fibonacci"."""
-    if kind.startswith("twin"):
-        return f"Twin {kind[4]}"
-    return {"house": "House", "chorus": "Chorus", "fib": "Fibonacci"}.get(kind, kind)
 
 
 def ninja(state: State, seat: int, target: int, events: list[Event]) -> State:
@@ -181,8 +195,12 @@ def ninja(state: State, seat: int, target: int, events: list[Event]) -> State:
         _say(
             events,
             "ninja",
-            f"Banzai! Ninja attack on {{p{target}}}… who has no Sun Cats. Nothing happens, "
-            f"and {{p{seat}}} looks a little silly.",
+            N_(
+                "Banzai! Ninja attack on {target}… who has no Sun Cats. Nothing happens, "
+                "and {player} looks a little silly."
+            ),
+            target=_p(target),
+            player=_p(seat),
         )
         return end_turn(state, events)
     index, rng = state.rng.below(len(suns))
@@ -192,7 +210,10 @@ def ninja(state: State, seat: int, target: int, events: list[Event]) -> State:
     _say(
         events,
         "ninja",
-        f"Banzai! Ninja attack! {{p{seat}}} liberates a {name(card)} from {{p{target}}}'s home.",
+        N_("Banzai! Ninja attack! {player} liberates a {cat} from {target}'s home."),
+        player=_p(seat),
+        cat=name(card),
+        target=_p(target),
     )
     return end_turn(evolve(state, {"homes": homes, "rng": rng}), events)
 
@@ -206,13 +227,13 @@ def cthulhu(state: State, seat: int, events: list[Event]) -> State:
         loss = 2 if len(state.homes[other]) > mine else 1
         lost = min(loss, tokens[other])
         tokens[other] -= lost
-        parts.append(f"{{p{other}}} −{lost}" if lost else f"{{p{other}}} (already insane) −0")
+        parts.append(f"{_p(other)} −{lost}" if lost else _("{player} (already insane) −0", player=_p(other)))
     _say(
         events,
         "cthulhu",
-        "The Cat of Cthulhu drives everyone mad: "
-        + ", ".join(parts)
-        + f" (homes bigger than {{p{seat}}}'s lose 2).",
+        N_("The Cat of Cthulhu drives everyone mad: {losses} (homes bigger than {player}'s lose 2)."),
+        losses=", ".join(parts),
+        player=_p(seat),
     )
     return evolve(state, {"tokens": tuple(tokens)})
 
@@ -227,8 +248,9 @@ def return_pick(state: State, seat: int, kind: str, events: list[Event]) -> Stat
         _say(
             events,
             "recall-pick",
-            f"You set aside your {name(card)}; choose one more cat to return.",
+            N_("You set aside your {cat}; choose one more cat to return."),
             visible_to=(seat,),
+            cat=name(card),
         )
         return evolve(state, {"recall": evolve(recall, {"picked": picked})})
     state = _return_cards(state, seat, picked, events)
@@ -241,7 +263,13 @@ def _return_cards(state: State, seat: int, cards: tuple[str, ...], events: list[
     update: dict = {"homes": _replace(state.homes, seat, home), "deck": state.deck + cards}
     if COPY in cards:
         update["copy_as"] = None  # CS-6: a Copy Cat back in the deck forgets its declaration.
-    _say(events, "recall", f"{{p{seat}}} returns {_names(cards)} to the deck.")
+    _say(
+        events,
+        "recall",
+        N_("{player} returns {cats} to the deck."),
+        player=_p(seat),
+        cats=_names(cards, events),
+    )
     return evolve(state, update)
 
 
@@ -259,10 +287,10 @@ def advance_recall(state: State, events: list[Event]) -> State:
         if home:
             state = _return_cards(state, chooser, home, events)
         else:
-            _say(events, "recall", f"{{p{chooser}}} has no cats to return.")
+            _say(events, "recall", N_("{player} has no cats to return."), player=_p(chooser))
         waiting = waiting[1:]
     deck, rng = state.rng.shuffled(state.deck)
-    _say(events, "shuffle", "The deck is reshuffled.")
+    _say(events, "shuffle", N_("The deck is reshuffled."))
     state = evolve(state, {"deck": deck, "rng": rng, "recall": None})
     return end_turn(state, events)
 
@@ -276,7 +304,9 @@ def call_auction(state: State, seat: int, events: list[Event]) -> State:
     _say(
         events,
         "auction",
-        f"Mine! Mine! Mine! {{p{seat}}} calls an auction for {_names(tuple(suns))}.",
+        N_("Mine! Mine! Mine! {player} calls an auction for {cats}."),
+        player=_p(seat),
+        cats=_names(tuple(suns), events),
     )
     waiting = (*opponents(state, seat), seat)
     auction = AuctionState(caller=seat, waiting=waiting)
@@ -291,9 +321,9 @@ def bid(state: State, seat: int, amount: int, events: list[Event]) -> State:
     if amount:
         update["high"] = amount
         update["high_seat"] = seat
-        _say(events, "bid", f"{{p{seat}}} bids {amount}.")
+        _say(events, "bid", N_("{player} bids {amount}."), player=_p(seat), amount=amount)
     else:
-        _say(events, "bid", f"{{p{seat}}} passes.")
+        _say(events, "bid", N_("{player} passes."), player=_p(seat))
     return advance_auction(evolve(state, {"auction": evolve(auction, update)}), events)
 
 
@@ -306,8 +336,11 @@ def advance_auction(state: State, events: list[Event]) -> State:
     while waiting and state.tokens[waiting[0]] <= auction.high:
         seat = waiting[0]
         bids = (*bids, Bid(seat=seat, amount=0))
-        reason = "is insane" if state.tokens[seat] == 0 else f"can't outbid {auction.high}"
-        _say(events, "bid", f"{{p{seat}}} {reason} and passes.")
+        if state.tokens[seat] == 0:
+            _say(events, "bid", N_("{player} is insane and passes."), player=_p(seat))
+        else:
+            said = N_("{player} can't outbid {high} and passes.")
+            _say(events, "bid", said, player=_p(seat), high=auction.high)
         waiting = waiting[1:]
     auction = evolve(auction, {"waiting": waiting, "bids": bids})
     if waiting:
@@ -320,7 +353,7 @@ def _settle(state: State, events: list[Event]) -> State:
     assert auction is not None
     winner = auction.high_seat
     if winner is None:
-        _say(events, "auction", "Nobody bid: the Sun Cats stay in the alley.")  # CS-4: minimum bid 1.
+        _say(events, "auction", N_("Nobody bid: the Sun Cats stay in the alley."))  # CS-4: minimum bid 1.
         return end_turn(state, events)
     suns = tuple(card for card in state.alley if card in SUN)
     alley = tuple(card for card in state.alley if card not in SUN)
@@ -328,8 +361,11 @@ def _settle(state: State, events: list[Event]) -> State:
     _say(
         events,
         "auction",
-        f"{{p{winner}}} wins the auction for {auction.high} and adopts {_names(suns)} "
-        f"({_tokens_left(left)}).",
+        N_("{player} wins the auction for {high} and adopts {cats} ({left})."),
+        player=_p(winner),
+        high=auction.high,
+        cats=_names(suns),
+        left=_tokens_left(left),
     )
     state = evolve(
         state,

@@ -6,8 +6,9 @@ from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
 
-from engine.catsanity._cards import COPY, KIND, KIND_NAMES, KING, MOON, PRECIOUS, QUEEN, TWIN_LETTERS
+from engine.catsanity._cards import COPY, KIND, KING, MOON, PRECIOUS, QUEEN, TWIN_LETTERS, kind_name
 from engine.core import ScoreLine
+from lang import _, n_
 
 FIBONACCI = (0, 1, 4, 9, 20, 40, 48)
 TWIN_SET = (0, 2, 8, 12)
@@ -17,12 +18,25 @@ HOUSE_POINTS = 3
 PRECIOUS_POINTS = 9
 
 
-def _plural(count: int, singular: str) -> str:
-    return f"{count} {singular}" if count == 1 else f"{count} {singular}s"
-
-
 def _copy_note(with_copy: bool) -> str:
-    return " (with the Copy Cat)" if with_copy else ""
+    return _(" (with the Copy Cat)") if with_copy else ""
+
+
+def _twin_set(letter: str, count: int) -> str:
+    if count == 1:
+        return _("Twin {letter} single", letter=letter)
+    if count == 2:
+        return _("Twin {letter} pair", letter=letter)
+    return _("Twin {letter} trio", letter=letter)
+
+
+def _zero_moons(kind: str, count: int) -> str:
+    """The Moon Cats that score nothing, counted: "2 Ninja Cats"."""
+    if kind == "ninja":
+        return n_("{count} Ninja Cat", "{count} Ninja Cats", count)
+    if kind == "recall":
+        return n_("{count} Recall Cat", "{count} Recall Cats", count)
+    return n_("{count} Cat of Cthulhu", "{count} Cat of Cthulhus", count)
 
 
 def score_lines(home: Iterable[str], copy_as: str | None) -> tuple[ScoreLine, ...]:
@@ -34,48 +48,48 @@ def score_lines(home: Iterable[str], copy_as: str | None) -> tuple[ScoreLine, ..
         counts[copied] += 1
     lines: list[ScoreLine] = []
     if counts["house"]:
+        n = counts["house"]
         lines.append(
             ScoreLine(
-                label=_plural(counts["house"], "House Cat") + _copy_note(copied == "house"),
-                points=HOUSE_POINTS * counts["house"],
+                label=n_("{count} House Cat", "{count} House Cats", n) + _copy_note(copied == "house"),
+                points=HOUSE_POINTS * n,
             )
         )
     for letter in TWIN_LETTERS:
         kind = f"twin{letter}"
         n = counts[kind]
         if n:
-            shape = ("single", "pair", "trio")[n - 1]
             lines.append(
-                ScoreLine(label=f"Twin {letter} {shape}{_copy_note(copied == kind)}", points=TWIN_SET[n])
+                ScoreLine(label=_twin_set(letter, n) + _copy_note(copied == kind), points=TWIN_SET[n])
             )
     if counts["chorus"]:
         n = counts["chorus"]
         points = CHORUS_POINTS if n >= CHORUS_MIN else 0
-        hint = "" if points else f", need {CHORUS_MIN}"
-        lines.append(
-            ScoreLine(label=_plural(n, "Chorus Cat") + _copy_note(copied == "chorus") + hint, points=points)
-        )
+        hint = "" if points else _(", need {count}", count=CHORUS_MIN)
+        label = n_("{count} Chorus Cat", "{count} Chorus Cats", n) + _copy_note(copied == "chorus") + hint
+        lines.append(ScoreLine(label=label, points=points))
     if counts["fib"]:
         n = counts["fib"]
-        lines.append(
-            ScoreLine(label=_plural(n, "Fibonacci Cat") + _copy_note(copied == "fib"), points=FIBONACCI[n])
-        )
+        label = n_("{count} Fibonacci Cat", "{count} Fibonacci Cats", n) + _copy_note(copied == "fib")
+        lines.append(ScoreLine(label=label, points=FIBONACCI[n]))
     if kinds[COPY] and not copied:
-        lines.append(ScoreLine(label="Copy Cat (not declared)", points=0))
+        lines.append(ScoreLine(label=_("Copy Cat (not declared)"), points=0))
     if kinds[PRECIOUS]:
-        lines.append(ScoreLine(label="Precious Cat", points=PRECIOUS_POINTS))
+        lines.append(ScoreLine(label=kind_name(PRECIOUS), points=PRECIOUS_POINTS))
     moons = sum(n for kind, n in kinds.items() if kind in _MOON_KINDS)
     for royal in (KING, QUEEN):
         if kinds[royal]:
             others = moons - 1
-            lines.append(
-                ScoreLine(
-                    label=f"{KIND_NAMES[royal]} (+{_plural(others, 'other Moon Cat')})", points=2 + 2 * others
-                )
+            label = n_(
+                "{name} (+{count} other Moon Cat)",
+                "{name} (+{count} other Moon Cats)",
+                others,
+                name=kind_name(royal),
             )
+            lines.append(ScoreLine(label=label, points=2 + 2 * others))
     for kind in ("ninja", "recall", "cthulhu"):
         if kinds[kind]:
-            lines.append(ScoreLine(label=_plural(kinds[kind], KIND_NAMES[kind]), points=0))
+            lines.append(ScoreLine(label=_zero_moons(kind, kinds[kind]), points=0))
     return tuple(lines)
 
 

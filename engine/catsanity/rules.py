@@ -6,7 +6,16 @@ import re
 
 from engine.catsanity import _flow as flow
 from engine.catsanity import hints
-from engine.catsanity._cards import ALL_CARDS, KIND, KIND_NAMES, SUN, SUN_KINDS, TOKENS_BY_PLAYERS, name
+from engine.catsanity._cards import (
+    ALL_CARDS,
+    KIND,
+    KIND_NAMES,
+    SUN,
+    SUN_KINDS,
+    TOKENS_BY_PLAYERS,
+    kind_name,
+    name,
+)
 from engine.catsanity._scoring import score_lines
 from engine.catsanity.model import (
     Adopt,
@@ -24,6 +33,7 @@ from engine.catsanity.model import (
 )
 from engine.catsanity.view import build_view, table_fields, to_act
 from engine.core import Event, Frozen, IllegalAction, InvalidInput, LastOf, Outcome, Rng, Rules, build
+from lang import N_, _, current, n_
 
 _KIND_RANK = {kind: index for index, kind in enumerate(flow.KIND_ORDER)}
 _DECLARE = tuple(Declare(kind=kind) for kind in SUN_KINDS)
@@ -46,7 +56,7 @@ def decode(text: str) -> CatSanityAction:
     """The action encoded as `text`; `InvalidInput` if it is not a CatSanity move."""
     if text == "auction":
         return _AUCTION
-    verb, _, arg = text.partition(":")
+    verb, _sep, arg = text.partition(":")
     if verb == "adopt" and arg in KIND:
         return Adopt(card=arg)
     if verb == "copy" and arg in SUN_KINDS:
@@ -55,17 +65,17 @@ def decode(text: str) -> CatSanityAction:
         return ReturnCat(kind=arg)
     if verb in ("bid", "ninja") and _NUMBER.fullmatch(arg):
         return PlaceBid(amount=int(arg)) if verb == "bid" else NinjaTarget(target=int(arg))
-    raise InvalidInput(f"{text!r} is not a CatSanity move.")
+    raise InvalidInput(_("{move} is not a CatSanity move.", move=repr(text)))
 
 
 _EXPECTED = {
-    Phase.TURN: "adopt a cat from the alley or call an auction",
-    Phase.AUCTION: "bid or pass in the auction",
-    Phase.COPY: "declare what the Copy Cat mimics",
-    Phase.NINJA: "pick an opponent for the Ninja attack",
-    Phase.RECALL: "choose a cat to return to the deck",
+    Phase.TURN: N_("Right now you need to adopt a cat from the alley or call an auction."),
+    Phase.AUCTION: N_("Right now you need to bid or pass in the auction."),
+    Phase.COPY: N_("Right now you need to declare what the Copy Cat mimics."),
+    Phase.NINJA: N_("Right now you need to pick an opponent for the Ninja attack."),
+    Phase.RECALL: N_("Right now you need to choose a cat to return to the deck."),
 }
-"""What the game waits for in each phase, as the end of a refusal ("Right now you need to …")."""
+"""What the game waits for in each phase, as a refusal."""
 
 
 class CatSanityRules(Rules[State, CatSanityAction, View]):
@@ -86,7 +96,7 @@ class CatSanityRules(Rules[State, CatSanityAction, View]):
         opts = options if isinstance(options, Options) else Options()
         rng = Rng.seeded(seed)
         deck, rng = rng.shuffled(ALL_CARDS)
-        first, rng = self.chosen_or_drawn_seat(opts.first_seat, players, rng, "The first player")
+        first, rng = self.chosen_or_drawn_seat(opts.first_seat, players, rng, _("The first player"))
         state = State(
             players=players,
             rng=rng,
@@ -164,24 +174,30 @@ class CatSanityRules(Rules[State, CatSanityAction, View]):
     def _reason(self, state: State, seat: int, action: CatSanityAction) -> str:
         """Why `action` is refused, in a sentence for the player."""
         phase = state.phase
-        expected = _EXPECTED.get(phase, "wait")
         if isinstance(action, Adopt) and phase == Phase.TURN:
-            return f"There is no {self._card_text(action.card)} in the alley to adopt."
+            return _("There is no {cat} in the alley to adopt.", cat=self._card_text(action.card))
         if isinstance(action, CallAuction) and phase == Phase.TURN:
-            return "An auction needs at least one Sun Cat in the alley."
+            return _("An auction needs at least one Sun Cat in the alley.")
         if isinstance(action, PlaceBid) and phase == Phase.AUCTION:
             auction = state.auction
             assert auction is not None
             if action.amount > state.tokens[seat]:
-                return f"You only have {state.tokens[seat]} sanity tokens, you can't bid {action.amount}."
-            return f"A bid must be higher than {auction.high}; bid more or pass."
+                return n_(
+                    "You only have {count} sanity tokens, you can't bid {amount}.",
+                    "You only have {count} sanity tokens, you can't bid {amount}.",
+                    state.tokens[seat],
+                    amount=action.amount,
+                )
+            return _("A bid must be higher than {high}; bid more or pass.", high=auction.high)
         if isinstance(action, Declare) and phase == Phase.COPY:
-            return "The Copy Cat can mimic House, Chorus, Fibonacci, or a Twin with a letter A–H."
+            return _("The Copy Cat can mimic House, Chorus, Fibonacci, or a Twin with a letter A–H.")
         if isinstance(action, NinjaTarget) and phase == Phase.NINJA:
-            return "The Ninja Cat must attack one of your opponents."
+            return _("The Ninja Cat must attack one of your opponents.")
         if isinstance(action, ReturnCat) and phase == Phase.RECALL:
-            return f"You have no {KIND_NAMES.get(action.kind, action.kind)} left in your home to return."
-        return f"Right now you need to {expected}."
+            cat = kind_name(action.kind) if action.kind in KIND_NAMES else action.kind
+            return _("You have no {cat} left in your home to return.", cat=cat)
+        expected = _EXPECTED.get(phase)
+        return _(expected) if expected else _("Right now you need to wait.")
 
     @staticmethod
     def _card_text(card: str) -> str:
@@ -208,10 +224,11 @@ class CatSanityRules(Rules[State, CatSanityAction, View]):
         return new
 
     def view(self, state: State, seat: int | None) -> View:
-        return build_view(state, seat, self.choices(state, seat), self._table(state))
+        return build_view(state, seat, self.choices(state, seat), self._table(state, current()))
 
-    _table = LastOf(table_fields)
-    """The table's part of a view, the same for every seat: built once per state."""
+    _table = LastOf(lambda state, language: table_fields(state))
+    """The table's part of a view, the same for every seat: built once per state and language (its
+    prompt is worded in the language speaking)."""
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != Phase.OVER:
@@ -221,9 +238,9 @@ class CatSanityRules(Rules[State, CatSanityAction, View]):
         best = max(scores)
         winners = tuple(seat for seat, total in enumerate(scores) if total == best)
         reason = (
-            "The deck ran out at the start of a turn."
+            _("The deck ran out at the start of a turn.")
             if state.end_reason == "deck"
-            else "Every player went insane."
+            else _("Every player went insane.")
         )
         return Outcome(scores=scores, winners=winners, reason=reason, breakdown=breakdown)
 
@@ -235,9 +252,9 @@ class CatSanityRules(Rules[State, CatSanityAction, View]):
         refills the alley) and the auction's last bid (which ends the turn) stand; a bid, the auction's
         call, a Copy Cat's declaration or the Ninja's target can be taken back."""
         return (
-            ("New cats came out of the deck, so your move stands.", state.deck),
-            ("The deck was shuffled, so your move stands.", state.rng),
-            ("Recall picks are secret, so yours stands.", state.recall.picked if state.recall else ()),
+            (_("New cats came out of the deck, so your move stands."), state.deck),
+            (_("The deck was shuffled, so your move stands."), state.rng),
+            (_("Recall picks are secret, so yours stands."), state.recall.picked if state.recall else ()),
         )
 
     def actions_are_public(self, state: State, seat: int) -> bool:

@@ -11,6 +11,7 @@ __all__ = ["KIND", "KIND_NAMES", "TOKENS_BY_PLAYERS", "View", "build_view", "is_
 from engine.catsanity._cards import KIND, KIND_NAMES, TOKENS_BY_PLAYERS, is_moon
 from engine.catsanity.model import Phase, PossibleChoice, State, View
 from engine.core import build
+from lang import _
 
 
 def to_act(state: State) -> tuple[int, ...]:
@@ -25,33 +26,44 @@ def to_act(state: State) -> tuple[int, ...]:
     return (state.turn,)
 
 
+def seat_mark(seat: int) -> str:
+    """A seat in a text, named when shown: "{p2}"."""
+    return f"{{p{seat}}}"
+
+
 def prompt(state: State, seat: int | None) -> str:
     """What is being decided now, with {pN} placeholders."""
-    turn = state.turn
+    turn = seat_mark(state.turn)
     phase = state.phase
     if phase == Phase.TURN:
-        return f"{{p{turn}}} adopts a cat from the alley or calls an auction"
+        return _("{player} adopts a cat from the alley or calls an auction", player=turn)
     if phase == Phase.COPY:
-        return f"{{p{turn}}} declares which Sun Cat the Copy Cat mimics"
+        return _("{player} declares which Sun Cat the Copy Cat mimics", player=turn)
     if phase == Phase.NINJA:
-        return f"{{p{turn}}} picks an opponent for the Ninja attack"
+        return _("{player} picks an opponent for the Ninja attack", player=turn)
     if phase == Phase.AUCTION:
         auction = state.auction
         assert auction is not None
-        bidder = auction.waiting[0]
+        bidder, caller = seat_mark(auction.waiting[0]), seat_mark(auction.caller)
         if auction.high_seat is None:
-            standing = "no bid yet"
-        else:
-            standing = f"highest bid {auction.high} by {{p{auction.high_seat}}}"
-        return f"{{p{bidder}}} bids or passes in {{p{auction.caller}}}'s auction ({standing})"
+            return _(
+                "{player} bids or passes in {caller}'s auction (no bid yet)", player=bidder, caller=caller
+            )
+        return _(
+            "{player} bids or passes in {caller}'s auction (highest bid {high} by {bidder})",
+            player=bidder,
+            caller=caller,
+            high=auction.high,
+            bidder=seat_mark(auction.high_seat),
+        )
     if phase == Phase.RECALL:
         recall = state.recall
         assert recall is not None
-        chooser = recall.waiting[0]
-        if seat == chooser and recall.picked:
-            return f"{{p{chooser}}} chooses one more cat to return to the deck"
-        return f"{{p{chooser}}} chooses 2 cats to return to the deck (Recall Cat)"
-    return "Play has ended"
+        chooser = seat_mark(recall.waiting[0])
+        if seat == recall.waiting[0] and recall.picked:
+            return _("{player} chooses one more cat to return to the deck", player=chooser)
+        return _("{player} chooses 2 cats to return to the deck (Recall Cat)", player=chooser)
+    return _("Play has ended")
 
 
 def table_fields(state: State) -> dict:
