@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from PIL import Image
 
 from engine.catsanity.texts import MOON_MARK, SUN_MARK
 from engine.catsanity.view import KIND, TOKENS_BY_PLAYERS, View, is_moon
 from engine.core import Outcome, fill_names
-from lang import N_, _, current, n_
+from lang import N_, _, n_
 from pictures import kit, shapes
 from pictures.results import paint_results, results_scene
 
@@ -84,7 +85,8 @@ def groups(home: Sequence[str]) -> tuple[tuple[str, bool, int], ...]:
 def scene(view: View, names: Sequence[str], outcome: Outcome | None) -> tuple:
     """The headline, who acts, the alley's (kind, is a Moon Cat), each home's `groups`, the scores,
     the sanity tokens and how many a player starts with, the deck's size and an auction's highest bid
-    (None with no auction); the results picture's once the game is over."""
+    (None with no auction), and the words the picture writes in the language speaking (`words`); the
+    results picture's once the game is over."""
     if outcome is not None:
         return results_scene(names, outcome)
     homes = tuple(groups(home) for home in view.homes)
@@ -92,59 +94,96 @@ def scene(view: View, names: Sequence[str], outcome: Outcome | None) -> tuple:
     full = TOKENS_BY_PLAYERS[view.players]
     now = fill_names(view.prompt, names)
     bid = None if view.auction is None else view.auction.high
+    kinds = sorted({kind for kind, _moon in alley} | {kind for home in homes for kind, _moon, _n in home})
     table = (view.to_act, alley, homes, view.scores, view.tokens, full, view.deck_size, bid)
-    return ("table", tuple(names), now, *table)
+    return ("table", tuple(names), now, *table, words(view.scores, kinds))
+
+
+def words(scores: Sequence[int], kinds: Sequence[str]) -> tuple:
+    """What the picture writes, worded when its scene is made (the scene is all a picture is drawn
+    from): each score's points, each kind's short name, and its labels (the deck's, the top bid's, an
+    empty alley's, an insane home's and a home with no cat's)."""
+    points = tuple(n_("{count} pt", "{count} pts", score) for score in scores)
+    shorts = tuple((kind, short(kind)) for kind in kinds)
+    labels = (_("deck"), _("top bid"), _("The alley is empty"), _("insane"), _("no cats yet"))
+    return points, shorts, labels
+
+
+class Words(NamedTuple):
+    """The words of a scene (`words`), by what they are."""
+
+    points: Sequence[str]
+    short: dict[str, str]
+    deck: str
+    top_bid: str
+    empty: str
+    insane: str
+    no_cats: str
 
 
 def paint(data: tuple) -> Image.Image:
     if data[0] == "results":
         return paint_results(TITLE, *data[1:])
-    names, now, to_act, alley, homes, scores, tokens, full, deck, bid = data[1:]
+    names, now, to_act, alley, homes, scores, tokens, full, deck, bid, (points, shorts, labels) = data[1:]
     canvas = kit.Canvas(now)
-    _alley(canvas, alley, deck, bid)
-    _homes(canvas, names, to_act, homes, scores, tokens, full)
+    said = Words(points, dict(shorts), *labels)
+    _alley(canvas, alley, deck, bid, said)
+    _homes(canvas, names, to_act, homes, scores, tokens, full, said)
     return canvas.image
 
 
-def chip_label(kind: str, count: int) -> str:
-    return short(kind) + (f" ×{count}" if count > 1 else "")
+def chip_label(name: str, count: int) -> str:
+    return name + (f" ×{count}" if count > 1 else "")
 
 
-def chip_width(kind: str, count: int) -> float:
-    return kit.length(chip_label(kind, count), kit.SMALL) + 44
+def chip_width(name: str, count: int) -> float:
+    return kit.length(chip_label(name, count), kit.SMALL) + 44
 
 
-def chip(canvas: kit.Canvas, x: float, y: float, kind: str, moon: bool, count: int) -> float:
-    """A kind's chip at (x, y): its mark in its colour, its name and count; returns its right edge."""
-    width = chip_width(kind, count)
+def chip(canvas: kit.Canvas, x: float, y: float, kind: str, moon: bool, count: int, name: str) -> float:
+    """A kind's chip at (x, y): its mark in its colour, its `name` and count; returns its right edge."""
+    width = chip_width(name, count)
     canvas.panel((x, y, x + width, y + CHIP), fill=kit.DARK, radius=CHIP // 2)
     shapes.symbol(canvas, mark(moon), x + 17, y + CHIP / 2, 10, colour(kind, moon))
-    canvas.text((x + 32, y + CHIP / 2), chip_label(kind, count), kit.SMALL, kit.INK, anchor="lm")
+    canvas.text((x + 32, y + CHIP / 2), chip_label(name, count), kit.SMALL, kit.INK, anchor="lm")
     return x + width
 
 
-def _alley(canvas: kit.Canvas, alley: Sequence[tuple[str, bool]], deck: int, bid: int | None) -> None:
+def _alley(
+    canvas: kit.Canvas, alley: Sequence[tuple[str, bool]], deck: int, bid: int | None, said: Words
+) -> None:
     """The alley's cards, left to right as the text lists them, and at the right the deck's size, or
     during an auction the highest bid (its Moon Cats, not for sale, greyed)."""
     canvas.record("alley", tuple(alley))
     canvas.record("bid", bid)
     box = (LEFT, ALLEY_TOP, RIGHT, ALLEY_BOTTOM)
-    key = ("alley", alley, deck, bid, current())
-    shown = canvas.kept_in(key, box, lambda: _alley_cards(canvas, alley, deck, bid))
+    key = (
+        "alley",
+        alley,
+        deck,
+        bid,
+        said.deck,
+        said.top_bid,
+        said.empty,
+        *(said.short[k] for k, _m in alley),
+    )
+    shown = canvas.kept_in(key, box, lambda: _alley_cards(canvas, alley, deck, bid, said))
     canvas.record("alley shows", shown)
 
 
-def _alley_cards(canvas: kit.Canvas, alley: Sequence[tuple[str, bool]], deck: int, bid: int | None) -> tuple:
+def _alley_cards(
+    canvas: kit.Canvas, alley: Sequence[tuple[str, bool]], deck: int, bid: int | None, said: Words
+) -> tuple:
     side = RIGHT - SIDE
     canvas.panel((side, ALLEY_TOP, RIGHT, ALLEY_BOTTOM), fill=kit.DARK, outline=kit.GREY, radius=10)
-    number, label = (str(deck), _("deck")) if bid is None else (str(bid) if bid else "–", _("top bid"))
+    number, label = (str(deck), said.deck) if bid is None else (str(bid) if bid else "–", said.top_bid)
     canvas.text((side + SIDE / 2, ALLEY_TOP + 24), number, kit.LARGE, kit.INK, anchor="mm", bold=True)
     canvas.text((side + SIDE / 2, ALLEY_BOTTOM - 16), label, kit.SMALL, kit.MUTED, anchor="mm")
     room = side - GAP - LEFT
     if not alley:
         canvas.panel((LEFT, ALLEY_TOP, side - GAP, ALLEY_BOTTOM))
         middle = (LEFT + room / 2, (ALLEY_TOP + ALLEY_BOTTOM) / 2)
-        canvas.text(middle, _("The alley is empty"), kit.TEXT, kit.MUTED, anchor="mm")
+        canvas.text(middle, said.empty, kit.TEXT, kit.MUTED, anchor="mm")
     width = (room - GAP * (len(alley) - 1)) / max(1, len(alley))
     shown = []
     for index, (kind, moon) in enumerate(alley):
@@ -155,7 +194,7 @@ def _alley_cards(canvas: kit.Canvas, alley: Sequence[tuple[str, bool]], deck: in
         drawn = shapes.symbol(canvas, mark(moon), x + width / 2, ALLEY_TOP + 22, 13, tint)
         name = canvas.text(
             (x + width / 2, ALLEY_BOTTOM - 18),
-            short(kind),
+            said.short[kind],
             kit.SMALL,
             kit.MUTED if aside else kit.INK,
             anchor="mm",
@@ -166,11 +205,11 @@ def _alley_cards(canvas: kit.Canvas, alley: Sequence[tuple[str, bool]], deck: in
     return tuple(shown)
 
 
-def _homes(canvas: kit.Canvas, names, to_act, homes, scores, tokens, full: int) -> None:
+def _homes(canvas: kit.Canvas, names, to_act, homes, scores, tokens, full: int, said: Words) -> None:
     """One row per home: name, sanity bar, Sun and Moon Cats counted, points; chips where rows have room."""
     step = (HOMES_BOTTOM - HOMES_TOP + GAP) / len(names)
     height = step - GAP
-    points = [n_("{count} pt", "{count} pts", score) for score in scores]
+    points = said.points
     points_room = max(kit.length(words, kit.SMALL, True) for words in points)
     counted = [
         tuple(sum(n for _, moon, n in home if moon is kind) for kind in (False, True)) for home in homes
@@ -178,7 +217,7 @@ def _homes(canvas: kit.Canvas, names, to_act, homes, scores, tokens, full: int) 
     count = 24 + max(kit.length(str(n), kit.SMALL, True) for pair in counted for n in pair) + 12
     counts_left = RIGHT - 12 - points_room - 10 - 2 * count
     bar = GAUGE + 6 + kit.length(f"{full}/{full}", kit.SMALL, True)
-    bar_left = counts_left - 14 - max(bar, kit.length(_("insane"), kit.SMALL, True) + 16)
+    bar_left = counts_left - 14 - max(bar, kit.length(said.insane, kit.SMALL, True) + 16)
     shown_names = kit.names_shown(names, kit.SMALL, bar_left - 14 - LEFT - 12)
     chips = height >= 2 * CHIP + 20
     seats, shown = [], []
@@ -202,9 +241,9 @@ def _homes(canvas: kit.Canvas, names, to_act, homes, scores, tokens, full: int) 
             )
             gauge = (round(bar_left) - 1, round(y) + 1, round(counts_left) - 6, round(y + height) - 1)
             sanity = canvas.kept(
-                ("sanity", tokens[seat], full, bar_left, middle - y, current()),
+                ("sanity", tokens[seat], full, bar_left, middle - y, said.insane),
                 gauge,
-                lambda: _sanity(canvas, bar_left, middle, tokens[seat], full),
+                lambda: _sanity(canvas, bar_left, middle, tokens[seat], full, said.insane),
             )
             for at, emoji, n in ((counts_left, SUN_MARK, suns), (counts_left + count, MOON_MARK, moons)):
                 shapes.symbol(canvas, emoji, at + 10, middle, 10)
@@ -213,14 +252,15 @@ def _homes(canvas: kit.Canvas, names, to_act, homes, scores, tokens, full: int) 
             if chips:
                 line = (LEFT + 4, round(y + height) - CHIP - 12, RIGHT - 4, round(y + height) - 6)
                 drawn = canvas.kept(
-                    ("chips", home, y % 1, current()),
+                    ("chips", home, y % 1, said.no_cats, *(said.short[kind] for kind, _m, _n in home)),
                     line,
-                    lambda: _chips(canvas, y + height - CHIP - 10, home),
+                    lambda: _chips(canvas, y + height - CHIP - 10, home, said),
                 )
             return name, value, sanity, drawn
 
         key = ("home", shown_names[seat], points[seat], tokens[seat], full, suns, moons, mine)
-        key += (home if chips else None, bar_left, counts_left, count, current())
+        key += (home if chips else None, bar_left, counts_left, count, said.insane, said.no_cats)
+        key += tuple(said.short[kind] for kind, _m, _n in home) if chips else ()
         name, value, sanity, drawn = canvas.kept_in(key, (LEFT, y, RIGHT, y + height), row)
         seats.append((name, value, mine))
         shown.append((scores[seat], sanity, suns, moons, drawn, mine))
@@ -228,11 +268,10 @@ def _homes(canvas: kit.Canvas, names, to_act, homes, scores, tokens, full: int) 
     canvas.record("homes", tuple(shown))
 
 
-def _sanity(canvas: kit.Canvas, x: float, y: float, tokens: int, full: int) -> str:
+def _sanity(canvas: kit.Canvas, x: float, y: float, tokens: int, full: int, insane: str) -> str:
     """A home's sanity as the text's bar says it: a gauge filled by the tokens held, then "4/7";
     "insane" on a warning's pill once none is left. Returns the words written."""
     if not tokens:
-        insane = _("insane")
         canvas.panel(
             (x, y - 14, x + kit.length(insane, kit.SMALL, True) + 16, y + 14), kit.WARNING, radius=14
         )
@@ -243,15 +282,15 @@ def _sanity(canvas: kit.Canvas, x: float, y: float, tokens: int, full: int) -> s
     return canvas.text((x + GAUGE + 6, y), f"{tokens}/{full}", kit.SMALL, kit.INK, anchor="lm", bold=True)
 
 
-def _chips(canvas: kit.Canvas, y: float, home) -> tuple[int, str]:
+def _chips(canvas: kit.Canvas, y: float, home, said: Words) -> tuple[int, str]:
     """A home's kinds as chips in one line, and "+N" for the kinds that do not fit: (chips, "+N")."""
     x, drawn, more = LEFT + 12, 0, ""
     for kind, moon, count in home:
-        if x + chip_width(kind, count) > RIGHT - 60:
+        if x + chip_width(said.short[kind], count) > RIGHT - 60:
             more = canvas.text((x + 4, y + CHIP / 2), f"+{len(home) - drawn}", kit.SMALL, kit.INK, "lm", True)
             break
-        x = chip(canvas, x, y, kind, moon, count) + GAP
+        x = chip(canvas, x, y, kind, moon, count, said.short[kind]) + GAP
         drawn += 1
     if not home:
-        canvas.text((LEFT + 12, y + CHIP / 2), _("no cats yet"), kit.SMALL, kit.MUTED, anchor="lm")
+        canvas.text((LEFT + 12, y + CHIP / 2), said.no_cats, kit.SMALL, kit.MUTED, anchor="lm")
     return drawn, more

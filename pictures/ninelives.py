@@ -19,6 +19,7 @@ from PIL import Image
 
 from engine.core import Outcome, fill_names
 from engine.ninelives.view import EMOJI, LIMIT, POWERS, View
+from lang import _, p_
 from pictures import kit, seats, shapes
 from pictures.results import paint_results
 
@@ -37,15 +38,16 @@ POWER_WIDTH = 264
 def scene(view: View, names: Sequence[str], outcome: Outcome | None) -> tuple:
     """The table's scene: names, headline, who acts, the counts, the ignored cats, the newest card's
     printed icons and how many cards the table holds (`bench.pictures` reads that, item 7), the power
-    in force, and lives (safe or not)."""
+    in force, and lives (safe or not), and the words it writes in the language speaking (a picture is
+    drawn from its scene alone)."""
     lives = tuple(seat.lives for seat in view.seats)
     if outcome is not None:
-        return ("results", tuple(names), outcome.scores, outcome.winners, lives)
+        return ("results", tuple(names), outcome.scores, outcome.winners, lives, _("{player}'s lives"))
     newest = view.table[-1][-1].card.icons if view.table else ()
     power = ()
     if view.power is not None:
         card = view.power.card()
-        power = (POWERS[card.power].name, POWERS[card.power].params, card.a, card.b)
+        power = (_(POWERS[card.power].name), POWERS[card.power].params, card.a, card.b)
     safe = tuple(seat.safe for seat in view.seats)
     prompt = fill_names(view.prompt, names)
     return (
@@ -60,18 +62,20 @@ def scene(view: View, names: Sequence[str], outcome: Outcome | None) -> tuple:
         power,
         lives,
         safe,
+        (_("Table"), _("No cards yet"), _("Power"), p_("no power in force", "none"), _("safe")),
     )
 
 
 def paint(data: tuple) -> Image.Image:
     if data[0] == "results":
-        _, names, scores, winners, lives = data
+        names, scores, winners, lives, whose = data[1:]
 
         def collection(canvas: kit.Canvas, box) -> None:
-            _winner_lives(canvas, box, names, winners, lives)
+            _winner_lives(canvas, box, names, winners, lives, whose)
 
         return paint_results(TITLE, names, scores, winners, (), collection=collection)
-    _, names, now, to_act, counts, ignored, newest, on_table, power, lives, safe = data
+    names, now, to_act, counts, ignored, newest, on_table, power, lives, safe, words = data[1:]
+    table_word, no_cards, power_word, no_power, safe_word = words
     canvas = kit.Canvas(now)
     x0, y0, x1, y1 = seats.stage(len(names))
     y0 += 4
@@ -80,12 +84,23 @@ def paint(data: tuple) -> Image.Image:
     split = x1 - POWER_WIDTH - GAP
     table = (x0, y0 + tall + GAP, split, y1)
     canvas.record("table", tuple(_card_parts(newest)))
-    canvas.kept_in(("table", newest, on_table), table, lambda: _table(canvas, newest, on_table, table))
+    canvas.kept_in(
+        ("table", newest, on_table, table_word, no_cards),
+        table,
+        lambda: _table(canvas, newest, on_table, table, table_word, no_cards),
+    )
     in_force = (split + GAP, y0 + tall + GAP, x1, y1)
     canvas.record(
-        "power", canvas.kept_in(("power", power), in_force, lambda: _power(canvas, power, in_force))
+        "power",
+        canvas.kept_in(
+            ("power", power, power_word, no_power),
+            in_force,
+            lambda: _power(canvas, power, in_force, power_word, no_power),
+        ),
     )
-    values = [f"{count}" + (" safe" if is_safe else "") for count, is_safe in zip(lives, safe, strict=True)]
+    values = [
+        f"{count} {safe_word}" if is_safe else f"{count}" for count, is_safe in zip(lives, safe, strict=True)
+    ]
     seats.seat_rows(canvas, names, values, marked=to_act, icon=lambda c, x, y: shapes.heart(c, x, y, 10))
     return canvas.image
 
@@ -133,16 +148,16 @@ def _counts(canvas: kit.Canvas, counts: Sequence[int], ignored: Sequence[int], b
     canvas.record("cats", tuple(shown))
 
 
-def _table(canvas: kit.Canvas, newest: Sequence[int], on_table: int, box) -> None:
+def _table(canvas: kit.Canvas, newest: Sequence[int], on_table: int, box, label: str, empty: str) -> None:
     """The newest card, its icons in one row or two, whichever draws them bigger; under the label,
     "+N" counts the other cards on the table."""
     x0, y0, x1, y1 = box
     canvas.panel(box, kit.PANEL, radius=10)
-    canvas.text((x0 + 12, y0 + 6), "Table", kit.SMALL, kit.MUTED)
+    canvas.text((x0 + 12, y0 + 6), label, kit.SMALL, kit.MUTED)
     parts = _card_parts(newest)
     top, height, middle = y0 + 6, y1 - y0 - 12, (x0 + LABEL + x1 - 6) / 2
     if not parts:
-        canvas.text((middle, top + height / 2), "No cards yet", kit.SMALL, kit.MUTED, anchor="mm")
+        canvas.text((middle, top + height / 2), empty, kit.SMALL, kit.MUTED, anchor="mm")
         return
     if on_table > 1:
         canvas.text((x0 + 12, y1 - 8), f"+{on_table - 1}", kit.TEXT, kit.MUTED, anchor="ld")
@@ -187,15 +202,15 @@ def _marks(parts: Sequence[tuple[int, int]]) -> float:
     return sum(kit.length(f"×{n}", kit.SMALL, True) + 2 for _, n in parts if n)
 
 
-def _power(canvas: kit.Canvas, power: tuple, box) -> tuple:
+def _power(canvas: kit.Canvas, power: tuple, box, label: str, none: str) -> tuple:
     """The power in force: its name, then its cats as shapes, in the largest size that fits; returns
     what it drew (the name's words, the cats' emoji)."""
     x0, y0, x1, y1 = box
     canvas.panel(box, kit.PANEL, radius=10)
-    canvas.text((x0 + 12, y0 + 6), "Power", kit.SMALL, kit.MUTED)
+    canvas.text((x0 + 12, y0 + 6), label, kit.SMALL, kit.MUTED)
     middle = (y0 + 34 + y1 - 4) / 2
     if not power:
-        canvas.text((x0 + 12, middle), "none", kit.TEXT, kit.MUTED, anchor="lm")
+        canvas.text((x0 + 12, middle), none, kit.TEXT, kit.MUTED, anchor="lm")
         return ()
     name, params, a, b = power
     parts: list = [name]
@@ -219,14 +234,18 @@ def _power(canvas: kit.Canvas, power: tuple, box) -> tuple:
     return tuple(drawn)
 
 
-def _winner_lives(canvas: kit.Canvas, box, names: Sequence[str], winners: Sequence[int], lives) -> None:
-    """The winner's nine lives as hearts, three by three: those left in the warning red, lost ones grey."""
+def _winner_lives(
+    canvas: kit.Canvas, box, names: Sequence[str], winners: Sequence[int], lives, whose: str
+) -> None:
+    """The winner's nine lives as hearts, three by three: those left in the warning red, lost ones grey;
+    `whose` words the title ("{player}'s lives")."""
     x0, y0, x1, y1 = box
     if not winners:
         return
     seat = winners[0]
-    (name,) = kit.names_shown([names[seat]], kit.SMALL, x1 - x0 - 24 - kit.length("'s lives", kit.SMALL))
-    canvas.text((x0 + 12, y0 + 8), f"{name}'s lives", kit.SMALL, kit.MUTED)
+    room = x1 - x0 - 24 - kit.length(whose.replace("{player}", ""), kit.SMALL)
+    (name,) = kit.names_shown([names[seat]], kit.SMALL, room)
+    canvas.text((x0 + 12, y0 + 8), whose.replace("{player}", name), kit.SMALL, kit.MUTED)
     size = min((x1 - x0 - 40) / 3, (y1 - y0 - 56) / 3)
     left = (x0 + x1) / 2 - size
     for index in range(LIMIT):

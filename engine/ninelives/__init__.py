@@ -6,9 +6,12 @@ from engine.ninelives.guide import PAGES
 from engine.ninelives.hints import HINTS
 from engine.ninelives.rules import NineLivesRules
 from engine.ninelives.texts import TEXTS
+from lang import N_
 
 RULES = NineLivesRules()
-ABOUT = "Play cat cards toward a perfect nine and keep your nine lives; about 30 minutes, for 2 to 6 players."
+ABOUT = N_(
+    "Play cat cards toward a perfect nine and keep your nine lives; about 30 minutes, for 2 to 6 players."
+)
 GAME = Game(
     about=ABOUT,
     rules=RULES,

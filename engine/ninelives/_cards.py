@@ -10,6 +10,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from engine.core import Frozen, Rng
+from lang import N_, _
 
 CATS = ("circle", "square", "triangle", "star")
 EMOJI = ("⚪", "🟦", "🔺", "⭐")
@@ -22,16 +23,20 @@ Counts = tuple[int, int, int, int]
 NO_COUNTS: Counts = (0, 0, 0, 0)
 
 
-@lru_cache(maxsize=2048)
 def icons_text(counts: Counts) -> str:
     """The icons of a card as emoji, e.g. "⚪⚪🟦" (long runs shortened, e.g. "⭐×9")."""
+    return _icons(counts) or _("nothing")
+
+
+@lru_cache(maxsize=2048)
+def _icons(counts: Counts) -> str:
     parts = []
     for cat, n in enumerate(counts):
         if n > 4:
             parts.append(f"{EMOJI[cat]}×{n}")
         elif n:
             parts.append(EMOJI[cat] * n)
-    return "".join(parts) or "nothing"
+    return "".join(parts)
 
 
 _CARD_IDS = tuple(f"C{n:02d}" for n in range(100))
@@ -87,7 +92,7 @@ def build_cat_deck(rng: Rng) -> tuple[tuple[Counts, ...], Rng]:
         for size, count in _PICKS.items():
             picked, rng = _sample(rng, _BIG[size], count)
             chosen.extend(picked)
-        for _ in range(_EXTRA):
+        for _extra in range(_EXTRA):
             unused = [c for size in (4, 5, 6) for c in _BIG[size] if c not in chosen]
             index, rng = rng.weighted([_SIZE_WEIGHT[sum(c)] for c in unused])
             chosen.append(unused[index])
@@ -140,12 +145,14 @@ class Power(NamedTuple):
 
     key: PowerKey
     name: str
+    """In English: `life_name` says it in the language speaking."""
     core: bool
     draw: int
     weight: float
     params: str  # "", "A", "AB" (two different cats) or "An" (a cat and 1..5)
     emoji: str
     text: str
+    """In English, with {a} and {b} for its parameters: `life_text` says it in the language speaking."""
 
 
 POWERS: dict[PowerKey, Power] = {
@@ -153,69 +160,177 @@ POWERS: dict[PowerKey, Power] = {
     for p in (
         Power(
             PowerKey.SKIP,
-            "Skip Turn",
+            N_("Skip Turn"),
             True,
             2,
             1,
             "",
             "⏭️",
-            "You may skip your turn; the next player must skip.",
+            N_("You may skip your turn; the next player must skip."),
         ),
-        Power(PowerKey.COPYCAT, "Copycat", True, 2, 2, "", "🐈", "Use another player's top life power."),
-        Power(PowerKey.WILDCARD, "Wildcard", True, 2, 1, "", "🃏", "Play any card, regardless of the rules."),
-        Power(PowerKey.REPLACE, "Replace", True, 2, 1.5, "", "🔁", "You may play on top of a table card."),
-        Power(PowerKey.INSPECT, "Inspect", True, 2, 2, "", "🔍", "Everyone else plays with an open hand."),
-        Power(PowerKey.SHAPESHIFT, "Shapeshift", True, 2, 2, "AB", "🪄", "Your card's {a} count as {b}."),
-        Power(PowerKey.FORBID, "Forbid", True, 3, 1.25, "A", "🚫", "You can't play a card showing {a}."),
-        Power(PowerKey.PLUS, "More Allowed", True, 2, 1.25, "A", "➕", "You may take {a} above 9."),
         Power(
-            PowerKey.WILDCARD_PAID, "Wildcard Paid", False, 1, 1, "", "💸", "Give a card away, then play any."
+            PowerKey.COPYCAT, N_("Copycat"), True, 2, 2, "", "🐈", N_("Use another player's top life power.")
         ),
-        Power(PowerKey.SWAP, "Swap", False, 2, 1.5, "", "🔄", "You may trade your card with a table card."),
-        Power(PowerKey.STEAL, "Steal", False, 1, 1.5, "", "🦝", "Steal a card from the table or a player."),
+        Power(
+            PowerKey.WILDCARD,
+            N_("Wildcard"),
+            True,
+            2,
+            1,
+            "",
+            "🃏",
+            N_("Play any card, regardless of the rules."),
+        ),
+        Power(
+            PowerKey.REPLACE,
+            N_("Replace"),
+            True,
+            2,
+            1.5,
+            "",
+            "🔁",
+            N_("You may play on top of a table card."),
+        ),
+        Power(
+            PowerKey.INSPECT,
+            N_("Inspect"),
+            True,
+            2,
+            2,
+            "",
+            "🔍",
+            N_("Everyone else plays with an open hand."),
+        ),
+        Power(
+            PowerKey.SHAPESHIFT, N_("Shapeshift"), True, 2, 2, "AB", "🪄", N_("Your card's {a} count as {b}.")
+        ),
+        Power(
+            PowerKey.FORBID, N_("Forbid"), True, 3, 1.25, "A", "🚫", N_("You can't play a card showing {a}.")
+        ),
+        Power(PowerKey.PLUS, N_("More Allowed"), True, 2, 1.25, "A", "➕", N_("You may take {a} above 9.")),
+        Power(
+            PowerKey.WILDCARD_PAID,
+            N_("Wildcard Paid"),
+            False,
+            1,
+            1,
+            "",
+            "💸",
+            N_("Give a card away, then play any."),
+        ),
+        Power(
+            PowerKey.SWAP,
+            N_("Swap"),
+            False,
+            2,
+            1.5,
+            "",
+            "🔄",
+            N_("You may trade your card with a table card."),
+        ),
+        Power(
+            PowerKey.STEAL,
+            N_("Steal"),
+            False,
+            1,
+            1.5,
+            "",
+            "🦝",
+            N_("Steal a card from the table or a player."),
+        ),
         Power(
             PowerKey.DRAW_AND_PLAY,
-            "Draw and Play",
+            N_("Draw and Play"),
             False,
             0,
             1,
             "",
             "🎴",
-            "Draw 2; you must play one of them.",
+            N_("Draw 2; you must play one of them."),
         ),
         Power(
             PowerKey.STEAL_AND_PLAY,
-            "Steal and Play",
+            N_("Steal and Play"),
             False,
             0,
             1,
             "",
             "🥷",
-            "Steal 2; you must play one of them.",
+            N_("Steal 2; you must play one of them."),
         ),
         Power(
             PowerKey.DOUBLE_TURN,
-            "Double Turn",
+            N_("Double Turn"),
             False,
             2,
             2,
             "",
             "⏩",
-            "You may take 2 turns; so must the next.",
-        ),
-        Power(PowerKey.CAROUSEL, "Card Carousel", False, 2, 1, "", "🎠", "Everyone passes 2 cards one way."),
-        Power(
-            PowerKey.SHUFFLE_LIVES, "Shuffle Lives", False, 2, 2, "", "🔀", "Reorder any player's life stack."
-        ),
-        Power(PowerKey.SINGLE_CAT, "Single Cat", False, 1, 1, "", "☝️", "Your card counts as one icon of it."),
-        Power(PowerKey.FORCE_WAGER, "Force Wager", False, 2, 1.25, "", "⚠️", "The next player must wager."),
-        Power(
-            PowerKey.FORBID_WAGER, "Forbid Wager", False, 2, 1.5, "", "🔒", "The next player may not wager."
+            N_("You may take 2 turns; so must the next."),
         ),
         Power(
-            PowerKey.NUMBERSHIFT, "Numbershift", False, 2, 1.5, "An", "🔢", "Your card counts as {b} × {a}."
+            PowerKey.CAROUSEL,
+            N_("Card Carousel"),
+            False,
+            2,
+            1,
+            "",
+            "🎠",
+            N_("Everyone passes 2 cards one way."),
         ),
-        Power(PowerKey.IGNORE, "Ignore", False, 3, 1.25, "A", "🙈", "Everyone ignores {a} this round."),
+        Power(
+            PowerKey.SHUFFLE_LIVES,
+            N_("Shuffle Lives"),
+            False,
+            2,
+            2,
+            "",
+            "🔀",
+            N_("Reorder any player's life stack."),
+        ),
+        Power(
+            PowerKey.SINGLE_CAT,
+            N_("Single Cat"),
+            False,
+            1,
+            1,
+            "",
+            "☝️",
+            N_("Your card counts as one icon of it."),
+        ),
+        Power(
+            PowerKey.FORCE_WAGER,
+            N_("Force Wager"),
+            False,
+            2,
+            1.25,
+            "",
+            "⚠️",
+            N_("The next player must wager."),
+        ),
+        Power(
+            PowerKey.FORBID_WAGER,
+            N_("Forbid Wager"),
+            False,
+            2,
+            1.5,
+            "",
+            "🔒",
+            N_("The next player may not wager."),
+        ),
+        Power(
+            PowerKey.NUMBERSHIFT,
+            N_("Numbershift"),
+            False,
+            2,
+            1.5,
+            "An",
+            "🔢",
+            N_("Your card counts as {b} × {a}."),
+        ),
+        Power(
+            PowerKey.IGNORE, N_("Ignore"), False, 3, 1.25, "A", "🙈", N_("Everyone ignores {a} this round.")
+        ),
     )
 }
 
@@ -235,13 +350,14 @@ class LifeCard(Frozen):
 def life_name(card: LifeCard) -> str:
     """The card's power with its parameters, e.g. "Shapeshift ⚪→🟦" or "Numbershift 3×⭐"."""
     power = POWERS[card.power]
+    name = _(power.name)
     if power.params == "AB":
-        return f"{power.name} {EMOJI[card.a]}→{EMOJI[card.b]}"
+        return f"{name} {EMOJI[card.a]}→{EMOJI[card.b]}"
     if power.params == "An":
-        return f"{power.name} {card.b}×{EMOJI[card.a]}"
+        return f"{name} {card.b}×{EMOJI[card.a]}"
     if power.params == "A":
-        return f"{power.name} {EMOJI[card.a]}"
-    return power.name
+        return f"{name} {EMOJI[card.a]}"
+    return name
 
 
 def life_text(card: LifeCard) -> str:
@@ -249,7 +365,7 @@ def life_text(card: LifeCard) -> str:
     power = POWERS[card.power]
     a = EMOJI[card.a] if card.a >= 0 else ""
     b = (EMOJI[card.b] if power.params == "AB" else str(card.b)) if card.b >= 0 else ""
-    return power.text.format(a=a, b=b)
+    return _(power.text, a=a, b=b)
 
 
 def _card_types(power: Power) -> list[LifeCard]:

@@ -13,12 +13,12 @@ from engine.ninelives._words import (
     after_text,
     card_status,
     card_text,
+    cards_text,
     effect_text,
     life_short,
     lives_text,
     ordinal,
     play_of,
-    plural,
 )
 from engine.ninelives.model import (
     CardView,
@@ -49,21 +49,22 @@ from engine.ninelives.model import (
     decode,
 )
 from engine.texts import Choice, Control
+from lang import N_, _, n_, p_
 
 BUTTONS, OPTIONS, ROWS = 5, 25, 4
 CARD_BUTTONS = 10  # playable cards as buttons (two rows); more go into selects of 25
 PLACEHOLDERS = {
-    Step.PLACE: "🔁 Where does your card go?",
-    Step.ICON: "☝️ Which icon does your card count as?",
-    Step.COPY: "🐈 Whose top life power do you copy?",
-    Step.GIVE: "💸 Which card do you give away?",
-    Step.TO: "💸 Who gets your card?",
-    Step.FROM: "🦝 Where do you steal from?",
-    Step.TAKE: "🦝 Which table card do you take?",
-    Step.DIR: "🎠 Which way do the cards go?",
-    Step.STACK: "🔀 Whose life stack do you reorder?",
-    Phase.CAROUSEL: "🎠 Choose a card to pass",
-    Phase.QUEEN: "👑 Who becomes the Kittyqueen?",
+    Step.PLACE: N_("🔁 Where does your card go?"),
+    Step.ICON: N_("☝️ Which icon does your card count as?"),
+    Step.COPY: N_("🐈 Whose top life power do you copy?"),
+    Step.GIVE: N_("💸 Which card do you give away?"),
+    Step.TO: N_("💸 Who gets your card?"),
+    Step.FROM: N_("🦝 Where do you steal from?"),
+    Step.TAKE: N_("🦝 Which table card do you take?"),
+    Step.DIR: N_("🎠 Which way do the cards go?"),
+    Step.STACK: N_("🔀 Whose life stack do you reorder?"),
+    Phase.CAROUSEL: N_("🎠 Choose a card to pass"),
+    Phase.QUEEN: N_("👑 Who becomes the Kittyqueen?"),
 }
 
 
@@ -90,21 +91,20 @@ def arrange(view: View, choices: Sequence[Choice]) -> list[Control] | None:
 def _play_controls(view: View, legal: dict[str, Choice]) -> list[Control]:
     first = []
     if "w" in legal:
-        label = f"🎲 Wager {life_short(view.my_stack[0])}" if view.my_stack else legal["w"].label
+        label = _("🎲 Wager {life}", life=life_short(view.my_stack[0])) if view.my_stack else legal["w"].label
         first.append(Choice("w", label))
     if "skip" in legal:
-        first.append(Choice("skip", "⏭️ Skip your turn"))
-    last = [Choice("end", "✋ End your turn")] if "end" in legal else []
+        first.append(Choice("skip", _(FIXED_LABELS[SkipTurn])))
+    last = [Choice("end", _(FIXED_LABELS[EndTurn]))] if "end" in legal else []
     if "giveup" in legal:  # NL-5: the top life and every life wagered this round
         me = view.seats[view.seat]
-        last.append(
-            Choice("giveup", f"🏳️ Give up (lose {lives_text(min(me.stack_size, 1) + len(me.wagered))})")
-        )
+        lost = lives_text(min(me.stack_size, 1) + len(me.wagered))
+        last.append(Choice("giveup", _("🏳️ Give up (lose {lives})", lives=lost)))
     cards = []
     for card in view.hand:
         if f"p:{card.id}" in legal:
             status = card_status(view, card)
-            label = f"🐱 Play {card_text(card)}" + " 🎯" * status.perfect + "…" * status.choose
+            label = _("🐱 Play {card}", card=card_text(card)) + " 🎯" * status.perfect + "…" * status.choose
             cards.append(Choice(f"p:{card.id}", label, status.text[:100]))
     known = {choice.value for choice in (*first, *last, *cards)}
     cards += [choice for value, choice in legal.items() if value not in known]
@@ -114,7 +114,7 @@ def _play_controls(view: View, legal: dict[str, Choice]) -> list[Control]:
             for i in range(0, len(cards), BUTTONS)
         ]
     else:
-        middle = grouped(cards, "🐱 Play a card")
+        middle = grouped(cards, _("🐱 Play a card"))
     return [
         Control("buttons", tuple(first), style="primary"),
         *middle,
@@ -133,10 +133,14 @@ def _order_controls(view: View, legal: dict[str, Choice]) -> list[Control]:
         for value, choice in legal.items()
         if value != "keep"
     )
-    whose = "your" if view.arranging_for in (None, view.seat) else "the"
-    keep = (Choice("keep", "✅ Keep the rest in this order"),) if "keep" in legal else ()
+    place = ordinal(position)
+    if view.arranging_for in (None, view.seat):
+        placeholder = _("Choose your {place} life (from the top)", place=place)
+    else:
+        placeholder = _("Choose the {place} life (from the top)", place=place)
+    keep = (Choice("keep", _(FIXED_LABELS[Keep])),) if "keep" in legal else ()
     return [
-        *grouped(options, f"Choose {whose} {ordinal(position)} life (from the top)", buttons=False),
+        *grouped(options, placeholder, buttons=False),
         Control("buttons", keep, style="success"),
     ]
 
@@ -146,7 +150,7 @@ def _pick_controls(view: View, legal: dict[str, Choice]) -> list[Control]:
     its own button when the covers or swaps need a select."""
     step = view.step if view.phase == Phase.PLAY else view.phase
     choices = [_describe(view, choice) for choice in legal.values()]
-    placeholder = PLACEHOLDERS.get(step, "Choose")
+    placeholder = _(PLACEHOLDERS[step]) if step in PLACEHOLDERS else _("Choose")
     new = [choice for choice in choices if choice.value == "t"]
     rest = [choice for choice in choices if choice.value != "t"]
     if new and len(choices) > BUTTONS:
@@ -159,8 +163,11 @@ def _describe(view: View, choice: Choice) -> Choice:
     action = decode(choice.value)
     if isinstance(action, Give | Pass):
         card = _hand_card(view, action.card)
-        word = "💸 Give" if isinstance(action, Give) else "🎠 Pass"
-        return Choice(choice.value, f"{word} {card_text(card)}") if card is not None else choice
+        if card is None:
+            return choice
+        if isinstance(action, Give):
+            return Choice(choice.value, _("💸 Give {card}", card=card_text(card)))
+        return Choice(choice.value, _("🎠 Pass {card}", card=card_text(card)))
     if isinstance(action, NewCard | Cover | SwapWith | CountAs | Take):
         return _describe_placing(view, action, choice)
     seat = getattr(action, "seat", None)
@@ -169,12 +176,15 @@ def _describe(view: View, choice: Choice) -> Choice:
         if isinstance(action, CopyPower):
             return Choice(choice.value, choice.label, life_text(info.top.card()) if info.top else None)
         if isinstance(action, ReorderStack):
-            return Choice(choice.value, choice.label, f"{lives_text(info.stack_size)} in the stack")
-        return Choice(choice.value, choice.label, f"{plural(info.hand_size, 'card')} in hand")
+            return Choice(
+                choice.value, choice.label, _("{lives} in the stack", lives=lives_text(info.stack_size))
+            )
+        return Choice(choice.value, choice.label, _("{cards} in hand", cards=cards_text(info.hand_size)))
     if isinstance(action, StealFrom):
-        return Choice(
-            choice.value, choice.label, f"{plural(len(view.table), 'uncovered card')} to choose from"
+        uncovered = n_(
+            "{count} uncovered card to choose from", "{count} uncovered cards to choose from", len(view.table)
         )
+        return Choice(choice.value, choice.label, uncovered)
     return choice
 
 
@@ -189,7 +199,9 @@ def _describe_placing(
     if isinstance(action, Take):
         top = view.table[piles[card_id(action.card)]][-1].card
         return Choice(
-            choice.value, f"🦝 Take {card_text(top)}", "into your hand; what it covered counts again"
+            choice.value,
+            _("🦝 Take {card}", card=card_text(top)),
+            _("into your hand; what it covered counts again"),
         )
     play = play_of(view, view.selected.id) if view.selected is not None else None
     if play is None:
@@ -232,24 +244,31 @@ def _table_top(view: View, card: int) -> CardView | None:
 
 
 FIXED_LABELS = {
-    Keep: "✅ Keep the rest in this order",
-    GiveUp: "🏳️ Give up (lose a life)",
-    SkipTurn: "⏭️ Skip your turn",
-    EndTurn: "✋ End your turn",
-    NewCard: "🐱 Play it as a new table card",
+    Keep: N_("✅ Keep the rest in this order"),
+    GiveUp: N_("🏳️ Give up (lose a life)"),
+    SkipTurn: N_("⏭️ Skip your turn"),
+    EndTurn: N_("✋ End your turn"),
+    NewCard: N_("🐱 Play it as a new table card"),
 }
-CARD_WORDS = {Play: "🐱 Play", Give: "💸 Give", Pass: "🎠 Pass", Take: "🦝 Take"}
+CARD_WORDS = {
+    Play: N_("🐱 Play {card}"),
+    Give: N_("💸 Give {card}"),
+    Pass: N_("🎠 Pass {card}"),
+    Take: N_("🦝 Take {card}"),
+    Cover: N_("🔁 Cover {card}"),
+    SwapWith: N_("🔄 Swap it for {card}"),
+}
 
 
 def action_label(view: View, action: Move) -> str:
     """A short button label for `action`, from the seat's view, with {pN} placeholders for names."""
     if type(action) in FIXED_LABELS:
-        return FIXED_LABELS[type(action)]
+        return _(FIXED_LABELS[type(action)])
     if isinstance(action, Wager):
-        return f"🎲 Wager {life_short(view.my_stack[0])}" if view.my_stack else "🎲 Wager"
+        return _("🎲 Wager {life}", life=life_short(view.my_stack[0])) if view.my_stack else _("🎲 Wager")
     if isinstance(action, Play | Give | Pass):
         card = _hand_card(view, action.card)
-        text = f"{CARD_WORDS[type(action)]} {card_text(card) if card is not None else card_id(action.card)}"
+        text = _(CARD_WORDS[type(action)], card=card_text(card) if card is not None else card_id(action.card))
         if isinstance(action, Play):
             play = play_of(view, card_id(action.card))
             one_way = play is not None and len(play.ways) == 1 and play.ways[0].icon < 0
@@ -257,24 +276,34 @@ def action_label(view: View, action: Move) -> str:
         return text[:80]
     if isinstance(action, Take | Cover | SwapWith):
         top = _table_top(view, action.card)
-        word = {Take: "🦝 Take", Cover: "🔁 Cover", SwapWith: "🔄 Swap it for"}[type(action)]
-        return f"{word} {card_text(top) if top is not None else card_id(action.card)}"[:80]
+        return _(CARD_WORDS[type(action)], card=card_text(top) if top is not None else card_id(action.card))[
+            :80
+        ]
     if isinstance(action, CountAs):
-        return f"☝️ Count it as one {EMOJI[action.cat]}"
+        return _("☝️ Count it as one {cat}", cat=EMOJI[action.cat])
     if isinstance(action, NextLife):
         life = next((life for life in view.arranging if life.id == life_id(action.life)), None)
-        return f"Next: {life_short(life)}" if life is not None else action.encode()
+        return _("Next: {life}", life=life_short(life)) if life is not None else action.encode()
+    seat = _seat(getattr(action, "seat", None))
     if isinstance(action, CopyPower):
         top = view.seats[action.seat].top
-        return f"🐈 Copy {{p{action.seat}}}'s {life_name(top.card()) if top is not None else 'power'}"
+        power = life_name(top.card()) if top is not None else p_("a life card's power", "power")
+        return _("🐈 Copy {player}'s {power}", player=seat, power=power)
     if isinstance(action, GiveTo):
-        return f"💸 Give it to {{p{action.seat}}}"
+        return _("💸 Give it to {player}", player=seat)
     if isinstance(action, StealFrom):
-        return "🦝 Steal from the table" if action.seat is None else f"🦝 Steal from {{p{action.seat}}}"
+        return (
+            _("🦝 Steal from the table") if action.seat is None else _("🦝 Steal from {player}", player=seat)
+        )
     if isinstance(action, CarouselDirection):
-        return "⬅️ Pass to the left" if action.left else "➡️ Pass to the right"
+        return _("⬅️ Pass to the left") if action.left else _("➡️ Pass to the right")
     if isinstance(action, ReorderStack):
-        return f"🔀 Reorder {{p{action.seat}}}'s lives"
+        return _("🔀 Reorder {player}'s lives", player=seat)
     if isinstance(action, Crown):
-        return f"👑 Crown {{p{action.seat}}}"
+        return _("👑 Crown {player}", player=seat)
     return action.encode()
+
+
+def _seat(seat: int | None) -> str:
+    """A seat in a label, named when shown: "{p2}"."""
+    return f"{{p{seat}}}"

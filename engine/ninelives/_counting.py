@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 from engine.ninelives._cards import EMOJI, LIMIT, NO_COUNTS, Counts, LifeCard, PowerKey
 from engine.ninelives.model import Placed, State
+from lang import _
 
 WILD = frozenset({PowerKey.WILDCARD, PowerKey.WILDCARD_PAID})
 
@@ -132,7 +133,7 @@ def placements(
     result = []
     for mode, pile, current in modes:
         for icon in icons:
-            adds, _ = effective(printed, power, icon)
+            adds, _note = effective(printed, power, icon)
             if wild or fits(current, adds, ignored, allowed):
                 result.append(Placement(mode, pile, icon, current, adds))
     return result
@@ -156,7 +157,7 @@ def blocking(state: State, card: int, option: Option) -> list[int]:
     current = raw_counts(state.table)
     if option.pile >= 0:
         current = minus(current, state.table[option.pile][-1].counts)
-    adds, _ = effective(state.cats[card], power, option.icon)
+    adds, _note = effective(state.cats[card], power, option.icon)
     return too_many(current, adds, state.ignored, allowed)
 
 
@@ -166,4 +167,26 @@ def all_full(state: State) -> bool:
     return all(counts[cat] >= LIMIT for cat in range(4) if cat not in state.ignored)
 
 
-__all__ = ["NO_COUNTS", "Option", "all_full", "cat_counts", "effective", "options", "perfect", "too_many"]
+def note_text(note: str) -> str:
+    """A table card's note as the state keeps it (in English: "⚪ count as 🟦", "counts as 3×⭐",
+    "counts as one 🟦"), in the language speaking."""
+    if note.startswith("counts as one "):
+        return _("counts as one {cat}", cat=note.removeprefix("counts as one "))
+    if note.startswith("counts as "):
+        times, _sign, cat = note.removeprefix("counts as ").partition("×")
+        return _("counts as {count}×{cat}", count=times, cat=cat)
+    shown, found, counted = note.partition(" count as ")
+    return _("{cat} count as {other}", cat=shown, other=counted) if found else note
+
+
+__all__ = [
+    "NO_COUNTS",
+    "Option",
+    "all_full",
+    "cat_counts",
+    "effective",
+    "note_text",
+    "options",
+    "perfect",
+    "too_many",
+]

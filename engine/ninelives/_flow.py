@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from engine.core import Event, build, evolve
 from engine.ninelives._cards import EMOJI, POWERS, LifeCard, PowerKey, icons_text, life_name
-from engine.ninelives._counting import Option, all_full, effective, perfect, raw_counts
+from engine.ninelives._counting import Option, all_full, effective, note_text, perfect, raw_counts
 from engine.ninelives.model import Phase, Placed, State, Step, WagerRule
+from lang import _, n_
 
 Events = list[Event]
 
@@ -19,6 +20,11 @@ def public(kind: str, text: str) -> Event:
 
 def private(kind: str, text: str, *seats: int) -> Event:
     return build(Event, {"kind": kind, "text": text, "visible_to": tuple(sorted(set(seats)))})
+
+
+def seat_mark(seat: int) -> str:
+    """A seat in narration, named when shown: "{p2}"."""
+    return f"{{p{seat}}}"
 
 
 def cards_text(state: State, cards: tuple[int, ...] | list[int]) -> str:
@@ -39,21 +45,24 @@ def draw(state: State, seat: int, n: int) -> tuple[State, tuple[int, ...], Event
     deck, discard, rng = state.deck, state.discard, state.rng
     drawn: list[int] = []
     events: Events = []
-    for _ in range(n):
+    for _card in range(n):
         if not deck:
             if not discard:
                 break
             deck, rng = rng.shuffled(discard)
             discard = ()
-            events.append(public("reshuffle", "The discard pile is shuffled into a new deck."))
+            events.append(public("reshuffle", _("The discard pile is shuffled into a new deck.")))
         drawn.append(deck[0])
         deck = deck[1:]
     if not drawn:
         return state, (), events
     hands = put(state.hands, seat, state.hands[seat] + tuple(drawn))
     state = evolve(state, {"deck": deck, "discard": discard, "rng": rng, "hands": hands})
-    events.append(public("draw", f"{{p{seat}}} draws {len(drawn)} card{'s' * (len(drawn) != 1)}."))
-    events.append(private("drew", f"You drew {cards_text(state, drawn)}.", seat))
+    said = n_(
+        "{player} draws {count} card.", "{player} draws {count} cards.", len(drawn), player=seat_mark(seat)
+    )
+    events.append(public("draw", said))
+    events.append(private("drew", _("You drew {cards}.", cards=cards_text(state, drawn)), seat))
     return state, tuple(drawn), events
 
 
@@ -103,38 +112,39 @@ def next_visit(state: State, seat: int, events: Events) -> tuple[State, Events]:
     nxt = next_active(state, seat)
     skips, turns, rule = state.next_skip, 2 if state.next_double else 1, state.next_wager
     held = tuple(h for h in state.held if h[0] != nxt)
-    for _, more, earlier in (h for h in state.held if h[0] == nxt):
+    for _seat, more, earlier in (h for h in state.held if h[0] == nxt):
         skips, rule = skips + more, rule or earlier
     state = evolve(state, {"next_skip": 0, "next_double": False, "next_wager": WagerRule.NONE, "held": held})
     if turns == 2:
-        events.append(public("double", f"{{p{nxt}}} must take 2 turns."))
+        events.append(public("double", _("{player} must take 2 turns.", player=seat_mark(nxt))))
     while skips and turns:
         skips -= 1
         turns -= 1
-        events.append(public("skipped", f"{{p{nxt}}} must skip a turn."))
+        events.append(public("skipped", _("{player} must skip a turn.", player=seat_mark(nxt))))
     if not turns:
         if skips or rule:
             state = evolve(state, {"held": (*held, (nxt, skips, rule))})
         return next_visit(state, nxt, events)
     if rule == WagerRule.FORCE and state.stacks[nxt]:
-        events.append(public("force", f"{{p{nxt}}} must wager a life this turn."))
+        events.append(public("force", _("{player} must wager a life this turn.", player=seat_mark(nxt))))
     elif rule == WagerRule.FORBID:
-        events.append(public("forbid", f"{{p{nxt}}} may not wager a life this turn."))
+        events.append(public("forbid", _("{player} may not wager a life this turn.", player=seat_mark(nxt))))
     return new_turn(state, nxt, turns - 1, 0, False, rule), events
 
 
 def finish_turn(state: State, seat: int, events: Events) -> tuple[State, Events]:
     """After a play or a skip: the round's end (NL-5), else the rest of the visit, else the next player."""
     if all_full(state):
-        return end_round(state, tuple(range(state.players)), "all cats are at nine", events)
+        return end_round(state, tuple(range(state.players)), _("all cats are at nine"), events)
     active = [s for s in range(state.players) if s not in state.safe]
     if len(active) == 1:
-        return end_round(state, (active[0],), f"only {{p{active[0]}}} is left without a perfect nine", events)
+        why = _("only {player} is left without a perfect nine", player=seat_mark(active[0]))
+        return end_round(state, (active[0],), why, events)
     if seat not in state.safe:
         if state.owed:
             return new_turn(state, seat, state.owed - 1, state.optional, False), events
         if state.optional:
-            events.append(public("extra", f"{{p{seat}}} may take another turn."))
+            events.append(public("extra", _("{player} may take another turn.", player=seat_mark(seat))))
             return new_turn(state, seat, 0, state.optional - 1, True), events
     return next_visit(state, seat, events)
 
@@ -151,8 +161,14 @@ def wager(state: State, seat: int) -> tuple[State, Events]:
             "wagered_now": True,
         },
     )
-    events = [public("wager", f"{{p{seat}}} wagers a life: {POWERS[life.power].emoji} {life_name(life)}.")]
-    state, _, drawn = draw(state, seat, life.draw)
+    said = _(
+        "{player} wagers a life: {emoji} {power}.",
+        player=seat_mark(seat),
+        emoji=POWERS[life.power].emoji,
+        power=life_name(life),
+    )
+    events = [public("wager", said)]
+    state, _ids, drawn = draw(state, seat, life.draw)
     return activate(state, seat, life, events + drawn)
 
 
@@ -186,17 +202,18 @@ def activate(state: State, seat: int, life: LifeCard, events: Events) -> tuple[S
         if copy_targets(state, seat):
             update["step"] = Step.COPY
         else:
-            events.append(public("power", "Nobody has a power to copy."))
+            events.append(public("power", _("Nobody has a power to copy.")))
     elif key == PowerKey.INSPECT:
         others = {s for s in range(state.players) if s != seat}
         update["open_hands"] = tuple(sorted(others | set(state.open_hands)))
-        events.append(public("power", f"Everyone but {{p{seat}}} plays with an open hand this round."))
+        said = _("Everyone but {player} plays with an open hand this round.", player=seat_mark(seat))
+        events.append(public("power", said))
     elif key == PowerKey.IGNORE:
         update["ignored"] = tuple(sorted({*state.ignored, life.a}))
-        events.append(public("power", f"Everyone ignores {EMOJI[life.a]} this round."))
+        events.append(public("power", _("Everyone ignores {cat} this round.", cat=EMOJI[life.a])))
         state = evolve(state, update)
         if all_full(state):
-            return end_round(state, tuple(range(state.players)), "all cats are at nine", events)
+            return end_round(state, tuple(range(state.players)), _("all cats are at nine"), events)
         return state, events
     elif key == PowerKey.WILDCARD_PAID:
         if state.hands[seat]:
@@ -229,7 +246,13 @@ def activate(state: State, seat: int, life: LifeCard, events: Events) -> tuple[S
 def copy_power(state: State, seat: int, target: int) -> tuple[State, Events]:
     """Copycat: use `target`'s top life card's power; the draw was the Copycat's (NL-10)."""
     life = state.lifecards[state.stacks[target][0]]
-    events = [public("copy", f"{{p{seat}}} copies {{p{target}}}'s {life_name(life)}.")]
+    said = _(
+        "{player} copies {other}'s {power}.",
+        player=seat_mark(seat),
+        other=seat_mark(target),
+        power=life_name(life),
+    )
+    events = [public("copy", said)]
     return activate(state, seat, life, events)
 
 
@@ -239,21 +262,29 @@ def place(state: State, seat: int, card: int, option: Option) -> tuple[State, Ev
     placed = Placed(card=card, counts=adds, note=note)
     hand = without(state.hands[seat], (card,))
     table = state.table
-    text = f"{{p{seat}}} plays {icons_text(state.cats[card])}"
+    played = icons_text(state.cats[card])
     if option.mode == "t":
         table = (*table, (placed,))
+        text = _("{player} plays {card}", player=seat_mark(seat), card=played)
     else:
         pile = table[option.pile]
-        old = pile[-1]
+        old = icons_text(state.cats[pile[-1].card])
         if option.mode == "cover":
             table = put(table, option.pile, (*pile, placed))
-            text += f" on top of {icons_text(state.cats[old.card])}"
+            text = _(
+                "{player} plays {card} on top of {other}", player=seat_mark(seat), card=played, other=old
+            )
         else:
             table = put(table, option.pile, (*pile[:-1], placed))
-            hand = (*hand, old.card)
-            text += f", swapping it for {icons_text(state.cats[old.card])}"
+            hand = (*hand, pile[-1].card)
+            text = _(
+                "{player} plays {card}, swapping it for {other}",
+                player=seat_mark(seat),
+                card=played,
+                other=old,
+            )
     if note:
-        text += f" ({note})"
+        text += f" ({note_text(note)})"
     state = evolve(
         state, {"table": table, "hands": put(state.hands, seat, hand), "selected": None, "step": Step.PLAY}
     )
@@ -261,20 +292,31 @@ def place(state: State, seat: int, card: int, option: Option) -> tuple[State, Ev
     nines = perfect(raw_counts(table), adds, state.ignored)
     if nines:
         state = evolve(state, {"safe": tuple(sorted({*state.safe, seat}))})
-        cats = " and ".join(EMOJI[c] for c in nines)
-        events.append(public("perfect", f"Perfect nine {cats}! {{p{seat}}} is safe this round."))
+        cats = _(" and ").join(EMOJI[c] for c in nines)
+        said = _("Perfect nine {cats}! {player} is safe this round.", cats=cats, player=seat_mark(seat))
+        events.append(public("perfect", said))
     return finish_turn(state, seat, events)
 
 
 def end_round(state: State, losers: tuple[int, ...], why: str, events: Events) -> tuple[State, Events]:
     """NL-5: losers discard their top life and everything wagered; the table goes to the discard (NL-6)."""
-    events.append(public("round_end", f"Round {state.round} ends: {why}."))
+    events.append(public("round_end", _("Round {round} ends: {why}.", round=state.round, why=why)))
     stacks, wagered = list(state.stacks), list(state.wagered)
     for seat in losers:
         lost = len(stacks[seat][:1]) + len(wagered[seat])
         stacks[seat] = stacks[seat][1:]
         wagered[seat] = ()
-        events.append(public("lose", f"{{p{seat}}} loses {lost} li{'ves' if lost != 1 else 'fe'}."))
+        events.append(
+            public(
+                "lose",
+                n_(
+                    "{player} loses {count} life.",
+                    "{player} loses {count} lives.",
+                    lost,
+                    player=seat_mark(seat),
+                ),
+            )
+        )
     discard = state.discard + tuple(p.card for pile in state.table for p in pile)
     state = evolve(
         state,
@@ -299,7 +341,7 @@ def end_round(state: State, losers: tuple[int, ...], why: str, events: Events) -
         },
     )
     if any(state.lives(s) == 0 for s in range(state.players)):
-        events.append(public("game_end", "A player has no lives left: the game is over."))
+        events.append(public("game_end", _("A player has no lives left: the game is over.")))
         return evolve(state, {"phase": Phase.OVER}), events
     arranging, arranged = list(state.arranging), list(state.arranged)
     for seat in range(state.players):
@@ -327,10 +369,13 @@ def choose_queen(state: State, events: Events) -> tuple[State, Events]:
     most = max(len(hand) for hand in state.hands)
     tied = tuple(s for s in range(state.players) if len(state.hands[s]) == most)
     if len(tied) > 1:
-        names = ", ".join(f"{{p{s}}}" for s in tied)
-        events.append(
-            public("tie", f"{names} tie for most cards; {{p{state.queen}}} picks the next Kittyqueen.")
+        names = ", ".join(seat_mark(s) for s in tied)
+        said = _(
+            "{players} tie for most cards; {player} picks the next Kittyqueen.",
+            players=names,
+            player=seat_mark(state.queen),
         )
+        events.append(public("tie", said))
         return evolve(state, {"phase": Phase.QUEEN, "tied": tied}), events
     return new_round(state, tied[0], events)
 
@@ -338,7 +383,10 @@ def choose_queen(state: State, events: Events) -> tuple[State, Events]:
 def new_round(state: State, queen: int, events: Events) -> tuple[State, Events]:
     """Start the next round with `queen` to move first."""
     state = evolve(state, {"queen": queen, "round": state.round + 1, "tied": ()})
-    events.append(public("queen", f"{{p{queen}}} is the Kittyqueen 👑 and starts round {state.round}."))
+    said = _(
+        "{player} is the Kittyqueen 👑 and starts round {round}.", player=seat_mark(queen), round=state.round
+    )
+    events.append(public("queen", said))
     return new_turn(state, queen, 0, 0, False), events
 
 

@@ -33,6 +33,7 @@ from engine.ninelives.model import (
     Wager,
     WagerRule,
 )
+from lang import N_, _
 
 KEEP = Keep.of()
 WAGER = Wager.of()
@@ -160,38 +161,45 @@ def pile_of(state: State, card: int) -> int:
 
 
 STEP_WORDS = {
-    Step.PLAY: "wager, play a card or give up",
-    Step.PLACE: "choose where your card goes",
-    Step.ICON: "choose which icon your card counts as",
-    Step.REORDER: "put the life stack in order",
-    Step.COPY: "choose whose power to copy",
-    Step.GIVE: "choose a card to give away",
-    Step.TO: "choose who gets your card",
-    Step.FROM: "choose where to steal from",
-    Step.TAKE: "choose a table card to take",
-    Step.DIR: "choose the carousel's direction",
-    Step.STACK: "choose a life stack to reorder",
+    Step.PLAY: N_("wager, play a card or give up"),
+    Step.PLACE: N_("choose where your card goes"),
+    Step.ICON: N_("choose which icon your card counts as"),
+    Step.REORDER: N_("put the life stack in order"),
+    Step.COPY: N_("choose whose power to copy"),
+    Step.GIVE: N_("choose a card to give away"),
+    Step.TO: N_("choose who gets your card"),
+    Step.FROM: N_("choose where to steal from"),
+    Step.TAKE: N_("choose a table card to take"),
+    Step.DIR: N_("choose the carousel's direction"),
+    Step.STACK: N_("choose a life stack to reorder"),
 }
+"""What a step of a turn waits for, in English: worded with `_` where it is said."""
 PHASE_WORDS = {
-    Phase.ORDER: "put your life stack in order",
-    Phase.RETURN: "put your wagered lives back in order",
-    Phase.CAROUSEL: "choose cards to pass",
-    Phase.QUEEN: "pick the next Kittyqueen",
+    Phase.ORDER: N_("put your life stack in order"),
+    Phase.RETURN: N_("put your wagered lives back in order"),
+    Phase.CAROUSEL: N_("choose cards to pass"),
+    Phase.QUEEN: N_("pick the next Kittyqueen"),
 }
 
 
 def _play_reason(state: State, seat: int, card: int) -> str:
     if card not in state.hands[seat]:
-        return "That card is not in your hand."
+        return _("That card is not in your hand.")
     if state.must_from and card not in state.must_from:
-        return "You must play one of the cards you just received."
+        return _("You must play one of the cards you just received.")
     if forbidden_by_power(state, card):
-        return f"Your Forbid power stops you playing a card showing {EMOJI[state.power.a]} this turn."
+        return _(
+            "Your Forbid power stops you playing a card showing {cat} this turn.", cat=EMOJI[state.power.a]
+        )
     cats = blocking(state, card, Option("t"))
     if cats:
-        names = " and ".join(EMOJI[c] for c in cats)
-        return f"That card would take {names} above {LIMIT}: no cat may appear more than {LIMIT} times."
-    return "You can't play that card now."
+        names = _(" and ").join(EMOJI[c] for c in cats)
+        return _(
+            "That card would take {cats} above {limit}: no cat may appear more than {limit} times.",
+            cats=names,
+            limit=LIMIT,
+        )
+    return _("You can't play that card now.")
 
 
 def reason(state: State, seat: int, move: Move) -> str:
@@ -202,22 +210,23 @@ def reason(state: State, seat: int, move: Move) -> str:
             return _play_reason(state, seat, move.card)
         if isinstance(move, Wager):
             if state.wagered_now:
-                return "You already wagered a life this turn."
+                return _("You already wagered a life this turn.")
             if not state.stacks[seat]:
-                return "You have no life left in your stack to wager."
-            return "Forbid Wager: you may not wager a life this turn."
+                return _("You have no life left in your stack to wager.")
+            return _("Forbid Wager: you may not wager a life this turn.")
         if state.wager_rule == WagerRule.FORCE and can_wager(state, seat):
-            return "Force Wager: you must wager a life before anything else."
+            return _("Force Wager: you must wager a life before anything else.")
         if isinstance(move, SkipTurn):
-            return "Only the Skip Turn power lets you skip your turn."
+            return _("Only the Skip Turn power lets you skip your turn.")
         if isinstance(move, EndTurn):
-            return "This turn is not optional: play a card or give up."
+            return _("This turn is not optional: play a card or give up.")
         if isinstance(move, GiveUp):
-            return "This extra turn is optional: end it instead of giving up."
+            return _("This extra turn is optional: end it instead of giving up.")
     placing = (NewCard, Cover, SwapWith, CountAs)
     if phase == Phase.PLAY and state.step in (Step.PLACE, Step.ICON) and isinstance(move, placing):
-        return "Your card can't go there: no cat may appear more than 9 times."
-    doing = STEP_WORDS.get(state.step, "decide") if phase == Phase.PLAY else PHASE_WORDS.get(phase, "decide")
+        return _("Your card can't go there: no cat may appear more than 9 times.")
+    words = STEP_WORDS.get(state.step) if phase == Phase.PLAY else PHASE_WORDS.get(phase)
+    doing = _(words) if words else _("decide")
     if isinstance(move, CardMove | NextLife) and not isinstance(move, Play):
-        return f"That card is not one you can choose now: {doing}."
-    return f"You can't do that now: {doing}."
+        return _("That card is not one you can choose now: {doing}.", doing=doing)
+    return _("You can't do that now: {doing}.", doing=doing)

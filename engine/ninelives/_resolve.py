@@ -23,6 +23,7 @@ from engine.ninelives._flow import (
     private,
     public,
     put,
+    seat_mark,
     wager,
     without,
 )
@@ -53,6 +54,7 @@ from engine.ninelives.model import (
     Take,
     Wager,
 )
+from lang import _, n_
 
 
 def _arranged(state: State, seat: int, move: Keep | NextLife) -> tuple[State, Events]:
@@ -64,10 +66,11 @@ def _arranged(state: State, seat: int, move: Keep | NextLife) -> tuple[State, Ev
     if state.phase == Phase.ORDER:
         state = clear_arrangement(state, seat)
         state = evolve(state, {"stacks": put(state.stacks, seat, order)})
-        events = [public("ordered", f"{{p{seat}}} has ordered their lives.")]
+        events = [public("ordered", _("{player} has ordered their lives.", player=seat_mark(seat)))]
         if any(state.arranging):
             return state, events
-        events.append(public("start", f"The stacks are set. {{p{state.queen}}} is the first Kittyqueen 👑."))
+        said = _("The stacks are set. {player} is the first Kittyqueen 👑.", player=seat_mark(state.queen))
+        events.append(public("start", said))
         return new_turn(evolve(state, {"phase": Phase.PLAY}), state.queen, 0, 0, False), events
     if state.phase == Phase.RETURN:
         state = clear_arrangement(state, seat)
@@ -78,7 +81,11 @@ def _arranged(state: State, seat: int, move: Keep | NextLife) -> tuple[State, Ev
                 "wagered": put(state.wagered, seat, ()),
             },
         )
-        events = [public("returned", f"{{p{seat}}} puts their wagered lives under their stack.")]
+        events = [
+            public(
+                "returned", _("{player} puts their wagered lives under their stack.", player=seat_mark(seat))
+            )
+        ]
         if any(state.arranging):
             return state, events
         return choose_queen(state, events)
@@ -87,7 +94,8 @@ def _arranged(state: State, seat: int, move: Keep | NextLife) -> tuple[State, Ev
     state = evolve(
         state, {"stacks": put(state.stacks, target, order), "shuffle_target": None, "step": Step.PLAY}
     )
-    return state, [public("shuffled", f"{{p{seat}}} has reordered {{p{target}}}'s lives.")]
+    said = _("{player} has reordered {other}'s lives.", player=seat_mark(seat), other=seat_mark(target))
+    return state, [public("shuffled", said)]
 
 
 def _chosen(state: State, seat: int, move: Play) -> tuple[State, Events]:
@@ -116,7 +124,7 @@ def _stolen(state: State, seat: int, move: StealFrom) -> tuple[State, Events]:
     victim = move.seat
     two = state.power.power == PowerKey.STEAL_AND_PLAY
     hand, rng, taken = state.hands[victim], state.rng, []
-    for _ in range(2 if two else 1):
+    for _steal in range(2 if two else 1):
         if not hand:
             break
         index, rng = rng.below(len(hand))
@@ -130,8 +138,27 @@ def _stolen(state: State, seat: int, move: StealFrom) -> tuple[State, Events]:
     cards = ", ".join(icons_text(state.cats[c]) for c in taken)
     n = len(taken)
     events = [
-        public("steal", f"{{p{seat}}} steals {n} card{'s' * (n > 1)} from {{p{victim}}}'s hand."),
-        private("stolen", f"{{p{seat}}} stole {cards} from {{p{victim}}}.", seat, victim),
+        public(
+            "steal",
+            n_(
+                "{player} steals {count} card from {other}'s hand.",
+                "{player} steals {count} cards from {other}'s hand.",
+                n,
+                player=seat_mark(seat),
+                other=seat_mark(victim),
+            ),
+        ),
+        private(
+            "stolen",
+            _(
+                "{player} stole {cards} from {other}.",
+                player=seat_mark(seat),
+                cards=cards,
+                other=seat_mark(victim),
+            ),
+            seat,
+            victim,
+        ),
     ]
     return evolve(state, update), events
 
@@ -146,7 +173,11 @@ def _taken(state: State, seat: int, move: Take) -> tuple[State, Events]:
         else put(state.table, index, pile[:-1])
     )
     hands = put(state.hands, seat, (*state.hands[seat], move.card))
-    text = f"{{p{seat}}} steals {icons_text(state.cats[move.card])} from the table."
+    text = _(
+        "{player} steals {card} from the table.",
+        player=seat_mark(seat),
+        card=icons_text(state.cats[move.card]),
+    )
     return evolve(state, {"table": table, "hands": hands, "step": Step.PLAY}), [public("steal", text)]
 
 
@@ -156,8 +187,18 @@ def _given(state: State, seat: int, move: GiveTo) -> tuple[State, Events]:
     hands = put(state.hands, seat, without(state.hands[seat], (card,)))
     hands = put(hands, to, (*hands[to], card))
     events = [
-        public("give", f"{{p{seat}}} gives a card to {{p{to}}}."),
-        private("gift", f"{{p{seat}}} gave {icons_text(state.cats[card])} to {{p{to}}}.", seat, to),
+        public("give", _("{player} gives a card to {other}.", player=seat_mark(seat), other=seat_mark(to))),
+        private(
+            "gift",
+            _(
+                "{player} gave {card} to {other}.",
+                player=seat_mark(seat),
+                card=icons_text(state.cats[card]),
+                other=seat_mark(to),
+            ),
+            seat,
+            to,
+        ),
     ]
     return evolve(state, {"hands": hands, "selected": None, "step": Step.PLAY}), events
 
@@ -167,9 +208,16 @@ def _carousel_started(state: State, seat: int, move: CarouselDirection) -> tuple
     direction = 1 if move.left else -1
     need = tuple(min(2, len(hand)) for hand in state.hands)
     gifts = tuple(hand if len(hand) <= 2 else () for hand in state.hands)
-    side = "left" if direction == 1 else "right"
     events = [
-        public("carousel", f"{{p{seat}}} starts a Card Carousel: everyone passes 2 cards to the {side}.")
+        public(
+            "carousel",
+            _("{player} starts a Card Carousel: everyone passes 2 cards to the left.", player=seat_mark(seat))
+            if direction == 1
+            else _(
+                "{player} starts a Card Carousel: everyone passes 2 cards to the right.",
+                player=seat_mark(seat),
+            ),
+        )
     ]
     state = evolve(
         state, {"phase": Phase.CAROUSEL, "direction": direction, "gift_need": need, "gifts": gifts}
@@ -189,9 +237,11 @@ def _carousel_maybe_done(state: State, events: Events) -> tuple[State, Events]:
         if state.gifts[s]:
             to = (s + state.direction) % n
             cards = ", ".join(icons_text(state.cats[c]) for c in state.gifts[s])
-            text = f"{{p{s}}} passed {cards} to {{p{to}}}."
+            text = _(
+                "{player} passed {cards} to {other}.", player=seat_mark(s), cards=cards, other=seat_mark(to)
+            )
             events.append(private("passed", text, s, to))
-    events.append(public("passed", "The cards are passed."))
+    events.append(public("passed", _("The cards are passed.")))
     state = evolve(
         state, {"hands": tuple(hands), "gifts": (), "gift_need": (), "phase": Phase.PLAY, "step": Step.PLAY}
     )
@@ -199,16 +249,16 @@ def _carousel_maybe_done(state: State, events: Events) -> tuple[State, Events]:
 
 
 def _gave_up(state: State, seat: int, move: GiveUp) -> tuple[State, Events]:
-    events = [public("give_up", f"{{p{seat}}} can't or won't play, and gives up.")]
-    return end_round(state, (seat,), f"{{p{seat}}} gave up", events)
+    events = [public("give_up", _("{player} can't or won't play, and gives up.", player=seat_mark(seat)))]
+    return end_round(state, (seat,), _("{player} gave up", player=seat_mark(seat)), events)
 
 
 def _skipped(state: State, seat: int, move: SkipTurn) -> tuple[State, Events]:
-    return finish_turn(state, seat, [public("skip", f"{{p{seat}}} skips their turn.")])
+    return finish_turn(state, seat, [public("skip", _("{player} skips their turn.", player=seat_mark(seat)))])
 
 
 def _ended(state: State, seat: int, move: EndTurn) -> tuple[State, Events]:
-    return next_visit(state, seat, [public("end", f"{{p{seat}}} ends their turn.")])
+    return next_visit(state, seat, [public("end", _("{player} ends their turn.", player=seat_mark(seat)))])
 
 
 def _copied(state: State, seat: int, move: CopyPower) -> tuple[State, Events]:
@@ -232,12 +282,13 @@ def _reordering(state: State, seat: int, move: ReorderStack) -> tuple[State, Eve
         "arranging": put(state.arranging, seat, state.stacks[target]),
         "arranged": put(state.arranged, seat, ()),
     }
-    text = f"{{p{seat}}} reorders {{p{target}}}'s life stack."
+    text = _("{player} reorders {other}'s life stack.", player=seat_mark(seat), other=seat_mark(target))
     return evolve(state, update), [public("shuffle", text)]
 
 
 def _crowned(state: State, seat: int, move: Crown) -> tuple[State, Events]:
-    return new_round(state, move.seat, [public("pick", f"{{p{seat}}} picks {{p{move.seat}}}.")])
+    said = _("{player} picks {other}.", player=seat_mark(seat), other=seat_mark(move.seat))
+    return new_round(state, move.seat, [public("pick", said)])
 
 
 RESOLVERS: dict[type[Move], Callable[[State, int, Any], tuple[State, Events]]] = {

@@ -24,26 +24,33 @@ from engine.ninelives.model import (
     Unplayable,
     View,
 )
+from lang import N_, _, current, n_, p_
 
 KEYCAPS = ("1️⃣", "2️⃣", "3️⃣", "4️⃣", "5️⃣", "6️⃣", "7️⃣", "8️⃣", "9️⃣", "🔟")
 CHOSEN = {
-    Step.PLACE: "pick below where it goes",
-    Step.ICON: "pick below which icon it counts as",
-    Step.TO: "pick below who gets it",
+    Step.PLACE: N_("pick below where it goes"),
+    Step.ICON: N_("pick below which icon it counts as"),
+    Step.TO: N_("pick below who gets it"),
 }
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def cards_text(n: int) -> str:
+    return n_("{count} card", "{count} cards", n)
 
 
 def lives_text(n: int) -> str:
-    return f"{n} {'life' if n == 1 else 'lives'}"
+    return n_("{count} life", "{count} lives", n)
 
 
 def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    """A life's place in a stack: "1st", "2nd" …"""
+    if 10 <= n % 100 <= 20 or n % 10 not in (1, 2, 3):
+        return p_("a life's place in a stack", "{n}th", n=n)
+    if n % 10 == 1:
+        return p_("a life's place in a stack", "{n}st", n=n)
+    if n % 10 == 2:
+        return p_("a life's place in a stack", "{n}nd", n=n)
+    return p_("a life's place in a stack", "{n}rd", n=n)
 
 
 def keycap(position: int) -> str:
@@ -61,10 +68,10 @@ def count_line(cat: int, count: int, ignored: Sequence[int]) -> str:
     """One cat against the nine-limit: "🟦 `▰▰▰▰▰▰▰▰▰` **9**/9 🔒 full"."""
     head = f"{EMOJI[cat]} `{bar(count)}` **{count}**/{LIMIT}"
     if cat in ignored:
-        return f"{head} 🙈 ignored this round"
+        return head + " " + _("🙈 ignored this round")
     if count == LIMIT:
-        return f"{head} 🔒 full"
-    return f"{head} ‼️ over the limit" if count > LIMIT else head
+        return head + " " + _("🔒 full")
+    return head + " " + _("‼️ over the limit") if count > LIMIT else head
 
 
 def counts_short(counts: Sequence[int], ignored: Sequence[int]) -> str:
@@ -82,7 +89,12 @@ def card_text(card: CardView) -> str:
 def life_short(life: LifeView) -> str:
     """A life card by name with its draw: "⏭️ Skip Turn (draw 2)"."""
     card = life.card()
-    return f"{POWERS[card.power].emoji} {life_name(card)} (draw {card.draw})"
+    return _(
+        "{emoji} {power} (draw {count})",
+        emoji=POWERS[card.power].emoji,
+        power=life_name(card),
+        count=card.draw,
+    )
 
 
 def life_glance(life: LifeView) -> str:
@@ -115,8 +127,8 @@ def _changes(way: PlayWay, ignored: Sequence[int], hidden: str, shown: Callable[
 
 def effect_text(way: PlayWay, ignored: Sequence[int]) -> str:
     """What a play does to the counts: "⚪ 7→9 · 🟦 2→3 · 🎯 perfect nine!"."""
-    text = _changes(way, ignored, "ignored", lambda cat, count: f"{way.before[cat]}→{count}")
-    return text + (" · 🎯 perfect nine!" if way.nines else "")
+    text = _changes(way, ignored, _("ignored"), lambda cat, count: f"{way.before[cat]}→{count}")
+    return text + (" · " + _("🎯 perfect nine!") if way.nines else "")
 
 
 def after_text(way: PlayWay, ignored: Sequence[int]) -> str:
@@ -146,22 +158,23 @@ def play_of(view: View, card_id: str) -> HandPlay | None:
 
 def unplayable_text(play: HandPlay) -> str:
     if play.why_not == Unplayable.MUST_PLAY_RECEIVED:
-        return "you must play one of the cards you just received"
+        return _("you must play one of the cards you just received")
     if play.why_not == Unplayable.FORBIDDEN:
-        return f"🚫 Forbid: no {EMOJI[play.forbidden]} this turn"
-    over = " · ".join(f"{EMOJI[cat]} would reach {count}" for cat, count in play.over)
-    return over or "no legal way to play it now"
+        return _("🚫 Forbid: no {cat} this turn", cat=EMOJI[play.forbidden])
+    over = " · ".join(_("{cat} would reach {count}", cat=EMOJI[cat], count=count) for cat, count in play.over)
+    return over or _("no legal way to play it now")
 
 
-_statuses: LastOf[View, dict[str, CardStatus]] = LastOf(lambda view: {})
-"""The latest view's card statuses by card id: a panel words each hand card several times (the hand's
-title counts the playable ones, its lines and its controls say each), from the same view."""
+_statuses: LastOf[View, dict[str, CardStatus]] = LastOf(lambda view, language: {})
+"""The latest view's card statuses by card id, in the language speaking: a panel words each hand card
+several times (the hand's title counts the playable ones, its lines and its controls say each), from the
+same view."""
 
 
 def card_status(view: View, card: CardView) -> CardStatus:
     """What the view says of a hand card, in words: on your turn whether it is legal under your power,
     otherwise whether it fits the table."""
-    statuses = _statuses(view)
+    statuses = _statuses(view, current())
     status = statuses.get(card.id)
     if status is None:
         status = statuses[card.id] = _card_status(view, card)
@@ -171,20 +184,27 @@ def card_status(view: View, card: CardView) -> CardStatus:
 def _card_status(view: View, card: CardView) -> CardStatus:
     play = play_of(view, card.id)
     if play is None or not play.playable:
-        return CardStatus(False, unplayable_text(play) if play is not None else "no legal way to play it now")
+        return CardStatus(
+            False, unplayable_text(play) if play is not None else _("no legal way to play it now")
+        )
     found = play.ways
     nines = any(way.nines for way in found)
     if len(found) == 1:
         return CardStatus(True, effect_text(found[0], view.ignored), nines)
     if any(way.icon >= 0 for way in found):
         cats = "".join(EMOJI[way.icon] for way in found)
-        return CardStatus(True, f"counts as one of {cats}: you choose", nines, True)
+        return CardStatus(True, _("counts as one of {cats}: you choose", cats=cats), nines, True)
     new = [way for way in found if way.mode == "t"]
-    verb = "cover" if any(way.mode == "cover" for way in found) else "swap with"
+    cover = any(way.mode == "cover" for way in found)
     count = len(found) - len(new)
     if not new:
-        return CardStatus(True, f"{verb} only ({plural(count, 'table card')})", nines, True)
-    return CardStatus(True, f"{effect_text(new[0], view.ignored)} · or {verb} {count}", nines, True)
+        cards = n_("{count} table card", "{count} table cards", count)
+        text = _("cover only ({cards})", cards=cards) if cover else _("swap with only ({cards})", cards=cards)
+        return CardStatus(True, text, nines, True)
+    effect = effect_text(new[0], view.ignored)
+    if cover:
+        return CardStatus(True, _("{effect} · or cover {count}", effect=effect, count=count), nines, True)
+    return CardStatus(True, _("{effect} · or swap with {count}", effect=effect, count=count), nines, True)
 
 
 def hand_line(view: View, card: CardView) -> str:
@@ -192,9 +212,12 @@ def hand_line(view: View, card: CardView) -> str:
     if view.over:
         return f"🃏 {card_text(card)}"
     if view.selected is not None and view.selected.id == card.id:
-        return f"👉 {card_text(card)} — chosen: {CHOSEN.get(view.step, 'decide below')}"
+        what = CHOSEN.get(view.step)
+        return _(
+            "👉 {card} — chosen: {what}", card=card_text(card), what=_(what) if what else _("decide below")
+        )
     if any(gift.id == card.id for gift in view.gifts):
-        return f"🎠 {card_text(card)} — chosen to pass on"
+        return _("🎠 {card} — chosen to pass on", card=card_text(card))
     status = card_status(view, card)
     marks = ("✅", "⛔") if my_turn(view) else ("🟢", "🔴")
     return f"{marks[0] if status.ok else marks[1]} {card_text(card)} — {status.text}"
@@ -205,11 +228,12 @@ def hand_lines(view: View) -> list[str]:
     back share a line per reason ("⛔ ⚪⚪ · 🟦 — 🚫 Forbid: no ⭐ this turn"; "would take 🟦 over 9"),
     and once a card is picked (NL-X10) the others share one."""
     if view.over or not view.hand:
-        return [hand_line(view, card) for card in view.hand] or ["Your hand is empty."]
+        return [hand_line(view, card) for card in view.hand] or [_("Your hand is empty.")]
     chosen = view.selected
     if chosen is not None and any(card.id == chosen.id for card in view.hand):
         rest = [card_text(card) for card in view.hand if card.id != chosen.id]
-        return [hand_line(view, chosen)] + ([f"🃏 Your other cards: {' · '.join(rest)}"] if rest else [])
+        others = [_("🃏 Your other cards: {cards}", cards=" · ".join(rest))] if rest else []
+        return [hand_line(view, chosen), *others]
     lines: list[str] = []
     held: dict[str, list[str]] = {}
     over: set[int] = set()
@@ -224,7 +248,9 @@ def hand_lines(view: View) -> list[str]:
         else:
             held.setdefault(status.text, []).append(card_text(card))
     mark = "⛔" if my_turn(view) else "🔴"
-    too_many = f"would take {'/'.join(EMOJI[cat] for cat in sorted(over))} over {LIMIT}"
+    too_many = _(
+        "would take {cats} over {limit}", cats="/".join(EMOJI[cat] for cat in sorted(over)), limit=LIMIT
+    )
     return lines + [f"{mark} {' · '.join(cards)} — {why or too_many}" for why, cards in held.items()]
 
 
@@ -233,7 +259,7 @@ def stack_line(position: int, life: LifeView) -> str:
     on top", the others by name, "2️⃣ ⏭️ Skip Turn (draw 2)" (one line each on a phone; the guide says
     what every power does)."""
     if position == 1:
-        return f"{keycap(position)} {life_long(life)} · 🔝 on top"
+        return f"{keycap(position)} {life_long(life)} · " + _("🔝 on top")
     return f"{keycap(position)} {life_short(life)}"
 
 

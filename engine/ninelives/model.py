@@ -10,6 +10,7 @@ from typing import Any, ClassVar, Self
 
 from engine.core import Action, Frozen, GameOptions, InvalidInput, Rng
 from engine.ninelives._cards import Counts, LifeCard, PowerKey, card_id, life_id
+from lang import _
 
 
 class Phase(StrEnum):
@@ -328,12 +329,12 @@ NineLivesAction = (
 _NUMBER = "[0-9][0-9]"  # not \d, which also matches other scripts' digits ("٣"), and int() reads them
 _SEAT = r"[0-5]"
 DECODERS: dict[str, tuple[str, Callable[[str], Move]]] = {
-    Keep.verb: ("", lambda _: Keep.of()),
-    Wager.verb: ("", lambda _: Wager.of()),
-    NewCard.verb: ("", lambda _: NewCard.of()),
-    GiveUp.verb: ("", lambda _: GiveUp.of()),
-    SkipTurn.verb: ("", lambda _: SkipTurn.of()),
-    EndTurn.verb: ("", lambda _: EndTurn.of()),
+    Keep.verb: ("", lambda _arg: Keep.of()),
+    Wager.verb: ("", lambda _arg: Wager.of()),
+    NewCard.verb: ("", lambda _arg: NewCard.of()),
+    GiveUp.verb: ("", lambda _arg: GiveUp.of()),
+    SkipTurn.verb: ("", lambda _arg: SkipTurn.of()),
+    EndTurn.verb: ("", lambda _arg: EndTurn.of()),
     **{
         kind.verb: ("C" + _NUMBER, lambda arg, kind=kind: kind.of(int(arg[1:])))
         for kind in (Play, Cover, SwapWith, Give, Take, Pass)
@@ -348,21 +349,33 @@ DECODERS: dict[str, tuple[str, Callable[[str], Move]]] = {
     CarouselDirection.verb: ("l|r", lambda arg: CarouselDirection.of(arg == "l")),
 }
 """Per verb: the pattern of its argument ("" for none) and how to build the action from it."""
-_PATTERNS = {verb: re.compile(pattern) for verb, (pattern, _) in DECODERS.items() if pattern}
+_PATTERNS = {verb: re.compile(pattern) for verb, (pattern, _decode) in DECODERS.items() if pattern}
 
 
 @cache
 def decode(text: str) -> NineLivesAction:
     """The action written as `text`, or `InvalidInput`."""
-    verb, _, arg = text.partition(":")
+    verb, _sep, arg = text.partition(":")
     if verb not in DECODERS:
-        raise InvalidInput(f"{text!r} is not a Nine Lives move.")
+        raise InvalidInput(_("{move} is not a Nine Lives move.", move=repr(text)))
     pattern, build = DECODERS[verb]
     if not pattern:
         if arg or ":" in text:
-            raise InvalidInput(f"{text!r} is not a Nine Lives move: {verb!r} takes no argument.")
+            raise InvalidInput(
+                _(
+                    "{move} is not a Nine Lives move: {verb} takes no argument.",
+                    move=repr(text),
+                    verb=repr(verb),
+                )
+            )
     elif not _PATTERNS[verb].fullmatch(arg):
-        raise InvalidInput(f"{text!r} is not a Nine Lives move: bad argument {arg!r}.")
+        raise InvalidInput(
+            _(
+                "{move} is not a Nine Lives move: bad argument {argument}.",
+                move=repr(text),
+                argument=repr(arg),
+            )
+        )
     return build(arg)  # type: ignore[return-value]
 
 

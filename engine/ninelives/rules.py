@@ -9,6 +9,7 @@ from engine.ninelives._legal import legal, reason, to_act
 from engine.ninelives._resolve import resolve
 from engine.ninelives.model import Keep, Move, Options, Phase, State, Step, View, decode
 from engine.ninelives.view import build_view, table_fields
+from lang import _, current
 
 PUBLIC_STEPS = frozenset({Step.COPY, Step.FROM, Step.TAKE, Step.DIR, Step.STACK})
 """Power choices that involve no hand or hidden stack."""
@@ -36,7 +37,7 @@ class NineLivesRules(Rules[State, Move, View]):
         deck, rng = rng.shuffled(range(len(cats)))
         hands = tuple(deck[s * HAND_SIZE : (s + 1) * HAND_SIZE] for s in range(players))
         deck = deck[players * HAND_SIZE :]
-        queen, rng = self.chosen_or_drawn_seat(opts.first_queen, players, rng, "The first Kittyqueen")
+        queen, rng = self.chosen_or_drawn_seat(opts.first_queen, players, rng, _("The first Kittyqueen"))
         stacks = tuple(tuple(range(s * LIVES, (s + 1) * LIVES)) for s in range(players))
         return State(
             players=players,
@@ -72,10 +73,11 @@ class NineLivesRules(Rules[State, Move, View]):
         return resolve(state, seat, action)
 
     def view(self, state: State, seat: int | None) -> View:
-        return build_view(state, seat, self._table(state))
+        return build_view(state, seat, self._table(state, current()))
 
-    _table = LastOf(table_fields)
-    """The table's part of a view, the same for every seat: built once per state."""
+    _table = LastOf(lambda state, language: table_fields(state))
+    """The table's part of a view, the same for every seat: built once per state and language (its
+    prompt is worded in the language speaking)."""
 
     def outcome(self, state: State) -> Outcome | None:
         """Most lives wins, ties share (NL-7)."""
@@ -88,8 +90,8 @@ class NineLivesRules(Rules[State, Move, View]):
         return Outcome(
             scores=lives,
             winners=tuple(s for s in range(state.players) if lives[s] == best),
-            reason=f"{names} ran out of lives; the most lives left wins.",
-            breakdown=tuple((ScoreLine(label="Lives left", points=n),) for n in lives),
+            reason=_("{players} ran out of lives; the most lives left wins.", players=names),
+            breakdown=tuple((ScoreLine(label=_("Lives left"), points=n),) for n in lives),
         )
 
     def decode_action(self, text: str) -> Move:
@@ -104,7 +106,7 @@ class NineLivesRules(Rules[State, Move, View]):
         if isinstance(moves[0], Keep):
             return moves[0]
         if state.phase == Phase.CAROUSEL:
-            index, _ = state.rng.below(len(moves))
+            index, _rng = state.rng.below(len(moves))
             return moves[index]
         return None
 
@@ -113,10 +115,10 @@ class NineLivesRules(Rules[State, Move, View]):
         drawing stand. A seat's own working choices (the card picked before saying where it goes, an
         arrangement under way) are nobody else's to see, and can be taken back."""
         return (
-            ("A card was drawn, so your move stands.", (state.rng, state.deck)),
-            ("A card from your hand was shown, so your move stands.", state.hands),
-            ("A life card was turned, so your move stands.", state.stacks),
-            ("Gifts are secret, so yours stands.", state.gifts),
+            (_("A card was drawn, so your move stands."), (state.rng, state.deck)),
+            (_("A card from your hand was shown, so your move stands."), state.hands),
+            (_("A life card was turned, so your move stands."), state.stacks),
+            (_("Gifts are secret, so yours stands."), state.gifts),
         )
 
     def actions_are_public(self, state: State, seat: int) -> bool:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from engine.core import Action, Frozen, Rules
 from engine.ninelives._cards import EMOJI, LIMIT, life_text
 from engine.ninelives._controls import action_label, arrange
+from engine.ninelives._counting import note_text
 from engine.ninelives._words import (
     arranging_lines,
     arranging_own,
@@ -31,15 +32,15 @@ from engine.ninelives._words import (
     lives_text,
     my_turn,
     pick_lines,
-    plural,
     stack_lines,
     top_line,
 )
 from engine.ninelives.model import Phase, Step, View, WagerRule
 from engine.texts import Choice, Control, Texts
+from lang import N_, _, current, n_
 
 PILES_PER_LINE = 6
-TOP_MISSING = ("No life left in the stack.", "Top life hidden until everyone has ordered.")
+TOP_MISSING = (N_("No life left in the stack."), N_("Top life hidden until everyone has ordered."))
 TABLE_PHASES = frozenset({Phase.PLAY, Phase.CAROUSEL})
 PRIVATE_PHASES = frozenset({Phase.ORDER, Phase.RETURN, Phase.CAROUSEL})
 PRIVATE_STEPS = frozenset({Step.PLAY, Step.PLACE, Step.ICON, Step.GIVE, Step.TO, Step.REORDER})
@@ -49,9 +50,15 @@ PRIVATE_STEPS = frozenset({Step.PLAY, Step.PLACE, Step.ICON, Step.GIVE, Step.TO,
 
 
 class NineLivesTexts(Texts):
-    hand_label = "My hand"
     emoji = "🐈‍⬛"
-    more_label = "Life stack & more"
+
+    @property
+    def hand_label(self) -> str:  # type: ignore[override]
+        return _("My hand")
+
+    @property
+    def more_label(self) -> str:  # type: ignore[override]
+        return _("Life stack & more")
 
     def table_fields(self, view: View, names: Sequence[str]) -> list[tuple[str, str]]:
         fields = []
@@ -73,11 +80,11 @@ class NineLivesTexts(Texts):
             return []
         lines = [self._player_line(view, seat, names) for seat in range(view.players)]
         if any(seat.open_hand is not None for seat in view.seats):
-            lines.append("👁️ Open hand (Inspect): the cards are in 🔎 Details")
+            lines.append(_("👁️ Open hand (Inspect): the cards are in 🔎 Details"))
         return [
             self._cats(view, names, compact=True),
             *self._situation(view, names, compact=True),
-            ("🐱 ❤️ lives · 💛 at stake · 🔝 top life", "\n".join(lines)),
+            (_("🐱 ❤️ lives · 💛 at stake · 🔝 top life"), "\n".join(lines)),
         ]
 
     def private_fields(self, view: View, public: View, names: Sequence[str]) -> list[tuple[str, str]]:
@@ -89,10 +96,23 @@ class NineLivesTexts(Texts):
         fields = [self._round(view)] if view.phase in TABLE_PHASES else []
         fields.append(self._hand(view))
         if view.gift_need:
-            side = "left" if view.direction == 1 else "right"
             to = names[(seat + view.direction) % view.players]
-            title = f"Your pick — {len(view.gifts)} of {view.gift_need} cards to pass {side} to {to}"
-            fields.append((title, "\n".join(pick_lines(view)) or "You have not chosen yet."))
+            chosen, need = len(view.gifts), view.gift_need
+            if view.direction == 1:
+                title = _(
+                    "Your pick — {chosen} of {need} cards to pass left to {player}",
+                    chosen=chosen,
+                    need=need,
+                    player=to,
+                )
+            else:
+                title = _(
+                    "Your pick — {chosen} of {need} cards to pass right to {player}",
+                    chosen=chosen,
+                    need=need,
+                    player=to,
+                )
+            fields.append((title, "\n".join(pick_lines(view)) or _("You have not chosen yet.")))
         return fields + self._lives(view, names)
 
     def more_fields(self, view: View, public: View, names: Sequence[str]) -> list[tuple[str, str]]:
@@ -105,7 +125,7 @@ class NineLivesTexts(Texts):
         wagered = view.seats[seat].wagered
         if wagered and view.phase in TABLE_PHASES:
             lines = [f"💛 {life_short(life)}" for life in wagered]
-            fields.append(("🎲 Lives you wagered this round (at stake)", "\n".join(lines)))
+            fields.append((_("🎲 Lives you wagered this round (at stake)"), "\n".join(lines)))
         if view.discard:
             fields.append(self._discard(view))
         return fields + self._open_hands(view, names)
@@ -115,7 +135,7 @@ class NineLivesTexts(Texts):
         text = super().prompt(view, names)
         private = view.phase in PRIVATE_PHASES or (view.phase == Phase.PLAY and view.step in PRIVATE_STEPS)
         if view.seat is None and private:
-            return f"{text.rstrip('.')} — privately, with 🃏 **{self.hand_label}**"
+            return text.rstrip(".") + _(" — privately, with 🃏 **{button}**", button=self.hand_label)
         return text
 
     @staticmethod
@@ -125,21 +145,25 @@ class NineLivesTexts(Texts):
             f"{EMOJI[cat]} {sum(card.icons[cat] for card in view.discard)}" for cat in range(len(EMOJI))
         )
         cards = " · ".join(card_text(card) for card in reversed(view.discard))
-        title = f"🗑️ Discard pile — {plural(len(view.discard), 'card')}, newest first"
-        return title, f"{icons} icons\n{cards}"
+        title = n_(
+            "🗑️ Discard pile — {count} card, newest first",
+            "🗑️ Discard pile — {count} cards, newest first",
+            len(view.discard),
+        )
+        return title, _("{icons} icons", icons=icons) + "\n" + cards
 
     # ---- table fields ----
 
     def _cats(self, view: View, names: Sequence[str], compact: bool = False) -> tuple[str, str]:
-        stock = f"🂠 Deck {view.deck_size} · 🗑️ Discard {len(view.discard)}"
+        stock = _("🂠 Deck {deck} · 🗑️ Discard {discard}", deck=view.deck_size, discard=len(view.discard))
         if view.phase == Phase.ORDER:
-            return "🐾 Setting up", f"Round 1 starts once every stack is in order.\n{stock}"
+            return _("🐾 Setting up"), _("Round 1 starts once every stack is in order.") + "\n" + stock
         if view.phase not in TABLE_PHASES:
             lost = ", ".join(names[s] for s in view.losers)
-            text = f"💔 Lost a life: {lost}\n" if lost else ""
+            text = _("💔 Lost a life: {players}", players=lost) + "\n" if lost else ""
             return (
-                f"🐾 Round {view.round} is over",
-                f"{text}The table is cleared for the next round.\n{stock}",
+                _("🐾 Round {round} is over", round=view.round),
+                text + _("The table is cleared for the next round.") + "\n" + stock,
             )
         if compact:
             lines = [counts_short(view.counts, view.ignored)]
@@ -148,94 +172,132 @@ class NineLivesTexts(Texts):
         piles = []
         for pile in view.table:
             top = pile[-1]
-            note = f" ({top.note})" if top.note else ""
-            covered = f" on {len(pile) - 1} covered" if len(pile) > 1 else ""
+            note = f" ({note_text(top.note)})" if top.note else ""
+            covered = _(" on {count} covered", count=len(pile) - 1) if len(pile) > 1 else ""
             piles.append(f"**{card_text(top.card)}**{note}{covered}")
         per_line = max(len(piles), 1) if compact else PILES_PER_LINE  # a phone wraps one flowing line best
         rows = [" · ".join(piles[i : i + per_line]) for i in range(0, len(piles), per_line)]
-        lines.append("🃏 On the table: " + "\n".join(rows) if rows else "🃏 No cards on the table yet.")
+        lines.append(
+            _("🃏 On the table: {cards}", cards="\n".join(rows))
+            if rows
+            else _("🃏 No cards on the table yet.")
+        )
         lines.append(stock)
-        return f"🐾 Round {view.round} · every cat at most {LIMIT} times", "\n".join(lines)
+        return _(
+            "🐾 Round {round} · every cat at most {limit} times", round=view.round, limit=LIMIT
+        ), "\n".join(lines)
 
     def _situation(self, view: View, names: Sequence[str], compact: bool = False) -> list[tuple[str, str]]:
         """What the phase is about: who is still ordering or choosing, the tie, or the turn's powers;
         `compact` puts who is done in one line and names the power without its text."""
         phase, waiting = view.phase, set(view.to_act)
         progress = [
-            f"⏳ {names[s]} is choosing" if s in waiting else f"✅ {names[s]} is done"
+            _("⏳ {player} is choosing", player=names[s])
+            if s in waiting
+            else _("✅ {player} is done", player=names[s])
             for s in range(view.players)
         ]
         if phase == Phase.ORDER:
-            title = "📜 Everyone secretly puts their 9 lives in order (top card first)"
+            title = _("📜 Everyone secretly puts their 9 lives in order (top card first)")
             return [(title, (" · " if compact else "\n").join(progress))]
+        going_back = _("↩️ Wagered lives go back under their stacks")
         if phase == Phase.RETURN and compact:
             waiting_names = ", ".join(names[s] for s in view.to_act)
-            return [("↩️ Wagered lives go back under their stacks", f"⏳ Still choosing: {waiting_names}")]
+            return [(going_back, _("⏳ Still choosing: {players}", players=waiting_names))]
         if phase == Phase.RETURN:
             lines = [
-                f"⏳ {names[s]} puts back " + ", ".join(life_short(life) for life in view.seats[s].wagered)
+                _(
+                    "⏳ {player} puts back {lives}",
+                    player=names[s],
+                    lives=", ".join(life_short(life) for life in view.seats[s].wagered),
+                )
                 for s in view.to_act
             ]
-            return [("↩️ Wagered lives go back under their stacks", "\n".join(lines) or "—")]
+            return [(going_back, "\n".join(lines) or "—")]
         if phase == Phase.CAROUSEL:
-            side = "left" if view.direction == 1 else "right"
             chain = " → ".join(
                 names[(view.turn + view.direction * k) % view.players] for k in range(view.players + 1)
             )
-            title = f"🎠 Card Carousel: everyone passes 2 cards to the {side}"
+            if view.direction == 1:
+                title = _("🎠 Card Carousel: everyone passes 2 cards to the left")
+            else:
+                title = _("🎠 Card Carousel: everyone passes 2 cards to the right")
             return [(title, f"{chain}\n" + " · ".join(progress))]
         if phase == Phase.QUEEN:
             most = view.seats[view.tied[0]].hand_size if view.tied else 0
+            tied = ", ".join(names[s] for s in view.tied)
             text = (
-                f"{', '.join(names[s] for s in view.tied)} tie with {plural(most, 'card')} in hand.\n"
-                f"👑 {names[view.queen]}, the Kittyqueen, picks who rules next."
+                n_(
+                    "{players} tie with {count} card in hand.",
+                    "{players} tie with {count} cards in hand.",
+                    most,
+                    players=tied,
+                )
+                + "\n"
+                + _("👑 {player}, the Kittyqueen, picks who rules next.", player=names[view.queen])
             )
-            return [("👑 Who rules next?", text)]
+            return [(_("👑 Who rules next?"), text)]
         return self._turn(view, names, compact) if phase == Phase.PLAY else []
 
     def _turn(self, view: View, names: Sequence[str], compact: bool = False) -> list[tuple[str, str]]:
         """The power in force, what binds this player and the next (NL-8), Ignore, Shuffle Lives."""
         who = names[view.turn]
         power = life_short if compact else life_long
-        lines = [f"⚡ {who}'s power: {power(view.power)}"] if view.power is not None else []
+        lines = (
+            [_("⚡ {player}'s power: {power}", player=who, power=power(view.power))]
+            if view.power is not None
+            else []
+        )
         target = getattr(view, "shuffle_target", None)
         if view.step == Step.REORDER and target is not None:
-            lines.append(f"🔀 {who} is reordering {names[target]}'s life stack.")
+            lines.append(
+                _("🔀 {player} is reordering {other}'s life stack.", player=who, other=names[target])
+            )
         if view.wager_rule == WagerRule.FORCE and not view.wagered_now:
-            lines.append(f"⚠️ {who} must wager a life this turn (Force Wager).")
+            lines.append(_("⚠️ {player} must wager a life this turn (Force Wager).", player=who))
         elif view.wager_rule == WagerRule.FORBID:
-            lines.append(f"🔒 {who} may not wager a life this turn (Forbid Wager).")
+            lines.append(_("🔒 {player} may not wager a life this turn (Forbid Wager).", player=who))
         if view.optional_now:
-            lines.append(f"⏩ Extra turn: {who} may play again or end the turn.")
+            lines.append(_("⏩ Extra turn: {player} may play again or end the turn.", player=who))
         if view.owed:
-            lines.append(f"⏩ {who} still owes {plural(view.owed, 'more turn')}.")
+            lines.append(
+                n_(
+                    "⏩ {player} still owes {count} more turn.",
+                    "⏩ {player} still owes {count} more turns.",
+                    view.owed,
+                    player=who,
+                )
+            )
         binds = []
         if view.next_skip:
-            binds.append("must skip a turn" if view.next_skip == 1 else f"must skip {view.next_skip} turns")
+            binds.append(n_("must skip a turn", "must skip {count} turns", view.next_skip))
         if view.next_double:
-            binds.append("must take 2 turns")
+            binds.append(_("must take 2 turns"))
         if view.next_wager:
             binds.append(
-                "must wager a life" if view.next_wager == WagerRule.FORCE else "may not wager a life"
+                _("must wager a life") if view.next_wager == WagerRule.FORCE else _("may not wager a life")
             )
         if binds:
-            lines.append("➡️ The next player " + ", ".join(binds) + ".")
+            lines.append(_("➡️ The next player {binds}.", binds=", ".join(binds)))
         for seat, skips, rule in view.held:
-            held = [f"still skips {plural(skips, 'turn')}"] if skips else []
+            held = [n_("still skips {count} turn", "still skips {count} turns", skips)] if skips else []
             if rule:
-                held.append("must wager a life" if rule == WagerRule.FORCE else "may not wager a life")
-            lines.append(f"⏳ On their next turn {names[seat]} " + " and ".join(held) + ".")
-        lines += [f"🙈 Everyone ignores {EMOJI[cat]} this round." for cat in view.ignored]
-        return [(f"▶ {who}'s turn", "\n".join(lines))] if lines else []
+                held.append(_("must wager a life") if rule == WagerRule.FORCE else _("may not wager a life"))
+            lines.append(
+                _("⏳ On their next turn {player} {binds}.", player=names[seat], binds=_(" and ").join(held))
+            )
+        lines += [_("🙈 Everyone ignores {cat} this round.", cat=EMOJI[cat]) for cat in view.ignored]
+        return [(_("▶ {player}'s turn", player=who), "\n".join(lines))] if lines else []
 
     def _open_hands(self, view: View, names: Sequence[str]) -> list[tuple[str, str]]:
         """Hands played open while an Inspect lasts (only then, NL-8)."""
         lines = [
-            f"👁️ **{names[seat.seat]}**: " + (" · ".join(card_text(c) for c in seat.open_hand) or "no cards")
+            f"👁️ **{names[seat.seat]}**: "
+            + (" · ".join(card_text(c) for c in seat.open_hand) or _("no cards"))
             for seat in view.seats
             if seat.open_hand is not None
         ]
-        return [("🔍 Open hands (Inspect, until the round ends)", "\n".join(lines))] if lines else []
+        return [(_("🔍 Open hands (Inspect, until the round ends)"), "\n".join(lines))] if lines else []
 
     def _player(self, view: View, seat: int, names: Sequence[str]) -> tuple[str, str]:
         info = view.seats[seat]
@@ -244,16 +306,18 @@ class NineLivesTexts(Texts):
             marks = "🏆 " if info.lives == best else "💀 " if info.lives == 0 else ""
         else:
             marks = ("▶ " if seat in view.to_act else "") + ("👑 " if seat == view.queen else "")
-        safe = " · 🛡️ safe" if info.safe else ""
+        safe = " · " + _("🛡️ safe") if info.safe else ""
         title = f"{marks}{names[seat]} — {lives_text(info.lives)} · 🃏 {info.hand_size}{safe}"
         if view.over:
             return title, hearts(info, over=True)
-        top = life_long(info.top) if info.top is not None else TOP_MISSING[view.phase == Phase.ORDER]
+        top = life_long(info.top) if info.top is not None else _(TOP_MISSING[view.phase == Phase.ORDER])
         lines = [hearts(info), f"🔝 {top}"]
         if info.wagered:
-            lines.append("🎲 At stake: " + " · ".join(life_short(life) for life in info.wagered))
+            lines.append(
+                _("🎲 At stake: {lives}", lives=" · ".join(life_short(life) for life in info.wagered))
+            )
         if info.safe:
-            lines.append("🛡️ Perfect nine: safe for the rest of the round.")
+            lines.append(_("🛡️ Perfect nine: safe for the rest of the round."))
         return title, "\n".join(lines)
 
     def _player_line(self, view: View, seat: int, names: Sequence[str]) -> str:
@@ -276,13 +340,18 @@ class NineLivesTexts(Texts):
             and view.wager_rule == WagerRule.FORCE
             and not view.wagered_now
         ):
-            note = "you must wager first"
+            note = _("you must wager first")
         else:
-            note = f"{ok} playable now" if my_turn(view) else f"{ok} would fit the table now"
+            note = (
+                _("{count} playable now", count=ok)
+                if my_turn(view)
+                else _("{count} would fit the table now", count=ok)
+            )
         if view.over:
-            note = "the game is over"
-        opened = " · 🔍 open to everyone" if view.seats[view.seat].open_hand is not None else ""
-        title = f"Your hand — {plural(len(view.hand), 'card')}, {note}{opened}"
+            note = _("the game is over")
+        opened = " · " + _("🔍 open to everyone") if view.seats[view.seat].open_hand is not None else ""
+        cards = n_("{count} card", "{count} cards", len(view.hand))
+        title = _("Your hand — {cards}, {note}", cards=cards, note=note) + opened
         return title, "\n".join(hand_lines(view))
 
     def _lives(self, view: View, names: Sequence[str]) -> list[tuple[str, str]]:
@@ -291,52 +360,75 @@ class NineLivesTexts(Texts):
         if arranging_own(view):
             total = len(view.arranged) + len(view.arranging)
             if view.phase == Phase.RETURN:
-                title = "Your life stack — wagered lives going back under it"
+                title = _("Your life stack — wagered lives going back under it")
+            elif view.phase == Phase.ORDER:
+                title = _(
+                    "Your life stack — ordering: {placed} of {total} placed",
+                    placed=len(view.arranged),
+                    total=total,
+                )
             else:
-                doing = "ordering" if view.phase == Phase.ORDER else "reordering"
-                title = f"Your life stack — {doing}: {len(view.arranged)} of {total} placed"
+                title = _(
+                    "Your life stack — reordering: {placed} of {total} placed",
+                    placed=len(view.arranged),
+                    total=total,
+                )
             return [(title, "\n".join(arranging_lines(view)))]
         fields = []
         if view.arranging and view.arranging_for is not None:
             lines = [f"{keycap(i)} {life_short(life)}" for i, life in enumerate(view.arranged, start=1)]
             lines += [f"▫️ {life_short(life)}" for life in view.arranging]
-            title = f"🔀 {names[view.arranging_for]}'s life stack — you put it in a new order"
+            title = _(
+                "🔀 {player}'s life stack — you put it in a new order", player=names[view.arranging_for]
+            )
             fields.append((title, "\n".join(lines)))
         if view.phase in TABLE_PHASES:
             return fields  # in `_round`
-        title = f"❤️ Your lives — {lives_text(len(view.my_stack))} in your stack"
-        return [*fields, (title, top_line(view.my_stack[0]) if view.my_stack else "Your stack is empty.")]
+        title = _("❤️ Your lives — {lives} in your stack", lives=lives_text(len(view.my_stack)))
+        return [*fields, (title, top_line(view.my_stack[0]) if view.my_stack else _("Your stack is empty."))]
 
     @staticmethod
     def _round(view: View) -> tuple[str, str]:
         """The counts, your power this turn and your lives: the top one (with what it does while you may
         still wager it) and those at stake, as the table counts them ("❤️ 4 · 💛 3")."""
         me = view.seats[view.seat]
-        title = f"🐾 Round {view.round} · your lives: ❤️ {len(view.my_stack)}"
+        title = _("🐾 Round {round} · your lives: ❤️ {count}", round=view.round, count=len(view.my_stack))
         lines = [counts_short(view.counts, view.ignored)]
         if my_turn(view) and view.power is not None:
             power = view.power
-            lines.append(f"⚡ Your power this turn: {life_glance(power)} — {life_text(power.card())}")
+            lines.append(
+                _(
+                    "⚡ Your power this turn: {power} — {text}",
+                    power=life_glance(power),
+                    text=life_text(power.card()),
+                )
+            )
         if me.safe:
-            lines.append("🛡️ You made a perfect nine: you are safe this round.")
+            lines.append(_("🛡️ You made a perfect nine: you are safe this round."))
         if view.my_stack:
             top = view.my_stack[0]
             wager = my_turn(view) and view.step == Step.PLAY and not view.wagered_now
             wager = wager and view.wager_rule != WagerRule.FORBID
             lines.append(top_line(top) if wager else f"🔝 {life_short(top)}")
         else:
-            lines.append("🔝 No life left in your stack.")
+            lines.append(_("🔝 No life left in your stack."))
         if me.wagered:
             title += f" · 💛 {len(me.wagered)}"
-            lines.append("💛 At stake: " + " · ".join(life_glance(life) for life in me.wagered))
+            lines.append(
+                _("💛 At stake: {lives}", lives=" · ".join(life_glance(life) for life in me.wagered))
+            )
         return title, "\n".join(lines)
 
     @staticmethod
     def _stack(view: View) -> tuple[str, str]:
         """The whole life stack, top first."""
         count = len(view.my_stack)
-        title = f"Your life stack — {lives_text(count)}, top first" if count else "Your life stack — empty"
-        return title, "\n".join(stack_lines(view)) or "Your stack is empty."
+        title = (
+            _("Your life stack — {lives}, top first", lives=lives_text(count))
+            if count
+            else _("Your life stack — empty")
+        )
+        return title, "\n".join(stack_lines(view)) or _("Your stack is empty.")
 
     # ---- controls ----
 
@@ -346,14 +438,16 @@ class NineLivesTexts(Texts):
         whose power, whom to steal from, …). None when a legal action would be missed."""
         return arrange(view, choices)
 
-    _last_view: tuple[Frozen, int, View] | None = None
+    _last_view: tuple[Frozen, int, str, View] | None = None
 
     def confirmation(self, view: Frozen, encoded: str) -> str | None:
         """Giving up costs the top life and every life wagered this round (NL-5)."""
         if encoded != "giveup" or not isinstance(view, View) or view.seat is None:
             return None
         me = view.seats[view.seat]
-        return f"Give up the round and lose {lives_text(min(me.stack_size, 1) + len(me.wagered))}?"
+        return _(
+            "Give up the round and lose {lives}?", lives=lives_text(min(me.stack_size, 1) + len(me.wagered))
+        )
 
     def label(self, rules: Rules, state: Frozen, seat: int, action: Action) -> str:
         """The button label, from what `seat` sees.
@@ -361,10 +455,10 @@ class NineLivesTexts(Texts):
         A panel asks for the labels of all of a seat's actions in a row; states are immutable, so the
         seat's view is built once for them all instead of once per button.
         """
-        last = self._last_view
-        if last is None or last[0] is not state or last[1] != seat:
-            last = self._last_view = (state, seat, rules.view(state, seat))  # type: ignore[assignment]
-        return action_label(last[2], action)
+        last, language = self._last_view, current()
+        if last is None or last[0] is not state or last[1] != seat or last[2] != language:
+            last = self._last_view = (state, seat, language, rules.view(state, seat))  # type: ignore[assignment]
+        return action_label(last[3], action)
 
 
 TEXTS = NineLivesTexts()

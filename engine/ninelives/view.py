@@ -36,6 +36,7 @@ from engine.ninelives.model import (
     Step,
     View,
 )
+from lang import _
 
 __all__ = [
     "CATS",
@@ -99,22 +100,32 @@ def prompt(state: State) -> str:
     """What is being decided now, with {pN} placeholders."""
     phase = state.phase
     if phase == Phase.OVER:
-        return "The game is over."
+        return _("The game is over.")
     if phase == Phase.ORDER:
-        return "Everyone puts their nine lives in order, top card first."
+        return _("Everyone puts their nine lives in order, top card first.")
     if phase == Phase.RETURN:
-        seats = ", ".join(f"{{p{s}}}" for s in to_act(state))
-        return f"{seats}: put your wagered lives back under your stack, in the order you like."
+        seats = ", ".join(seat_mark(s) for s in to_act(state))
+        return _(
+            "{players}: put your wagered lives back under your stack, in the order you like.", players=seats
+        )
     if phase == Phase.CAROUSEL:
-        side = "left" if state.direction == 1 else "right"
-        return f"Everyone chooses 2 cards to pass to the {side}."
+        if state.direction == 1:
+            return _("Everyone chooses 2 cards to pass to the left.")
+        return _("Everyone chooses 2 cards to pass to the right.")
     if phase == Phase.QUEEN:
-        tied = ", ".join(f"{{p{s}}}" for s in state.tied)
-        return f"{{p{state.queen}}} picks the next Kittyqueen among {tied}."
-    words = STEP_WORDS[state.step]
+        tied = ", ".join(seat_mark(s) for s in state.tied)
+        return _(
+            "{player} picks the next Kittyqueen among {players}.", player=seat_mark(state.queen), players=tied
+        )
+    words = _(STEP_WORDS[state.step])
     if state.step == Step.PLAY and state.optional_now:
-        words = "take an extra turn or end the turn"
-    return f"{{p{state.turn}}}: {words}."
+        words = _("take an extra turn or end the turn")
+    return _("{player}: {doing}.", player=seat_mark(state.turn), doing=words)
+
+
+def seat_mark(seat: int) -> str:
+    """A seat in a text, named when shown: "{p2}"."""
+    return f"{{p{seat}}}"
 
 
 def table_fields(state: State) -> dict:
