@@ -329,12 +329,10 @@ NineLivesAction = (
 _NUMBER = "[0-9][0-9]"  # not \d, which also matches other scripts' digits ("٣"), and int() reads them
 _SEAT = r"[0-5]"
 DECODERS: dict[str, tuple[str, Callable[[str], Move]]] = {
-    Keep.verb: ("", lambda _arg: Keep.of()),
-    Wager.verb: ("", lambda _arg: Wager.of()),
-    NewCard.verb: ("", lambda _arg: NewCard.of()),
-    GiveUp.verb: ("", lambda _arg: GiveUp.of()),
-    SkipTurn.verb: ("", lambda _arg: SkipTurn.of()),
-    EndTurn.verb: ("", lambda _arg: EndTurn.of()),
+    **{
+        kind.verb: ("", lambda _arg, kind=kind: kind.of())
+        for kind in (Keep, Wager, NewCard, GiveUp, SkipTurn, EndTurn)
+    },
     **{
         kind.verb: ("C" + _NUMBER, lambda arg, kind=kind: kind.of(int(arg[1:])))
         for kind in (Play, Cover, SwapWith, Give, Take, Pass)
@@ -357,25 +355,14 @@ def decode(text: str) -> NineLivesAction:
     """The action written as `text`, or `InvalidInput`."""
     verb, _sep, arg = text.partition(":")
     if verb not in DECODERS:
-        raise InvalidInput(_("{move} is not a Nine Lives move.", move=repr(text)))
+        raise InvalidInput(_("{move!r} is not a Nine Lives move.", move=text))
     pattern, build = DECODERS[verb]
-    if not pattern:
-        if arg or ":" in text:
-            raise InvalidInput(
-                _(
-                    "{move} is not a Nine Lives move: {verb} takes no argument.",
-                    move=repr(text),
-                    verb=repr(verb),
-                )
-            )
-    elif not _PATTERNS[verb].fullmatch(arg):
+    if not pattern and (arg or ":" in text):
         raise InvalidInput(
-            _(
-                "{move} is not a Nine Lives move: bad argument {argument}.",
-                move=repr(text),
-                argument=repr(arg),
-            )
+            _("{move!r} is not a Nine Lives move: {verb!r} takes no argument.", move=text, verb=verb)
         )
+    if pattern and not _PATTERNS[verb].fullmatch(arg):
+        raise InvalidInput(_("{move!r} is not a Nine Lives move: bad argument {arg!r}.", move=text, arg=arg))
     return build(arg)  # type: ignore[return-value]
 
 
