@@ -136,7 +136,7 @@ def _dice(canvas: kit.Canvas, box, aside, rolled, in_hand: bool) -> dict[str, st
         words = n_("{count} die to roll", "{count} dice to roll", left)
         if kit.length(words, kit.SMALL) > x1 - x - 10:
             words = _("{count} to roll", count=left)
-        canvas.text((x, middle), words, kit.SMALL, kit.INK, anchor="lm")
+        canvas.text((x, middle), words, kit.SMALL, kit.INK, anchor="lm", width=x1 - x - 10)
     return shows
 
 
@@ -173,13 +173,15 @@ def _side(canvas: kit.Canvas, box, kind: str | None, catpot: int) -> str:
 
 
 def _cards(canvas: kit.Canvas, box, cards: Sequence[int], locked: str | None, readings) -> tuple:
-    """A tile per combination, as wide as its name: under it, per kind shown, the kind's symbol and its
-    cards' VPs as "outer / inner" (the symbol above them where a row is tall), one size for all; the
-    combinations the tray already reads as are lit and framed."""
+    """A tile per combination, as wide as its name (a short one as wide as nine tenths of the average):
+    under it, per kind shown, the kind's symbol and its cards' VPs as "outer / inner" (the symbol above
+    them where a row is tall), one size for all; the combinations the tray already reads as are lit and
+    framed."""
     x0, y0, x1, y1 = box
     kinds = (locked,) if locked else KINDS
     names = [short_combo(combo) for combo in COMBOS]
-    widths = [kit.length(name, kit.SMALL) for name in names]
+    named = [kit.length(name, kit.SMALL) for name in names]
+    widths = [max(width, 0.9 * sum(named) / len(named)) for width in named]
     gap = 4
     pad = (x1 - x0 - sum(widths) - gap * (len(COMBOS) - 1)) / len(COMBOS)
     head = 29
