@@ -26,7 +26,7 @@ from cogs.phone import (
 from cogs.ratings import change_note
 from cogs.seat_controls import away_line, hand_button, table_buttons, take_back_button
 from engine import Action, Outcome, events_for, fill_names
-from engine.decisions import ME, your_words
+from engine.decisions import reader_names, your_words
 from engine.texts import Choice
 from lang import _, in_its_language
 
@@ -303,8 +303,8 @@ def public_words(game: LiveGame) -> Say:
 
 
 def own_names(game: LiveGame, seat: int) -> list[str]:
-    """The players' names with `seat`'s own as `ME`, for texts `your_words` then turns to the seat."""
-    return [ME if other == seat else name for other, name in enumerate(game.names)]
+    """The players' names for texts `your_words` then turns to the seat (`reader_names`)."""
+    return reader_names(game.names, seat)
 
 
 def own_words(game: LiveGame, seat: int) -> Say:
@@ -361,7 +361,7 @@ def arranged_items(
                 custom_id=ids.multi_id(game.id, version, control.key)
                 if multi
                 else ids.select_id(game.id, version, row),
-                placeholder=control.placeholder[:150],
+                placeholder=_(control.placeholder)[:150],
                 min_values=control.min_values if multi else 1,
                 max_values=min(control.max_values, len(control.choices)) if multi else 1,
                 options=[
