@@ -165,7 +165,7 @@ async def _answer(
         await _moved_on(bot, interaction, component, str(refusal))
     except (Refusal, EngineError) as refusal:
         bot.metrics.refused(refusal)
-        await reply(interaction, str(refusal))
+        await reply(interaction, _(str(refusal)))  # a constant's message is translated only here
     except StoreUnavailable as outage:
         bot.metrics.refused(outage)
         log.debug("click by user %s in guild %s not saved: %s", interaction.user.id, interaction.guild_id,
