@@ -40,15 +40,11 @@ from engine.core import (
     Rules,
     ScoreLine,
     evolve,
+    seat_mark,
 )
 from lang import _, current, n_
 
 _PLAY = {card: Play(card=card) for card in CARDS}
-
-
-def _mark(seat: int) -> str:
-    """A seat as a text names it, for `Event.render` to fill in: "{p2}"."""
-    return f"{{p{seat}}}"
 
 
 _DECODE = {f"p:{card}": play for card, play in _PLAY.items()}
@@ -225,7 +221,7 @@ class CatsDogsRules(Rules[State, Play, View]):
         hands[seat] = tuple(c for c in hands[seat] if c != card)
         trick = (*state.trick, (seat, card))
         events = [
-            Event(kind="play", text=_("{player} plays {card}.", player=_mark(seat), card=card_name(card)))
+            Event(kind="play", text=_("{player} plays {card}.", player=seat_mark(seat), card=card_name(card)))
         ]
         if len(trick) < state.players:
             return evolve(state, {"hands": tuple(hands), "trick": trick}), events
@@ -285,7 +281,7 @@ class CatsDogsRules(Rules[State, Play, View]):
         }
         if trick_no < HAND_SIZE[state.players]:
             if state.players > 1:
-                text = _("{player} leads the next trick.", player=_mark(leader))
+                text = _("{player} leads the next trick.", player=seat_mark(leader))
                 events.append(Event(kind="lead", text=text))
             return evolve(state, update), events
         return self._finish_round(evolve(state, update), events)
@@ -299,7 +295,12 @@ class CatsDogsRules(Rules[State, Play, View]):
             number=state.round, collected=state.collected, table_pile=state.table_pile, ribbons=gained
         )
         parts = ", ".join(
-            _("{player} +{ribbons}🎀 (total {total})", player=_mark(s), ribbons=gained[s], total=scores[s])
+            _(
+                "{player} +{ribbons}🎀 (total {total})",
+                player=seat_mark(s),
+                ribbons=gained[s],
+                total=scores[s],
+            )
             for s in range(players)
         )
         events.append(
@@ -360,7 +361,7 @@ class CatsDogsRules(Rules[State, Play, View]):
         tied = tuple(s for s in range(state.players) if scores[s] == top)
         if len(tied) == 1:
             winners = tied
-            reason = _("{player} wins with {count} ribbons.", player=_mark(tied[0]), count=top)
+            reason = _("{player} wins with {count} ribbons.", player=seat_mark(tied[0]), count=top)
         else:
             latest = max(state.last_win[s] for s in tied)
             if latest:
@@ -368,7 +369,7 @@ class CatsDogsRules(Rules[State, Play, View]):
                 reason = _(
                     "{player} wins the tie at {count} ribbons as the tied player "
                     "who most recently won a trick.",
-                    player=_mark(winners[0]),
+                    player=seat_mark(winners[0]),
                     count=top,
                 )
             else:

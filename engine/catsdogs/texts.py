@@ -8,7 +8,7 @@ from engine.catsdogs._cards import RIBBONS, TABLE, card_emoji, card_name, ribbon
 from engine.catsdogs.model import DUO, SOLO, Play, State, View
 from engine.core import Rules
 from engine.texts import Texts
-from lang import _, n_
+from lang import N_, _, n_
 
 
 def card_label(card: str) -> str:
@@ -43,11 +43,8 @@ def who(seat: int, names: Sequence[str]) -> str:
 
 
 class CatsDogsTexts(Texts):
+    hand_label = N_("My hand")
     emoji = "🐱🐶"
-
-    @property
-    def hand_label(self) -> str:
-        return _("My hand")
 
     def label(self, rules: Rules, state: State, seat: int, action: Play) -> str:
         return card_label(action.card)

@@ -132,10 +132,6 @@ def stop_words(locked: str | None, action: Stop) -> str:
 class MadCatTexts(Texts):
     emoji = "😾😿"
 
-    @property
-    def hand_label(self) -> str:
-        return _("My view")
-
     # ---- the table -------------------------------------------------------------------------------
 
     def table_fields(self, view: View, names: Sequence[str]) -> list[tuple[str, str]]:

@@ -75,7 +75,7 @@ def everything_said(key: str, players: int, seed: int) -> list[str]:
     game = GAMES[key]
     rules, texts = game.rules, game.texts
     names = NAMES[:players]
-    said = [texts.hand_label, lang._(game.about)]
+    said = [lang._(texts.hand_label), lang._(game.about)]
     said += [lang._(page.title) + "\n" + lang._(page.text) for page in game.guide]
     said += [lang._(hint) for hint in game.hints.values()]
     player = RandomPlayer(rules, seed)
