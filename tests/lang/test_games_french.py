@@ -153,12 +153,18 @@ def test_without_a_language_the_same_game_still_speaks_english(key, players):
     assert {"the", "you", "your"} <= found
 
 
-@pytest.mark.parametrize("key", ["catsdogs", "madcat"])
-def test_the_pictures_of_a_whole_game_are_labelled_in_french_and_every_label_fits(key):
-    """Every picture of a game, drawn with French speaking, at the most players: no English word, and
-    every label inside its panel and at least 12 px tall on a phone (French words run longer)."""
+EVERY_COUNT = [
+    (key, players)
+    for key in ("catsdogs", "madcat")
+    for players in range(GAMES[key].rules.min_players, GAMES[key].rules.max_players + 1)
+]
+
+
+@pytest.mark.parametrize(("key", "players"), EVERY_COUNT)
+def test_the_pictures_of_a_whole_game_are_labelled_in_french_and_every_label_fits(key, players):
+    """Every picture of a game, drawn with French speaking: no English word, and every label inside its
+    panel and at least 12 px tall on a phone (French words run longer)."""
     rules = GAMES[key].rules
-    players = rules.max_players
     names = NAMES[:players]
     scenes = {}
     with lang.speaking("fr"):
