@@ -13,6 +13,9 @@ import pytest
 
 import lang
 import pictures
+from bench.table_in_memory import TableCase, commit, computer_move, new_table
+from cogs.messages import table_message
+from cogs.panel import private_panel
 from engine import GAMES
 from engine.catsdogs.model import Play
 from engine.core import EngineError, fill_names
@@ -20,6 +23,7 @@ from engine.madcat.model import Mooch, Roll, SetAside, Stop
 from engine.testing import RandomPlayer, random_playout
 from engine.texts import Choice
 from pictures import kit
+from tests.golden.playthrough import flatten
 
 NAMES = ("Zoë", "Kofi", "Maëlle", "Ngozi", "Søren")
 """Players' names in no language the check looks for."""
@@ -48,6 +52,8 @@ PROBES = {
     ],
 }
 """Moves tried by every seat at every step: those the rules refuse give their refusals."""
+FLATTENED = re.compile(r"^\s*row \S+ · (?:button \w+|select(?: pick \S+)?)(?: \(disabled\))?:|→ \S+|^footer:")
+"""What `flatten` adds to a message's own words: a control's row, kind and custom_id."""
 CASES = [("catsdogs", 1), ("catsdogs", 2), ("catsdogs", 4), ("madcat", 2), ("madcat", 5)]
 
 
@@ -202,3 +208,21 @@ def test_a_position_read_in_french_is_read_in_english_by_the_next_english_reader
 def lang_free(rules, state) -> str:
     """The prompt as a fresh rules object words it, with nothing kept from before."""
     return type(rules)().view(state, None).prompt
+
+
+@pytest.mark.parametrize(("key", "players"), [("catsdogs", 2), ("catsdogs", 4), ("madcat", 5)])
+def test_a_french_table_s_messages_hold_no_english_from_first_move_to_result(key, players):
+    """The table and every seat's private panel as the bot sends them (embeds, buttons, selects) at
+    every move of a game on a French table, played by computer players, to the result."""
+    table = new_table(TableCase(key, players, 3, language="fr"))
+    untranslated: dict[str, str] = {}
+    while True:
+        with lang.speaking("fr"):  # a panel speaks its member's language: a French member here
+            messages = [table_message(table, due=None), *(private_panel(table, s) for s in range(players))]
+        for line in (line for message in messages for line in flatten(message)):
+            for word in english_in(FLATTENED.sub("", line)):
+                untranslated.setdefault(word, line)
+        if table.rules.outcome(table.state) is not None:
+            break
+        commit(table, computer_move(table))
+    assert not untranslated, untranslated
