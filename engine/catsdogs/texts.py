@@ -114,7 +114,11 @@ class CatsDogsTexts(Texts):
 
     def _trick(self, view: View, names: Sequence[str]) -> str:
         shown = trick_cards(view)
-        plays = [f"{who(seat, names)}: {short(card)}" for seat, card in shown if card is not None]
+        plays = [
+            _("{player}: {card}", player=who(seat, names), card=short(card))
+            for seat, card in shown
+            if card is not None
+        ]
         if (TABLE, None) in shown:
             plays[0] = _("Face-up: {card} · hidden card 🂠", card=short(shown[0][1]))
         return "\n".join(plays) or _("No card played yet.")
