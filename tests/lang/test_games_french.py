@@ -14,16 +14,18 @@ import pytest
 import lang
 import pictures
 from bench.table_in_memory import TableCase, commit, computer_move, new_table
-from cogs.messages import table_message
-from cogs.panel import private_panel
-from engine import GAMES
+from cogs.messages import table_message, table_screen
+from cogs.panel import panel_screen, private_panel
+from cogs.phone import PANEL_BUDGET, SCREEN, TABLE_BUDGET, phone_lines
+from emulator.limits import check_message
+from engine import GAMES, Rng
 from engine.catsdogs.model import Play
 from engine.core import EngineError, fill_names
 from engine.madcat.model import Mooch, Roll, SetAside, Stop
 from engine.testing import RandomPlayer, random_playout
 from engine.texts import Choice
 from pictures import kit
-from tests.golden.playthrough import flatten
+from tests.golden.playthrough import Move, flatten
 
 NAMES = ("Zoë", "Kofi", "Maëlle", "Ngozi", "Søren")
 """Players' names in no language the check looks for."""
@@ -226,3 +228,43 @@ def test_a_french_table_s_messages_hold_no_english_from_first_move_to_result(key
             break
         commit(table, computer_move(table))
     assert not untranslated, untranslated
+
+
+@pytest.mark.parametrize(("key", "players"), EVERY_COUNT)
+def test_a_french_table_and_its_panels_keep_to_a_phone_s_budgets(key, players):
+    """French runs longer than English: at every step of a random game on a French table, the table
+    (with its picture and without) keeps to the phone's line budget with its "Now" line and first
+    control on the first screen, every deciding panel keeps its first control there, and every message
+    keeps Discord's limits."""
+    game = new_table(TableCase(key, players, players, language="fr"))
+    rng = Rng.seeded(players)
+    while True:
+        for picture in (True, False):
+            message = table_message(game, due=1_700_000_000, picture=picture)
+            moment = f"move {game.record.version - 1}, picture {picture}"
+            assert phone_lines(message.content, message.embed) <= TABLE_BUDGET, moment
+            assert not check_message(payload(message, ephemeral=False)), moment
+            if picture:
+                screen, first = table_screen(game, message, picture=True)
+                assert screen.now <= SCREEN and (first is None or first <= SCREEN), moment
+        if game.rules.outcome(game.state) is not None:
+            return
+        with lang.speaking("fr"):
+            panels = [private_panel(game, seat) for seat in game.to_act()]
+        for panel in panels:
+            _screen, first = panel_screen(panel)
+            assert phone_lines(None, panel.embed) <= PANEL_BUDGET and first <= SCREEN, panel.embed.description
+            assert not check_message(payload(panel, ephemeral=True)), panel.embed.description
+        seat, rng = rng.choice(game.to_act())
+        action, rng = rng.choice(game.rules.legal_actions(game.state, seat))
+        commit(game, Move(seat, action.encode()))
+
+
+def payload(message, ephemeral: bool) -> dict:
+    """The message as the bot sends it to Discord."""
+    return {
+        "content": message.content,
+        "embeds": [message.embed.to_dict()] if message.embed else [],
+        "components": message.view.to_components() if message.view else [],
+        "flags": 64 if ephemeral else 0,
+    }
