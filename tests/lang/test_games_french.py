@@ -14,7 +14,7 @@ import pytest
 import lang
 import pictures
 from bench.table_in_memory import TableCase, commit, computer_move, new_table
-from cogs.messages import table_message, table_screen
+from cogs.messages import details_message, table_message, table_screen
 from cogs.panel import panel_screen, private_panel
 from cogs.phone import PANEL_BUDGET, SCREEN, TABLE_BUDGET, phone_lines
 from emulator.limits import check_message
@@ -214,13 +214,18 @@ def lang_free(rules, state) -> str:
 
 @pytest.mark.parametrize(("key", "players"), [("catsdogs", 2), ("catsdogs", 4), ("madcat", 5)])
 def test_a_french_table_s_messages_hold_no_english_from_first_move_to_result(key, players):
-    """The table and every seat's private panel as the bot sends them (embeds, buttons, selects) at
-    every move of a game on a French table, played by computer players, to the result."""
+    """The table, its details and every seat's private panel as the bot sends them (embeds, buttons,
+    selects) at every move of a game on a French table, played by computer players, to the result."""
     table = new_table(TableCase(key, players, 3, language="fr"))
     untranslated: dict[str, str] = {}
     while True:
-        with lang.speaking("fr"):  # a panel speaks its member's language: a French member here
-            messages = [table_message(table, due=None), *(private_panel(table, s) for s in range(players))]
+        with lang.speaking("fr"):  # a member's answers speak their language: a French member here
+            answers = [details_message(table), *(private_panel(table, seat) for seat in range(players))]
+        messages = [table_message(table, due=None), *answers]
+        for message in messages:
+            assert not check_message(payload(message, ephemeral=message is not messages[0])), (
+                message.embed.title
+            )
         for line in (line for message in messages for line in flatten(message)):
             for word in english_in(FLATTENED.sub("", line)):
                 untranslated.setdefault(word, line)
