@@ -11,17 +11,17 @@ from bot.errors import NotInGame, Refusal, RunElsewhere, TableMovedOn
 from bot.live import UNDOABLE, LiveGame, describe_players, undoable
 from bot.running_games import RunningGames
 from bot.storage import FinalResult, NotOwner, SeatRecord, StaleMove, StoreUnavailable
-from engine import Event, Frozen
+from engine import EngineError, Event, Frozen
 from engine.history import NOTHING_TO_TAKE_BACK, UNDO, replay, take_back, take_back_refusal
-from lang import _
+from lang import N_, _, speaking
 
 if TYPE_CHECKING:
     from bot.metrics import Metrics
 
 log = logging.getLogger("catnip.sessions")
 
-TOO_LATE = "Too late to take it back: the game has moved on."
-MADE_FOR_YOU = "That move was made for you, so it stands."
+TOO_LATE = N_("Too late to take it back: the game has moved on.")
+MADE_FOR_YOU = N_("That move was made for you, so it stands.")
 
 
 class Moves:
@@ -78,7 +78,7 @@ class Moves:
         # written only when it is read (the debug line below).
         debug = log.isEnabledFor(logging.DEBUG)
         public = debug and game.rules.actions_are_public(game.state, seat)
-        state, events = game.rules.apply(game.state, seat, action)
+        state, events = self._apply(game, seat, action)
         undoable = human and take_back_refusal(game.rules, game.state, seat, action, state) is None
         logged = [*told, *events, UNDOABLE] if undoable else [*told, *events]
         await self._store(game, seat, action.encode(), state, logged, human=human)
@@ -86,6 +86,18 @@ class Moves:
             said = action.encode() if public else "a private choice"
             log.debug("%s seat=%d played %s", game.log_prefix(), seat, said)
         return [*told, *events]
+
+    @staticmethod
+    def _apply(game: LiveGame, seat: int, action: Frozen) -> tuple[Frozen, list[Event]]:
+        """`action` applied, its events told in the game's language: they go into the log and the
+        table's narration. A refusal speaks the language of whoever is answered: the same move is
+        tried again there (the engine is pure, so it is refused again, for the same reason)."""
+        try:
+            with speaking(game.language):
+                return game.rules.apply(game.state, seat, action)
+        except EngineError:
+            game.rules.apply(game.state, seat, action)
+            raise
 
     async def take_back(self, game: LiveGame, user_id: int, version: int) -> None:
         """`user_id` takes back their last move, shown on a panel made at `version` (engine/history.py):
@@ -104,7 +116,12 @@ class Moves:
             log_before = [(move.seat, move.action) for move in moves[:-1]]
             before = replay(rules, len(record.seats), record.seed, game.options(), log_before)
             action = rules.decode_action(last.action)
-            state, events = take_back(rules, before, seat, action, game.state, seat)
+            try:
+                with speaking(game.language):
+                    state, events = take_back(rules, before, seat, action, game.state, seat)
+            except EngineError:  # its reason in the member's language, as `_apply` does
+                take_back(rules, before, seat, action, game.state, seat)
+                raise
             if not undoable(last):  # the engine would allow it: a computer or a timer made it
                 raise Refusal(MADE_FOR_YOU)
             await self._store(game, seat, UNDO, state, events, human=True)

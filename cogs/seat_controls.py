@@ -23,7 +23,7 @@ PICK_SEAT = N_("Hand a seat to a computer player…")
 def hand_button(game: LiveGame, row: int = 0) -> Button:
     """My hand / My view: opens the clicker's own private view, whoever clicks (if they play)."""
     return Button(
-        label=game.game.texts.hand_label,
+        label=_(game.game.texts.hand_label),
         emoji="🃏",
         style=discord.ButtonStyle.primary,
         custom_id=ids.view_id(game.id),
@@ -54,7 +54,7 @@ def away_line(game: LiveGame) -> str | None:
     if not away:
         return None
     names = describe_players([game.names[seat] for seat in away])
-    hand = game.game.texts.hand_label
+    hand = _(game.game.texts.hand_label)
     line = _(
         "💤 A computer plays for {names} until they're back: 🃏 **{hand}** or 👋 **{back}**.",
         names=names,
@@ -85,7 +85,7 @@ def more_button(game: LiveGame, row: int = 0) -> Button | None:
     texts = game.game.texts
     if texts.more_label is None:
         return None
-    return Button(label=texts.more_label, emoji=texts.more_emoji, custom_id=ids.more_id(game.id), row=row)
+    return Button(label=_(texts.more_label), emoji=texts.more_emoji, custom_id=ids.more_id(game.id), row=row)
 
 
 def seat_picker(game: LiveGame) -> list[Item]:

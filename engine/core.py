@@ -14,6 +14,8 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
+from lang import _
+
 
 class EngineError(Exception):
     """A move the engine refused. `str(error)` is a sentence a player can read."""
@@ -256,6 +258,12 @@ class FastRng:
         return items[self.next() % len(items)]
 
 
+def seat_mark(seat: int) -> str:
+    """Where `seat`'s player name goes in a text ("{p2}"), filled in by `fill_names`: a value of a
+    translated text's placeholder (`_("{player} plays.", player=seat_mark(seat))`)."""
+    return "{p" + str(seat) + "}"
+
+
 def fill_names(text: str, names: Sequence[str]) -> str:
     """`text` with each `{p0}`, `{p1}`, ... replaced by that seat's player name."""
     if "{p" not in text:
@@ -391,7 +399,13 @@ class Rules(ABC, Generic[StateT, ActionT, ViewT]):
         """Raise `InvalidInput` unless the game can seat `players`; every `setup` starts with this."""
         if not self.min_players <= players <= self.max_players:
             raise InvalidInput(
-                f"{self.title} is for {self.min_players} to {self.max_players} players, not {players}."
+                _(
+                    "{game} is for {least} to {most} players, not {players}.",
+                    game=self.title,
+                    least=self.min_players,
+                    most=self.max_players,
+                    players=players,
+                )
             )
 
     @staticmethod
@@ -403,15 +417,22 @@ class Rules(ABC, Generic[StateT, ActionT, ViewT]):
         if chosen is None:
             return rng.below(players)
         if not 0 <= chosen < players:
-            raise InvalidInput(f"{who} must be one of the {players} seats, not seat {chosen + 1}.")
+            raise InvalidInput(
+                _(
+                    "{who} must be one of the {players} seats, not seat {seat}.",
+                    who=_(who),
+                    players=players,
+                    seat=chosen + 1,
+                )
+            )
         return chosen, rng
 
     def apply(self, state: StateT, seat: int, action: ActionT) -> tuple[StateT, list[Event]]:
         """Apply `action` by `seat`: pure, never mutates `state`."""
         if self.outcome(state) is not None:
-            raise GameOver("This game is already over.")
+            raise GameOver(_("This game is already over."))
         if seat not in self.to_act(state):
-            raise NotYourTurn("It's not your turn to decide anything right now.")
+            raise NotYourTurn(_("It's not your turn to decide anything right now."))
         self.check(state, seat, action)
         new, events = self.resolve(state, seat, action)
         return self._decided(state, new, seat), events
@@ -477,7 +498,7 @@ class Rules(ABC, Generic[StateT, ActionT, ViewT]):
         each part with the sentence telling a player why a move that changed it stands: a move that
         drew, rolled or showed any of it cannot be taken back (engine/history.py). By default the
         whole state, so that no move of a game that does not say can be."""
-        return (("That move can't be taken back.", state),)
+        return ((_("That move can't be taken back."), state),)
 
     def player_count(self, state: StateT) -> int:
         """How many seats the game has."""

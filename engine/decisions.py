@@ -6,6 +6,9 @@ Engines word their prompts and events once for everyone ("{p1} bids or passes �
 a player's own view turns the sentence to them ("You bid or pass …", "You play ⚪⚪"). The text is
 built with a marker for the player's own name, so that only their name — never another player's, nor a
 word that contains it — is turned.
+
+Only English is so turned: its grammar is what the turning knows. In any other language a player's own
+lines keep their name, and the verbs, written for it, agree with it ("Zoë joue ⚪⚪").
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+import lang
 from engine.core import Frozen
 from engine.game import Game
 
@@ -57,6 +61,14 @@ _SENTENCE = re.compile(r"(?<=[.!?]) ")
 _CAPITAL = re.compile(rf"(^|[.!?:] |· )({_MARKS})(you|your)\b")
 
 
+def reader_names(names: Sequence[str], seat: int) -> list[str]:
+    """The players' names with `seat`'s own as `ME`, for texts `your_words` then turns to that reader;
+    as they are in a language other than English (see the module's docstring)."""
+    if lang.current() != lang.SOURCE:
+        return list(names)
+    return [ME if other == seat else name for other, name in enumerate(names)]
+
+
 def base_form(verb: str) -> str:
     """The verb as "you" says it: "chooses" → "choose", "passes" → "pass", "is" → "are"."""
     if verb in IRREGULAR:
@@ -87,11 +99,10 @@ def second_person(prompt: str) -> str:
 def your_decision(game: Game, state: Frozen, view: Frozen, seat: int, names: Sequence[str]) -> str:
     """What `seat` is deciding (`view` is theirs), said to them; the first time they meet this kind of
     decision, also a line on what it is about."""
-    mine = [ME if other == seat else name for other, name in enumerate(names)]
-    text = second_person(game.texts.prompt(view, mine))
+    text = second_person(game.texts.prompt(view, reader_names(names, seat)))
     kind = game.rules.first_decision(state, seat)
     if kind is not None and kind in game.hints:
-        text += f"\n💡 {game.hints[kind]}"
+        text += f"\n💡 {lang._(game.hints[kind])}"
     return text
 
 

@@ -14,20 +14,20 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from engine.core import Event, Frozen, IllegalAction, Rules
+from engine.core import Event, Frozen, IllegalAction, Rules, seat_mark
+from lang import N_, _
 
 UNDO = "undo"
 """A take-back's entry in the log, in place of an encoded action (no game encodes an action so)."""
 
-NOTHING_TO_TAKE_BACK = "There is no move of yours to take back."
-TOOK_BACK = "↩️ {p%d} took back their move."
+NOTHING_TO_TAKE_BACK = N_("There is no move of yours to take back.")
 
 
 def take_back_refusal(rules: Rules, before: Any, seat: int, action: Any, after: Any) -> str | None:
     """Why `seat` may not take back `action`, which led from `before` to `after`; None if it may."""
     if rules.outcome(after) is not None:
-        return "The game is over: its last move stands."
-    for (reason, was), (_, now) in zip(rules.hidden(before), rules.hidden(after), strict=True):
+        return _("The game is over: its last move stands.")
+    for (reason, was), (_reason, now) in zip(rules.hidden(before), rules.hidden(after), strict=True):
         if was != now:
             return reason
     return None
@@ -39,11 +39,11 @@ def take_back(
     """The state after `seat` takes back `mover`'s `action` (which led from `before` to `after`): `before`
     again, and the event telling the table. Raises `IllegalAction` with the reason when it may not."""
     if seat != mover:
-        raise IllegalAction(NOTHING_TO_TAKE_BACK)
+        raise IllegalAction(_(NOTHING_TO_TAKE_BACK))
     refusal = take_back_refusal(rules, before, seat, action, after)
     if refusal is not None:
         raise IllegalAction(refusal)
-    return before, [Event(kind="undo", text=TOOK_BACK % seat)]
+    return before, [Event(kind="undo", text=_("↩️ {player} took back their move.", player=seat_mark(seat)))]
 
 
 def played(
@@ -56,7 +56,7 @@ def played(
     for seat, encoded in log:
         if encoded == UNDO:
             if last is None:
-                raise IllegalAction(NOTHING_TO_TAKE_BACK)
+                raise IllegalAction(_(NOTHING_TO_TAKE_BACK))
             before, mover, action = last
             state, events = take_back(rules, before, mover, action, state, seat)
             last = None

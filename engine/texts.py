@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from engine.core import Action, Frozen, InvalidInput, Rules, fill_names
+from lang import N_, _
 
 COMMON_FIELDS = {"seat", "players", "to_act", "prompt", "over"}
 
@@ -32,7 +33,7 @@ def plain(value: Any, names: Sequence[str], players: int) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{k}: {plain(v, names, players)}" for k, v in value.items()) or "—"
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if value is None:
         return "—"
     return fill_names(str(value), names)
@@ -59,7 +60,7 @@ class Control:
 
     kind: Literal["buttons", "select", "multi"]
     choices: tuple[Choice, ...]
-    placeholder: str = "Choose…"
+    placeholder: str = N_("Choose…")
     key: str = ""
     min_values: int = 1
     max_values: int = 1
@@ -75,7 +76,7 @@ class Texts:
     than a Discord field are split across several fields by the caller, never cut.
     """
 
-    hand_label = "My view"
+    hand_label = N_("My view")
     emoji = "🐾"
     more_label: str | None = None
     """The label of a private panel's button showing `more_fields` (None: the game has none)."""
@@ -125,7 +126,7 @@ class Texts:
 
     def compose(self, view: Frozen, key: str, values: Sequence[str]) -> str:
         """The encoded action for the values chosen in the "multi" control `key`."""
-        raise InvalidInput("That choice can't be made here.")
+        raise InvalidInput(_("That choice can't be made here."))
 
     def prompt(self, view: Frozen, names: Sequence[str]) -> str:
         return fill_names(getattr(view, "prompt", ""), names)

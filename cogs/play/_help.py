@@ -24,8 +24,8 @@ def guide_message(game: Game, page: int = 0) -> Message:
     pages = game.guide
     shown = pages[page]
     embed = discord.Embed(
-        title=_("📖 How to play {game} — {page}", game=game.title, page=shown.title),
-        description=shown.text,
+        title=_("📖 How to play {game} — {page}", game=game.title, page=_(shown.title)),
+        description=_(shown.text),
         colour=COLOUR,
     )
     items: list[Item] = []

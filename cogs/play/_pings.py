@@ -142,7 +142,7 @@ class TurnPings:
                 mentions=mentions,
                 game=game.rules.title,
                 id=game.id,
-                hand=game.game.texts.hand_label,
+                hand=_(game.game.texts.hand_label),
             )
         fields = {
             "content": content,
