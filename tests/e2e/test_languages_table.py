@@ -44,7 +44,7 @@ def labels(message) -> list[str]:
 
 async def test_a_french_member_replays_a_finished_game_in_french_and_an_english_one_in_english(tmp_path):
     async with catnip(tmp_path) as (emu, bot):
-        thread, (ann, bo), game = await finished_french_game(emu, bot)
+        thread, (_, bo), game = await finished_french_game(emu, bot)
         moves = len(await bot.store.games.moves(game.id))
         emu.world.member_named("Di").locale = "en-US"
 
@@ -114,8 +114,8 @@ async def test_a_french_table_tells_of_absent_members_and_computers_in_french(tm
         assert log["title"] == f"Table #{game.id} — derniers événements"
         assert f"⏰ {absent.name} a dépassé le temps imparti ; " in log["description"], log["description"]
         assert (
-            f"💤 {absent.name} a manqué 2 décisions d'affilée : un ordinateur joue à sa place jusqu'à son retour."
-            in table_of(emu, thread).text()
+            f"💤 {absent.name} a manqué 2 décisions d'affilée : "
+            "un ordinateur joue à sa place jusqu'à son retour." in table_of(emu, thread).text()
         )
 
         refused = (await other.click(table_of(emu, thread), "Je suis de retour")).message
@@ -129,7 +129,10 @@ async def test_a_french_table_tells_of_absent_members_and_computers_in_french(tm
         guest = next(m for m in members if m is not host)
         for member in (guest, host):
             picker = (await host.click(table_of(emu, thread), "Remplacer un joueur")).message
-            assert picker.content == "Quelle place confier à un joueur ordinateur jusqu'au retour de son joueur ?"
+            assert (
+                picker.content
+                == "Quelle place confier à un joueur ordinateur jusqu'au retour de son joueur ?"
+            )
             assert (await host.select(picker, HANDED, [str(game.seat_of(member.id))])).ok
             assert emu.message(picker.id).content == (
                 f"🤖 Un joueur ordinateur joue désormais pour {member.name} jusqu'à son retour."
@@ -148,4 +151,40 @@ async def test_a_french_table_tells_of_absent_members_and_computers_in_french(tm
         assert closed["description"] == (
             f"Tout le monde était absent depuis {minutes} min, la partie a donc été arrêtée. "
             "Elle ne compte pour personne."
+        )
+
+
+async def test_leaving_and_ending_a_french_game_and_a_click_out_of_turn_are_told_in_french(tmp_path):
+    async with catnip(tmp_path) as (emu, bot):
+        thread, (ann, bo, cy) = await open_french_table(emu, "madcat", 3)
+        await settle(emu, bot)
+        game = live_game(bot)
+        roller = next(m for m in (ann, bo, cy) if game.seat_of(m.id) == game.to_act()[0])
+        waiting = next(m for m in (ann, bo, cy) if m is not roller)
+        roll = next(
+            c for c in table_of(emu, thread).interactive() if c.get("custom_id", "").startswith("cn:a:")
+        )
+        refused = (await waiting.click(table_of(emu, thread), roll["custom_id"])).message
+        assert refused.text() == f"Ce n'est pas ton tour — en attente de {roller.name}."
+
+        assert await answer(ann, "game leave", thread) == (
+            "Tu as quitté la partie ; un joueur ordinateur a pris ta place."
+        )
+        await settle(emu, bot)
+        host = next(m for m in (bo, cy) if m.id == game.record.host_id)
+        told = (await bo.click(table_of(emu, thread), "Détails")).message.text()
+        assert (
+            "Ann a quitté la partie ; un joueur ordinateur a pris sa place. "
+            f"{host.name} est maintenant l'hôte." in told
+        )
+
+        emu.world.member_named(
+            host.name
+        ).locale = "en-US"  # the host's own answer in English, the table French
+        assert await answer(host, "game end", thread) == f"Table #{game.id} was ended."
+        await settle(emu, bot)
+        closed = table_of(emu, thread).embeds[0]
+        assert (closed["title"], closed["description"]) == (
+            f"Mad Cat Sad Cat — table #{game.id} fermée",
+            "La partie a été arrêtée avant sa fin.",
         )
