@@ -15,6 +15,7 @@ from bot.config import Settings
 from emulator import Emulator
 from emulator.ratelimits import DISCORD
 from engine import Rng
+from lang import SOURCE, _, speaking
 
 MEMBERS = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
 # Members here click as fast as the bot answers, dozens of times a second; under Discord's windows
@@ -116,6 +117,8 @@ class Table:
     channel: object
     members: list
     rng: Rng
+    language: str = SOURCE
+    """The table's language, whose labels the members read."""
     panels: dict[int, int] = field(default_factory=dict)
     interactions: int = 0
     refusals: int = 0
@@ -125,7 +128,8 @@ class Table:
 
     def over(self) -> bool:
         table = self.table()
-        return table is not None and any(b.get("label") == "Rematch" for b in table.buttons())
+        rematch = label_in(self.language, "Rematch")
+        return table is not None and any(b.get("label") == rematch for b in table.buttons())
 
     def to_act(self) -> list:
         """Members pinged to act right now (the turn pings), else everyone."""
@@ -184,7 +188,7 @@ class Table:
         view_button = next((b for b in table.buttons() if b.get("custom_id", "").startswith("cn:v:")), None)
         if view_button is None:
             return None
-        for _ in range(PANEL_TRIES):
+        for _attempt in range(PANEL_TRIES):
             result = await member.click(table, view_button["custom_id"])
             self.interactions += 1
             assert result.ok, result.failed
@@ -205,15 +209,29 @@ async def opened_panel(result):
     return result.message
 
 
-def start_enabled(lobby) -> bool:
-    return any(b.get("label") == "Start" and not b.get("disabled") for b in lobby.buttons())
+def label_in(language: str, label: str) -> str:
+    """A control's English `label` as members read it in `language`."""
+    with speaking(language):
+        return _(label)
+
+
+def start_enabled(lobby, language: str = SOURCE) -> bool:
+    start = label_in(language, "Start")
+    return any(b.get("label") == start and not b.get("disabled") for b in lobby.buttons())
 
 
 async def open_table(
-    emu: Emulator, key: str, players: int, *, computers: int = 0, channel: str = "games", names=MEMBERS
+    emu: Emulator,
+    key: str,
+    players: int,
+    *,
+    computers: int = 0,
+    channel: str = "games",
+    names=MEMBERS,
+    language: str = SOURCE,
 ):
     """`/play` in `channel`, joins and Start through the emulated Discord; returns the thread and the
-    members (the first `players` of `names`)."""
+    members (the first `players` of `names`); the lobby's labels read in `language`, the server's."""
     members = [emu.member(name) for name in names[:players]]
     host = members[0]
     result = await host.slash("play", channel, game=key)
@@ -222,12 +240,12 @@ async def open_table(
     thread = await emu.wait_for(lambda: (emu.threads(channel) or [None])[-1])
     lobby = await emu.wait_for(lambda: table_of(emu, thread))
     for member in members[1:]:
-        assert (await member.click(lobby, "Join")).ok
-    for _ in range(computers):
-        assert (await host.select(lobby, "Add computer player (host)…", ["easy"])).ok
+        assert (await member.click(lobby, label_in(language, "Join"))).ok
+    for _computer in range(computers):
+        assert (await host.select(lobby, label_in(language, "Add computer player (host)…"), ["easy"])).ok
     await emu.settle()
     # A bot in another process may not have shown the last seat taken yet: Start waits for it.
-    await emu.wait_for(lambda: start_enabled(emu.message(lobby.id)))
-    assert (await host.click(lobby, "Start")).ok
+    await emu.wait_for(lambda: start_enabled(emu.message(lobby.id), language))
+    assert (await host.click(lobby, label_in(language, "Start"))).ok
     await emu.settle()
     return thread, members

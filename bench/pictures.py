@@ -120,7 +120,7 @@ def save_samples(folder: Path) -> None:
             for state in states
         ]
         for label, start in (("early", len(scenes) // 4), ("late", len(scenes) * 3 // 4), ("results", -1)):
-            shown = (s for s in scenes[start:] if s[0] == "results" or ON_THE_TABLE[key](s))
+            shown = (s for s in scenes[start:] if s[1][0] == "results" or ON_THE_TABLE[key](s[1]))
             scene = next(shown, scenes[start])
             (folder / f"{key}-{label}.png").write_bytes(pictures.draw(key, scene))
 

@@ -7,7 +7,7 @@ import discord
 from bot.live import LANGUAGE_OPTION, LiveGame
 from cogs import custom_ids as ids
 from cogs.components import Button, Controls, Item, Select
-from cogs.lobby_settings import option_title, option_value, settings_items
+from cogs.lobby_settings import option_value, setting_label, settings_items
 from cogs.messages import COLOUR, Message, add_fields, guide_button
 from lang import N_, _, in_its_language
 
@@ -39,7 +39,7 @@ def lobby_message(game: LiveGame) -> Message:
     seats = _("Seats ({count}/{most})", count=count, most=rules.max_players)
     add_fields(embed, [(seats, seat_list(game))])
     option_lines = [
-        f"{option_title(name)}: **{option_value(name, value, game)}**"
+        setting_label(name, f"**{option_value(name, value, game)}**")
         for name, value in game.record.options.items()
         if name != LANGUAGE_OPTION  # the lobby's own words show it
     ]

@@ -1,10 +1,10 @@
 """A lobby's options: how each reads, and the controls that change them within Discord's five rows.
 
 Rows 0 and 1 of a lobby hold its own buttons and the computer-player select. The rest is laid out
-here: row 2 holds Remove computer, Shuffle and a button per on/off option (one slot is left spare),
-rows 3 and 4 a select per seat option and the decision timer. A game whose options would need more
-rows gets them all in "⚙️ Settings" selects instead, one entry per value ("Limited powers: off"),
-so the lobby never runs out of rows, however many options a game has.
+here: row 2 holds Remove computer, Shuffle, a button per on/off option and the table's language
+(each click the next language Catnip speaks), rows 3 and 4 a select per seat option and the timer.
+A game whose options would need more rows gets them all in "⚙️ Settings" selects instead, one entry
+per value ("Limited powers: off"), so the lobby never runs out of rows, however many options it has.
 """
 
 from __future__ import annotations
@@ -24,13 +24,11 @@ from bot.live import (
 )
 from cogs import custom_ids as ids
 from cogs.components import Button, Item, Select
-from lang import N_, _, language_name
+from lang import N_, _, language_name, languages
 
 BUTTON_ROW = 2
 SELECT_ROWS = (3, 4)
 ROW_BUTTONS = 5
-SPARE_BUTTONS = 1
-"""Left free on the button row for a lobby button still to come."""
 SELECT_OPTIONS = 25
 
 
@@ -49,6 +47,11 @@ OPTION_TITLES = {
 def option_title(name: str) -> str:
     title = OPTION_TITLES.get(name)
     return _(title) if title else name.replace("_", " ").capitalize()
+
+
+def setting_label(name: str, value: str) -> str:
+    """An option and its value as a control reads ("Pictures: on")."""
+    return _("{option}: {value}", option=option_title(name), value=value)
 
 
 def is_seat_option(game: LiveGame, name: str) -> bool:
@@ -76,9 +79,17 @@ def option_value(name: str, value: object, game: LiveGame) -> str:
     return str(value)
 
 
+def next_language(current: str) -> str:
+    """The language after `current` among those Catnip speaks, round again to the first."""
+    spoken = languages()
+    return spoken[(spoken.index(current) + 1) % len(spoken)] if current in spoken else spoken[0]
+
+
 def setting_value(game: LiveGame, name: str, chosen: str) -> object:
     """The value of option `name` that a select's `chosen` text stands for; else a refusal."""
     current = game.record.options.get(name, None)
+    if name == LANGUAGE_OPTION and chosen in languages():
+        return chosen
     if name == TIMER_OPTION:
         return None if chosen == "default" else int(chosen) if chosen.isdigit() else -1
     if is_seat_option(game, name):
@@ -103,6 +114,8 @@ def _choices(game: LiveGame, name: str) -> list[tuple[str, str, bool]]:
         return [(_("random"), "random", value is None)] + [
             (seat.name, str(seat.seat), value == seat.seat) for seat in game.record.seats
         ]
+    if name == LANGUAGE_OPTION:
+        return [(language_name(code), code, game.language == code) for code in languages()]
     return [(on_off(True), "on", value is True), (on_off(False), "off", value is False)]
 
 
@@ -110,7 +123,7 @@ def _select(game: LiveGame, name: str, row: int) -> Select:
     return Select(
         custom_id=ids.lobby_id(game.id, "opt", name),
         options=[
-            discord.SelectOption(label=f"{option_title(name)}: {label}"[:100], value=value, default=chosen)
+            discord.SelectOption(label=setting_label(name, label)[:100], value=value, default=chosen)
             for label, value, chosen in _choices(game, name)
         ],
         row=row,
@@ -119,7 +132,9 @@ def _select(game: LiveGame, name: str, row: int) -> Select:
 
 
 def _switch(game: LiveGame, name: str) -> Button:
-    label = f"{option_title(name)}: {on_off(game.record.options[name])}"
+    value = game.record.options.get(name)
+    shown = language_name(game.language) if name == LANGUAGE_OPTION else on_off(bool(value))
+    label = setting_label(name, shown)
     return Button(label=label[:80], custom_id=ids.lobby_id(game.id, "opt", name), row=BUTTON_ROW)
 
 
@@ -143,8 +158,10 @@ def settings_items(game: LiveGame) -> list[Item]:
     ]
     options = [name for name in game.record.options if name not in (TIMER_OPTION, LANGUAGE_OPTION)]
     switches = [name for name in options if isinstance(game.record.options[name], bool)]
+    if len(languages()) > 1:
+        switches.append(LANGUAGE_OPTION)
     chosen = [name for name in options if is_seat_option(game, name)] + [TIMER_OPTION]
-    fits = len(items) + len(switches) <= ROW_BUTTONS - SPARE_BUTTONS and len(chosen) <= len(SELECT_ROWS)
+    fits = len(items) + len(switches) <= ROW_BUTTONS and len(chosen) <= len(SELECT_ROWS)
     if fits:
         items += [_switch(game, name) for name in switches]
         return items + [_select(game, name, row) for name, row in zip(chosen, SELECT_ROWS, strict=False)]
@@ -156,7 +173,7 @@ def settings_selects(game: LiveGame, names: Sequence[str]) -> list[Select]:
     one select a row; the values set now are marked."""
     entries = [
         discord.SelectOption(
-            label=f"{option_title(name)}: {label}"[:100],
+            label=setting_label(name, label)[:100],
             value=f"{name}={value}",
             emoji="✅" if chosen else None,
         )

@@ -28,7 +28,7 @@ from cogs.seat_controls import away_line, hand_button, table_buttons, take_back_
 from engine import Action, Outcome, events_for, fill_names
 from engine.decisions import reader_names, your_words
 from engine.texts import Choice
-from lang import _, in_its_language
+from lang import _, in_its_language, n_
 
 FIELD_LIMIT = 1024
 EMBED_TOTAL = 6000
@@ -156,12 +156,15 @@ def table_message(game: LiveGame, due: float | None = None, picture: bool | None
     outcome = rules.outcome(state)
     view = game.view(None)
     picture = game.pictures() if picture is None else picture
-    embed = discord.Embed(title=f"{renderer.emoji} {rules.title} — table #{game.id}", colour=COLOUR)
+    embed = discord.Embed(
+        title=_("{emoji} {game} — table #{id}", emoji=renderer.emoji, game=rules.title, id=game.id),
+        colour=COLOUR,
+    )
     if outcome is not None:
         embed.description = final_text(game, outcome, with_breakdown=False)
     else:
         line, _humans = _status_line(game, due)
-        embed.description = f"**Now:** {line}"
+        embed.description = _("**Now:** {line}", line=line)
         if away := away_line(game):
             embed.description += f"\n{away}"
     if not picture:
@@ -252,11 +255,12 @@ def details_message(game: LiveGame) -> Message:
     rules, state = game.rules, game.state
     renderer = game.game.texts
     outcome = rules.outcome(state)
-    embed = discord.Embed(title=f"{renderer.emoji} {rules.title} — details (table #{game.id})", colour=COLOUR)
+    title = _("{emoji} {game} — details (table #{id})", emoji=renderer.emoji, game=rules.title, id=game.id)
+    embed = discord.Embed(title=title, colour=COLOUR)
     if outcome is not None:
         embed.description = final_text(game, outcome)
     else:
-        embed.description = f"**Now:** {_status_line(game, None)[0]}"
+        embed.description = _("**Now:** {line}", line=_status_line(game, None)[0])
     add_fields(embed, renderer.table_fields(game.view(None), game.names))
     story = narration(game, None, limit=DETAILS_NARRATION)
     if story:
@@ -269,12 +273,19 @@ def final_text(game: LiveGame, outcome: Outcome, limit: int = 4000, with_breakdo
     """The winners, said once, then each seat's score, with the engine's breakdown if asked; breakdowns
     are summarised to totals if they would not fit, never cut mid-line."""
     winners = describe_players([game.names[s] for s in outcome.winners])
-    verb = "wins" if len(outcome.winners) == 1 else "win"
     reason = fill_names(outcome.reason, game.names)
     if winners and reason.startswith(f"{winners} "):  # "Cy wins with 26 ribbons.": already the news
         head = f"🏆 **{winners}**{reason[len(winners) :]}"
+    elif winners:
+        head = n_(
+            "🏆 **{winners}** wins! {reason}",
+            "🏆 **{winners}** win! {reason}",
+            len(outcome.winners),
+            winners=winners,
+            reason=reason,
+        )
     else:
-        head = f"🏆 **{winners}** {verb}! {reason}" if winners else f"Nobody wins. {reason}"
+        head = _("Nobody wins. {reason}", reason=reason)
     order = sorted(range(len(outcome.scores)), key=lambda s: -outcome.scores[s])
 
     def lines(with_breakdown: bool) -> str:
@@ -424,7 +435,7 @@ def action_items(
     if pages > 1:
         items.append(
             Button(
-                label="◀ Previous",
+                label=_("◀ Previous"),
                 custom_id=ids.page_id(game.id, version, page - 1),
                 disabled=page == 0,
                 row=first_row + 1,

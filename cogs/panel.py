@@ -35,7 +35,7 @@ from cogs.phone import (
 from cogs.seat_controls import more_button, refresh_button, take_back_button
 from engine import events_for
 from engine.decisions import your_decision, your_words
-from lang import _
+from lang import N_, _
 
 RECENT_LINES = 4
 """Events a private view recalls under "Recently"."""
@@ -63,12 +63,7 @@ def private_panel(
     view = game.view(seat)
     public = game.view(None)
     embed = discord.Embed(
-        title=_(
-            "{emoji} {name} — your view (table #{id})",
-            emoji=renderer.emoji,
-            name=game.names[seat],
-            id=game.id,
-        ),
+        title=view_title(game, seat),
         colour=COLOUR,
     )
     actions = rules.legal_actions(state, seat)
@@ -95,20 +90,29 @@ def private_panel(
         items = _with_more(game, items, waiting=not actions, take_back=game.undoable_by == seat)
     controls = Controls(items)
     lines = lines[len(lines) - max(fresh, _recent_room(embed, own, controls, lines)) :]
-    recently = [("Recently", "\n".join(lines))] if lines else []
+    recently = [(_("Recently"), "\n".join(lines))] if lines else []
     add_fields(embed, [*recently, *own] if fresh else [*own, *recently])
     return Message(embed=embed, view=controls)
 
 
-CANCEL_LABEL = "Not now"
+def view_title(game: LiveGame, seat: int) -> str:
+    """The title of `seat`'s own view of the table."""
+    return _(
+        "{emoji} {name} — your view (table #{id})",
+        emoji=game.game.texts.emoji,
+        name=game.names[seat],
+        id=game.id,
+    )
+
+
+CANCEL_LABEL = N_("Not now")
 
 
 def confirmation_message(game: LiveGame, seat: int, version: int, encoded: str, question: str) -> Message:
     """`question` asked of `seat` before its costly move `encoded` (made on the table at `version`): the
     move's own button makes it, Not now shows the seat's view again."""
-    texts = game.game.texts
     embed = discord.Embed(
-        title=f"{texts.emoji} {game.names[seat]} — your view (table #{game.id})",
+        title=view_title(game, seat),
         description=f"**{question}**",
         colour=COLOUR,
     )
@@ -120,7 +124,7 @@ def confirmation_message(game: LiveGame, seat: int, version: int, encoded: str, 
             style=discord.ButtonStyle.danger,
             row=0,
         ),
-        Button(label=CANCEL_LABEL, emoji="✖️", custom_id=ids.refresh_id(game.id), row=0),
+        Button(label=_(CANCEL_LABEL), emoji="✖️", custom_id=ids.refresh_id(game.id), row=0),
     ]
     return Message(embed=embed, view=Controls(items))
 

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from PIL import Image
 
 from engine.core import Outcome
+from lang import _, n_
 from pictures import kit, seats, shapes
 
 Box = tuple[float, float, float, float]
@@ -35,7 +36,7 @@ def paint_results(
 ) -> Image.Image:
     """The players ranked, winners crowned, each with a score bar; beside them the winner's
     `collection` (drawn in the box it is given) or how the winner scored."""
-    canvas = kit.Canvas(f"{title}: final scores")
+    canvas = kit.Canvas(_("{game}: final scores", game=title))
     order = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
     top, bottom = seats.HEADLINE, kit.HEIGHT - 6
     height = min(56, (bottom - top) / max(1, len(order)))
@@ -70,14 +71,16 @@ def paint_results(
         _breakdown(canvas, box, names[winners[0]], breakdown[winners[0]])
     else:
         middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-        canvas.text(middle, "Nobody wins", kit.LARGE, kit.MUTED, anchor="mm")
+        canvas.text(middle, _("Nobody wins"), kit.LARGE, kit.MUTED, anchor="mm")
     return canvas.image
 
 
 def _breakdown(canvas: kit.Canvas, box: Box, name: str, lines: Sequence[tuple[str, int]]) -> None:
     x0, y0, x1, y1 = box
-    (shown,) = kit.names_shown([name], kit.SMALL, x1 - x0 - 24 - kit.length("How  scored", kit.SMALL))
-    canvas.text((x0 + 12, y0 + 8), f"How {shown} scored", kit.SMALL, kit.MUTED)
+    (shown,) = kit.names_shown(
+        [name], kit.SMALL, x1 - x0 - 24 - kit.length(_("How {name} scored", name=""), kit.SMALL)
+    )
+    canvas.text((x0 + 12, y0 + 8), _("How {name} scored", name=shown), kit.SMALL, kit.MUTED)
     score_lines(canvas, (x0, y0 + 44, x1, y1 - 4), lines)
 
 
@@ -89,8 +92,8 @@ def score_lines(canvas: kit.Canvas, box: Box, lines: Sequence[tuple[str, int]], 
     shown = lines if len(lines) <= room else lines[: room - 1]
     rest = lines[len(shown) :]
     if rest:
-        word = "line" if len(rest) == 1 else "lines"
-        shown = (*shown, (f"{len(rest)} more {word}", sum(points for _, points in rest)))
+        more = n_("{count} more line", "{count} more lines", len(rest))
+        shown = (*shown, (more, sum(points for _label, points in rest)))
     canvas.record("score lines", tuple(shown))
     for index, (label, points) in enumerate(shown):
         y = y0 + index * step + step / 2

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, TypeVar
 import discord
 
 from bot.errors import BadRequest, Refusal, TableMovedOn
-from bot.live import LiveGame
+from bot.live import LANGUAGE_OPTION, LiveGame
 from bot.storage import StoreUnavailable
 from cogs import custom_ids as ids
-from cogs.lobby_settings import setting_value
+from cogs.lobby_settings import next_language, setting_value
 from cogs.panel import confirmation_message, private_panel
 from cogs.play._answers import (
     MESSAGE,
@@ -362,6 +362,8 @@ async def _option_value(service, interaction: discord.Interaction, game_id: int,
     from_select = (interaction.data or {}).get("component_type") == ids.ComponentType.SELECT
     if isinstance(current, bool) and not from_select:
         return not current
+    if name == LANGUAGE_OPTION and not from_select:
+        return next_language(game.language)
     values = ids.chosen_values(interaction.data) if from_select else []
     if len(values) != 1 or isinstance(current, bool):
         raise Refusal(_("That isn't a valid setting."))

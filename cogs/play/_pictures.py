@@ -182,7 +182,7 @@ class TablePictures:
         if kept is not None and kept[0] is game.state and kept[1] == game.names:
             return kept[2]
         content = pictures.scene_of(
-            game.record.game, game.view(None), game.names, game.rules.outcome(game.state)
+            game.record.game, game.view(None), game.names, game.rules.outcome(game.state), game.language
         )
         scene = Scene(game.record.game, content, pictures.scene_key(content))
         self._scenes[game.id] = (game.state, list(game.names), scene)

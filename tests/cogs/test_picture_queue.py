@@ -145,8 +145,8 @@ async def test_stopping_answers_every_refresh_waiting_without_a_picture():
 
 
 async def test_a_picture_that_cannot_be_drawn_leaves_the_table_without_one(monkeypatch, caplog):
-    def torn(game: str, view, names, outcome) -> tuple:
-        return ("torn",)  # a scene the game's real painter cannot draw, in the drawing process
+    def torn(game: str, view, names, outcome, language) -> tuple:
+        return (language, ("torn",))  # a scene the game's real painter cannot draw, in the drawing process
 
     monkeypatch.setattr(drawing, "scene_of", torn)
     pictures = TablePictures(True, clock=lambda: 0.0)

@@ -70,3 +70,25 @@ async def test_help_speaks_the_member_s_language_naming_the_commands_as_their_cl
         english = await (await emu.member("Bo").slash("help")).wait_final()
         assert "`/jouer` — ouvrir une table pour un jeu" in french.text(), french.text()
         assert "`/play` — open a table for a game" in english.text()
+
+
+async def test_the_host_switches_the_table_s_language_in_the_lobby_and_the_game_plays_in_it(tmp_path):
+    async with catnip(tmp_path) as (emu, _):
+        speaking(emu, server="en-US", Ann="en-US", Bo="en-US")
+        ann, bo = emu.member("Ann"), emu.member("Bo")
+        await (await ann.slash("play", game="catsdogs")).wait_final()
+        thread = await emu.wait_for(lambda: (emu.threads("games") or [None])[-1])
+        lobby = await emu.wait_for(lambda: table_of(emu, thread))
+        assert "Language: English" in labels(lobby)
+        refused = await private_answer(bo, lobby, "Language: English")
+        assert refused == "Only Ann (the host) can do that."
+        assert (await ann.click(lobby, "Language: English")).ok
+        await emu.settle()
+        lobby = emu.message(lobby.id)
+        assert {"Langue : français", "Rejoindre", "Commencer"} <= labels(lobby), labels(lobby)
+        assert (await bo.click(lobby, "Rejoindre")).ok
+        await emu.settle()
+        assert (await ann.click(emu.message(lobby.id), "Commencer")).ok
+        await emu.settle()
+        table = table_of(emu, thread)
+        assert table.embeds[0]["description"].startswith("**Maintenant :**"), table.embeds[0]["description"]
