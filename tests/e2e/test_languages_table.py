@@ -61,7 +61,7 @@ async def test_a_french_member_replays_a_finished_game_in_french_and_an_english_
         assert (await bo.click(viewer, "Suivant")).ok
         step = emu.message(viewer.id).embeds[0]
         assert step["description"].startswith(f"**Ce coup** · coup 1 sur {moves} · "), step["description"]
-        assert step["footer"]["text"] == f"Partie #{game.id} · relecture · toi seul vois ta main"
+        assert step["footer"]["text"] == f"Partie #{game.id} · relecture · vous seul voyez votre main"
         assert (await bo.select(viewer, "Aller à une manche…", [jump["options"][1]["value"]])).ok
         assert (await bo.click(viewer, "Fin")).ok
         assert (await bo.click(viewer, "Début")).ok
@@ -119,9 +119,9 @@ async def test_a_french_table_tells_of_absent_members_and_computers_in_french(tm
         )
 
         refused = (await other.click(table_of(emu, thread), "Je suis de retour")).message
-        assert refused.text() == "Tu joues déjà ta place : aucun ordinateur ne joue pour toi."
+        assert refused.text() == "Vous jouez déjà votre place : aucun ordinateur ne joue pour vous."
         welcome = (await absent.click(table_of(emu, thread), "Je suis de retour")).message
-        assert "👋 Bon retour — tu joues à nouveau ta place." in welcome.text()
+        assert "👋 Bon retour — vous jouez à nouveau votre place." in welcome.text()
         await settle(emu, bot)
         assert f"👋 {absent.name} est de retour et rejoue." in table_of(emu, thread).text()
 
@@ -165,10 +165,10 @@ async def test_leaving_and_ending_a_french_game_and_a_click_out_of_turn_are_told
             c for c in table_of(emu, thread).interactive() if c.get("custom_id", "").startswith("cn:a:")
         )
         refused = (await waiting.click(table_of(emu, thread), roll["custom_id"])).message
-        assert refused.text() == f"Ce n'est pas ton tour — en attente de {roller.name}."
+        assert refused.text() == f"Ce n'est pas votre tour — en attente de {roller.name}."
 
         assert await answer(ann, "game leave", thread) == (
-            "Tu as quitté la partie ; un joueur ordinateur a pris ta place."
+            "Vous avez quitté la partie ; un joueur ordinateur a pris votre place."
         )
         await settle(emu, bot)
         host = next(m for m in (bo, cy) if m.id == game.record.host_id)
