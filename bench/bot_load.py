@@ -5,6 +5,7 @@
     python -m bench.bot_load --open-loop --games 1000,5000 [--think 5]
     python -m bench.bot_load --open-loop --discord-limits [--no-limiter]   (--no-limiter: the bot's own off)
     python -m bench.bot_load --games 100 --compare stdlib-json,uvloop,dynamic-item,refresh-16
+    python -m bench.bot_load --games 100 --compare french   (the same play on French servers)
     python -m bench.bot_load --games 100 --profile /tmp/profile   (pyinstrument over the measured play)
     python -m bench.bot_load --games 100 --rounds 3   (Catnip and the floor in turn, three times)
 
@@ -49,7 +50,8 @@ and the floor's (`cpu_ms_per_move`, `floor_cpu_ms_per_move`, `moves_per_s`, `cli
 — requests bound by the global limit a move, over the whole play, warm-up included — by kind and by game,
 `responses_429` — every 429 the emulator answered in the run, setup included — and
 `invalid_requests_10min` — the most invalid requests within any 10 minutes of the run), and every run's
-figures under `runs`.
+figures under `runs`; `compared`: each `--compare` variant's CPU a move, moves a second and CPU a
+move over the unchanged run's (`cpu_vs_unchanged`).
 With `--rounds R` Catnip and the floor run in turn R times per N (the machine's load swings a single
 pair's ratio): the headline figures are those of the pair with the median CPU ratio, with every
 pair's ratio in `cpu_vs_floor_each` and their median in `cpu_vs_floor_median`.
@@ -149,7 +151,8 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
     """One N, one bot: set up N tables, play for `args.seconds`, and measure the bot's process."""
     kinds = table_kinds(args)
     members = members_needed(kinds, games)
-    emulated = emulated_discord(members, args.rate_limit, "catnip-load-", args.discord_limits)
+    locale = "fr" if args.variant == "french" else "en-US"
+    emulated = emulated_discord(members, args.rate_limit, "catnip-load-", args.discord_limits, locale)
     async with emulated as (emulator, database, errors):
         subject = make_subject(args, database)
         await subject.start(emulator)
@@ -431,13 +434,20 @@ def main(argv: list[str] | None = None) -> None:
                 results.append(floor)
                 print(row(floor), flush=True)
                 pairs.append((catnip, floor))
+        compared = {}
         for variant in [v for v in args.compare.split(",") if v]:
             changed = child(["--one", str(games), "--variant", variant, *common])
             results.append(changed)
             print(row(changed), flush=True)
+            compared[variant] = {
+                "cpu_ms_per_move": changed["cpu_ms_per_move"],
+                "moves_per_s": changed["moves_per_second"],
+                "cpu_vs_unchanged": changed["cpu_ms_per_move"] / catnip["cpu_ms_per_move"],
+            }
         if pairs:
             catnip, floor = median_pair(pairs)
         figures = headline(catnip, floor) | (ratios(pairs) if len(pairs) > 1 else {})
+        figures["compared"] = compared
         lines.append({k: None if v != v else v for k, v in figures.items()})  # NaN: none
     for result in results:
         print(details(result))

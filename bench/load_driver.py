@@ -18,6 +18,7 @@ from emulator import Emulator
 from emulator.callbacks import DEFERRED_UPDATE, UPDATE_MESSAGE, fail
 from emulator.model import Interaction, StoredMessage
 from emulator.users import InteractionResult, InvalidInvocation, Invoker, SimulatedMember
+from lang import SOURCE, said_in
 
 CHANNEL_MENTION = re.compile(r"<#(\d+)>")
 ACTION = re.compile(r"^cn:(a|s|m):")
@@ -56,8 +57,10 @@ def cpu_seconds() -> float:
 class LoadDriver:
     """Opens tables and plays them through the emulator's simulated members."""
 
-    def __init__(self, emulator: Emulator) -> None:
+    def __init__(self, emulator: Emulator, language: str = SOURCE) -> None:
+        """`language`: the one the tables speak, whose labels the members click."""
         self.emu = emulator
+        self.language = language
         self.world = emulator.world
         self.users = {user.name: user for user in self.world.members.values()}
         self.channel_of: dict[str, Any] = {}  # a member's guild's channel for /play (default: the first)
@@ -92,7 +95,9 @@ class LoadDriver:
             return
         table = self.tables.get(message.channel_id)
         if table is None:
-            table = self.tables[message.channel_id] = Table(message.channel_id)
+            table = self.tables[message.channel_id] = Table(
+                message.channel_id, said_in(self.language, "Rematch")
+            )
         if kind == "create":
             title = (message.embeds[0].get("title") or "") if message.embeds else ""
             found = TABLE_TITLE.search(title)
@@ -178,17 +183,19 @@ class LoadDriver:
         table = await self._wait(lambda: self.tables.get(thread_id) and self.tables[thread_id].table)
         self.tables[thread_id].members, self.tables[thread_id].game = members, kind.game
         for member in members[1:]:
-            await self.click("lobby join", member, table, "Join")
+            await self.click("lobby join", member, table, said_in(self.language, "Join"))
         for _ in range(kind.computers):
             lobby = self.tables[thread_id].table
-            await self.select("lobby computer", host, lobby, ADD_COMPUTER, [kind.level])
+            await self.select(
+                "lobby computer", host, lobby, said_in(self.language, ADD_COMPUTER), [kind.level]
+            )
         await self._wait(lambda: self._start_enabled(self.tables[thread_id].table))  # joins shown
-        await self.click("lobby start", host, self.tables[thread_id].table, "Start")
+        await self.click("lobby start", host, self.tables[thread_id].table, said_in(self.language, "Start"))
         await self._wait(lambda: self.tables[thread_id].ping is not None)
 
-    @staticmethod
-    def _start_enabled(lobby: StoredMessage) -> bool:
-        return any(b.get("label") == "Start" and not b.get("disabled") for b in lobby.buttons())
+    def _start_enabled(self, lobby: StoredMessage) -> bool:
+        start = said_in(self.language, "Start")
+        return any(b.get("label") == start and not b.get("disabled") for b in lobby.buttons())
 
     async def _wait(self, predicate, timeout: float = ANSWER_TIMEOUT) -> Any:
         deadline = time.perf_counter() + timeout
@@ -286,7 +293,7 @@ class LoadDriver:
             if rematch and table.table is not None and table.rematched != table.game_id:
                 table.rematched = table.game_id
                 self.rematches += 1
-                await self.click("rematch", table.members[0], table.table, "Rematch")
+                await self.click("rematch", table.members[0], table.table, table.rematch)
             return
         pinged = table.pinged
         if table.ping is not None and pinged:

@@ -2,6 +2,7 @@
 
     python -m bench.load_members --members 400 [--rate-limit 100000] [--rate-limits discord|off] [--port 0]
                                  [--guilds 1 --shard-count 1 --seats 4] [--lost-tokens 0.01]
+                                 [--locale fr]
 
 Runs in its own process, so the members' cost never lands in the bot's measurements. Discord's
 rate limits are off unless `--rate-limits discord` (only `--rate-limit`'s bucket of every route
@@ -48,6 +49,7 @@ from bench.load_tables import TableKind
 from emulator import Emulator
 from emulator.guilds import guild_snowflake
 from emulator.ratelimits import DISCORD
+from lang import language_of
 
 
 def _json(data: Any) -> web.Response:
@@ -129,9 +131,13 @@ async def serve(args: argparse.Namespace) -> int:
         strict=False,
         lost_tokens=args.lost_tokens,
     )
-    driver = LoadDriver(emulator)
+    driver = LoadDriver(emulator, language_of(args.locale))
     if args.guilds > 1:
         spread_members(emulator, driver, names, args)
+    for guild in emulator.world.guilds.values():
+        guild.locale = args.locale
+    for user in emulator.world.members.values():
+        user.locale = args.locale
     install(emulator.server.app, driver)
     await emulator.open(args.port)
     print(f"EMULATOR {emulator.url}", flush=True)
@@ -158,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--shard-count", type=int, default=1, help="shards the guilds are spread evenly over")
     parser.add_argument("--seats", type=int, default=4, help="members a table (kept in one guild)")
+    parser.add_argument("--locale", default="en-US", help="the servers' and members' Discord locale")
     quiet_collector()
     return asyncio.run(serve(parser.parse_args(argv)))
 

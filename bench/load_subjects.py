@@ -220,15 +220,19 @@ class Floor:
 
 
 @contextlib.asynccontextmanager
-async def emulated_discord(members: int, rate_limit: int, prefix: str, discord_limits: bool = False):
-    """The emulator process with `members` members, discord.py pointed at it, a database path in a
-    temporary directory, and a count of the errors logged meanwhile."""
+async def emulated_discord(
+    members: int, rate_limit: int, prefix: str, discord_limits: bool = False, locale: str = "en-US"
+):
+    """The emulator process with `members` members, its servers and members speaking `locale`,
+    discord.py pointed at it, a database path in a temporary directory, and a count of the errors
+    logged meanwhile."""
     errors = ErrorCount()
     for name in ("discord", "catnip"):
         logging.getLogger(name).addHandler(errors)
     with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
         # Discord's limits as the emulator reads them strictly, with a valid token lost now and then.
         options = ("--rate-limits", "discord", "--lost-tokens", LOST_TOKENS) if discord_limits else ()
+        options += ("--locale", locale)
         async with EmulatorProcess(members, rate_limit, options) as emulator:
             with emulator.remote.point_discord_py():
                 yield emulator, Path(tmp) / "catnip.sqlite3", errors

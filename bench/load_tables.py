@@ -71,6 +71,7 @@ class Table:
     """One thread with one Catnip table in it, as its members see it."""
 
     thread_id: int
+    rematch: str = "Rematch"  # the Rematch button's label, in the table's language
     members: list[SimulatedMember] = field(default_factory=list)
     game: str = ""  # the game's key (catsdogs, madcat, …)
     table: StoredMessage | None = None  # the newest table message in the thread
@@ -116,4 +117,4 @@ class Table:
         return (embeds[0].get("footer") or {}).get("text", "") if embeds else ""
 
     def over(self) -> bool:
-        return self.table is not None and any(b.get("label") == "Rematch" for b in self.table.buttons())
+        return self.table is not None and any(b.get("label") == self.rematch for b in self.table.buttons())

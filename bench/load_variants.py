@@ -6,12 +6,13 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-VARIANTS = ("stdlib-json", "uvloop", "dynamic-item", "refresh-16", "refresh-4", "no-release")
+VARIANTS = ("stdlib-json", "uvloop", "dynamic-item", "refresh-16", "refresh-4", "no-release", "french")
 """What a Catnip run may be changed by, to measure a speed-up before and after in the same run:
 discord.py's JSON through the standard library instead of orjson, the event loop from uvloop, or
 clicks routed by a discord.py DynamicItem as they were before the play cog's listener routed them,
 at least 16 tables refreshed at once, or always 4 (as before the workers grew with the tables
-waiting), or no freed memory handed back to the system (bot/memory.py)."""
+waiting), or no freed memory handed back to the system (bot/memory.py); or, Catnip unchanged, its
+servers and members speaking French (the cost of translation)."""
 
 
 def use_stdlib_json() -> None:

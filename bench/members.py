@@ -15,7 +15,7 @@ from bot.config import Settings
 from emulator import Emulator
 from emulator.ratelimits import DISCORD
 from engine import Rng
-from lang import SOURCE, _, speaking
+from lang import SOURCE, said_in
 
 MEMBERS = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
 # Members here click as fast as the bot answers, dozens of times a second; under Discord's windows
@@ -128,7 +128,7 @@ class Table:
 
     def over(self) -> bool:
         table = self.table()
-        rematch = label_in(self.language, "Rematch")
+        rematch = said_in(self.language, "Rematch")
         return table is not None and any(b.get("label") == rematch for b in table.buttons())
 
     def to_act(self) -> list:
@@ -209,14 +209,8 @@ async def opened_panel(result):
     return result.message
 
 
-def label_in(language: str, label: str) -> str:
-    """A control's English `label` as members read it in `language`."""
-    with speaking(language):
-        return _(label)
-
-
 def start_enabled(lobby, language: str = SOURCE) -> bool:
-    start = label_in(language, "Start")
+    start = said_in(language, "Start")
     return any(b.get("label") == start and not b.get("disabled") for b in lobby.buttons())
 
 
@@ -240,12 +234,12 @@ async def open_table(
     thread = await emu.wait_for(lambda: (emu.threads(channel) or [None])[-1])
     lobby = await emu.wait_for(lambda: table_of(emu, thread))
     for member in members[1:]:
-        assert (await member.click(lobby, label_in(language, "Join"))).ok
+        assert (await member.click(lobby, said_in(language, "Join"))).ok
     for _computer in range(computers):
-        assert (await host.select(lobby, label_in(language, "Add computer player (host)…"), ["easy"])).ok
+        assert (await host.select(lobby, said_in(language, "Add computer player (host)…"), ["easy"])).ok
     await emu.settle()
     # A bot in another process may not have shown the last seat taken yet: Start waits for it.
     await emu.wait_for(lambda: start_enabled(emu.message(lobby.id), language))
-    assert (await host.click(lobby, label_in(language, "Start"))).ok
+    assert (await host.click(lobby, said_in(language, "Start"))).ok
     await emu.settle()
     return thread, members

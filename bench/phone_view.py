@@ -8,6 +8,7 @@
     python -m bench.phone_view --game madcat --players 5 --view replay --move 30 --seat 0 --no-picture
     python -m bench.phone_view --game ninelives --view confirm    # "Give up?" asked once more
     python -m bench.phone_view --game catsdogs --players 3 --move 9999        # the result
+    python -m bench.phone_view --game madcat --players 4 --language fr --names "Zoé,Hélène,李雷,Amélie"
 
 Renders any message the bot sends — its Discord payload (content, embed, components) and its picture —
 as an HTML page imitating Discord's mobile dark theme, and screenshots it with headless Chromium
@@ -40,6 +41,7 @@ from cogs.panel import confirmation_message, private_panel
 from cogs.phone import screen_of
 from cogs.play._replay import rebuild, replay_message
 from engine import GAMES
+from lang import SOURCE, languages, speaking
 
 PHONE_WIDTH = 390
 BROWSER_HEIGHT = 2400
@@ -199,12 +201,14 @@ def _row_used(image: Image.Image, y: int, background) -> bool:
 
 def picture_of(live) -> bytes:
     view = live.rules.view(live.state, None)
-    scene = pictures.scene_of(live.game.key, view, live.names, live.rules.outcome(live.state))
+    scene = pictures.scene_of(live.game.key, view, live.names, live.rules.outcome(live.state), live.language)
     return pictures.draw(live.game.key, scene)
 
 
-def game_at(game: str, players: int, seed: int, move: int, names: tuple[str, ...] = NAMES):
-    live = new_table(TableCase(game, players, seed, names=names))
+def game_at(
+    game: str, players: int, seed: int, move: int, names: tuple[str, ...] = NAMES, language: str = SOURCE
+):
+    live = new_table(TableCase(game, players, seed, names=names, language=language))
     for _ in range(move):
         if live.rules.outcome(live.state) is not None:
             break
@@ -221,8 +225,10 @@ def show(
     out: Path,
     measured: bool = False,
     names: tuple[str, ...] = NAMES,
+    language: str = SOURCE,
 ) -> Path:
-    live = game_at(game, players, seed, move, names)
+    """The table (or `seat`'s panel, its member speaking `language` too) of a game in `language`."""
+    live = game_at(game, players, seed, move, names, language)
     picture = None
     if seat is None:
         message = table_message(live, due=1_700_000_000)
@@ -230,7 +236,8 @@ def show(
             message.embed.set_image(url=f"attachment://{pictures.FILENAME}")
         picture = picture_of(live)
     else:
-        message = private_panel(live, seat)
+        with speaking(language):
+            message = private_panel(live, seat)
     payload = payload_of(message)
     markup = page(payload, picture)
     name = f"{game}-{players}p-move{move}" + ("" if seat is None else f"-seat{seat}") + ".png"
@@ -320,6 +327,7 @@ def main() -> None:
         "--no-picture", action="store_true", help="a replay step of a table whose pictures were off"
     )
     parser.add_argument("--names", help="the players' names, comma-separated (default: Ann, Bo, Cy, …)")
+    parser.add_argument("--language", default=SOURCE, choices=languages(), help="the table's language")
     parser.add_argument(
         "--view", choices=("table", "replay", "confirm"), default="table",
         help="the table (or --seat's panel), a replay's step (--move, seen by --seat), a confirmation",
@@ -329,6 +337,11 @@ def main() -> None:
     if len(names) < max(game.rules.max_players for game in GAMES.values()):
         names += NAMES[len(names) :]
     args.out.mkdir(parents=True, exist_ok=True)
+    with speaking(args.language):  # the member's own views speak it too
+        draw_views(args, names)
+
+
+def draw_views(args: argparse.Namespace, names: tuple[str, ...]) -> None:
     if args.view != "table":
         key = args.game or "ninelives"
         players = args.players or GAMES[key].rules.min_players
@@ -350,11 +363,12 @@ def main() -> None:
             args.out,
             args.measure,
             names,
+            args.language,
         )
         return
     for key, game in sorted(GAMES.items()):
         for players in sorted({game.rules.min_players, game.rules.max_players}):
-            show(key, players, args.seed, args.move, args.seat, args.out, args.measure, names)
+            show(key, players, args.seed, args.move, args.seat, args.out, args.measure, names, args.language)
 
 
 if __name__ == "__main__":

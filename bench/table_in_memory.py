@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.live import LiveGame
+from bot.live import LANGUAGE_OPTION, LiveGame
 from bot.storage.models import GameRecord, SeatRecord
 from engine import GAMES
+from lang import SOURCE, speaking
 
 NAMES = ("Ann", "Bo", "Cy", "Di", "Ed", "Flo")
 GAME_ID = 1
@@ -18,13 +19,15 @@ LEVEL = "easy"
 
 @dataclass(frozen=True)
 class TableCase:
-    """Which game, how many seats, its seed, the host's options and the players' names."""
+    """Which game, how many seats, its seed, the host's options, the players' names and the table's
+    language."""
 
     game: str
     players: int
     seed: int
     options: tuple[tuple[str, object], ...] = ()
     names: tuple[str, ...] = NAMES
+    language: str = SOURCE
 
 
 @dataclass(frozen=True)
@@ -40,9 +43,10 @@ def new_table(case: TableCase) -> LiveGame:
         SeatRecord(seat=seat, user_id=FIRST_USER + seat, name=case.names[seat])
         for seat in range(case.players)
     )
+    options = rules.make_options(dict(case.options)).model_dump(mode="json")
     record = GameRecord(
         id=GAME_ID, guild_id=1, channel_id=2, thread_id=None, game=case.game,
-        options=rules.make_options(dict(case.options)).model_dump(mode="json"), seed=case.seed,
+        options={**options, LANGUAGE_OPTION: case.language}, seed=case.seed,
         status="active", version=1, host_id=FIRST_USER, table_message_id=None, table_channel_id=None,
         created_at=0.0, updated_at=0.0, seats=seats,
     )  # fmt: skip
@@ -54,7 +58,8 @@ def new_table(case: TableCase) -> LiveGame:
 def commit(game: LiveGame, move: Move) -> None:
     """Apply `move` as a commit would: new state, version one up, its events added to the table's."""
     action = game.rules.decode_action(move.action)
-    state, events = game.rules.apply(game.state, move.seat, action)
+    with speaking(game.language):  # a move is told in its table's language, as `bot.moves` tells it
+        state, events = game.rules.apply(game.state, move.seat, action)
     game.advance(state, events, version=game.record.version + 1, now=game.record.updated_at)
 
 

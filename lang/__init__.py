@@ -108,6 +108,12 @@ def speak(language: str) -> None:
     _speaking.set(language if language in languages() else SOURCE)
 
 
+def said_in(language: str, message: str, /) -> str:
+    """The English `message` as `language` says it (a label a simulated member looks for)."""
+    with speaking(language):
+        return _(message)
+
+
 def in_its_language(render: Callable[Concatenate[Any, P], T]) -> Callable[Concatenate[Any, P], T]:
     """`render(game, …)` speaks `game.language`, whoever asked for it: a public message reads the same
     for every member, in the language of its table."""

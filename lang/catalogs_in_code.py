@@ -15,16 +15,18 @@ PACKAGES = ("engine", "pictures", "bot", "cogs")
 """Where player texts live; the emulator and the benchmarks speak to developers only."""
 KEYWORDS = {"_": None, "n_": (1, 2), "p_": ((1, "c"), 2), "N_": None, "locale_str": None}
 """`lang`'s marks, and discord.py's `locale_str` for the slash commands' names and descriptions."""
+COMMANDS = {"locale_str": None}
+"""The slash commands' names and descriptions alone."""
 
 
-def marked_texts() -> Catalog:
-    """Every marked text of the code, as a template catalog (no translations)."""
+def marked_texts(keywords: dict = KEYWORDS) -> Catalog:
+    """Every text of the code marked with one of `keywords`, as a template catalog (no translations)."""
     template = Catalog(project="Catnip", fuzzy=False)
     for package in PACKAGES:
         for filename, lineno, message, comments, context in extract_from_dir(
             ROOT / package,
             method_map=[("**.py", "python")],
-            keywords=KEYWORDS,
+            keywords=keywords,
             comment_tags=("Translators:",),
         ):
             template.add(

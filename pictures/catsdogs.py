@@ -23,6 +23,7 @@ from engine.catsdogs.model import STANDARD
 from engine.catsdogs.texts import trick_cards, who
 from engine.catsdogs.view import RIBBONS, STRENGTH, TABLE, View
 from engine.core import Outcome, fill_names
+from lang import _
 from pictures import kit, seats, shapes
 from pictures.letters import lettering
 from pictures.results import paint_results, results_scene
@@ -63,7 +64,7 @@ def scene(view: View, names: Sequence[str], outcome: Outcome | None) -> tuple:
 def paint(data: tuple) -> Image.Image:
     if data[0] == "results":
         return paint_results(TITLE, *data[1:], unit="")
-    _, names, now, plays, last, coming, hidden, ribbons, scores, to_act = data
+    _scene, names, now, plays, last, coming, hidden, ribbons, scores, to_act = data
     canvas = kit.Canvas(now)
     x0, y0, x1, y1 = seats.stage(len(names))
     if coming is not None:
@@ -76,7 +77,8 @@ def paint(data: tuple) -> Image.Image:
     elif last is not None:
         _last(canvas, names, *last, (x0, y0, x1, y1))
     else:
-        canvas.text(((x0 + x1) / 2, (y0 + y1) / 2), "No card played yet", kit.TEXT, kit.MUTED, anchor="mm")
+        middle = ((x0 + x1) / 2, (y0 + y1) / 2)
+        canvas.text(middle, _("No card played yet"), kit.TEXT, kit.MUTED, anchor="mm")
     values = [f"{scores[s]} +{ribbons[s]}" for s in range(len(names))]
     seats.seat_rows(canvas, names, values, marked=to_act, icon=_seat_ribbon)
     return canvas.image
@@ -97,7 +99,7 @@ def _row(
         if seat == won:
             canvas.rounded((x - 5, top - 5, x + width + 5, top + height + 3), 13, kit.YELLOW)
         card_face(canvas, card, x, top, width, height)
-        label = "Hidden" if card is None else "Table" if seat == TABLE else shown[seat]
+        label = _("Hidden") if card is None else _("Table") if seat == TABLE else shown[seat]
         colour = kit.YELLOW if seat == won else kit.INK
         canvas.text(
             (x + width / 2, bottom - NAME_H / 2 + 3), label, kit.SMALL, colour, anchor="mm", width=width + 2
@@ -129,8 +131,9 @@ def _trick(canvas: kit.Canvas, names, plays, box, tally: bool) -> None:
 def _last(canvas: kit.Canvas, names, plays, winner, box) -> None:
     """The last trick while the next has no card yet: its cards, its winner's framed."""
     x0, y0, x1, y1 = box
-    result = "a tie" if winner is None else f"{who(winner, names)} wins"
-    title = canvas.text((x0 + 12, y0 + 6), f"Last trick: {result}", kit.SMALL, kit.MUTED, width=x1 - x0 - 24)
+    result = _("a tie") if winner is None else _("{player} wins", player=who(winner, names))
+    words = _("Last trick: {result}", result=result)
+    title = canvas.text((x0 + 12, y0 + 6), words, kit.SMALL, kit.MUTED, width=x1 - x0 - 24)
     canvas.record("last", (title, plays, winner))
     width = min(112, (x1 - x0 - 24 - GAP * (len(plays) - 1)) / max(len(plays), 4))
     _row(
@@ -145,10 +148,11 @@ def _coming(canvas: kit.Canvas, cards: Sequence[str], box) -> None:
     canvas.record("coming", tuple(cards))
     if not cards:
         canvas.text(
-            ((x0 + x1) / 2, (y0 + y1) / 2), "No table card to come", kit.SMALL, kit.MUTED, anchor="mm"
+            ((x0 + x1) / 2, (y0 + y1) / 2), _("No table card to come"), kit.SMALL, kit.MUTED, anchor="mm"
         )
         return
-    canvas.text((x0 + 12, (y0 + y1) / 2), "Next", kit.SMALL, kit.MUTED, anchor="lm")
+    # Translators: before the table's cards still to come in the picture, about 60 pixels.
+    canvas.text((x0 + 12, (y0 + y1) / 2), _("Next"), kit.SMALL, kit.MUTED, anchor="lm")
     for index, card in enumerate(cards):
         card_face(canvas, card, x0 + 76 + index * 80, y0 + 7, 70, y1 - y0 - 14)
 

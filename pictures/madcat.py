@@ -18,8 +18,9 @@ from collections.abc import Sequence
 from PIL import Image
 
 from engine.core import Outcome, fill_names
-from engine.madcat.texts import FACE_LABELS, KIND_LABELS, SHORT_COMBOS
+from engine.madcat.texts import FACE_LABELS, KIND_LABELS, short_combo
 from engine.madcat.view import CATPOT, COMBOS, View, card
+from lang import _, current, n_
 from pictures import kit, seats, shapes
 from pictures.results import paint_results, results_scene
 
@@ -66,15 +67,16 @@ def scene(view: View, names: Sequence[str], outcome: Outcome | None) -> tuple:
 def paint(data: tuple) -> Image.Image:
     if data[0] == "results":
         return paint_results(TITLE, *data[1:])
-    _, names, now, to_act, aside, rolled, in_hand, kind, readings, cards, scores, final_round = data
-    canvas = kit.Canvas(now, "Final round!" if final_round else "")
+    _scene, names, now, to_act, aside, rolled, in_hand, kind, readings, cards, scores, final_round = data
+    canvas = kit.Canvas(now, _("Final round!") if final_round else "")
+    language = current()  # what the kept drawings below say is in it
     x0, y0, x1, y1 = seats.stage(len(names))
     spare = y1 - y0 - 146  # 146: the stage of five players, the fewest pixels the scene has
     top = y0 + 4
     dice_row = 58 + min(14, spare // 4)
     dice = (x0, top, x1 - SIDE - 6, top + dice_row)
     shows = canvas.kept_in(
-        ("dice", aside, rolled, in_hand), dice, lambda: _dice(canvas, dice, aside, rolled, in_hand)
+        ("dice", aside, rolled, in_hand, language), dice, lambda: _dice(canvas, dice, aside, rolled, in_hand)
     )
     canvas.record("tray", tuple(aside))
     canvas.record("rolled", tuple(rolled))
@@ -82,16 +84,16 @@ def paint(data: tuple) -> Image.Image:
         canvas.record(key, value)
     side = (x1 - SIDE, top, x1, top + dice_row)
     catpot = canvas.kept_in(
-        ("side", kind, cards[CATPOT]), side, lambda: _side(canvas, side, kind, cards[CATPOT])
+        ("side", kind, cards[CATPOT], language), side, lambda: _side(canvas, side, kind, cards[CATPOT])
     )
     canvas.record("catpot", catpot)
     canvas.record("lock", kind)
     grid = (x0, top + dice_row + 6, x1, y1)
     shown = canvas.kept_in(
-        ("cards", cards, kind, readings), grid, lambda: _cards(canvas, grid, cards, kind, readings)
+        ("cards", cards, kind, readings, language), grid, lambda: _cards(canvas, grid, cards, kind, readings)
     )
     canvas.record("cards", shown)
-    seats.seat_rows(canvas, names, [f"{score} VP" for score in scores], marked=to_act)
+    seats.seat_rows(canvas, names, [_("{score} VP", score=score) for score in scores], marked=to_act)
     return canvas.image
 
 
@@ -112,26 +114,33 @@ def _dice(canvas: kit.Canvas, box, aside, rolled, in_hand: bool) -> dict[str, st
     x0, y0, x1, y1 = box
     canvas.panel(box)
     middle = (y0 + y1) / 2
-    labels = (["Tray"] if aside else []) + (["Rolled"] if rolled else [])
+    # Translators: the label before the dice set aside in the picture: one word, as short as can be.
+    tray = _("Tray")
+    # Translators: the label before the dice just rolled in the picture: one word, as short as can be.
+    rolled_label = _("Rolled")
+    labels = ([tray] if aside else []) + ([rolled_label] if rolled else [])
     room = x1 - x0 - 22 - 26 * (len(labels) - 1) - sum(kit.length(label, kit.SMALL) for label in labels)
     faces = (*aside, *rolled)
     r = min(24, (y1 - y0) * 0.37, (room - GAP * len(faces)) / max(1, 2 * sum(map(_half, faces))))
     shows = {}
     x = x0 + 12
     if aside:
-        x, shows["tray shows"] = _row(canvas, "Tray", aside, x, middle, r)
+        x, shows["tray shows"] = _row(canvas, tray, aside, x, middle, r)
         x += 26
     left = DICE - len(aside)
     if aside and (rolled or left):
         canvas.draw.line((x - 14, y0 + 10, x - 14, y1 - 10), fill=kit.PANEL_LIGHT, width=3)
     if rolled:
-        shows["rolled shows"] = _row(canvas, "Rolled", rolled, x, middle, r)[1]
+        shows["rolled shows"] = _row(canvas, rolled_label, rolled, x, middle, r)[1]
     elif in_hand:
-        canvas.text(((x0 + x1) / 2, middle), f"All {DICE} dice to roll", kit.TEXT, kit.INK, anchor="mm")
+        words = _("All {count} dice to roll", count=DICE)
+        canvas.text(((x0 + x1) / 2, middle), words, kit.TEXT, kit.INK, anchor="mm")
     elif left:
-        words = f"{left} {'die' if left == 1 else 'dice'} to roll"
-        words = words if kit.length(words, kit.SMALL) <= x1 - x - 10 else f"{left} to roll"
-        canvas.text((x, middle), words, kit.SMALL, kit.INK, anchor="lm")
+        words = n_("{count} die to roll", "{count} dice to roll", left)
+        if kit.length(words, kit.SMALL) > x1 - x - 10:
+            # Translators: the dice still to roll, where even "2 dice to roll" is too long.
+            words = _("{count} to roll", count=left)
+        canvas.text((x, middle), words, kit.SMALL, kit.INK, anchor="lm", width=x1 - x - 10)
     return shows
 
 
@@ -158,23 +167,27 @@ def _side(canvas: kit.Canvas, box, kind: str | None, catpot: int) -> str:
     canvas.panel(box)
     upper, lower = y0 + (y1 - y0) * 0.28, y0 + (y1 - y0) * 0.72
     if kind is None:
-        canvas.text((x0 + 12, upper), "No lock", kit.SMALL, kit.MUTED, anchor="lm")
+        # Translators: the picture's side panel, about 120 pixels: no kind locked in yet.
+        canvas.text((x0 + 12, upper), _("No lock"), kit.SMALL, kit.MUTED, anchor="lm")
     else:
-        emoji, _ = split_label(KIND_LABELS[kind])
+        emoji = split_label(KIND_LABELS[kind])[0]
         shapes.symbol(canvas, emoji, x0 + 24, upper, 11)
-        canvas.text((x0 + 42, upper), "locked", kit.SMALL, kit.INK, anchor="lm")
-    canvas.text((x0 + 12, lower), "Catpot", kit.SMALL, kit.MUTED, anchor="lm")
+        # Translators: after the locked kind's symbol in the picture, about 90 pixels.
+        canvas.text((x0 + 42, upper), _("locked"), kit.SMALL, kit.INK, anchor="lm")
+    canvas.text((x0 + 12, lower), _("Catpot"), kit.SMALL, kit.MUTED, anchor="lm")
     return canvas.text((x1 - 12, lower), str(catpot), kit.TEXT, kit.INK, anchor="rm", bold=True)
 
 
 def _cards(canvas: kit.Canvas, box, cards: Sequence[int], locked: str | None, readings) -> tuple:
-    """A tile per combination, as wide as its name: under it, per kind shown, the kind's symbol and its
-    cards' VPs as "outer / inner" (the symbol above them where a row is tall), one size for all; the
-    combinations the tray already reads as are lit and framed."""
+    """A tile per combination, as wide as its name (a short one as wide as nine tenths of the average):
+    under it, per kind shown, the kind's symbol and its cards' VPs as "outer / inner" (the symbol above
+    them where a row is tall), one size for all; the combinations the tray already reads as are lit and
+    framed."""
     x0, y0, x1, y1 = box
     kinds = (locked,) if locked else KINDS
-    names = [SHORT_COMBOS[combo] for combo in COMBOS]
-    widths = [kit.length(name, kit.SMALL) for name in names]
+    names = [short_combo(combo) for combo in COMBOS]
+    named = [kit.length(name, kit.SMALL) for name in names]
+    widths = [max(width, 0.9 * sum(named) / len(named)) for width in named]
     gap = 4
     pad = (x1 - x0 - sum(widths) - gap * (len(COMBOS) - 1)) / len(COMBOS)
     head = 29

@@ -7,9 +7,10 @@ from engine.catsdogs.model import Options, Play, State, View
 from engine.catsdogs.rules import CatsDogsRules
 from engine.catsdogs.texts import TEXTS
 from engine.game import Game
+from lang import N_
 
 RULES = CatsDogsRules()
-ABOUT = "Cats against Dogs in tricks, for the weak cards' ribbons; about 30 minutes, for 1 to 5 players."
+ABOUT = N_("Cats against Dogs in tricks, for the weak cards' ribbons; about 30 minutes, for 1 to 5 players.")
 GAME = Game(
     about=ABOUT,
     rules=RULES,

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
+from lang import _
+
 CATS = "C"
 DOGS = "D"
 TABLE = -1
@@ -32,19 +34,32 @@ def _ribbons(strength: int) -> int:
 
 
 RIBBONS: dict[str, int] = {card: _ribbons(STRENGTH[card]) for card in CARDS}
-_NAMES = {CATS: ("🐱", "Cat"), DOGS: ("🐶", "Dog")}
+_EMOJI = {CATS: "🐱", DOGS: "🐶"}
+
+
+def card_emoji(card: str) -> str:
+    """The card's faction as an emoji: 🐱 or 🐶."""
+    return _EMOJI[card[0]]
 
 
 def card_name(card: str) -> str:
     """The card as players read it, e.g. "🐱 Cat 7"."""
-    emoji, word = _NAMES[card[0]]
-    return f"{emoji} {word} {card[1]}"
+    word = _("Cat") if card[0] == CATS else _("Dog")
+    return f"{_EMOJI[card[0]]} {word} {card[1]}"
 
 
 def names(cards: Iterable[str]) -> str:
     """Cards joined for a sentence: "🐱 Cat 2, 🐶 Dog 5" (or "nothing")."""
     text = ", ".join(card_name(card) for card in cards)
-    return text or "nothing"
+    return text or _("nothing")
+
+
+def joined(parts: Iterable[str]) -> str:
+    """Names joined for a sentence: "{p0} and {p1} and {p2}"."""
+    text = ""
+    for part in parts:
+        text = _("{first} and {second}", first=text, second=part) if text else part
+    return text
 
 
 def ribbons(cards: Iterable[str]) -> int:
@@ -71,12 +86,12 @@ class TrickResult(NamedTuple):
 def resolve_trick(plays: Sequence[tuple[int, str]]) -> TrickResult:
     """Resolve a trick as CD-2: `collectors[i]` is the seat that collects `plays[i]`'s card."""
     cats = dogs = 0
-    for _, card in plays:
+    for _seat, card in plays:
         if card[0] == CATS:
             cats += STRENGTH[card]
         else:
             dogs += STRENGTH[card]
-    own = tuple(seat for seat, _ in plays)
+    own = tuple(seat for seat, _card in plays)
     if cats == dogs:
         return TrickResult(cats, dogs, None, None, own)
     winning = CATS if cats > dogs else DOGS

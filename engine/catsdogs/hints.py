@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 from engine.catsdogs.model import State
+from lang import N_
 
 HINTS = {
-    "lead": "You lead this trick with any card. The faction (🐱 or 🐶) with the higher total wins it; the "
-    "low cards carry the 🎀 ribbons.",
-    "follow": "Play any card: the faction with the higher total wins, and its strongest card collects the "
-    "other faction's cards — with their 🎀 ribbons.",
-    "table": "Play any card: the table's card plays in this trick too, and whatever the table wins scores "
-    "for nobody.",
+    "lead": N_(
+        "You lead this trick with any card. The faction (🐱 or 🐶) with the higher total wins it; the low "
+        "cards carry the 🎀 ribbons."
+    ),
+    "follow": N_(
+        "Play any card: the faction with the higher total wins, and its strongest card collects the other "
+        "faction's cards — with their 🎀 ribbons."
+    ),
+    "table": N_(
+        "Play any card: the table's card plays in this trick too, and whatever the table wins scores for "
+        "nobody."
+    ),
 }
 
 

@@ -9,6 +9,7 @@ from engine.catsdogs._cards import (
     TABLE,
     TARGET,
     card_name,
+    joined,
     names,
     resolve_trick,
     sort_cards,
@@ -39,9 +40,13 @@ from engine.core import (
     Rules,
     ScoreLine,
     evolve,
+    seat_mark,
 )
+from lang import _, current, n_
 
 _PLAY = {card: Play(card=card) for card in CARDS}
+
+
 _DECODE = {f"p:{card}": play for card, play in _PLAY.items()}
 
 
@@ -84,17 +89,31 @@ def deal_events(
 ) -> list[Event]:
     """The public start of a round and each seat's private hand."""
     players = len(hands)
+    player = f"{{p{leader}}}"
     if players == 1:
-        start = (
-            f"Round {round_no} of {SOLO_ROUNDS}: five tricks, each a hidden card and {names(table)} face up."
+        start = _(
+            "Round {round} of {rounds}: five tricks, each a hidden card and {cards} face up.",
+            round=round_no,
+            rounds=SOLO_ROUNDS,
+            cards=names(table),
         )
     elif players == 2:
-        start = f"Round {round_no}: the table cards are {names(table)}; {{p{leader}}} plays first."
+        start = _(
+            "Round {round}: the table cards are {cards}; {player} plays first.",
+            round=round_no,
+            cards=names(table),
+            player=player,
+        )
     else:
-        start = f"Round {round_no}: {len(hands[0])} cards each; {{p{leader}}} leads."
+        start = _(
+            "Round {round}: {count} cards each; {player} leads.",
+            round=round_no,
+            count=len(hands[0]),
+            player=player,
+        )
     events = [Event(kind="round", text=start)]
     events += [
-        Event(kind="hand", text=f"Your hand: {names(hand)}.", visible_to=(seat,))
+        Event(kind="hand", text=_("Your hand: {cards}.", cards=names(hand)), visible_to=(seat,))
         for seat, hand in enumerate(hands)
     ]
     return events
@@ -112,18 +131,29 @@ def _next_leader(state: State, plays: tuple[tuple[int, str], ...], winner: int |
 
 def _trick_text(plays: tuple[tuple[int, str], ...], result, collected: dict[int, list[str]]) -> str:
     def who(seat: int) -> str:
-        return "the table" if seat == TABLE else f"{{p{seat}}}"
+        return _("the table") if seat == TABLE else f"{{p{seat}}}"
 
     if result.cats == result.dogs:
-        head = f"Cats {result.cats} – Dogs {result.dogs}: a tie, every card goes to whoever played it."
+        head = _(
+            "Cats {cats} – Dogs {dogs}: a tie, every card goes to whoever played it.",
+            cats=result.cats,
+            dogs=result.dogs,
+        )
     else:
         if result.cats and result.dogs:
-            sums = f"Cats {result.cats} – Dogs {result.dogs}"
+            sums = _("Cats {cats} – Dogs {dogs}", cats=result.cats, dogs=result.dogs)
+        elif result.cats:
+            sums = _("All cats ({sum})", sum=result.cats)
         else:
-            sums = f"All {'cats' if result.cats else 'dogs'} ({result.cats or result.dogs})"
-        head = f"{sums}: {who(result.winner)} wins with {card_name(plays[result.best][1])}."
+            sums = _("All dogs ({sum})", sum=result.dogs)
+        head = _(
+            "{sums}: {player} wins with {card}.",
+            sums=sums,
+            player=who(result.winner),
+            card=card_name(plays[result.best][1]),
+        )
     parts = [f"{who(seat)} {names(cards)}" for seat, cards in collected.items()]
-    return f"{head} Collected: {'; '.join(parts)}."
+    return _("{result} Collected: {collected}.", result=head, collected="; ".join(parts))
 
 
 class CatsDogsRules(Rules[State, Play, View]):
@@ -146,8 +176,8 @@ class CatsDogsRules(Rules[State, Play, View]):
             leader = 0
         else:
             # CD-X1: the bot can't know who has had the most pets; unless chosen, a seat is drawn.
-            leader, rng = self.chosen_or_drawn_seat(opts.first_player, players, rng, "The first player")
-        fields, _ = deal(players, rng, 1, leader)
+            leader, rng = self.chosen_or_drawn_seat(opts.first_player, players, rng, _("The first player"))
+        fields, _events = deal(players, rng, 1, leader)
         return State(
             players=players,
             scores=(0,) * players,
@@ -175,20 +205,24 @@ class CatsDogsRules(Rules[State, Play, View]):
 
     def check(self, state: State, seat: int, action: Play) -> None:
         if state.over:
-            raise IllegalAction("This game is already over.")
+            raise IllegalAction(_("This game is already over."))
         if seat != (state.leader + len(state.trick)) % state.players:
-            raise IllegalAction("It's not your turn to play a card.")
+            raise IllegalAction(_("It's not your turn to play a card."))
         if not isinstance(action, Play) or action.card not in RIBBONS:
-            raise IllegalAction("That is not a Cats & Dogs card.")
+            raise IllegalAction(_("That is not a Cats & Dogs card."))
         if action.card not in state.hands[seat]:
-            raise IllegalAction(f"You don't hold {card_name(action.card)}; you may play any card you hold.")
+            raise IllegalAction(
+                _("You don't hold {card}; you may play any card you hold.", card=card_name(action.card))
+            )
 
     def resolve(self, state: State, seat: int, action: Play) -> tuple[State, list[Event]]:
         card = action.card
         hands = list(state.hands)
         hands[seat] = tuple(c for c in hands[seat] if c != card)
         trick = (*state.trick, (seat, card))
-        events = [Event(kind="play", text=f"{{p{seat}}} plays {card_name(card)}.")]
+        events = [
+            Event(kind="play", text=_("{player} plays {card}.", player=seat_mark(seat), card=card_name(card)))
+        ]
         if len(trick) < state.players:
             return evolve(state, {"hands": tuple(hands), "trick": trick}), events
         return self._finish_trick(state, tuple(hands), trick, events)
@@ -203,13 +237,14 @@ class CatsDogsRules(Rules[State, Play, View]):
             table = table[1:]
         elif state.players == 1:
             plays = (*trick, (TABLE, table[0]), (TABLE, hidden[0]))
-            events.append(Event(kind="reveal", text=f"The hidden card is turned up: {card_name(hidden[0])}."))
+            text = _("The hidden card is turned up: {card}.", card=card_name(hidden[0]))
+            events.append(Event(kind="reveal", text=text))
             table, hidden = table[1:], hidden[1:]
         result = resolve_trick(plays)
         collected = list(state.collected)
         table_pile = state.table_pile
         taken: dict[int, list[str]] = {}
-        for (_, card), collector in zip(plays, result.collectors, strict=True):
+        for (_by, card), collector in zip(plays, result.collectors, strict=True):
             taken.setdefault(collector, []).append(card)
             if collector == TABLE:
                 table_pile = (*table_pile, card)
@@ -246,7 +281,8 @@ class CatsDogsRules(Rules[State, Play, View]):
         }
         if trick_no < HAND_SIZE[state.players]:
             if state.players > 1:
-                events.append(Event(kind="lead", text=f"{{p{leader}}} leads the next trick."))
+                text = _("{player} leads the next trick.", player=seat_mark(leader))
+                events.append(Event(kind="lead", text=text))
             return evolve(state, update), events
         return self._finish_round(evolve(state, update), events)
 
@@ -258,8 +294,18 @@ class CatsDogsRules(Rules[State, Play, View]):
         record = RoundRecord(
             number=state.round, collected=state.collected, table_pile=state.table_pile, ribbons=gained
         )
-        parts = ", ".join(f"{{p{s}}} +{gained[s]}🎀 (total {scores[s]})" for s in range(players))
-        events.append(Event(kind="score", text=f"Round {state.round} is over: {parts}."))
+        parts = ", ".join(
+            _(
+                "{player} +{ribbons}🎀 (total {total})",
+                player=seat_mark(s),
+                ribbons=gained[s],
+                total=scores[s],
+            )
+            for s in range(players)
+        )
+        events.append(
+            Event(kind="score", text=_("Round {round} is over: {scores}.", round=state.round, scores=parts))
+        )
         state = evolve(state, {"scores": scores, "rounds": (*state.rounds, record)})
         # CD-5 (and CD-X4 for two players); solo: CD-7 with the early success of CD-X3.
         solo_done = players == 1 and state.round >= SOLO_ROUNDS
@@ -278,55 +324,74 @@ class CatsDogsRules(Rules[State, Play, View]):
         return evolve(state, fields), events + dealt
 
     def view(self, state: State, seat: int | None) -> View:
-        return build_view(state, seat, self._table(state))
+        return build_view(state, seat, self._table(state, current()))
 
     _table = LastOf(table_fields)
-    """The table's part of a view, the same for every seat: built once per state."""
+    """The table's part of a view, the same for every seat: built once per state and language."""
 
     def outcome(self, state: State) -> Outcome | None:
         if not state.over:
             return None
         scores = state.scores
         breakdown = tuple(
-            tuple(ScoreLine(label=f"Round {r.number}", points=r.ribbons[s]) for r in state.rounds)
+            tuple(
+                ScoreLine(label=_("Round {round}", round=r.number), points=r.ribbons[s]) for r in state.rounds
+            )
             for s in range(state.players)
         )
         if state.players == 1:
             if scores[0] >= TARGET:
-                reason = f"{{p0}} collected {scores[0]} ribbons in {state.round} rounds: success!"
+                reason = _(
+                    "{player} collected {count} ribbons in {rounds} rounds: success!",
+                    player="{p0}",
+                    count=scores[0],
+                    rounds=state.round,
+                )
                 return Outcome(scores=scores, winners=(0,), reason=reason, breakdown=breakdown)
-            reason = f"{{p0}} collected {scores[0]} ribbons in {SOLO_ROUNDS} rounds, short of {TARGET}: lost."
+            reason = n_(
+                "{player} collected {count} ribbons in {rounds} rounds, short of {target}: lost.",
+                "{player} collected {count} ribbons in {rounds} rounds, short of {target}: lost.",
+                scores[0],
+                player="{p0}",
+                rounds=SOLO_ROUNDS,
+                target=TARGET,
+            )
             return Outcome(scores=scores, winners=(), reason=reason, breakdown=breakdown)
         top = max(scores)
         tied = tuple(s for s in range(state.players) if scores[s] == top)
         if len(tied) == 1:
             winners = tied
-            reason = f"{{p{tied[0]}}} wins with {top} ribbons."
+            reason = _("{player} wins with {count} ribbons.", player=seat_mark(tied[0]), count=top)
         else:
             latest = max(state.last_win[s] for s in tied)
             if latest:
                 winners = tuple(s for s in tied if state.last_win[s] == latest)
-                reason = (
-                    f"{{p{winners[0]}}} wins the tie at {top} ribbons as the tied player "
-                    "who most recently won a trick."
+                reason = _(
+                    "{player} wins the tie at {count} ribbons as the tied player "
+                    "who most recently won a trick.",
+                    player=seat_mark(winners[0]),
+                    count=top,
                 )
             else:
                 winners = tied
-                reason = f"{' and '.join(f'{{p{s}}}' for s in tied)} share the win with {top} ribbons."
+                players_tied = joined(f"{{p{s}}}" for s in tied)
+                reason = _("{players} share the win with {count} ribbons.", players=players_tied, count=top)
         return Outcome(scores=scores, winners=winners, reason=reason, breakdown=breakdown)
 
     def decode_action(self, text: str) -> Play:
         try:
             return _DECODE[text.strip().upper().replace("P:", "p:", 1)]
         except KeyError:
-            raise InvalidInput(f"{text!r} is not a card to play; write it like p:C7 or p:D3.") from None
+            raise InvalidInput(
+                _("{text} is not a card to play; write it like p:C7 or p:D3.", text=repr(text))
+            ) from None
 
     def hidden(self, state: State) -> tuple[tuple[str, object], ...]:
         """The hands (and what deals them): every move plays a card from a hand for all to see, so none
         can be taken back."""
         return (
-            ("A card played is shown to everyone, so it stands.", state.hands),
-            ("The cards were dealt, so your move stands.", (state.rng, state.hidden)),
+            (_("A card played is shown to everyone, so it stands."), state.hands),
+            (_("The cards were dealt, so your move stands."), (state.rng, state.hidden)),
         )
 
     def actions_are_public(self, state: State, seat: int) -> bool:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.catsdogs._cards import RIBBONS, TABLE, card_name, ribbons
+from engine.catsdogs._cards import RIBBONS, TABLE, card_emoji, card_name, ribbons
 from engine.catsdogs.model import DUO, SOLO, Play, State, View
 from engine.core import Rules
 from engine.texts import Texts
+from lang import N_, _, n_
 
 
 def card_label(card: str) -> str:
@@ -18,7 +19,7 @@ def card_label(card: str) -> str:
 
 def short(card: str) -> str:
     """A card in a line of cards: "🐱7", with its ribbons when it has any: "🐶1·3🎀"."""
-    text = card_name(card).replace(" Cat ", "").replace(" Dog ", "")
+    text = f"{card_emoji(card)}{card[1]}"
     return f"{text}·{RIBBONS[card]}🎀" if RIBBONS[card] else text
 
 
@@ -38,11 +39,11 @@ def trick_cards(view: View) -> tuple[tuple[int, str | None], ...]:
 
 
 def who(seat: int, names: Sequence[str]) -> str:
-    return "Table" if seat == TABLE else names[seat]
+    return _("Table") if seat == TABLE else names[seat]
 
 
 class CatsDogsTexts(Texts):
-    hand_label = "My hand"
+    hand_label = N_("My hand")
     emoji = "🐱🐶"
 
     def label(self, rules: Rules, state: State, seat: int, action: Play) -> str:
@@ -54,18 +55,17 @@ class CatsDogsTexts(Texts):
     def _fields(self, view: View, names: Sequence[str], players: str | None) -> list[tuple[str, str]]:
         fields = [(self.heading(view), self._trick(view, names))]
         if view.mode == DUO and len(view.table) > 1:
-            fields.append(("Table cards still to come", cards_line(view.table[1:])))
+            fields.append((_("Table cards still to come"), cards_line(view.table[1:])))
         if view.mode == SOLO:
             upcoming = view.table[1:]
-            fields.append(
-                ("Face-up trick cards to come", f"{cards_line(upcoming)} · {view.hidden_left} hidden")
-            )
+            hidden = n_("{count} hidden", "{count} hidden", view.hidden_left)
+            fields.append((_("Face-up trick cards to come"), f"{cards_line(upcoming)} · {hidden}"))
         if players is not None:
-            fields.append(("Players", players))
+            fields.append((_("Players"), players))
         if view.last_trick is not None:
-            fields.append(("Last trick", self._last_trick(view, names)))
+            fields.append((_("Last trick"), self._last_trick(view, names)))
         if view.table_pile:
-            fields.append(("Collected by the table", cards_line(view.table_pile)))
+            fields.append((_("Collected by the table"), cards_line(view.table_pile)))
         return fields
 
     def compact_fields(self, view: View, names: Sequence[str]) -> list[tuple[str, str]]:
@@ -75,52 +75,81 @@ class CatsDogsTexts(Texts):
 
     def _player_lines(self, view: View, names: Sequence[str]) -> str:
         return "\n".join(
-            f"{'▶ ' if seat in view.to_act else ''}**{names[seat]}** · 🎀 {view.scores[seat]}/{view.target}"
-            f" · this round +{view.ribbons[seat]} · 🃏 {view.hand_sizes[seat]}"
+            ("▶ " if seat in view.to_act else "")
+            + _(
+                "**{name}** · 🎀 {score}/{target} · this round +{ribbons} · 🃏 {cards}",
+                name=names[seat],
+                score=view.scores[seat],
+                target=view.target,
+                ribbons=view.ribbons[seat],
+                cards=view.hand_sizes[seat],
+            )
             for seat in range(view.players)
         )
 
     def private_fields(self, view: View, public: View, names: Sequence[str]) -> list[tuple[str, str]]:
         hand = "\n".join(card_label(card) for card in view.hand) or "—"
-        fields = [("Your hand", hand), (self.heading(view), self._trick(view, names))]
+        fields = [(_("Your hand"), hand), (self.heading(view), self._trick(view, names))]
         if view.seat is not None and view.collected[view.seat]:
             mine = view.collected[view.seat]
-            fields.append(("You collected", f"{cards_line(mine)} = {ribbons(mine)}🎀"))
+            fields.append((_("You collected"), f"{cards_line(mine)} = {ribbons(mine)}🎀"))
         return fields
 
     def heading(self, view: View) -> str:
-        rounds = f" of {view.max_rounds}" if view.max_rounds else ""
-        return (
-            f"Round {view.round}{rounds} · trick {min(view.trick_no + 1, view.tricks_in_round)}/"
-            f"{view.tricks_in_round}"
+        trick = min(view.trick_no + 1, view.tricks_in_round)
+        if view.max_rounds:
+            return _(
+                "Round {round} of {rounds} · trick {trick}/{tricks}",
+                round=view.round,
+                rounds=view.max_rounds,
+                trick=trick,
+                tricks=view.tricks_in_round,
+            )
+        return _(
+            "Round {round} · trick {trick}/{tricks}",
+            round=view.round,
+            trick=trick,
+            tricks=view.tricks_in_round,
         )
 
     def _trick(self, view: View, names: Sequence[str]) -> str:
         shown = trick_cards(view)
-        plays = [f"{who(seat, names)}: {short(card)}" for seat, card in shown if card is not None]
+        plays = [
+            _("{player}: {card}", player=who(seat, names), card=short(card))
+            for seat, card in shown
+            if card is not None
+        ]
         if (TABLE, None) in shown:
-            plays[0] = f"Face-up: {short(shown[0][1])} · hidden card 🂠"
-        return "\n".join(plays) or "No card played yet."
+            plays[0] = _("Face-up: {card} · hidden card 🂠", card=short(shown[0][1]))
+        return "\n".join(plays) or _("No card played yet.")
 
     def _players(self, view: View, names: Sequence[str]) -> str:
         lines = []
         for seat in range(view.players):
             pile = view.collected[seat]
             turn = "▶ " if seat in view.to_act else ""
-            lines.append(
-                f"{turn}**{names[seat]}** — total **{view.scores[seat]}**/{view.target} · "
-                f"this round {view.ribbons[seat]}🎀 ({cards_line(pile)}) · {view.hand_sizes[seat]} in hand"
+            line = _(
+                "**{name}** — total **{score}**/{target} · this round {ribbons}🎀 ({pile}) · {cards} in hand",
+                name=names[seat],
+                score=view.scores[seat],
+                target=view.target,
+                ribbons=view.ribbons[seat],
+                pile=cards_line(pile),
+                cards=view.hand_sizes[seat],
             )
+            lines.append(turn + line)
         return "\n".join(lines)
 
     def _last_trick(self, view: View, names: Sequence[str]) -> str:
         trick = view.last_trick
         plays = ", ".join(f"{who(seat, names)} {short(card)}" for seat, card in trick.plays)
         if trick.winner is None:
-            result = "tie — everyone keeps their own card"
+            result = _("tie — everyone keeps their own card")
         else:
-            result = f"{who(trick.winner, names)} wins"
-        return f"{plays}\n🐱 {trick.cats} vs 🐶 {trick.dogs}: {result}"
+            result = _("{player} wins", player=who(trick.winner, names))
+        return f"{plays}\n" + _(
+            "🐱 {cats} vs 🐶 {dogs}: {result}", cats=trick.cats, dogs=trick.dogs, result=result
+        )
 
 
 TEXTS = CatsDogsTexts()

@@ -13,6 +13,7 @@ from __future__ import annotations
 from engine.catsdogs._cards import RIBBONS, STRENGTH, TABLE, TARGET, card_name
 from engine.catsdogs.model import HAND_SIZE, SOLO_ROUNDS, State, View, mode_of
 from engine.core import build
+from lang import _
 
 __all__ = ["RIBBONS", "STRENGTH", "TABLE", "View", "build_view", "prompt"]
 
@@ -20,23 +21,39 @@ __all__ = ["RIBBONS", "STRENGTH", "TABLE", "View", "build_view", "prompt"]
 def prompt(state: State) -> str:
     """What is being decided now, with {pN} placeholders."""
     if state.over:
-        return "The game is over."
+        return _("The game is over.")
     seat = (state.leader + len(state.trick)) % state.players
+    player = f"{{p{seat}}}"
     number = state.trick_no + 1
     if state.players == 1:
-        return f"{{p0}} chooses a card for trick {number} of round {state.round}"
+        return _(
+            "{player} chooses a card for trick {trick} of round {round}",
+            player=player,
+            trick=number,
+            round=state.round,
+        )
     if state.players == 2:
-        verb = "plays first to" if not state.trick else "answers on"
-        return f"{{p{seat}}} {verb} trick {number} (table card {card_name(state.table[0])})"
-    return f"{{p{seat}}} chooses a card to play to trick {number}"
+        card = card_name(state.table[0])
+        if not state.trick:
+            return _(
+                "{player} plays first to trick {trick} (table card {card})",
+                player=player,
+                trick=number,
+                card=card,
+            )
+        return _(
+            "{player} answers on trick {trick} (table card {card})", player=player, trick=number, card=card
+        )
+    return _("{player} chooses a card to play to trick {trick}", player=player, trick=number)
 
 
 _RIBBON = RIBBONS.__getitem__
 
 
-def table_fields(state: State) -> dict:
+def table_fields(state: State, language: str = "") -> dict:
     """The fields of every seat's view of `state` that do not depend on the seat (the public table's
-    view but for its `seat` and `hand`), in the view's field order."""
+    view but for its `seat` and `hand`), in the view's field order. `language` is the one speaking,
+    which the prompt is worded in: it tells a kept table of one language from another's."""
     players = state.players
     over = state.over
     last = state.last_trick

@@ -6,9 +6,12 @@ from engine.madcat.guide import PAGES
 from engine.madcat.hints import HINTS
 from engine.madcat.rules import MadCatRules
 from engine.madcat.texts import TEXTS
+from lang import N_
 
 RULES = MadCatRules()
-ABOUT = "Roll dice into combos while the others mooch off your luck; about 20 minutes, for 2 to 5 players."
+ABOUT = N_(
+    "Roll dice into combos while the others mooch off your luck; about 20 minutes, for 2 to 5 players."
+)
 GAME = Game(
     about=ABOUT,
     rules=RULES,

@@ -8,7 +8,8 @@ is last.
 
 from __future__ import annotations
 
-from engine.madcat._dice import COMBO_NAMES, COMBOS, KINDS
+from engine.madcat._dice import COMBOS, KINDS, combo_name, kind_word
+from lang import _
 
 TOTAL_VPS = 160
 CATPOT = 16
@@ -24,17 +25,19 @@ def card(kind: str, combo: str, inner: bool) -> int:
     return KINDS.index(kind) * 8 + COMBOS.index(combo) * 2 + (1 if inner else 0)
 
 
-def card_name(index: int) -> str:
-    """A card's name for narration, e.g. "mad Full house (inner)" or "catpot"."""
+def card_name(index: int, side: bool = True) -> str:
+    """A card's name for narration, e.g. "mad Full house (inner)" or "catpot"; without its `side`,
+    "mad Full house"."""
     if index == CATPOT:
-        return "catpot"
-    kind = KINDS[index // 8]
-    combo = COMBOS[(index % 8) // 2]
-    side = "inner" if index % 2 else "outer"
-    return f"{kind} {COMBO_NAMES[combo]} ({side})"
-
-
-CARD_NAMES: tuple[str, ...] = tuple(card_name(index) for index in range(CARD_COUNT))
+        return _("catpot")
+    kind = kind_word(KINDS[index // 8])
+    combo = combo_name(COMBOS[(index % 8) // 2])
+    if not side:
+        # Translators: a card's name, its kind ("mad") and combination ("Full house").
+        return _("{kind} {combo}", kind=kind, combo=combo)
+    if index % 2:
+        return _("{kind} {combo} (inner)", kind=kind, combo=combo)
+    return _("{kind} {combo} (outer)", kind=kind, combo=combo)
 
 
 def setup_cards() -> tuple[int, ...]:

@@ -10,6 +10,8 @@ from collections import Counter
 from functools import lru_cache
 from typing import Literal
 
+from lang import N_, _
+
 Face = Literal["m1", "m2", "m3", "s1", "s2", "w"]
 Kind = Literal["mad", "sad"]
 Combo = Literal["2p", "fh", "4k", "5k"]
@@ -28,14 +30,16 @@ FACE_KIND: dict[str, Kind | None] = {
 }
 COMBOS: tuple[Combo, ...] = ("2p", "fh", "4k", "5k")
 COMBO_NAMES: dict[str, str] = {
-    "2p": "Two pairs",
-    "fh": "Full house",
-    "4k": "Four of a kind",
-    "5k": "Five of a kind",
+    "2p": N_("Two pairs"),
+    "fh": N_("Full house"),
+    "4k": N_("Four of a kind"),
+    "5k": N_("Five of a kind"),
 }
+"""The combinations' names, in English: `combo_name` says them in the language speaking."""
 FACE_LABELS: dict[str, str] = {"m1": "🔥1", "m2": "🔥2", "m3": "🔥3", "s1": "💧1", "s2": "💧2", "w": "🐾"}
 """Mad cats burn red, sad cats drop blue: shapes and colours that stay apart on a phone's screen."""
-KIND_LABELS: dict[str, str] = {"mad": "🔥 mad", "sad": "💧 sad"}
+KIND_LABELS: dict[str, str] = {"mad": N_("🔥 mad"), "sad": N_("💧 sad")}
+"""A kind as a label, in English (its emoji is what the pictures draw): `kind_label` says it."""
 DICE = 5
 
 _ORDER = {face: index for index, face in enumerate(FACES)}
@@ -48,7 +52,43 @@ def sort_faces(faces) -> tuple[Face, ...]:
 
 def show(faces) -> str:
     """Faces as emoji for narration, e.g. "🔥1 🔥1 🐾"; "nothing" when empty."""
-    return " ".join(FACE_LABELS[face] for face in faces) or "nothing"
+    return " ".join(FACE_LABELS[face] for face in faces) or _("nothing")
+
+
+def combo_name(combo: str) -> str:
+    """A combination's name ("Full house")."""
+    return _(COMBO_NAMES[combo])
+
+
+def kind_label(kind: str) -> str:
+    """A kind as a label: "🔥 mad", "💧 sad"."""
+    return _(KIND_LABELS[kind])
+
+
+def kind_word(kind: str) -> str:
+    """A kind as the word a card's name or a kind's cards take ("mad" in "the mad cards")."""
+    if kind == "mad":
+        # Translators: a kind of cat as cards are named by it: "the mad cards", "mad Full house".
+        return _("mad")
+    # Translators: a kind of cat as cards are named by it: "the sad cards", "sad Full house".
+    return _("sad")
+
+
+def cats_of(kind: str) -> str:
+    """The cats of a kind: "mad cats", "sad cats"."""
+    return _("mad cats") if kind == "mad" else _("sad cats")
+
+
+def kind_cats(kind: str) -> str:
+    """The cats of a kind after their emoji: "🔥 mad cats", "💧 sad cats"."""
+    return _("🔥 mad cats") if kind == "mad" else _("💧 sad cats")
+
+
+def face_word(kind: str | None) -> str:
+    """One die's cat: "mad cat", "sad cat" or "wild" (kind None)."""
+    if kind is None:
+        return _("wild")
+    return _("mad cat") if kind == "mad" else _("sad cat")
 
 
 @lru_cache(maxsize=4096)

@@ -14,16 +14,21 @@ from engine.madcat._dice import (
     FACES,
     KINDS,
     WILD,
+    cats_of,
+    face_word,
     kind_of,
+    kind_word,
     legal_asides,
     readings,
     show,
     sort_faces,
 )
 from engine.madcat.model import State, Stop
+from lang import N_, _, n_
 
 ROLLING, MOOCHING, CATPOT_SLOT = 0, 1, 2
-PICK_NAMES = {**COMBO_NAMES, "fail": "Fail", "none": "no card"}
+PICK_NAMES = {**COMBO_NAMES, "fail": N_("Fail"), "none": N_("no card")}
+"""The mooch picks' names, in English: `pick_name` says them in the language speaking."""
 
 Result = tuple[State, list[Event]]
 
@@ -33,7 +38,20 @@ def _p(seat: int) -> str:
 
 
 def _vps(amount: int) -> str:
-    return f"{amount} VP" if amount == 1 else f"{amount} VPs"
+    return n_("{count} VP", "{count} VPs", amount)
+
+
+def pick_name(pick: str) -> str:
+    """A mooch pick's name ("Full house", "Fail", "no card")."""
+    return _(PICK_NAMES[pick])
+
+
+def joined(parts) -> str:
+    """Names joined for a sentence: "{p0} and {p1} and {p2}"."""
+    text = ""
+    for part in parts:
+        text = _("{first} and {second}", first=text, second=part) if text else part
+    return text
 
 
 def ends_with_the_emptying_turn(players: int) -> bool:
@@ -85,17 +103,25 @@ def _take(state: State, index: int, seats: list[int], slot: int) -> tuple[State,
 
 
 def _payout_text(seats: list[int], pick: str, index: int, share: int, rest: int) -> str:
-    names = " and ".join(_p(seat) for seat in seats)
-    verb = "reveals" if len(seats) == 1 else "reveal"
-    source = "the catpot" if index == CATPOT else f"the {card_name(index).replace(' (outer)', '')} card"
-    text = f"💰 {names} {verb} {PICK_NAMES[pick]}"
+    names = joined(_p(seat) for seat in seats)
+    source = _("the catpot") if index == CATPOT else _("the {card} card", card=card_name(index, side=False))
+    words = {"players": names, "pick": pick_name(pick), "source": source, "vps": _vps(share)}
     if share == 0:
-        text += f" but {source} has too few VPs to share"
+        text = n_(
+            "💰 {players} reveals {pick} but {source} has too few VPs to share",
+            "💰 {players} reveal {pick} but {source} has too few VPs to share",
+            len(seats),
+            **words,
+        )
     else:
-        text += f" and take{'s' if len(seats) == 1 else ''} {_vps(share)}{' each' if len(seats) > 1 else ''}"
-        text += f" from {source}"
+        text = n_(
+            "💰 {players} reveals {pick} and takes {vps} from {source}",
+            "💰 {players} reveal {pick} and take {vps} each from {source}",
+            len(seats),
+            **words,
+        )
     if rest:
-        text += f"; {_vps(rest)} stay{'s' if rest == 1 else ''} on it"
+        text += n_("; {count} VP stays on it", "; {count} VPs stay on it", rest)
     return text + "."
 
 
@@ -115,14 +141,16 @@ def roll(state: State) -> Result:
     """Roll the dice not set aside; the turn fails if none of them may be set aside (MC-2, MC-9)."""
     rng = state.rng
     faces = []
-    for _ in range(DICE - len(state.aside)):
+    for _die in range(DICE - len(state.aside)):
         index, rng = rng.below(6)
         faces.append(FACES[index])
     rolled = sort_faces(faces)
-    events = [Event(kind="roll", text=f"🎲 {_p(state.turn)} rolls {show(rolled)}.")]
+    events = [
+        Event(kind="roll", text=_("🎲 {player} rolls {dice}.", player=_p(state.turn), dice=show(rolled)))
+    ]
     state = evolve(state, {"rng": rng, "rolled": rolled, "phase": "aside"})
     if not legal_asides(rolled, state.kind):
-        return fail(state, events, f"no {state.kind} cat or wild to set aside")
+        return fail(state, events, _("no {cat} or wild to set aside", cat=face_word(state.kind)))
     return state, events
 
 
@@ -130,19 +158,33 @@ def set_aside(state: State, faces: tuple[str, ...]) -> Result:
     """Put `faces` on the tray; the first mad or sad die locks in and opens mooching (MC-3, MC-4)."""
     aside = sort_faces(state.aside + faces)
     seat = state.turn
-    events = [Event(kind="aside", text=f"📥 {_p(seat)} sets aside {show(faces)} (tray: {show(aside)}).")]
+    text = _(
+        "📥 {player} sets aside {dice} (tray: {tray}).", player=_p(seat), dice=show(faces), tray=show(aside)
+    )
+    events = [Event(kind="aside", text=text)]
     new_kind = kind_of(faces)
     if state.kind is None and new_kind is not None:
         cards, supply, moved = add_lock_in_vps(state.cards, state.supply, new_kind)
         other = KINDS[1 - KINDS.index(new_kind)]
-        text = f"🔒 {_p(seat)} is locked in on {new_kind} cats"
         if moved:
-            text += f": {_vps(moved)} go onto the catpot and the {other} cards"
-            text += f" ({_vps(supply)} left in the supply)"
-        events.append(Event(kind="lockin", text=text + "."))
+            text = n_(
+                "🔒 {player} is locked in on {cats}: {moved} go onto the catpot and the {kind} cards "
+                "({left} left in the supply).",
+                "🔒 {player} is locked in on {cats}: {moved} go onto the catpot and the {kind} cards "
+                "({left} left in the supply).",
+                moved,
+                player=_p(seat),
+                cats=cats_of(new_kind),
+                moved=_vps(moved),
+                kind=kind_word(other),
+                left=_vps(supply),
+            )
+        else:
+            text = _("🔒 {player} is locked in on {cats}.", player=_p(seat), cats=cats_of(new_kind))
+        events.append(Event(kind="lockin", text=text))
         if supply == 0 and state.supply > 0:
             events.append(Event(kind="supply", text=_supply_empty_text(state)))
-        events.append(Event(kind="mooching", text="🤫 Everyone else now picks a mooch card in secret."))
+        events.append(Event(kind="mooching", text=_("🤫 Everyone else now picks a mooch card in secret.")))
         state = evolve(
             state, {"aside": aside, "kind": new_kind, "cards": cards, "supply": supply, "phase": "mooch"}
         )
@@ -153,9 +195,11 @@ def set_aside(state: State, faces: tuple[str, ...]) -> Result:
 
 def _supply_empty_text(state: State) -> str:
     if ends_with_the_emptying_turn(state.players):
-        return "📭 The supply is empty: the game ends after this turn."
-    first = _p(state.first)
-    return f"📭 The supply is empty: play goes on, without adding VPs, until {first}'s turn comes round."
+        return _("📭 The supply is empty: the game ends after this turn.")
+    return _(
+        "📭 The supply is empty: play goes on, without adding VPs, until {player}'s turn comes round.",
+        player=_p(state.first),
+    )
 
 
 def after_aside(state: State, events: list[Event]) -> Result:
@@ -166,7 +210,7 @@ def after_aside(state: State, events: list[Event]) -> Result:
         if state.aside.count(WILD) == DICE:
             return five_wilds(state, events)
         if not stops(state):
-            return fail(state, events, "the five set-aside dice take no VPs")
+            return fail(state, events, _("the five set-aside dice take no VPs"))
     return evolve(state, {"phase": "decide"}), events
 
 
@@ -176,8 +220,9 @@ def mooch(state: State, seat: int, pick: str) -> Result:
     picks[seat] = pick
     state = evolve(state, {"picks": tuple(picks)})
     events = [
-        Event(kind="mooch", text=f"🤫 {_p(seat)} has picked a mooch card."),  # the same text for every pick
-        Event(kind="mypick", text=f"🤫 You picked {PICK_NAMES[pick]}.", visible_to=(seat,)),
+        # the same text for every pick
+        Event(kind="mooch", text=_("🤫 {player} has picked a mooch card.", player=_p(seat))),
+        Event(kind="mypick", text=_("🤫 You picked {pick}.", pick=pick_name(pick)), visible_to=(seat,)),
     ]
     waiting = any(p is None for s, p in enumerate(picks) if s != state.turn)
     if waiting:
@@ -188,24 +233,34 @@ def mooch(state: State, seat: int, pick: str) -> Result:
 def stop(state: State, action: Stop) -> Result:
     """The roller takes all VPs of the chosen combination's inner card (MC-7)."""
     index = card(action.kind, action.combo, True)
-    state, share, _ = _take(state, index, [state.turn], ROLLING)
-    name = COMBO_NAMES[action.combo]
-    text = f"🏆 {_p(state.turn)} stops with {action.kind} {name} and takes {_vps(share)}."
+    state, share, _rest = _take(state, index, [state.turn], ROLLING)
+    text = _(
+        "🏆 {player} stops with {card} and takes {vps}.",
+        player=_p(state.turn),
+        card=card_name(index, side=False),
+        vps=_vps(share),
+    )
     return end_turn(state, [Event(kind="stop", text=text)])
 
 
 def five_wilds(state: State, events: list[Event]) -> Result:
     """Five set-aside wilds: the roller takes the whole catpot, nobody else anything (MC-8, MC-X4)."""
-    state, share, _ = _take(state, CATPOT, [state.turn], CATPOT_SLOT)
+    state, share, _rest = _take(state, CATPOT, [state.turn], CATPOT_SLOT)
     events.append(
-        Event(kind="fivewilds", text=f"🌟 Five wilds! {_p(state.turn)} takes the catpot: {_vps(share)}.")
+        Event(
+            kind="fivewilds",
+            text=_(
+                "🌟 Five wilds! {player} takes the catpot: {vps}.", player=_p(state.turn), vps=_vps(share)
+            ),
+        )
     )
     return end_turn(state, events)
 
 
 def fail(state: State, events: list[Event], reason: str) -> Result:
     """A failed turn: no VPs for the roller; moochers who picked Fail split the catpot (MC-9)."""
-    events.append(Event(kind="fail", text=f"💥 {_p(state.turn)}'s turn fails ({reason}): no VPs."))
+    text = _("💥 {player}'s turn fails ({reason}): no VPs.", player=_p(state.turn), reason=reason)
+    events.append(Event(kind="fail", text=text))
     seats = [s for s, pick in enumerate(state.picks) if pick == "fail" and not state.paid[s]]
     if seats:
         state, share, rest = _take(state, CATPOT, seats, CATPOT_SLOT)
@@ -229,11 +284,12 @@ def end_turn(state: State, events: list[Event]) -> Result:
         update["phase"] = "over"
         state = evolve(state, update)
         winner = winner_of(state)
-        events.append(
-            Event(
-                kind="end", text=f"🏁 The game is over: {_p(winner)} wins with {_vps(state.scores[winner])}."
-            )
+        text = _(
+            "🏁 The game is over: {player} wins with {vps}.",
+            player=_p(winner),
+            vps=_vps(state.scores[winner]),
         )
+        events.append(Event(kind="end", text=text))
         return state, events
     update["phase"] = "roll"
     update["turn"] = following

@@ -7,6 +7,7 @@ from typing import Literal
 
 from engine.core import Action, Frozen, GameOptions, InvalidInput, Rng
 from engine.madcat._dice import COMBOS, Combo, Face, Kind, sort_faces
+from lang import _
 
 Pick = Literal["2p", "fh", "4k", "5k", "fail", "none"]
 Phase = Literal["roll", "aside", "mooch", "decide", "over"]
@@ -96,19 +97,23 @@ def decode(text: str) -> MadcatAction:
         body = text[2:]
         tokens = _FACE_TOKEN.findall(body)
         if not tokens or "".join(tokens) != body or len(tokens) > 5:
-            raise InvalidInput(f"{text!r} does not name 1 to 5 dice (faces m1 m2 m3 s1 s2 w).")
+            raise InvalidInput(
+                _("{text} does not name 1 to 5 dice (faces m1 m2 m3 s1 s2 w).", text=repr(text))
+            )
         faces = sort_faces(tokens)
         if "".join(faces) != body:
-            raise InvalidInput(f"{text!r} must list the dice in order (mad, sad, then wilds).")
+            raise InvalidInput(
+                _("{text} must list the dice in order (mad, sad, then wilds).", text=repr(text))
+            )
         return SetAside(faces=faces)
     if text.startswith("stop:"):
         parts = text.split(":")
         if len(parts) == 3 and parts[1] in ("mad", "sad") and parts[2] in COMBOS:
             return Stop(kind=parts[1], combo=parts[2])
-        raise InvalidInput(f"{text!r} is not a stop: write stop:<mad|sad>:<2p|fh|4k|5k>.")
+        raise InvalidInput(_("{text} is not a stop: write stop:<mad|sad>:<2p|fh|4k|5k>.", text=repr(text)))
     if text.startswith("mooch:") and text[6:] in PICKS:
         return Mooch(card=text[6:])
-    raise InvalidInput(f"{text!r} is not a Mad Cat Sad Cat move.")
+    raise InvalidInput(_("{text} is not a Mad Cat Sad Cat move.", text=repr(text)))
 
 
 class View(Frozen):

@@ -8,9 +8,21 @@ from engine.core import Frozen, IllegalAction, LastOf, Outcome, Rng, Rules, Scor
 from engine.madcat import _turn as play
 from engine.madcat import hints
 from engine.madcat._cards import TOTAL_VPS, card, card_name, setup_cards
-from engine.madcat._dice import COMBO_NAMES, DICE, FACE_KIND, kind_of, legal_asides, readings, show
+from engine.madcat._dice import (
+    DICE,
+    FACE_KIND,
+    cats_of,
+    combo_name,
+    kind_of,
+    kind_word,
+    legal_asides,
+    readings,
+    show,
+)
+from engine.madcat._turn import joined
 from engine.madcat.model import PICKS, MadcatAction, Mooch, Options, Roll, SetAside, State, Stop, View, decode
 from engine.madcat.view import seat_view, table_view, to_act
+from lang import _, current
 
 _ROLL = Roll()
 _MOOCHES = tuple(Mooch(card=pick) for pick in PICKS)
@@ -27,22 +39,24 @@ def aside_refusal(rolled: tuple[str, ...], locked: str | None, faces: tuple[str,
     sentence for the player; None when they may (MC-2, MC-3). The set-aside check and the dice
     multi-select both ask this, so a refusal reads the same wherever it is met."""
     if not faces:
-        return "Choose at least one of the dice you just rolled."
+        return _("Choose at least one of the dice you just rolled.")
     remaining = list(rolled)
     for face in faces:
         if face not in remaining:
-            return f"You didn't roll {show(faces)}: your roll is {show(rolled)}."
+            return _("You didn't roll {dice}: your roll is {roll}.", dice=show(faces), roll=show(rolled))
         remaining.remove(face)
     kind = kind_of(faces)
     if kind == "mixed":
-        return (
-            f"You chose {show(faces)}: set aside only mad cats or only sad cats (plus any wilds), never both."
+        return _(
+            "You chose {dice}: set aside only mad cats or only sad cats (plus any wilds), never both.",
+            dice=show(faces),
         )
     if locked is not None and kind not in (None, locked):
         strays = show(face for face in faces if FACE_KIND[face] not in (None, locked))
-        return (
-            f"You're locked in on {locked} cats this turn: you can't set aside {strays}. "
-            f"Choose {locked} cats or wilds."
+        return _(
+            "You're locked in on {cats} this turn: you can't set aside {dice}. Choose {cats} or wilds.",
+            cats=cats_of(locked),
+            dice=strays,
         )
     return None
 
@@ -63,7 +77,7 @@ class MadCatRules(Rules[State, MadcatAction, View]):
         self.require_players(players)
         options = options if options is not None else Options()
         rng = Rng.seeded(seed)
-        first, rng = self.chosen_or_drawn_seat(options.first_player, players, rng, "The starting player")
+        first, rng = self.chosen_or_drawn_seat(options.first_player, players, rng, _("The starting player"))
         cards = setup_cards()
         return State(
             players=players,
@@ -120,41 +134,51 @@ class MadCatRules(Rules[State, MadcatAction, View]):
         """Why `action` is not legal for `seat` now, as a sentence for the player."""
         phase = state.phase
         if phase == "over":
-            return "This game is already over."
+            return _("This game is already over.")
         if isinstance(action, Mooch):
             if seat == state.turn:
-                return "You're the roller: the other players pick mooch cards."
+                return _("You're the roller: the other players pick mooch cards.")
             if phase != "mooch":
-                return "Mooch cards are picked right after the roller locks in on mad or sad cats."
-            return "You've already picked a mooch card this turn."
+                return _("Mooch cards are picked right after the roller locks in on mad or sad cats.")
+            return _("You've already picked a mooch card this turn.")
         if seat != state.turn:
             if phase == "mooch":
-                return "You've already picked a mooch card; wait for the roller."
-            return "Only the roller handles the dice."
+                return _("You've already picked a mooch card; wait for the roller.")
+            return _("Only the roller handles the dice.")
         if phase == "mooch":
-            return "Wait until everyone else has picked a mooch card."
+            return _("Wait until everyone else has picked a mooch card.")
         if isinstance(action, Roll):
             if phase == "aside":
-                return "Set aside at least one of the dice you just rolled first."
-            return "All five dice are set aside: stop with a combination."
+                return _("Set aside at least one of the dice you just rolled first.")
+            return _("All five dice are set aside: stop with a combination.")
         if isinstance(action, SetAside):
             return self._aside_refusal(state, action.faces)
         return self._stop_refusal(state, action)
 
     def _aside_refusal(self, state: State, faces: tuple[str, ...]) -> str:
         if state.phase != "aside":
-            return "You can only set dice aside right after a roll."
-        return aside_refusal(state.rolled, state.kind, faces) or f"You can't set aside {show(faces)} now."
+            return _("You can only set dice aside right after a roll.")
+        return aside_refusal(state.rolled, state.kind, faces) or _(
+            "You can't set aside {dice} now.", dice=show(faces)
+        )
 
     def _stop_refusal(self, state: State, action: Stop) -> str:
         if state.phase != "decide":
-            return "You can only stop after setting aside dice from your roll."
+            return _("You can only stop after setting aside dice from your roll.")
         if state.kind is not None and action.kind != state.kind:
-            return f"You're locked in on {state.kind} cats, so you can only take a {state.kind} card."
+            return _(
+                "You're locked in on {cats}, so you can only take a {kind} card.",
+                cats=cats_of(state.kind),
+                kind=kind_word(state.kind),
+            )
         if action.combo not in readings(state.aside, state.kind):
-            return f"Your set-aside dice {show(state.aside)} can't be read as {COMBO_NAMES[action.combo]}."
-        name = card_name(card(action.kind, action.combo, True)).replace(" (inner)", "")
-        return f"The inner {name} card holds no VPs, so you can't stop with it."
+            return _(
+                "Your set-aside dice {dice} can't be read as {combo}.",
+                dice=show(state.aside),
+                combo=combo_name(action.combo),
+            )
+        name = card_name(card(action.kind, action.combo, True), side=False)
+        return _("The inner {card} card holds no VPs, so you can't stop with it.", card=name)
 
     def resolve(self, state: State, seat: int, action: MadcatAction) -> tuple[State, list]:
         if isinstance(action, Roll):
@@ -166,25 +190,32 @@ class MadCatRules(Rules[State, MadcatAction, View]):
         return play.mooch(state, seat, action.card)
 
     def view(self, state: State, seat: int | None) -> View:
-        return seat_view(self._table(state), state, seat)
+        return seat_view(self._table(state, current()), state, seat)
 
     _table = LastOf(table_view)
-    """The table's part of a view, the same for every seat: built once per state."""
+    """The table's part of a view, the same for every seat: built once per state and language."""
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != "over":
             return None
         winner = play.winner_of(state)
         tied = play.tied_leaders(state)
-        reason = f"The supply ran out; {{p{winner}}} has the most VPs ({state.scores[winner]})."
+        player = f"{{p{winner}}}"
+        reason = _(
+            "The supply ran out; {player} has the most VPs ({score}).",
+            player=player,
+            score=state.scores[winner],
+        )
         if len(tied) > 1:
-            others = " and ".join(f"{{p{seat}}}" for seat in tied if seat != winner)
-            reason += f" {others} tied, but {{p{winner}}} rolled more recently."
+            others = joined(f"{{p{seat}}}" for seat in tied if seat != winner)
+            reason += " " + _(
+                "{others} tied, but {player} rolled more recently.", others=others, player=player
+            )
         breakdown = tuple(
             (
-                ScoreLine(label="Rolling", points=r),
-                ScoreLine(label="Mooching", points=m),
-                ScoreLine(label="Catpot", points=c),
+                ScoreLine(label=_("Rolling"), points=r),
+                ScoreLine(label=_("Mooching"), points=m),
+                ScoreLine(label=_("Catpot"), points=c),
             )
             for r, m, c in state.earned
         )
@@ -197,9 +228,9 @@ class MadCatRules(Rules[State, MadcatAction, View]):
         """The dice still to roll (the generator) and the mooch picks: a roll stands, and so does a stop
         (the next roller's dice); setting dice aside can be taken back."""
         return (
-            ("The dice were rolled, so your move stands.", state.rng),
-            ("Mooch picks are secret, so yours stands.", state.picks),
-            ("A mooch pick was shown, so your move stands.", state.paid),
+            (_("The dice were rolled, so your move stands."), state.rng),
+            (_("Mooch picks are secret, so yours stands."), state.picks),
+            (_("A mooch pick was shown, so your move stands."), state.paid),
         )
 
     def actions_are_public(self, state: State, seat: int) -> bool:

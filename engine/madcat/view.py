@@ -10,6 +10,7 @@ from engine.core import build, evolve
 from engine.madcat._cards import CATPOT, card
 from engine.madcat._dice import COMBOS, DICE, readings
 from engine.madcat.model import State, View
+from lang import _, n_
 
 __all__ = ["CATPOT", "COMBOS", "View", "card", "prompt", "seat_view", "table_view", "to_act"]
 
@@ -24,8 +25,10 @@ def to_act(state: State) -> list[int]:
     return [state.turn]
 
 
-def table_view(state: State) -> View:
-    """The public table's view of `state`: built field by field from public parts only."""
+def table_view(state: State, language: str = "") -> View:
+    """The public table's view of `state`: built field by field from public parts only. `language` is
+    the one speaking, which the prompt is worded in: it tells a kept table of one language from
+    another's."""
     picks = state.picks
     players = state.players
     waiting = to_act(state)
@@ -73,14 +76,19 @@ def prompt(state: State, to_act: list[int]) -> str:
     roller = f"{{p{state.turn}}}"
     phase = state.phase
     if phase == "over":
-        return "The game is over"
+        return _("The game is over")
     if phase == "roll":
-        return f"{roller} rolls the dice"
+        return _("{player} rolls the dice", player=roller)
     if phase == "aside":
-        return f"{roller} sets aside dice from the roll"
+        return _("{player} sets aside dice from the roll", player=roller)
     if phase == "mooch":
         names = ", ".join(f"{{p{seat}}}" for seat in to_act)
-        return f"{names} {'picks' if len(to_act) == 1 else 'pick'} a mooch card in secret"
+        return n_(
+            "{players} picks a mooch card in secret",
+            "{players} pick a mooch card in secret",
+            len(to_act),
+            players=names,
+        )
     if len(state.aside) == DICE:
-        return f"{roller} chooses a combination to stop with"
-    return f"{roller} rolls again or stops"
+        return _("{player} chooses a combination to stop with", player=roller)
+    return _("{player} rolls again or stops", player=roller)

@@ -34,9 +34,10 @@ HEADLINE = (
 
 
 def test_a_tiny_load_run_reports_every_headline_figure_with_moves_made_by_both_bots():
-    """One round of Catnip and the floor in turn: the headline is that pair's."""
+    """One round of Catnip and the floor in turn: the headline is that pair's. Catnip also plays the
+    same tables on French servers (`--compare french`): members who read French labels play on."""
     command = [sys.executable, "-m", "bench.bot_load", "--games", "3", "--seconds", "1.5", "--warmup", "0.5"]
-    command += ["--rounds", "1", "--json"]
+    command += ["--rounds", "1", "--compare", "french", "--json"]
     output = subprocess.run(command, cwd=ROOT, check=True, capture_output=True, text=True, timeout=180).stdout
     figures = json.loads(output.strip().splitlines()[-1])
     missing = [key for key in HEADLINE if key not in figures]
@@ -46,6 +47,7 @@ def test_a_tiny_load_run_reports_every_headline_figure_with_moves_made_by_both_b
     assert figures["floor_moves_per_s"] > 0, "the floor bot made no move"
     assert figures["cpu_ms_per_move"] > 0 and figures["floor_cpu_ms_per_move"] > 0
     assert figures["table_lag_p50_ms"] is not None, "no table showed a move"
+    assert figures["compared"]["french"]["moves_per_s"] > 0, "no move on the French tables"
     # Told apart from route and payload alone: in play the tables and pings go through the clicks' tokens.
     exempt, counted = figures["exempt_per_move_by_kind"], figures["counted_per_move_by_kind"]
     assert exempt.get("interaction callback", 0) > 0 and exempt.get("interaction webhook", 0) > 0, exempt

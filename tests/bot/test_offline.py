@@ -72,6 +72,9 @@ async def test_the_offline_demo_tells_every_move_of_every_game_once_in_order_and
     tmp_path, monkeypatch, log_levels, postgres_server
 ):
     monkeypatch.chdir(tmp_path)
+    for variable in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("LANG", "en_US.UTF-8")  # the terminal's language, which the demo speaks
     lines: list[str] = []
     committed = Committed()
     settings = Settings(_env_file=None, database_path=tmp_path / "unused.sqlite3", computer_delay_seconds=0)
@@ -125,6 +128,32 @@ async def test_the_offline_demo_tells_every_move_of_every_game_once_in_order_and
         assert (await store.games.get_game(1)).status == "finished"
     finally:
         await store.close()
+
+
+async def test_the_demo_speaks_the_terminal_s_language(tmp_path, monkeypatch, log_levels):
+    monkeypatch.chdir(tmp_path)
+    for variable in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")  # as the README says
+    lines: list[str] = []
+    committed = Committed()
+    settings = Settings(_env_file=None, database_path=tmp_path / "unused.sqlite3", computer_delay_seconds=0)
+    await run_offline(
+        settings,
+        games=("catsdogs",),
+        players=3,
+        write=lines.append,
+        rate_limits=DISCORD.scaled(0.01),
+        listeners=[committed],
+    )
+    text = "\n".join(lines)
+    lines = text.split("\n")
+    assert lines[0].startswith("Aucun DISCORD_TOKEN n'est configuré"), lines[0]
+    assert "Cats & Dogs — table #1" in text and "  │ **Maintenant :**" in text, text
+    assert "Ce qui s'est passé" not in text, "its moves are told one by one, not as the table's field"
+    assert sum(line.startswith("  │ 🏆") for line in lines) == 1, "the final table, once"
+    assert "catnip-demo.sqlite3" in text and "DISCORD_TOKEN=" in lines[-1]
+    assert committed.versions, "the game was played"
 
 
 async def test_the_demo_logs_as_asked_when_a_log_level_is_set(tmp_path, log_levels):

@@ -82,7 +82,10 @@ async def test_the_host_switches_the_table_s_language_in_the_lobby_and_the_game_
         assert "Language: English" in labels(lobby)
         refused = await private_answer(bo, lobby, "Language: English")
         assert refused == "Only Ann (the host) can do that."
-        assert (await ann.click(lobby, "Language: English")).ok
+        assert (await ann.click(lobby, "Language: English")).ok  # each click: the next language
+        await emu.settle()
+        assert "Sprache: Deutsch" in labels(emu.message(lobby.id))
+        assert (await ann.click(emu.message(lobby.id), "Sprache: Deutsch")).ok
         await emu.settle()
         lobby = emu.message(lobby.id)
         assert {"Langue : français", "Rejoindre", "Commencer"} <= labels(lobby), labels(lobby)
