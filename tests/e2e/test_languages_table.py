@@ -5,10 +5,11 @@ language of whoever reads it (the table the server's, a private answer the membe
 from __future__ import annotations
 
 from engine import Rng
-from tests.e2e.driver import MEMBERS, Table, catnip, table_of
+from tests.e2e.driver import MEMBERS, Table, catnip, start_catnip, table_of
 from tests.e2e.test_absent import live_game, miss_a_decision, settle
 from tests.e2e.test_commands import answer
 from tests.e2e.test_languages import speaking
+from tests.e2e.test_robustness import crash
 
 HANDED = "Confier une place à un joueur ordinateur…"
 
@@ -188,3 +189,29 @@ async def test_leaving_and_ending_a_french_game_and_a_click_out_of_turn_are_told
             f"Mad Cat Sad Cat — table #{game.id} fermée",
             "La partie a été arrêtée avant sa fin.",
         )
+
+
+async def test_a_reason_stored_in_english_before_languages_shows_in_french_when_the_bot_is_back(tmp_path):
+    """A game closed as the bot died is marked closed when it starts again, in the table's language,
+    even with its reason stored in English (by a Catnip that spoke English only)."""
+    async with catnip(tmp_path) as (emu, bot):
+        thread, _ = await open_french_table(emu, "catsdogs", 1)
+        game = live_game(bot)
+
+        async def dies_first(game, reason):
+            pass
+
+        bot.presenter.game_closed = dies_first
+        await bot.service.endings.abandon(game, "The game was ended before its finish.")
+        await crash(emu, bot)
+
+        again = await start_catnip(emu, tmp_path / "catnip.sqlite3", seed=2)
+        try:
+            await emu.wait_for(lambda: table_of(emu, thread).embeds[0]["title"].endswith("fermée"))
+            closed = table_of(emu, thread).embeds[0]
+            assert (closed["title"], closed["description"]) == (
+                f"Cats & Dogs — table #{game.id} fermée",
+                "La partie a été arrêtée avant sa fin.",
+            )
+        finally:
+            await again.close()
