@@ -151,6 +151,7 @@ def _coming(canvas: kit.Canvas, cards: Sequence[str], box) -> None:
             ((x0 + x1) / 2, (y0 + y1) / 2), _("No table card to come"), kit.SMALL, kit.MUTED, anchor="mm"
         )
         return
+    # Translators: before the table's cards still to come in the picture, about 60 pixels.
     canvas.text((x0 + 12, (y0 + y1) / 2), _("Next"), kit.SMALL, kit.MUTED, anchor="lm")
     for index, card in enumerate(cards):
         card_face(canvas, card, x0 + 76 + index * 80, y0 + 7, 70, y1 - y0 - 14)

@@ -114,7 +114,10 @@ def _dice(canvas: kit.Canvas, box, aside, rolled, in_hand: bool) -> dict[str, st
     x0, y0, x1, y1 = box
     canvas.panel(box)
     middle = (y0 + y1) / 2
-    tray, rolled_label = _("Tray"), _("Rolled")
+    # Translators: the label before the dice set aside in the picture: one word, as short as can be.
+    tray = _("Tray")
+    # Translators: the label before the dice just rolled in the picture: one word, as short as can be.
+    rolled_label = _("Rolled")
     labels = ([tray] if aside else []) + ([rolled_label] if rolled else [])
     room = x1 - x0 - 22 - 26 * (len(labels) - 1) - sum(kit.length(label, kit.SMALL) for label in labels)
     faces = (*aside, *rolled)
@@ -135,6 +138,7 @@ def _dice(canvas: kit.Canvas, box, aside, rolled, in_hand: bool) -> dict[str, st
     elif left:
         words = n_("{count} die to roll", "{count} dice to roll", left)
         if kit.length(words, kit.SMALL) > x1 - x - 10:
+            # Translators: the dice still to roll, where even "2 dice to roll" is too long.
             words = _("{count} to roll", count=left)
         canvas.text((x, middle), words, kit.SMALL, kit.INK, anchor="lm", width=x1 - x - 10)
     return shows
@@ -163,10 +167,12 @@ def _side(canvas: kit.Canvas, box, kind: str | None, catpot: int) -> str:
     canvas.panel(box)
     upper, lower = y0 + (y1 - y0) * 0.28, y0 + (y1 - y0) * 0.72
     if kind is None:
+        # Translators: the picture's side panel, about 120 pixels: no kind locked in yet.
         canvas.text((x0 + 12, upper), _("No lock"), kit.SMALL, kit.MUTED, anchor="lm")
     else:
         emoji = split_label(KIND_LABELS[kind])[0]
         shapes.symbol(canvas, emoji, x0 + 24, upper, 11)
+        # Translators: after the locked kind's symbol in the picture, about 90 pixels.
         canvas.text((x0 + 42, upper), _("locked"), kit.SMALL, kit.INK, anchor="lm")
     canvas.text((x0 + 12, lower), _("Catpot"), kit.SMALL, kit.MUTED, anchor="lm")
     return canvas.text((x1 - 12, lower), str(catpot), kit.TEXT, kit.INK, anchor="rm", bold=True)

@@ -33,6 +33,7 @@ def card_name(index: int, side: bool = True) -> str:
     kind = kind_word(KINDS[index // 8])
     combo = combo_name(COMBOS[(index % 8) // 2])
     if not side:
+        # Translators: a card's name, its kind ("mad") and combination ("Full house").
         return _("{kind} {combo}", kind=kind, combo=combo)
     if index % 2:
         return _("{kind} {combo} (inner)", kind=kind, combo=combo)

@@ -67,7 +67,11 @@ def kind_label(kind: str) -> str:
 
 def kind_word(kind: str) -> str:
     """A kind as the word a card's name or a kind's cards take ("mad" in "the mad cards")."""
-    return _("mad") if kind == "mad" else _("sad")
+    if kind == "mad":
+        # Translators: a kind of cat as cards are named by it: "the mad cards", "mad Full house".
+        return _("mad")
+    # Translators: a kind of cat as cards are named by it: "the sad cards", "sad Full house".
+    return _("sad")
 
 
 def cats_of(kind: str) -> str:

@@ -192,6 +192,7 @@ class MadCatTexts(Texts):
     def _cards(self, view: View, names: Sequence[str]) -> str:
         """The 16 combination cards as a grid (outer / inner per kind, as the picture and the guide name
         them), then the catpot and the supply."""
+        # Translators: the head of the card grid's first column: short, the grid fits a phone's 40 columns.
         header = _("outer/inner")
         combos = [short_combo(combo) for combo in COMBOS]
         first = max(12, len(header) + 1, *(len(name) + 1 for name in combos))
