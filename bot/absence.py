@@ -15,7 +15,8 @@ from bot.live import LiveGame, describe_players, is_away
 from bot.sessions import GameService
 from bot.storage import MoveRecord
 from engine import Event
-from lang import _
+from engine.core import seat_mark
+from lang import _, n_, speaking
 
 log = logging.getLogger("catnip.absence")
 
@@ -73,10 +74,16 @@ class Absence:
                 seat,
                 missed,
             )
-            text = (
-                f"💤 {{p{seat}}} missed {missed} decisions in a row: "
-                "a computer plays for them until they're back."
-            )
+            with speaking(game.language):
+                # Translators: the English says "decisions" however many (at least one).
+                text = n_(
+                    "💤 {player} missed {count} decisions in a row: "
+                    "a computer plays for them until they're back.",
+                    "💤 {player} missed {count} decisions in a row: "
+                    "a computer plays for them until they're back.",
+                    missed,
+                    player=seat_mark(seat),
+                )
             await self._hand_over(game, seat, text)
 
     async def game_closed(self, game: LiveGame, reason: str) -> None:
@@ -99,7 +106,9 @@ class Absence:
                 return None
             log.info("%s seat=%d is back", game.log_prefix(), seat)
             back = record.model_copy(update={"computer": None})
-            event = Event(kind="back", text=f"👋 {{p{seat}}} is back and plays again.")
+            with speaking(game.language):
+                text = _("👋 {player} is back and plays again.", player=seat_mark(seat))
+            event = Event(kind="back", text=text)
             await self.service.reseat(game, back, event, pass_host=False)
         return game
 
@@ -114,8 +123,18 @@ class Absence:
             if record.computer:
                 raise Refusal(_("A computer already plays {name}'s seat.", name=record.name))
             by = game.seat_of(user_id)
-            who = f"{{p{by}}}" if by is not None else "A server manager"
-            text = f"🤖 {who} handed {{p{seat}}}'s seat to a computer player until they're back."
+            with speaking(game.language):
+                if by is not None:
+                    text = _(
+                        "🤖 {player} handed {away}'s seat to a computer player until they're back.",
+                        player=seat_mark(by),
+                        away=seat_mark(seat),
+                    )
+                else:
+                    text = _(
+                        "🤖 A server manager handed {away}'s seat to a computer player until they're back.",
+                        away=seat_mark(seat),
+                    )
             log.info("%s seat=%d handed to a computer by user %s", game.log_prefix(), seat, user_id)
             await self._hand_over(game, seat, text)
         return game
@@ -140,16 +159,22 @@ class Absence:
             if game.state is None or not game.nobody_playing():
                 continue
             if now - game.record.updated_at > self.grace_seconds:
-                minutes = self.grace_seconds / 60
-                await self.service.endings.abandon(
-                    game,
-                    f"Everyone was away for {minutes:g} min, so the game was ended. It counts for nobody.",
-                )
+                minutes = f"{self.grace_seconds / 60:g}"
+                with speaking(game.language):
+                    reason = _(
+                        "Everyone was away for {minutes} min, so the game was ended. It counts for nobody.",
+                        minutes=minutes,
+                    )
+                await self.service.endings.abandon(game, reason)
 
     async def _hand_over(self, game: LiveGame, seat: int, text: str) -> None:
         record = game.record.seats[seat]
         if not any(not s.computer for s in game.record.seats if s.seat != seat):
-            minutes = self.grace_seconds / 60
-            text += f" Everyone is away now: unless someone is back within {minutes:g} min, the game ends."
+            minutes = f"{self.grace_seconds / 60:g}"
+            with speaking(game.language):
+                text += _(
+                    " Everyone is away now: unless someone is back within {minutes} min, the game ends.",
+                    minutes=minutes,
+                )
         computer = record.model_copy(update={"computer": LEVEL})
         await self.service.reseat(game, computer, Event(kind="away", text=text), pass_host=True)

@@ -13,6 +13,8 @@ from bot.moves import Moves
 from bot.running_games import RunningGames
 from bot.storage import StoreUnavailable
 from engine import Event, Frozen
+from engine.core import seat_mark
+from lang import _, speaking
 
 log = logging.getLogger("catnip.sessions")
 
@@ -90,7 +92,8 @@ class ComputerSeats:
     async def decide_for(
         self, game: LiveGame, seats: Sequence[int], *, reason: str | None, version: int | None = None
     ) -> None:
-        """Let the computer decide for `seats` (computer seats, or humans whose timer ran out).
+        """Let the computer decide for `seats` (computer seats, or, with a `reason`, humans whose timer
+        ran out: the table is told so, in its language).
 
         With `version`, only if the game is still there: a timer that ran out while a move was being
         made does not decide the next decision (which may be the same seat's) in its place.
@@ -104,12 +107,11 @@ class ComputerSeats:
                 if reason is None and not game.record.seats[seat].computer:
                     continue  # its member came back meanwhile (G-X8)
                 action = game.rules.timeout_action(game.state, seat) if reason else None
-                chooser = "the table applied the default"
+                by_default = action is not None
                 if action is None:
                     level = game.record.seats[seat].computer or "normal"
                     action = await self._choose(game, seat, level)
-                    chooser = "the computer chose for them"
-                told = [Event(kind="timeout", text=f"⏰ {{p{seat}}} {reason}; {chooser}.")] if reason else []
+                told = [Event(kind="timeout", text=_timed_out(game, seat, by_default))] if reason else []
                 await self.moves.commit(game, seat, action, human=False, told=told)
 
     async def _choose(self, game: LiveGame, seat: int, level: str) -> Frozen:
@@ -121,3 +123,11 @@ class ComputerSeats:
         if level == "hard":
             return await asyncio.to_thread(player.choose, rules, view, seat, legal, seed)
         return player.choose(rules, view, seat, legal, seed)
+
+
+def _timed_out(game: LiveGame, seat: int, by_default: bool) -> str:
+    """What the table is told when `seat`'s timer ran out, in the game's language."""
+    with speaking(game.language):
+        if by_default:
+            return _("⏰ {player} ran out of time; the table applied the default.", player=seat_mark(seat))
+        return _("⏰ {player} ran out of time; the computer chose for them.", player=seat_mark(seat))

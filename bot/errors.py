@@ -43,7 +43,7 @@ class NotOwned(Refusal):
     handover; nothing is applied here."""
 
     def __init__(self) -> None:
-        super().__init__("Catnip is moving this server's games just now — try again in a moment.")
+        super().__init__(_("Catnip is moving this server's games just now — try again in a moment."))
 
 
 class RunElsewhere(Refusal):

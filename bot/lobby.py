@@ -27,7 +27,7 @@ from bot.running_games import RunningGames
 from bot.storage import GameRecord, SeatRecord, StaleMove
 from engine import GAMES, Rules
 from engine.ai import LEVELS
-from lang import SOURCE, _, languages
+from lang import SOURCE, _, languages, speaking
 
 log = logging.getLogger("catnip.sessions")
 
@@ -218,7 +218,13 @@ class Lobby:
             rules = game.rules
             if not rules.min_players <= count <= rules.max_players:
                 raise Refusal(
-                    f"{rules.title} needs {rules.min_players}–{rules.max_players} players; {count} seated."
+                    _(
+                        "{game} needs {least}–{most} players; {count} seated.",
+                        game=rules.title,
+                        least=rules.min_players,
+                        most=rules.max_players,
+                        count=count,
+                    )
                 )
             state = rules.setup(count, seed, game.options())
             game.record = await self.games.store.games.start_game(
@@ -238,7 +244,9 @@ class Lobby:
     async def cancel(self, game_id: int, user_id: int, can_manage: bool = False) -> None:
         async with self._change(game_id) as game:
             require_host(game, user_id, can_manage)
-            await self.endings.close(game, "cancelled", "The host closed the table.")
+            with speaking(game.language):
+                reason = _("The host closed the table.")
+            await self.endings.close(game, "cancelled", reason)
 
     async def rematch(self, game_id: int, user_id: int, seed: int) -> LiveGame:
         """A new game with the same players and options, started at once; the one already running if
@@ -277,17 +285,19 @@ def require_host(game: LiveGame, user_id: int, can_manage: bool = False) -> None
     """Only the host — while seated: a host who left keeps no rights (G-X7) — or Manage Server."""
     is_host = user_id == game.record.host_id and game.seat_of(user_id) is not None
     if not is_host and not can_manage:
-        host = next((s.name for s in game.record.seats if s.user_id == game.record.host_id), "the host")
+        host = next((s.name for s in game.record.seats if s.user_id == game.record.host_id), None)
+        if host is None:
+            raise NotHost(_("Only the host can do that."))
         raise NotHost(_("Only {host} (the host) can do that.", host=host))
 
 
 def _not_in_lobby(status: str) -> str:
     """Why a lobby click came too late, by what became of the lobby."""
     if status == "active":
-        return "This game has already started."
+        return _("This game has already started.")
     if status == "cancelled":
-        return "This game was cancelled."
-    return "This game is over."
+        return _("This game was cancelled.")
+    return _("This game is over.")
 
 
 def _valid_options(rules: Rules, remembered: dict) -> dict:

@@ -12,6 +12,7 @@ from bot.live import UNDOABLE, LiveGame, describe_players, undoable
 from bot.running_games import RunningGames
 from bot.storage import FinalResult, NotOwner, SeatRecord, StaleMove, StoreUnavailable
 from engine import EngineError, Event, Frozen
+from engine.core import seat_mark
 from engine.history import NOTHING_TO_TAKE_BACK, UNDO, replay, take_back, take_back_refusal
 from lang import N_, _, speaking
 
@@ -48,7 +49,9 @@ class Moves:
             if seat not in to_act:
                 waiting = describe_players([game.names[s] for s in to_act])
                 raise Refusal(
-                    f"It's not your turn — waiting for {waiting}." if waiting else "Nothing to do now."
+                    _("It's not your turn — waiting for {players}.", players=waiting)
+                    if waiting
+                    else _("Nothing to do now.")
                 )
             action = game.rules.decode_action(encoded)
             await self.commit(game, seat, action, human=True)
@@ -193,7 +196,8 @@ class Moves:
         seat = self.check_player(game, user_id)
         old = game.record.seats[seat]
         replacement = SeatRecord(seat=seat, user_id=None, name=f"{old.name} 🤖", computer="normal")
-        text = f"{old.name} left; a computer player took over the seat."
+        with speaking(game.language):
+            text = _("{player} left; a computer player took over the seat.", player=old.name)
         await self.reseat(game, replacement, Event(kind="leave", text=text), pass_host=True)
 
     async def reseat(self, game: LiveGame, replacement: SeatRecord, event: Event, *, pass_host: bool) -> None:
@@ -206,9 +210,9 @@ class Moves:
             game.id, replacement, host_id=successor, now=self.games.clock.now()
         )
         if successor is not None:
-            event = event.model_copy(
-                update={"text": f"{event.text} {{p{game.seat_of(successor)}}} is the host now."}
-            )
+            with speaking(game.language):
+                host_now = _("{player} is the host now.", player=seat_mark(game.seat_of(successor)))
+            event = event.model_copy(update={"text": f"{event.text} {host_now}"})
         game.events = [*game.events, event]
         game.undoable_by = None  # a seat changing hands keeps its last move
         await self.games.tell_game(game, [event])

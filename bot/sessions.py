@@ -25,7 +25,7 @@ from bot.running_games import RunningGames
 from bot.sharding import ShardPlan
 from bot.storage import GameStore, SeatRecord
 from engine import Event
-from lang import _
+from lang import _, speaking
 
 
 class GameService:
@@ -134,7 +134,9 @@ class GameService:
         """The host (or Manage Server) ends a game before its finish."""
         game = await self.games.get(game_id)
         require_host(game, user_id, can_manage)
-        await self.endings.abandon(game, "The game was ended before its finish.")
+        with speaking(game.language):
+            reason = _("The game was ended before its finish.")
+        await self.endings.abandon(game, reason)
 
     async def _started(self, game_id: int) -> LiveGame:
         game = await self.games.get(game_id)

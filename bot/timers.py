@@ -24,6 +24,7 @@ from bot.live import LiveGame
 from bot.sessions import GameService
 from bot.storage import Deadline, StoreUnavailable
 from engine import Event
+from lang import _, speaking
 
 log = logging.getLogger("catnip.timers")
 
@@ -166,10 +167,10 @@ class Timers:
         limit = self.settings.abandon_after_seconds
         for game in list(self.service.live.values()):
             if now - game.last_human_at > limit:
-                hours = limit / 3600
-                await self.service.endings.abandon(
-                    game, f"No one played for {hours:g} hours, so the game was ended."
-                )
+                hours = f"{limit / 3600:g}"
+                with speaking(game.language):
+                    reason = _("No one played for {hours} hours, so the game was ended.", hours=hours)
+                await self.service.endings.abandon(game, reason)
 
 
 def _log_failure(task: asyncio.Task) -> None:

@@ -33,7 +33,7 @@ def lobby_message(game: LiveGame) -> Message:
     count = len(game.record.seats)
     embed = discord.Embed(
         title=_("{emoji} {game} — table #{id}", emoji=renderer.emoji, game=rules.title, id=game.id),
-        description=_("{about}\nJoin, then the host starts the game.", about=game.game.about),
+        description=_("{about}\nJoin, then the host starts the game.", about=_(game.game.about)),
         colour=COLOUR,
     )
     seats = _("Seats ({count}/{most})", count=count, most=rules.max_players)

@@ -398,15 +398,9 @@ class Rules(ABC, Generic[StateT, ActionT, ViewT]):
     def require_players(self, players: int) -> None:
         """Raise `InvalidInput` unless the game can seat `players`; every `setup` starts with this."""
         if not self.min_players <= players <= self.max_players:
-            raise InvalidInput(
-                _(
-                    "{game} is for {least} to {most} players, not {players}.",
-                    game=self.title,
-                    least=self.min_players,
-                    most=self.max_players,
-                    players=players,
-                )
-            )
+            least, most = self.min_players, self.max_players
+            seats = {"game": self.title, "least": least, "most": most, "players": players}
+            raise InvalidInput(_("{game} is for {least} to {most} players, not {players}.", **seats))
 
     @staticmethod
     def chosen_or_drawn_seat(chosen: int | None, players: int, rng: Rng, who: str) -> tuple[int, Rng]:
@@ -417,14 +411,8 @@ class Rules(ABC, Generic[StateT, ActionT, ViewT]):
         if chosen is None:
             return rng.below(players)
         if not 0 <= chosen < players:
-            raise InvalidInput(
-                _(
-                    "{who} must be one of the {players} seats, not seat {seat}.",
-                    who=_(who),
-                    players=players,
-                    seat=chosen + 1,
-                )
-            )
+            seats = {"who": _(who), "players": players, "seat": chosen + 1}
+            raise InvalidInput(_("{who} must be one of the {players} seats, not seat {seat}.", **seats))
         return chosen, rng
 
     def apply(self, state: StateT, seat: int, action: ActionT) -> tuple[StateT, list[Event]]:

@@ -72,7 +72,9 @@ def update(language: str) -> tuple[int, int]:
             locale=language.replace("-", "_"), project="Catnip", version="", copyright_holder=""
         )
         catalog.header_comment = f"# Catnip's texts in {catalog.locale.english_name}: see lang/__init__.py."
+    created = catalog.creation_date  # kept: a date that changed at every update would clash in merges
     catalog.update(template, no_fuzzy_matching=True)
+    catalog.creation_date = created
     catalog.fuzzy = False
     write_catalog(catalog, language)
     untranslated = sum(1 for message in catalog if message.id and not translated(message.string))

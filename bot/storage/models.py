@@ -14,6 +14,8 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict
 
+from lang import N_
+
 GameStatus = Literal["lobby", "active", "finished", "abandoned", "cancelled"]
 STATUSES: tuple[str, ...] = get_args(GameStatus)
 LIVE_STATUSES: tuple[str, ...] = ("lobby", "active")
@@ -122,8 +124,8 @@ class StoreUnavailable(Exception):
     store reconnects by itself.
     """
 
-    def __init__(self, message: str = "I can't save right now — try again in a moment.") -> None:
-        super().__init__(message)
+    def __init__(self, message: str = N_("I can't save right now — try again in a moment.")) -> None:
+        super().__init__(message)  # translated where a member is told (`str(error)` is the English)
 
 
 class DatabaseUnusable(Exception):

@@ -58,4 +58,4 @@ class AdminCog(commands.Cog, name="Admin"):
             raise Refusal(_("There is no such game running in this channel."))
         game = chosen[-1]
         await self.bot.service.end(game.id, interaction.user.id, True)
-        await reply(interaction, f"Table #{game.id} was ended.")
+        await reply(interaction, _("Table #{id} was ended.", id=game.id))

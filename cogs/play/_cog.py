@@ -42,7 +42,7 @@ async def answer_command_error(interaction: discord.Interaction, error: Exceptio
     original = getattr(error, "original", error)
     if isinstance(original, Refusal | EngineError | StoreUnavailable):
         metrics.refused(original)
-        await reply(interaction, str(original))
+        await reply(interaction, _(str(original)))  # a constant's message is translated only here
         return
     if token_lost(original):  # the command's work is done; only its answer could not follow
         note_lost_token(interaction)
@@ -53,7 +53,7 @@ async def answer_command_error(interaction: discord.Interaction, error: Exceptio
         interaction.user.id,
         exc_info=original,
     )
-    await reply(interaction, "Sorry — something went wrong on my side. Please try again.")
+    await reply(interaction, _("Sorry — something went wrong on my side. Please try again."))
 
 
 class PlayCog(commands.Cog, name="Play"):
@@ -207,7 +207,7 @@ class PlayCog(commands.Cog, name="Play"):
     async def leave(self, interaction: discord.Interaction) -> None:
         game = self._game_here(interaction)
         await self.bot.service.take_over(game.id, interaction.user.id)
-        await reply(interaction, "You left the game; a computer player took your seat.")
+        await reply(interaction, _("You left the game; a computer player took your seat."))
 
     @game.command(
         name=locale_str("end"), description=locale_str("End this channel's game (host or Manage Server)")
@@ -218,7 +218,7 @@ class PlayCog(commands.Cog, name="Play"):
         await self.bot.service.end(
             game.id, interaction.user.id, bool(permissions and permissions.manage_guild)
         )
-        await reply(interaction, f"Table #{game.id} was ended.")
+        await reply(interaction, _("Table #{id} was ended.", id=game.id))
 
     @game.command(name=locale_str("log"), description=locale_str("Recent events of this channel's game"))
     async def log(self, interaction: discord.Interaction) -> None:
@@ -231,9 +231,9 @@ class PlayCog(commands.Cog, name="Play"):
                 event = Event.model_validate(data)
                 if event.visible(seat):
                     lines.append(event.render(game.names))
-        text = "\n".join(lines[-25:]) or "Nothing has happened yet."
+        text = "\n".join(lines[-25:]) or _("Nothing has happened yet.")
         embed = discord.Embed(
-            title=f"Table #{game.id} — recent events", description=text[-4000:], colour=COLOUR
+            title=_("Table #{id} — recent events", id=game.id), description=text[-4000:], colour=COLOUR
         )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
@@ -267,7 +267,7 @@ class PlayCog(commands.Cog, name="Play"):
         description=locale_str("What Catnip is, its commands and how to start a game"),
     )
     async def help(self, interaction: discord.Interaction) -> None:
-        embed = discord.Embed(title="🐾 Catnip — help", description=help_text(), colour=COLOUR)
+        embed = discord.Embed(title=_("🐾 Catnip — help"), description=help_text(), colour=COLOUR)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(
@@ -295,9 +295,9 @@ class PlayCog(commands.Cog, name="Play"):
             for row in rows
         ]
         embed = discord.Embed(
-            title=f"{who.display_name}'s games",
+            title=_("{member}'s games", member=who.display_name),
             colour=COLOUR,
-            description="\n".join(lines) or "No finished games yet.",
+            description="\n".join(lines) or _("No finished games yet."),
         )
         await interaction.response.send_message(embed=embed, ephemeral=not show)
 
@@ -320,9 +320,9 @@ class PlayCog(commands.Cog, name="Play"):
         if rank is not None:
             lines.append(rank_line(member, *rank))
         embed = discord.Embed(
-            title=f"{GAMES[game.value].title} leaderboard",
+            title=_("{game} leaderboard", game=GAMES[game.value].title),
             colour=COLOUR,
-            description="\n".join(lines) or "No rated games yet.",
+            description="\n".join(lines) or _("No rated games yet."),
         )
         await interaction.response.send_message(
             embed=embed, ephemeral=not show, allowed_mentions=discord.AllowedMentions.none()

@@ -170,7 +170,7 @@ async def _answer(
         bot.metrics.refused(outage)
         log.debug("click by user %s in guild %s not saved: %s", interaction.user.id, interaction.guild_id,
                     repr(outage.__cause__ or outage))  # fmt: skip
-        await reply(interaction, str(outage))
+        await reply(interaction, _(str(outage)))
     except Exception as error:
         if too_late(error):
             raise  # `handle_click` says so in one line
@@ -374,7 +374,7 @@ async def on_rematch(bot: CatnipBot, interaction: discord.Interaction, component
     game = await acknowledged_if_slow(
         bot, interaction, bot.service.rematch(component.game_id, interaction.user.id, seed=bot.new_seed())
     )
-    await reply(interaction, f"🔁 Rematch started: table #{game.id} below.")
+    await reply(interaction, _("🔁 Rematch started: table #{id} below.", id=game.id))
 
 
 Handler = Callable[["CatnipBot", discord.Interaction, ids.ComponentId], Awaitable[None]]

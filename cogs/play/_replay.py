@@ -31,7 +31,7 @@ from cogs.play._replay_fit import DEGREES, cut_table
 from engine import GAMES, Event, Frozen, events_for
 from engine.decisions import your_words
 from engine.history import played
-from lang import _
+from lang import _, current, n_, p_
 
 if TYPE_CHECKING:
     from bot.app import CatnipBot
@@ -52,11 +52,13 @@ class Replay:
     record: GameRecord
     states: tuple[Frozen, ...]
     moves: tuple[MoveRecord, ...]
-    marks: tuple[tuple[str, int], ...]
-    """(label, step) of each place to jump to: where each round (or turn) starts."""
-    tallest: dict[tuple[int | None, bool], float] = field(default_factory=dict, compare=False)
-    """Per viewer's seat and picture or not, the height of the tallest step: what every step is
-    padded to."""
+    marks: tuple[tuple[int, int], ...]
+    """(number, step) of each place to jump to: where each round (or turn) starts."""
+    by_rounds: bool = True
+    """Whether the marks are rounds (else turns, in games without rounds)."""
+    tallest: dict[tuple[int | None, bool, str], float] = field(default_factory=dict, compare=False)
+    """Per viewer's seat, picture or not and language, the height of the tallest step: what every step
+    is padded to."""
 
     @property
     def last(self) -> int:
@@ -85,7 +87,11 @@ async def load_replay(store: GameStore, game_id: int, guild_id: int | None) -> R
         raise GameClosed(_("There is no game #{id} on this server.", id=game_id))
     if record.status != "finished":
         raise GameClosed(
-            f"Game #{game_id} is {record.status}: only a game played to its end can be replayed."
+            _(
+                "Game #{id} is {status}: only a game played to its end can be replayed.",
+                id=game_id,
+                status=_status(record.status),
+            )
         )
     moves = tuple(await store.games.moves(game_id))
     replay = rebuild(record, moves)
@@ -95,6 +101,17 @@ async def load_replay(store: GameStore, game_id: int, guild_id: int | None) -> R
     return replay
 
 
+def _status(status: str) -> str:
+    """A game's status as a replay's refusal names it."""
+    named = {
+        "lobby": p_("a game's status", "lobby"),
+        "active": p_("a game's status", "active"),
+        "cancelled": p_("a game's status", "cancelled"),
+        "abandoned": p_("a game's status", "abandoned"),
+    }
+    return named.get(status, status)
+
+
 def rebuild(record: GameRecord, moves: tuple[MoveRecord, ...]) -> Replay:
     """Every state of the game, from its seed, options and logged moves."""
     rules = GAMES[record.game].rules
@@ -102,20 +119,21 @@ def rebuild(record: GameRecord, moves: tuple[MoveRecord, ...]) -> Replay:
     states = [rules.setup(len(record.seats), record.seed, options)]
     log = [(move.seat, move.action) for move in moves]
     states += [state for state, _ in played(rules, len(record.seats), record.seed, options, log)]
-    return Replay(record, tuple(states), moves, _marks(states))
+    by_rounds = hasattr(states[0], "round")
+    return Replay(record, tuple(states), moves, _marks(states, by_rounds), by_rounds)
 
 
-def _marks(states: list[Frozen]) -> tuple[tuple[str, int], ...]:
-    """Where each round starts (each turn, in games without rounds); at most `MARKS_SHOWN`, spread
-    evenly over the game."""
-    field, word = ("round", "Round") if hasattr(states[0], "round") else ("turns", "Turn")
+def _marks(states: list[Frozen], by_rounds: bool) -> tuple[tuple[int, int], ...]:
+    """Where each round starts (each turn, in games without rounds), numbered from 1; at most
+    `MARKS_SHOWN`, spread evenly over the game."""
+    field = "round" if by_rounds else "turns"
     if not hasattr(states[0], field):
         return ()
     marks, value = [], object()
     for step, state in enumerate(states):
         if getattr(state, field) != value:
             value = getattr(state, field)
-            marks.append((f"{word} {len(marks) + 1}", step))
+            marks.append((len(marks) + 1, step))
     if len(marks) > MARKS_SHOWN:
         marks = [marks[i * (len(marks) - 1) // (MARKS_SHOWN - 1)] for i in range(MARKS_SHOWN)]
     return tuple(marks)
@@ -150,7 +168,7 @@ def replay_message(replay: Replay, step: int, seat: int | None, picture: bool = 
     controls = Controls(_controls(replay, step))
     components = controls.to_components()
     embed = _fitted(replay, step, seat, picture, components)
-    key = (seat, picture)
+    key = (seat, picture, current())
     if key not in replay.tallest:
         replay.tallest[key] = max(
             _bottom(_fitted(replay, at, seat, picture, components), picture, components)
@@ -212,9 +230,8 @@ class _StepParts:
         embed = discord.Embed(title=self.title, colour=COLOUR, description="\n".join(lines))
         mine = self.mine[:own]
         add_fields(embed, [*table, *mine])
-        embed.set_footer(
-            text=f"Game #{self.game_id} · replay" + (" · only you see your hand" if mine else "")
-        )
+        footer = _("Game #{id} · replay", id=self.game_id)
+        embed.set_footer(text=footer + (_(" · only you see your hand") if mine else ""))
         return embed
 
 
@@ -224,10 +241,12 @@ def _step_parts(replay: Replay, step: int, seat: int | None, picture: bool) -> _
     names = own_names(game, seat) if seat is not None else game.names
     told: list[str] = []
     if step == 0:
-        head = f"**The start** · {replay.last} moves in all"
+        head = n_("**The start** · {count} move in all", "**The start** · {count} moves in all", replay.last)
     else:
         mover = names[replay.moves[step - 1].seat]
-        head = your_words(f"**This move** · Move {step} of {replay.last} · {mover}")
+        head = your_words(
+            _("**This move** · Move {step} of {last} · {mover}", step=step, last=replay.last, mover=mover)
+        )
         told = [your_words(event.render(names)) for event in events_for(game.events, seat)]
     outcome = game.rules.outcome(game.state)
     result = final_text(game, outcome, with_breakdown=False).split("\n")[0] if outcome is not None else None
@@ -236,32 +255,54 @@ def _step_parts(replay: Replay, step: int, seat: int | None, picture: bool) -> _
     mine = your_fields(renderer.private_fields(game.view(seat), public, names)) if seat is not None else []
     shown = {part for field in table for part in field}
     mine = [(name, value) for name, value in mine if name not in shown and value not in shown]
-    title = f"{renderer.emoji} {game.rules.title} replay"
+    title = _("{emoji} {game} replay", emoji=renderer.emoji, game=game.rules.title)
     return _StepParts(game.id, title, head, told, result, table, mine)
 
 
 def _controls(replay: Replay, step: int) -> list[Item]:
     game_id, last = replay.record.id, replay.last
     buttons: list[Item] = [
-        Button("Start", ids.replay_id(game_id, 0, "first"), emoji="⏮", disabled=step == 0, row=0),
         Button(
-            "Back", ids.replay_id(game_id, max(step - 1, 0), "prev"), emoji="◀", disabled=step == 0, row=0
+            p_("the replay's first step", "Start"),
+            ids.replay_id(game_id, 0, "first"),
+            emoji="⏮",
+            disabled=step == 0,
+            row=0,
         ),
         Button(
-            "Next",
+            p_("the replay's step before", "Back"),
+            ids.replay_id(game_id, max(step - 1, 0), "prev"),
+            emoji="◀",
+            disabled=step == 0,
+            row=0,
+        ),
+        Button(
+            p_("the replay's step after", "Next"),
             ids.replay_id(game_id, min(step + 1, last), "next"),
             emoji="▶",
             disabled=step == last,
             row=0,
         ),
-        Button("End", ids.replay_id(game_id, last, "last"), emoji="⏭", disabled=step == last, row=0),
+        Button(
+            p_("the replay's last step", "End"),
+            ids.replay_id(game_id, last, "last"),
+            emoji="⏭",
+            disabled=step == last,
+            row=0,
+        ),
     ]
     if len(replay.marks) > 1:
-        options = [discord.SelectOption(label=label, value=str(at)) for label, at in replay.marks]
-        word = replay.marks[0][0].split()[0].lower()
-        buttons.append(
-            Select(ids.replay_id(game_id, 0, "jump"), options, placeholder=f"Jump to a {word}…", row=1)
-        )
+        options = [
+            discord.SelectOption(
+                label=_("Round {number}", number=number)
+                if replay.by_rounds
+                else _("Turn {number}", number=number),
+                value=str(at),
+            )
+            for number, at in replay.marks
+        ]
+        placeholder = _("Jump to a round…") if replay.by_rounds else _("Jump to a turn…")
+        buttons.append(Select(ids.replay_id(game_id, 0, "jump"), options, placeholder=placeholder, row=1))
     return buttons
 
 

@@ -18,20 +18,17 @@ from cogs.play._gate import can_manage, on_private_panel
 from cogs.ratings import rank_text, rating_text
 from cogs.seat_controls import seat_picker
 from engine import GAMES, Event, events_for
-from lang import _
+from lang import N_, _, n_
 
 if TYPE_CHECKING:
     from bot.app import CatnipBot
 
-WELCOME_BACK = "👋 Welcome back — you play your seat again."
-NOT_AWAY = "You're already playing your seat: no computer is playing it for you."
-WHOSE_SEAT = "Whose seat should a computer player take until they're back?"
-NOBODY_TO_REPLACE = "Nobody is playing a seat a computer player could take."
+WELCOME_BACK = N_("👋 Welcome back — you play your seat again.")
 
 
 async def welcome_back(bot: CatnipBot, game_id: int, user_id: int) -> str | None:
     """Give `user_id` their seat back if a computer plays it for them; the note saying so, else None."""
-    return WELCOME_BACK if await bot.absence.come_back(game_id, user_id) is not None else None
+    return _(WELCOME_BACK) if await bot.absence.come_back(game_id, user_id) is not None else None
 
 
 def fresh_events(game: LiveGame, seat: int, seen: Event | None) -> int:
@@ -67,8 +64,8 @@ async def on_back(bot: CatnipBot, interaction: discord.Interaction, component: i
     """I'm back: the seat is the member's again, and their private view opens to say so."""
     game, seat = await _seated(bot, component.game_id, interaction.user.id)
     if await welcome_back(bot, game.id, interaction.user.id) is None:
-        raise Refusal(NOT_AWAY)
-    message = private_panel(game, seat, note=WELCOME_BACK)
+        raise Refusal(_("You're already playing your seat: no computer is playing it for you."))
+    message = private_panel(game, seat, note=_(WELCOME_BACK))
     await interaction.response.send_message(embed=message.embed, view=message.view, ephemeral=True)
 
 
@@ -81,14 +78,15 @@ async def on_replace(bot: CatnipBot, interaction: discord.Interaction, component
         bot.absence.check_may_replace(game, interaction.user.id, manager)
         picker = seat_picker(game)
         if not picker:
-            raise Refusal(NOBODY_TO_REPLACE)
-        await interaction.response.send_message(WHOSE_SEAT, view=Controls(picker), ephemeral=True)
+            raise Refusal(_("Nobody is playing a seat a computer player could take."))
+        question = _("Whose seat should a computer player take until they're back?")
+        await interaction.response.send_message(question, view=Controls(picker), ephemeral=True)
         return
     if len(values) != 1 or not (values[0].isascii() and values[0].isdigit()):
         raise BadRequest(ids.INVALID)
     seat = int(values[0])
     game = await bot.absence.replace(game.id, interaction.user.id, seat, can_manage=manager)
-    done = f"🤖 A computer player now plays for {game.names[seat]} until they're back."
+    done = _("🤖 A computer player now plays for {player} until they're back.", player=game.names[seat])
     if on_private_panel(interaction):
         await interaction.response.edit_message(content=done, view=None)
     else:
@@ -106,13 +104,25 @@ def stats_line(
     With the member's (μ, σ, rated games) at that game, their rating too, and their place among the
     rated members here (`rank`)."""
     title = GAMES[row["game"]].title if row["game"] in GAMES else row["game"]
-    line = f"**{title}**: {row['won']} won of {row['played']}"
+    line = _("**{game}**: {won} won of {played}", game=title, won=row["won"], played=row["played"])
     if row["best"] is not None:
-        line += f" (best score {row['best']})"
+        line += _(" (best score {score})", score=row["best"])
     if rating is not None:
         line += f" · {rating_text(*rating)}"
         if rank is not None:
             line += f" · {rank_text(*rank)}"
-    if row.get("by_computer"):
-        line += f" · {row['by_computer']} finished by a computer for {'you' if yours else 'them'}"
+    if count := row.get("by_computer"):
+        # Translators: the English says the same for one game and for several.
+        if yours:
+            line += n_(
+                " · {count} finished by a computer for you",
+                " · {count} finished by a computer for you",
+                count,
+            )
+        else:
+            line += n_(
+                " · {count} finished by a computer for them",
+                " · {count} finished by a computer for them",
+                count,
+            )
     return line

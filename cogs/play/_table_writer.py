@@ -28,19 +28,27 @@ from cogs.play._host_notice import CANNOT_POST_THERE, CHANNEL_GONE, HostNotice
 from cogs.play._pictures import MOVED_ON, TablePictures, show_picture
 from cogs.play._pings import OwnDeletions, TurnPings
 from cogs.play._writer import Writer, editable, table_purpose
+from lang import N_, _, speaking
 
 log = logging.getLogger("catnip.table")
 
 REPOST_AFTER_SECONDS = 45 * 60
 REPOST_AFTER_MESSAGES = 15
 CLOSED = ("cancelled", "abandoned")
-CANNOT_POST = "I can no longer post in this channel, so the game was ended."
+CANNOT_POST = N_("I can no longer post in this channel, so the game was ended.")
+CHANNEL_GONE_REASON = N_("The game's channel is gone.")
 THREAD_ARCHIVED = 50083
 
 
 def archived(channel: object) -> bool:
     """Whether `channel` is a thread Discord archived (its THREAD_UPDATE said so)."""
     return bool(getattr(channel, "archived", False))
+
+
+def said_at(game: LiveGame, text: str) -> str:
+    """`text` (a marked constant) in `game`'s language: what its table says."""
+    with speaking(game.language):
+        return _(text)
 
 
 class TableWriter:
@@ -77,7 +85,7 @@ class TableWriter:
         if channel is None:
             log.warning("%s its channel is gone; ending the game", game.log_prefix())
             if game.id in self.service.live:
-                await self.service.endings.abandon(game, "The game's channel is gone.")
+                await self.service.endings.abandon(game, said_at(game, CHANNEL_GONE_REASON))
                 await self.notice.tell(game, CHANNEL_GONE)
             await self.service.endings.shown(game)  # nowhere to show it, now or at a later start
             return
@@ -98,7 +106,9 @@ class TableWriter:
         await self.service.endings.shown(game)
 
     async def show_closed(self, game: LiveGame, reason: str) -> None:
-        """Mark `game`'s table closed with `reason`, and take its ping and timer warning down."""
+        """Mark `game`'s table closed with `reason` (said in the game's language when it closed; one
+        stored in English before languages is translated now), and take its ping and timer warning
+        down."""
         await self.pings.clear(game.id)
         self.pings.clear_warning(game, force=True)
         channel = await self.table_channel(game)
@@ -111,7 +121,9 @@ class TableWriter:
         await self.service.endings.shown(game)  # or nowhere to show it, now or at a later start
 
     async def _mark_closed(self, game: LiveGame, channel: discord.abc.Messageable, reason: str) -> None:
-        embed = discord.Embed(title=f"{game.rules.title} — table #{game.id} closed", description=reason)
+        with speaking(game.language):
+            title = _("{game} — table #{id} closed", game=game.rules.title, id=game.id)
+            embed = discord.Embed(title=title, description=_(reason))
         self.pictures.forget(game.id)
         message_id = game.record.table_message_id
         fields = {"content": None, "embed": embed, "view": None, "attachments": []}
@@ -170,7 +182,7 @@ class TableWriter:
         prefix = game.log_prefix()
         log.warning("%s cannot post the table anywhere (HTTP %s); ending the game", prefix, error.status)
         if game.id in self.service.live:
-            await self.service.endings.abandon(game, CANNOT_POST)
+            await self.service.endings.abandon(game, said_at(game, CANNOT_POST))
             await self.notice.tell(game, CANNOT_POST_THERE)
 
     async def _parent_of(self, game: LiveGame, channel: discord.abc.Messageable):
