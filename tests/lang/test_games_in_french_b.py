@@ -13,11 +13,17 @@ import pytest
 
 import lang
 import pictures
-from engine import GAMES
+from bench.table_in_memory import TableCase, commit, new_table
+from cogs.messages import details_message, table_message
+from cogs.panel import panel_screen, private_panel
+from cogs.phone import SCREEN, TABLE_BUDGET, phone_lines
+from emulator.limits import check_message
+from engine import GAMES, Rng
 from engine.core import EngineError, fill_names
 from engine.testing import RandomPlayer
 from engine.texts import Choice
 from pictures import kit
+from tests.golden.playthrough import Move
 
 NAMES = ("Zoé", "Inès", "Jules", "Maël", "Léa", "Noé")
 """French names, none of them an English word."""
@@ -283,3 +289,51 @@ def test_the_pictures_labels_are_french_and_fit_their_panels(key, players):
     assert not outside, sorted(outside)[:5]
     assert not small, sorted(small)[:5]
     assert not cut, sorted(cut)[:5]
+
+
+@pytest.mark.parametrize(
+    ("key", "players"), [("catsanity", 3), ("catsanity", 5), ("ninelives", 3), ("ninelives", 6)]
+)
+def test_a_french_table_and_its_panels_fit_a_phone_wherever_the_english_do(key, players):
+    """French runs longer than English. The same moves played on a French and an English table: at every
+    step the French table (with its picture and without) takes no more of a phone's lines than the
+    budget or, where the English already takes more, than the English; every deciding French panel
+    keeps its first control on the first screen; every French message keeps Discord's limits."""
+    tables = {
+        language: new_table(TableCase(key, players, players, language=language)) for language in ("en", "fr")
+    }
+    rng = Rng.seeded(players)
+    over = []
+    while True:
+        for picture in (True, False):
+            lines = {}
+            for language, table in tables.items():
+                message = table_message(table, due=1_700_000_000, picture=picture)
+                lines[language] = phone_lines(message.content, message.embed)
+                assert not check_message(payload(message, ephemeral=False)), (language, message.embed.title)
+            if lines["fr"] > max(TABLE_BUDGET, lines["en"]):
+                over.append((tables["fr"].record.version, picture, lines))
+        french = tables["fr"]
+        if french.rules.outcome(french.state) is not None:
+            break
+        with lang.speaking("fr"):
+            panels = [private_panel(french, seat) for seat in french.to_act()] + [details_message(french)]
+        for panel in panels:
+            assert not check_message(payload(panel, ephemeral=True)), panel.embed.title
+        for panel in panels[:-1]:
+            assert panel_screen(panel)[1] <= SCREEN, panel.embed.description
+        seat, rng = rng.choice(french.to_act())
+        action, rng = rng.choice(french.rules.legal_actions(french.state, seat))
+        for table in tables.values():
+            commit(table, Move(seat, action.encode()))
+    assert not over, over
+
+
+def payload(message, ephemeral: bool) -> dict:
+    """The message as the bot sends it to Discord."""
+    return {
+        "content": message.content,
+        "embeds": [message.embed.to_dict()] if message.embed else [],
+        "components": message.view.to_components() if message.view else [],
+        "flags": 64 if ephemeral else 0,
+    }
