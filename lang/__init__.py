@@ -27,7 +27,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from babel import Locale, UnknownLocaleError
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
@@ -73,11 +72,10 @@ def translations(language: str) -> gettext.NullTranslations:
 
 
 def language_name(language: str) -> str:
-    """`language` as its own speakers name it ("français", "English")."""
-    try:
-        return Locale.parse(language, sep="-").get_display_name() or language
-    except (ValueError, UnknownLocaleError):
-        return language
+    """`language` as its own speakers name it ("français", "English"): its catalog says, so that no
+    locale data (megabytes a language) is loaded for a name."""
+    with speaking(language):
+        return p_("the language's own name", "English")
 
 
 def number(value: int, *, signed: bool = False) -> str:

@@ -11,7 +11,7 @@ from babel.messages.pofile import read_po, write_po
 from lang import CATALOGS
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "pictures", "bot", "cogs")
+PACKAGES = ("engine", "pictures", "bot", "cogs", "lang")
 """Where player texts live; the emulator and the benchmarks speak to developers only."""
 KEYWORDS = {"_": None, "n_": (1, 2), "p_": ((1, "c"), 2), "N_": None, "locale_str": None}
 """`lang`'s marks, and discord.py's `locale_str` for the slash commands' names and descriptions."""

@@ -31,6 +31,10 @@ TABLE_HEADLINE = (
 """What a table says above its fields: its title, who is to act, its footer."""
 
 
+LANGUAGE_NAME = ("the language's own name", "English")
+"""How a catalog names its language, on the lobby's Language button."""
+
+
 def essential() -> list:
     """What a partial catalog translates at least: the slash commands and the table's headline."""
     return [text.id for text in marked_texts(COMMANDS) if text.id] + list(TABLE_HEADLINE)
@@ -65,6 +69,12 @@ def test_a_partial_language_translates_the_commands_and_the_table_s_headline(lan
     for text in essential():
         entry = catalog.get(text)
         assert entry is not None and translated(entry.string), f"{language} leaves {text!r} untranslated"
+    context, name = LANGUAGE_NAME
+    assert translated(catalog.get(name, context=context).string), f"{language} does not name itself"
+
+
+def test_each_language_names_itself_as_its_speakers_do():
+    assert [lang.language_name(code) for code in languages()] == ["English", "Deutsch", "français"]
 
 
 @pytest.mark.parametrize("language", OTHERS)
