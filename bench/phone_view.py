@@ -91,11 +91,7 @@ def markdown(text: str) -> str:
 
 def payload_of(message: Message) -> dict[str, Any]:
     """The message as Discord receives it: content, embeds and components."""
-    return {
-        "content": message.content,
-        "embeds": [message.embed.to_dict()] if message.embed is not None else [],
-        "components": message.view.to_components() if message.view is not None else [],
-    }
+    return message.as_sent()
 
 
 def _component(item: dict[str, Any]) -> str:

@@ -58,6 +58,15 @@ class Message:
         )
         return {"content": self.content, "embed": self.embed, "view": self.view, "allowed_mentions": allowed}
 
+    def as_sent(self, *, ephemeral: bool = False) -> dict:
+        """The message as Discord receives it: content, embeds, components and flags."""
+        return {
+            "content": self.content,
+            "embeds": [self.embed.to_dict()] if self.embed is not None else [],
+            "components": self.view.to_components() if self.view is not None else [],
+            "flags": 64 if ephemeral else 0,
+        }
+
 
 def split_value(text: str, limit: int = FIELD_LIMIT) -> list[str]:
     """Split `text` into chunks of at most `limit` characters at line breaks, never inside a line."""

@@ -52,13 +52,17 @@ def test_the_table_s_headline_is_what_the_code_marks():
     assert set(TABLE_HEADLINE) <= {text.id for text in marked_texts()}
 
 
-@pytest.mark.parametrize("language", COMPLETE)
-def test_a_complete_language_translates_every_marked_text(language):
+def entries(language: str):
+    """Each text the code marks, with its entry in `language`'s catalog (None if it has none)."""
     catalog = read_catalog(language)
     for text in marked_texts():
-        if not text.id:
-            continue
-        entry = catalog.get(text.id, context=text.context)
+        if text.id:
+            yield text, catalog.get(text.id, context=text.context), catalog
+
+
+@pytest.mark.parametrize("language", COMPLETE)
+def test_a_complete_language_translates_every_marked_text(language):
+    for text, entry, _catalog in entries(language):
         assert entry is not None and not entry.fuzzy, f"{language} lacks {text.id!r}"
         assert translated(entry.string), f"{language} leaves {text.id!r} untranslated"
 
@@ -79,11 +83,7 @@ def test_each_language_names_itself_as_its_speakers_do():
 
 @pytest.mark.parametrize("language", OTHERS)
 def test_every_translation_keeps_its_text_s_placeholders_and_plural_forms(language):
-    catalog = read_catalog(language)
-    for text in marked_texts():
-        if not text.id:
-            continue
-        entry = catalog.get(text.id, context=text.context)
+    for text, entry, catalog in entries(language):
         if entry is None or not translated(entry.string):
             continue
         sources = text.id if isinstance(text.id, tuple) else (text.id,)

@@ -223,7 +223,7 @@ def test_a_french_table_s_messages_hold_no_english_from_first_move_to_result(key
             answers = [details_message(table), *(private_panel(table, seat) for seat in range(players))]
         messages = [table_message(table, due=None), *answers]
         for message in messages:
-            assert not check_message(payload(message, ephemeral=message is not messages[0])), (
+            assert not check_message(message.as_sent(ephemeral=message is not messages[0])), (
                 message.embed.title
             )
         for line in (line for message in messages for line in flatten(message)):
@@ -248,7 +248,7 @@ def test_a_french_table_and_its_panels_keep_to_a_phone_s_budgets(key, players):
             message = table_message(game, due=1_700_000_000, picture=picture)
             moment = f"move {game.record.version - 1}, picture {picture}"
             assert phone_lines(message.content, message.embed) <= TABLE_BUDGET, moment
-            assert not check_message(payload(message, ephemeral=False)), moment
+            assert not check_message(message.as_sent(ephemeral=False)), moment
             if picture:
                 screen, first = table_screen(game, message, picture=True)
                 assert screen.now <= SCREEN and (first is None or first <= SCREEN), moment
@@ -259,17 +259,7 @@ def test_a_french_table_and_its_panels_keep_to_a_phone_s_budgets(key, players):
         for panel in panels:
             _screen, first = panel_screen(panel)
             assert phone_lines(None, panel.embed) <= PANEL_BUDGET and first <= SCREEN, panel.embed.description
-            assert not check_message(payload(panel, ephemeral=True)), panel.embed.description
+            assert not check_message(panel.as_sent(ephemeral=True)), panel.embed.description
         seat, rng = rng.choice(game.to_act())
         action, rng = rng.choice(game.rules.legal_actions(game.state, seat))
         commit(game, Move(seat, action.encode()))
-
-
-def payload(message, ephemeral: bool) -> dict:
-    """The message as the bot sends it to Discord."""
-    return {
-        "content": message.content,
-        "embeds": [message.embed.to_dict()] if message.embed else [],
-        "components": message.view.to_components() if message.view else [],
-        "flags": 64 if ephemeral else 0,
-    }
