@@ -8,14 +8,21 @@ Discord accepts (`tests/lang/test_catalogs.py` checks each catalog's).
 
 from __future__ import annotations
 
+import asyncio
+
 import discord
 from discord import app_commands
 
-from lang import SOURCE, language_of, translations
+from lang import SOURCE, language_of, languages, translations
 
 
 class CatalogTranslator(app_commands.Translator):
     """Translates the command texts marked with `locale_str` through the language's catalog."""
+
+    async def load(self) -> None:
+        """Read every catalog once, at start-up and off the event loop (tens of milliseconds each): the
+        first member of a language does not hold every table up while its catalog is read."""
+        await asyncio.to_thread(lambda: [translations(language) for language in languages()])
 
     async def translate(
         self,
