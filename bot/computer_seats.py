@@ -78,7 +78,7 @@ class ComputerSeats:
                 finally:
                     self._pausing.discard(game_id)
             try:
-                await self.decide_for(game, self.to_act(game)[:1], reason=None)
+                await self.decide_for(game, self.to_act(game)[:1])
             except TableMovedOn:
                 continue  # the store held a newer version: the game was read again, decide on that
             except RunElsewhere:
@@ -90,10 +90,10 @@ class ComputerSeats:
                 return
 
     async def decide_for(
-        self, game: LiveGame, seats: Sequence[int], *, reason: str | None, version: int | None = None
+        self, game: LiveGame, seats: Sequence[int], *, timed_out: bool = False, version: int | None = None
     ) -> None:
-        """Let the computer decide for `seats` (computer seats, or, with a `reason`, humans whose timer
-        ran out: the table is told so, in its language).
+        """Let the computer decide for `seats`: computer seats, or (`timed_out`) humans whose timer ran
+        out, which the table is told, in its language.
 
         With `version`, only if the game is still there: a timer that ran out while a move was being
         made does not decide the next decision (which may be the same seat's) in its place.
@@ -104,14 +104,14 @@ class ComputerSeats:
             for seat in seats:
                 if game.state is None or seat not in game.to_act():
                     continue
-                if reason is None and not game.record.seats[seat].computer:
+                if not timed_out and not game.record.seats[seat].computer:
                     continue  # its member came back meanwhile (G-X8)
-                action = game.rules.timeout_action(game.state, seat) if reason else None
+                action = game.rules.timeout_action(game.state, seat) if timed_out else None
                 by_default = action is not None
                 if action is None:
                     level = game.record.seats[seat].computer or "normal"
                     action = await self._choose(game, seat, level)
-                told = [Event(kind="timeout", text=_timed_out(game, seat, by_default))] if reason else []
+                told = [Event(kind="timeout", text=_timed_out(game, seat, by_default))] if timed_out else []
                 await self.moves.commit(game, seat, action, human=False, told=told)
 
     async def _choose(self, game: LiveGame, seat: int, level: str) -> Frozen:

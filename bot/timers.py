@@ -152,7 +152,7 @@ class Timers:
                 log.info("%s timer expired for seats %s", game.log_prefix(), humans)
                 try:
                     await self.service.computers.decide_for(
-                        game, humans, reason="ran out of time", version=game.record.version
+                        game, humans, timed_out=True, version=game.record.version
                     )
                 except RunElsewhere:
                     continue  # another process runs the game now: its timer runs there

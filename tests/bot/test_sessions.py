@@ -256,7 +256,7 @@ async def test_leaving_hands_the_seat_to_a_computer_that_plays_on(world):
         if game.rules.outcome(game.state) is not None:
             break
         if service.computers.to_act(game):
-            await service.computers.decide_for(game, service.computers.to_act(game), reason=None)
+            await service.computers.decide_for(game, service.computers.to_act(game))
         else:
             await play_one(service, game, user_to_act(game))
     assert game.rules.outcome(game.state) is not None
@@ -465,7 +465,7 @@ async def test_a_member_back_before_the_computers_move_gets_the_decision(world):
     await service.shutdown()  # the computer's turn is held back, as if it were still thinking
     assert await absence.come_back(game.id, member) is game
     version = game.record.version
-    await service.computers.decide_for(game, [seat], reason=None)
+    await service.computers.decide_for(game, [seat])
     assert game.record.version == version and seat in game.to_act()
     assert game.record.seats[seat].computer is None and "is back" in recorder.changes[-1][1][0].text
 
@@ -499,7 +499,7 @@ async def test_computer_seats_play_on_from_a_newer_version_found_in_the_store(wo
     other = GameService(store, clock)
     await other.leases.load_all()
     ahead = other.live[game.id]
-    await other.computers.decide_for(ahead, ahead.to_act()[:1], reason=None)
+    await other.computers.decide_for(ahead, ahead.to_act()[:1])
     await other.shutdown()
     assert game.record.version < ahead.record.version, "the live game is behind the store"
 
