@@ -29,6 +29,7 @@ __all__ = [
     "catnip",
     "open_table",
     "opened_panel",
+    "private_reply",
     "settings_for",
     "start_catnip",
     "start_enabled",
@@ -49,6 +50,16 @@ def catnip(tmp_path, *args, **options):
 
 NARRATION = {"What happened", "Recently"}
 SECRET_FIELDS = ("Your hand", "Your pick", "Your life stack", "Your recall", "Your mooch")
+
+
+async def private_reply(member, message, component: str, *, force: bool = False) -> str:
+    """`member` clicks `component` (a label or custom_id) on `message`: the text of the answer only they
+    see (`force`: a click the message does not offer, as a forged one)."""
+    result = await member.click(message, component, force=force)
+    assert result.ok, result.failed
+    reply = result.message
+    assert reply is not None and reply.ephemeral and reply.visible_to == member.id
+    return reply.text()
 
 
 def fields(message, *, skip=NARRATION) -> str:

@@ -3,7 +3,7 @@ member's language, the table its server's, and a language Catnip lacks falls bac
 
 from __future__ import annotations
 
-from tests.e2e.driver import catnip, table_of
+from tests.e2e.driver import catnip, private_reply, table_of
 
 
 def speaking(emu, *, server: str, **members: str) -> None:
@@ -17,14 +17,6 @@ def labels(message) -> set[str]:
     return {component.get("label") for component in message.interactive()}
 
 
-async def private_answer(member, message, label) -> str:
-    result = await member.click(message, label)
-    assert result.ok, result.failed
-    reply = result.message
-    assert reply is not None and reply.ephemeral and reply.visible_to == member.id
-    return reply.text()
-
-
 async def test_a_french_server_gets_a_french_table_and_each_member_answers_in_their_own(tmp_path):
     async with catnip(tmp_path) as (emu, _):
         speaking(emu, server="fr", Ann="fr", Bo="en-GB")
@@ -36,8 +28,8 @@ async def test_a_french_server_gets_a_french_table_and_each_member_answers_in_th
         lobby = await emu.wait_for(lambda: table_of(emu, thread))
         assert "— table #" in lobby.embeds[0]["title"]
         assert {"Rejoindre", "Quitter", "Commencer", "Annuler", "Comment jouer"} <= labels(lobby)
-        assert await private_answer(ann, lobby, "Rejoindre") == "Vous êtes déjà assis à cette table."
-        assert await private_answer(bo, lobby, "Annuler") == "Only Ann (the host) can do that."
+        assert await private_reply(ann, lobby, "Rejoindre") == "Vous êtes déjà assis à cette table."
+        assert await private_reply(bo, lobby, "Annuler") == "Only Ann (the host) can do that."
 
 
 async def test_an_english_server_keeps_an_english_table_for_a_french_member(tmp_path):
@@ -49,7 +41,7 @@ async def test_an_english_server_keeps_an_english_table_for_a_french_member(tmp_
         thread = await emu.wait_for(lambda: (emu.threads("games") or [None])[-1])
         lobby = await emu.wait_for(lambda: table_of(emu, thread))
         assert {"Join", "Start", "How to play"} <= labels(lobby)
-        assert await private_answer(bo, lobby, "Cancel") == "Seul Ann (l'hôte) peut faire cela."
+        assert await private_reply(bo, lobby, "Cancel") == "Seul Ann (l'hôte) peut faire cela."
 
 
 async def test_a_language_catnip_lacks_falls_back_to_english(tmp_path):
@@ -80,7 +72,7 @@ async def test_the_host_switches_the_table_s_language_in_the_lobby_and_the_game_
         thread = await emu.wait_for(lambda: (emu.threads("games") or [None])[-1])
         lobby = await emu.wait_for(lambda: table_of(emu, thread))
         assert "Language: English" in labels(lobby)
-        refused = await private_answer(bo, lobby, "Language: English")
+        refused = await private_reply(bo, lobby, "Language: English")
         assert refused == "Only Ann (the host) can do that."
         assert (await ann.click(lobby, "Language: English")).ok  # each click: the next language
         await emu.settle()

@@ -10,7 +10,7 @@ import sys
 from bot.errors import Refusal
 from emulator.callbacks import DEFERRED_UPDATE
 from engine import Rng
-from tests.e2e.driver import Table, catnip, open_table, start_catnip, table_of
+from tests.e2e.driver import Table, catnip, open_table, private_reply, start_catnip, table_of
 
 
 async def crash(emu, bot) -> None:
@@ -121,14 +121,6 @@ def rows(tmp_path, sql: str) -> list[tuple]:
         return db.execute(sql).fetchall()
 
 
-async def bad_click(member, message, custom_id):
-    result = await member.click(message, custom_id, force=True)
-    assert result.ok, result.failed
-    reply = result.message
-    assert reply is not None and reply.ephemeral and reply.visible_to == member.id
-    return reply.text()
-
-
 async def test_bad_clicks_get_a_private_answer_and_change_nothing(tmp_path):
     async with catnip(tmp_path) as (emu, bot):
         thread, members = await open_table(emu, "catsdogs", 3)
@@ -145,25 +137,39 @@ async def test_bad_clicks_get_a_private_answer_and_change_nothing(tmp_path):
         panels = Table(emu, thread, members, Rng.seeded(1))
         actor_panel, idle_panel = await panels.panel(actor), await panels.panel(idle)
 
-        assert "This game is between" in await bad_click(stranger, tab, f"cn:v:{game.id}")
-        assert "private panel" in await bad_click(stranger, tab, f"cn:a:{game.id}:{version}:p:{actor_card}")
-        assert "private panel" in await bad_click(actor, tab, f"cn:a:{game.id}:{version}:p:{actor_card}")
-        assert "not your turn" in await bad_click(idle, idle_panel, f"cn:a:{game.id}:{version}:p:{idle_card}")
-        assert "isn't valid any more" in await bad_click(actor, tab, "totally-forged")
-        assert "isn't valid any more" in await bad_click(actor, actor_panel, f"cn:a:{game.id}:x:p:C1")
-        assert "can't find" in await bad_click(actor, tab, f"cn:a:999999:{version}:p:{actor_card}")
+        assert "This game is between" in await private_reply(stranger, tab, f"cn:v:{game.id}", force=True)
+        assert "private panel" in await private_reply(
+            stranger, tab, f"cn:a:{game.id}:{version}:p:{actor_card}", force=True
+        )
+        assert "private panel" in await private_reply(
+            actor, tab, f"cn:a:{game.id}:{version}:p:{actor_card}", force=True
+        )
+        assert "not your turn" in await private_reply(
+            idle, idle_panel, f"cn:a:{game.id}:{version}:p:{idle_card}", force=True
+        )
+        assert "isn't valid any more" in await private_reply(actor, tab, "totally-forged", force=True)
+        assert "isn't valid any more" in await private_reply(
+            actor, actor_panel, f"cn:a:{game.id}:x:p:C1", force=True
+        )
+        assert "can't find" in await private_reply(
+            actor, tab, f"cn:a:999999:{version}:p:{actor_card}", force=True
+        )
         assert game.record.version == version and await bot.store.games.moves(game.id) == []
 
         first = await actor.click(actor_panel, f"cn:a:{game.id}:{version}:p:{actor_card}", force=True)
         assert first.ok
         await emu.settle()
-        assert "moved on" in await bad_click(actor, actor_panel, f"cn:a:{game.id}:{version}:p:{actor_card}")
+        assert "moved on" in await private_reply(
+            actor, actor_panel, f"cn:a:{game.id}:{version}:p:{actor_card}", force=True
+        )
         assert game.record.version == version + 1
 
         table = Table(emu, thread, members, Rng.seeded(9))
         while not table.over():
             await table.step()
-        finished = await bad_click(actor, table_of(emu, thread), f"cn:a:{game.id}:{game.record.version}:p:C1")
+        finished = await private_reply(
+            actor, table_of(emu, thread), f"cn:a:{game.id}:{game.record.version}:p:C1", force=True
+        )
         assert "finished" in finished
         assert not emu.violations
 
@@ -180,7 +186,7 @@ async def test_an_unexpected_failure_gets_an_apology_and_a_log_line_naming_the_g
         actor = members[game.to_act()[0]]
         card = game.state.hands[game.to_act()[0]][0]
         panel = await Table(emu, thread, members, Rng.seeded(1)).panel(actor)
-        text = await bad_click(actor, panel, f"cn:a:{game.id}:{game.record.version}:p:{card}")
+        text = await private_reply(actor, panel, f"cn:a:{game.id}:{game.record.version}:p:{card}", force=True)
         assert "Sorry" in text and "disk on fire" not in text
         logged = [r for r in caplog.records if r.name == "catnip.components"]
         assert logged and f"game={game.id}" in logged[-1].getMessage() and "seat=" in logged[-1].getMessage()
