@@ -155,7 +155,14 @@ class Callbacks:
             return message
         if kind in (DEFERRED_UPDATE, UPDATE_MESSAGE):
             target = self._component_message(interaction)
-            if target is None or target.deleted:
+            if target is not None and target.deleted:
+                # Deleted after the click (by the bot itself, reposting a table while the click was on
+                # its way): the update is refused as any request on a message that no longer exists
+                # is, 404 Unknown Message (Discord's JSON error code 10008, "Opcodes and Status Codes"),
+                # and the click stays unanswered for the bot's next try. No mistake of the bot's: it
+                # cannot know of a deletion that crossed its answer.
+                raise Refused(error(*UNKNOWN_MESSAGE))
+            if target is None:
                 raise rest.refuse(
                     limits.RESPONSE_TYPE,
                     f"{interaction.label}: response type {kind} needs a component's message",

@@ -258,6 +258,24 @@ async def test_ephemeral_messages_are_out_of_reach_of_channel_routes(emu: Emulat
     assert secret.content == "hand: 8 of cats" and secret.ephemeral
 
 
+async def test_an_update_of_a_clicked_message_deleted_meanwhile_is_unknown_and_the_click_still_open(
+    emu: Emulator, api
+) -> None:
+    """The bot deleting (reposting) a table while a click on it was on its way: the click's update of
+    it gets 404 Unknown Message, no mistake of the bot's, and the click can still be answered."""
+    channel = emu.channel("games").id
+    _, table = await api(
+        "POST", f"/channels/{channel}/messages", {"content": "table", "components": [row(button(1))]}
+    )
+    clicked = await emu.member("Ann").click(int(table["id"]), "ok", wait=False)
+    assert (await api("DELETE", f"/channels/{channel}/messages/{table['id']}"))[0] == 204
+    status, body = await api("POST", callback(clicked), {"type": 6})
+    assert status == 404 and body["code"] == 10008
+    assert emu.take_violations() == []
+    answered = {"type": 4, "data": {"content": "posted again below", "flags": 64}}
+    assert (await api("POST", callback(clicked), answered))[0] == 200
+
+
 async def test_edits_of_messages_older_than_an_hour_are_refused(emu: Emulator, api, command) -> None:
     channel = emu.channel("games").id
     _, posted = await api("POST", f"/channels/{channel}/messages", {"content": "table v1"})
