@@ -94,6 +94,7 @@ from bench.load_variants import VARIANTS, run_child
 from bench.machine import describe_machine
 
 DEADLINE = 3.0
+DRIVER_FIGURES = ("moves_clicked", "stalls", "rematches", "error_count", "errors")
 DEFERRED_UPDATE = 6  # the interaction response type of an acknowledgement without a message
 OPEN_LOOP_MIX = [[game, 3, 1, "normal"] for game in ("catsanity", "madcat", "catsdogs", "ninelives")]
 OPEN_LOOP_STALL = 120.0  # seconds without a ping before every member looks at their panel
@@ -187,6 +188,7 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
                 profiler[0].stop()
                 with open(f"{args.profile}-{subject.name}-{games}.txt", "w") as out:
                     out.write(profiler[0].output_text(show_all=False, color=False, unicode=False))
+                profiler[0].last_session.save(f"{args.profile}-{subject.name}-{games}.pyisession")
             play_end = wall + args.seconds
             cpu, wall, moves = cpu_seconds() - cpu, time.perf_counter() - wall, await subject.moves() - moves
             threads = cpu_by_thread() - threads
@@ -197,6 +199,7 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
             rss_after = round(rss_during_play[-1] * 1024) if rss_during_play else rss_kb()
             active_after = subject.live_games()
             kept = discord_state(subject.bot)
+            turned_away = subject.turned_away()
             if args.tracemalloc:
                 gc.collect()
                 traced["after"], top_lines = traced_by_module(25)
@@ -231,6 +234,9 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
         "over_deadline": sum(
             1 for _, latency, _, _, _ in everything if latency is None or latency > DEADLINE
         ),
+        "turned_away_busy": turned_away,
+        "turned_away_in_play": sum(1 for at in played["turned_away"] if at >= args.warmup),
+        "turned_away_warmup": sum(1 for at in played["turned_away"] if at < args.warmup),
         "unanswered": [failed for _, latency, failed, _, _ in everything if latency is None][:10],
         "acknowledged_first": sum(deferred) / max(len(deferred), 1),
         "handoff": after(played.pop("handoffs"), args.warmup),
@@ -261,7 +267,7 @@ async def run_load(games: int, args: argparse.Namespace) -> dict[str, Any]:
         "traced_top_after": top_lines,
         "discord_state_after": kept,
         "bot_errors": errors.messages[:20],
-        "driver": {k: played[k] for k in ("moves_clicked", "stalls", "rematches", "error_count", "errors")},
+        "driver": {k: played[k] for k in DRIVER_FIGURES},
         "violations": played["violations"],
         "rate_limited": played["rate_limited"],
         "requests_per_move": {
@@ -365,7 +371,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         "--rounds", type=int, default=1, help="Catnip and the floor in turn this many times per N (median)"
     )
     parser.add_argument("--tracemalloc", action="store_true", help="the bot's memory by module (slow)")
-    parser.add_argument("--profile", help="profile the measured play with pyinstrument into PREFIX-bot-N.txt")
+    parser.add_argument(
+        "--profile", help="profile the measured play with pyinstrument into PREFIX-bot-N.txt and .pyisession"
+    )
     parser.add_argument("--resume", type=int, default=0, help="also time a restart with this many games")
     parser.add_argument("--rate-limit", type=int, default=100_000, help="emulator requests/s per bucket")
     parser.add_argument("--json", action="store_true", help="end with one JSON line of the figures")

@@ -14,6 +14,7 @@ from typing import Any
 
 from bench.load_requests import RequestTally
 from bench.load_tables import SAME_PING_AFTER, TABLE_TITLE, PayloadSizes, Table, TableKind
+from bot.errors import BUSY
 from emulator import Emulator
 from emulator.callbacks import DEFERRED_UPDATE, UPDATE_MESSAGE, fail
 from emulator.model import Interaction, StoredMessage
@@ -24,6 +25,8 @@ CHANNEL_MENTION = re.compile(r"<#(\d+)>")
 ACTION = re.compile(r"^cn:(a|s|m):")
 ANSWER_TIMEOUT = 10.0
 ADD_COMPUTER = "Add computer player (host)…"
+TRIES_WHEN_TURNED_AWAY = 8
+"""Times a member clicks "My hand" again, a moment apart, while the bot turns them away as busy."""
 
 
 async def _watch_deadline(self: Invoker, interaction: Interaction) -> None:
@@ -79,6 +82,8 @@ class LoadDriver:
         self.stop_at = 0.0
         self.play_started = 0.0
         self.stalls = 0
+        self.turned_away: list[float] = []
+        """When (seconds into the play) each member was turned away as the bot ran behind."""
         self.rematches = 0
         self.rng = random.Random(1)
         self.world.listeners.append(self._seen)
@@ -241,6 +246,7 @@ class LoadDriver:
             "emulator_loop_lag_max_ms": max(lags, default=0.0) * 1000,
             "moves_clicked": self.moves,
             "stalls": self.stalls,
+            "turned_away": self.turned_away,
             "rematches": self.rematches,
             "handoffs": self.handoffs,
             "shown": self.shown,
@@ -318,11 +324,14 @@ class LoadDriver:
         view = next((b for b in table.table.buttons() if b.get("custom_id", "").startswith("cn:v:")), None)
         if view is None:
             return
-        try:
-            result = await self.click("my hand", member, table.table, view["custom_id"])
-        except InvalidInvocation:  # the table was reposted a moment ago; the next change wakes us
-            return
-        panel = await self._opened_panel(result)
+        for _try in range(TRIES_WHEN_TURNED_AWAY):
+            try:
+                result = await self.click("my hand", member, table.table, view["custom_id"])
+            except InvalidInvocation:  # the table was reposted a moment ago; the next change wakes us
+                return
+            panel = await self._opened_panel(result)
+            if not self._turned_away(panel) or not await self._a_moment():
+                break
         if panel is not None and self.phase == "play":
             self.sizes.panel(panel)
         for _ in range(8):
@@ -337,11 +346,8 @@ class LoadDriver:
                 return
             component = self.rng.choice(options)
             shown_before = panel.edited_at
-            if self.think:
-                thinking = self.rng.expovariate(1 / self.think)
-                await asyncio.sleep(min(thinking, max(self.stop_at - time.perf_counter(), 0)))
-                if time.perf_counter() >= self.stop_at:
-                    return
+            if self.think and not await self._a_moment():
+                return
             clicked_at = self.world.now()
             if table.edit_due_since is None:
                 table.edit_due_since = clicked_at
@@ -352,6 +358,8 @@ class LoadDriver:
                 wanted = max(1, component.get("min_values", 1))
                 values = [o["value"] for o in self.rng.sample(component["options"], wanted)]
                 result = await self.select("play card", member, panel, component["custom_id"], values)
+            if self._turned_away(result.message):
+                continue  # the same panel, clicked again after a moment
             if result.response_type == DEFERRED_UPDATE:
                 panel = await self._result_of_deferred(result, shown_before)
                 shown_at = panel.edited_at if panel is not None else None
@@ -374,6 +382,21 @@ class LoadDriver:
                 )
                 table.last_move = time.perf_counter()
                 table.moved_at = shown_at
+
+    async def _a_moment(self) -> bool:
+        """A member's pause before they click (exponential, of mean `think` seconds); False once the
+        play is over."""
+        thinking = self.rng.expovariate(1 / self.think) if self.think else 0.0
+        await asyncio.sleep(min(thinking, max(self.stop_at - time.perf_counter(), 0)))
+        return time.perf_counter() < self.stop_at
+
+    def _turned_away(self, reply: StoredMessage | None) -> bool:
+        """Whether `reply` is the bot's "very busy, try again in a moment" (bot/overload.py): the member
+        clicks again after a moment, as a person would."""
+        busy = reply is not None and reply.text() == said_in(self.language, BUSY)
+        if busy and self.phase == "play":
+            self.turned_away.append(self.world.now() - self.play_started)
+        return busy
 
     async def _opened_panel(self, result: InteractionResult) -> StoredMessage | None:
         """The panel "My hand" opened: its reply, or its followup when the bot acknowledged the click as

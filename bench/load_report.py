@@ -43,7 +43,9 @@ def details(result: dict[str, Any]) -> str:
         f"  a card's result on its panel p50 {shown['p50_ms']:.0f} / p99 {shown['p99_ms']:.0f} ms; the "
         f"next ping p50 {ping['p50_ms']:.0f} / p99 {ping['p99_ms']:.0f} ms after the click, "
         f"{handoff['p50_ms']:.0f} / {handoff['p99_ms']:.0f} ms after the result; "
-        f"{result['acknowledged_first']:.0%} of the clicks acknowledged first",
+        f"{result['acknowledged_first']:.0%} of the clicks acknowledged first; "
+        f"turned away as the bot ran behind: {result['turned_away_in_play']} clicks in play, "
+        f"{result['turned_away_warmup']} in the warm-up ({result['turned_away_busy']} since start-up)",
         f"  warm-up (every table's first turn at once): p99 {warmup['p99_ms']:.0f} ms, "
         f"max {warmup['max_ms']:.0f} ms; event loop lag p99: bot {result['loop_lag']['p99_ms']:.0f} ms, "
         f"emulator {result['emulator_loop_lag_p99_ms']:.0f} ms "
@@ -110,6 +112,8 @@ def headline(catnip: dict[str, Any], floor: dict[str, Any] | None) -> dict[str, 
         "ping_lag_p50_ms": catnip["ping_lag"]["p50_ms"],
         "ping_lag_p99_ms": catnip["ping_lag"]["p99_ms"],
         "deadline_misses": catnip["over_deadline"],
+        "turned_away_in_play": catnip["turned_away_in_play"],
+        "turned_away_warmup": catnip["turned_away_warmup"],
         "kb_per_game_after": catnip["kb_per_game_after"],
         "bot_cpu_percent": catnip["bot_cpu_percent"],
         "counted_requests_per_move": catnip["counted_requests_per_move"],

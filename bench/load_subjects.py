@@ -175,6 +175,12 @@ class Catnip:
         """Moves committed so far, people's and computers' (from the database)."""
         return await asyncio.to_thread(self._count_moves)
 
+    def turned_away(self) -> int:
+        """Clicks turned away with a "try again" because the bot ran behind them (bot/overload.py)."""
+        registry = self.bot.metrics.registry
+        value = registry.get_sample_value("catnip_try_again_refusals_total", {"reason": "busy"})
+        return int(value or 0)
+
     def _count_moves(self) -> int:
         with contextlib.closing(sqlite3.connect(self.database)) as db:
             return db.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
@@ -217,6 +223,9 @@ class Floor:
 
     async def moves(self) -> int:
         return self.bot.moves
+
+    def turned_away(self) -> int:
+        return 0  # the floor answers every click
 
 
 @contextlib.asynccontextmanager

@@ -24,6 +24,7 @@ from bot.logs import name_shards
 from bot.memory import RELEASE_EVERY_SECONDS, can_release, release_free_memory
 from bot.metrics import Metrics
 from bot.outages import OutageLog, is_discord_outage, wait_until_up
+from bot.overload import ClicksInFlight
 from bot.presenter import Presenter
 from bot.runtime import tune_runtime
 from bot.sessions import GameService
@@ -79,14 +80,13 @@ class CatnipBot(commands.AutoShardedBot):
         `python -m bot` asks (`bot.__main__.start_bot`); not for a process that runs other things too,
         such as a test's, whose start-up objects would be frozen out of garbage collection for good."""
         no_voice_warnings()  # Catnip has no voice: nothing to install
-        intents = discord.Intents.none()
-        intents.guilds = True
-        intents.guild_messages = True
+        intents = discord.Intents(guilds=True, guild_messages=True)
         # No message cache: Catnip edits its messages by id and reads components from the interaction,
         # and with thousands of tables the cache only costs memory and a scan per MESSAGE_UPDATE.
         client_options.setdefault("max_messages", None)
         client_options.setdefault("shard_count", settings.shard_count)
         self.metrics = Metrics()
+        self.overload = ClicksInFlight(self.metrics.clicks_in_flight)
         if settings.shard_ids is not None:
             client_options.setdefault("shard_ids", list(settings.shard_ids))
         self.budget = GlobalBudget(

@@ -46,6 +46,17 @@ class NotOwned(Refusal):
         super().__init__(_("Catnip is moving this server's games just now — try again in a moment."))
 
 
+BUSY = N_("Catnip is very busy just now — try again in a moment.")
+
+
+class Busy(Refusal):
+    """The bot is behind its clicks (`bot.overload.ClicksInFlight`): this one is turned away at once,
+    unplayed, so that it and the next are answered within Discord's 3 s."""
+
+    def __init__(self) -> None:
+        super().__init__(_(BUSY))
+
+
 class RunElsewhere(Refusal):
     """Another Catnip process holds the game's lease now (the game moved to it, as in a fleet's
     handover): nothing was applied here, and this process has let the game go."""

@@ -13,6 +13,7 @@ import prometheus_client
 from prometheus_client import (
     CollectorRegistry,
     Counter,
+    Gauge,
     GCCollector,
     Histogram,
     PlatformCollector,
@@ -20,12 +21,18 @@ from prometheus_client import (
 )
 
 from bot.discord_budget import bound_by_global_limit
+from bot.overload import MOST_CLICKS_IN_FLIGHT
 
 RATE_LIMIT_SCOPES = ("user", "global", "shared")
 """Discord's `X-RateLimit-Scope` of a 429 (topics/rate-limits, "Header Format")."""
-TRY_AGAIN_REASONS = {"NotOwned": "moving", "RunElsewhere": "moving", "StoreUnavailable": "store_away"}
+TRY_AGAIN_REASONS = {
+    "NotOwned": "moving",
+    "RunElsewhere": "moving",
+    "StoreUnavailable": "store_away",
+    "Busy": "busy",
+}
 """The refusals that ask a member to try again in a moment, by why: their server's games moving to
-another process, or the store away."""
+another process, the store away, or the bot behind its clicks."""
 IDS = re.compile(r"/\d{5,}")
 TOKENS = re.compile(r"(/(?:webhooks|interactions)/\{id\})/[^/]+")
 ANSWER = re.compile(r"/interactions/(\d+)/[^/]+/callback$")
@@ -73,6 +80,11 @@ class Metrics:
         )
         self.turn_pings = self.pings.labels("turn")
         self.timer_warnings = self.pings.labels("timer_warning")
+        self.clicks_in_flight = Gauge(
+            "catnip_clicks_in_flight",
+            f"Clicks being handled now; past {MOST_CLICKS_IN_FLIGHT} a new one is turned away.",
+            registry=r,
+        )
         self.commit_seconds = Histogram(
             "catnip_store_commit_seconds", "Time to commit a move to the store.", registry=r
         )

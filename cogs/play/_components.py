@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import discord
 
-from bot.errors import BadRequest, Refusal, TableMovedOn
+from bot.errors import BadRequest, Busy, Refusal, TableMovedOn
 from bot.live import LANGUAGE_OPTION, LiveGame
 from bot.storage import StoreUnavailable
 from cogs import custom_ids as ids
@@ -72,7 +72,9 @@ async def route_click(bot: CatnipBot, interaction: discord.Interaction, presente
         speak(language_of(interaction.locale))  # its private answer; a public table speaks its game's
         click = presenter.click_arrived()
         try:
-            await handle_click(bot, interaction, str(interaction.data.get("custom_id", "")), presenter.tokens)
+            with bot.overload.handling():
+                custom_id = str(interaction.data.get("custom_id", ""))
+                await handle_click(bot, interaction, custom_id, presenter.tokens)
         finally:
             presenter.click_answered(click)
             release_response(interaction)
@@ -159,6 +161,8 @@ async def _answer(
         if component is None:
             raise BadRequest(ids.INVALID)
         check_component_type(interaction, component)
+        if bot.overload.busy():
+            raise Busy()
         await admit(bot, interaction, component)
         await HANDLERS[component.kind](bot, interaction, component)
     except TableMovedOn as refusal:
