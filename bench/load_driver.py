@@ -27,6 +27,8 @@ ANSWER_TIMEOUT = 10.0
 ADD_COMPUTER = "Add computer player (host)…"
 TRIES_WHEN_TURNED_AWAY = 8
 """Times a member clicks "My hand" again, a moment apart, while the bot turns them away as busy."""
+AGAIN_AFTER = 1.0
+"""Seconds, on average at least, before a member turned away as busy clicks again."""
 
 
 async def _watch_deadline(self: Invoker, interaction: Interaction) -> None:
@@ -330,7 +332,7 @@ class LoadDriver:
             except InvalidInvocation:  # the table was reposted a moment ago; the next change wakes us
                 return
             panel = await self._opened_panel(result)
-            if not self._turned_away(panel) or not await self._a_moment():
+            if not self._turned_away(panel) or not await self._a_moment(least=AGAIN_AFTER):
                 break
         if panel is not None and self.phase == "play":
             self.sizes.panel(panel)
@@ -359,7 +361,9 @@ class LoadDriver:
                 values = [o["value"] for o in self.rng.sample(component["options"], wanted)]
                 result = await self.select("play card", member, panel, component["custom_id"], values)
             if self._turned_away(result.message):
-                continue  # the same panel, clicked again after a moment
+                if not await self._a_moment(least=AGAIN_AFTER):
+                    return
+                continue  # the same panel, clicked again
             if result.response_type == DEFERRED_UPDATE:
                 panel = await self._result_of_deferred(result, shown_before)
                 shown_at = panel.edited_at if panel is not None else None
@@ -383,10 +387,11 @@ class LoadDriver:
                 table.last_move = time.perf_counter()
                 table.moved_at = shown_at
 
-    async def _a_moment(self) -> bool:
-        """A member's pause before they click (exponential, of mean `think` seconds); False once the
-        play is over."""
-        thinking = self.rng.expovariate(1 / self.think) if self.think else 0.0
+    async def _a_moment(self, least: float = 0.0) -> bool:
+        """A member's pause before they click (exponential, of mean `think` seconds, or `least` if
+        longer); False once the play is over."""
+        mean = max(self.think, least)
+        thinking = self.rng.expovariate(1 / mean) if mean else 0.0
         await asyncio.sleep(min(thinking, max(self.stop_at - time.perf_counter(), 0)))
         return time.perf_counter() < self.stop_at
 

@@ -21,9 +21,10 @@ from contextlib import contextmanager
 
 from prometheus_client import Gauge
 
-MOST_CLICKS_IN_FLIGHT = 32
-"""Clicks under way past which a new one is turned away. A bot within its core has a few under way
-(docs/performance.md); at 32, a click waits behind about a third of a second of its core's work."""
+MOST_CLICKS_IN_FLIGHT = 96
+"""Clicks under way past which a new one is turned away. A bot within its core has a few under way, a
+bot playing 100 tables flat out up to about as many (docs/performance.md); at 96 a new click waits
+behind well under a second of its core's work."""
 
 
 class ClicksInFlight:
