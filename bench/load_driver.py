@@ -396,8 +396,8 @@ class LoadDriver:
         return time.perf_counter() < self.stop_at
 
     def _turned_away(self, reply: StoredMessage | None) -> bool:
-        """Whether `reply` is the bot's "very busy, try again in a moment" (bot/overload.py): the member
-        clicks again after a moment, as a person would."""
+        """Whether `reply` is the bot's "very busy, try again in a moment" (bot/overload.py), noted in
+        `turned_away` during play: the member clicks again after a moment, as a person would."""
         busy = reply is not None and reply.text() == said_in(self.language, BUSY)
         if busy and self.phase == "play":
             self.turned_away.append(self.world.now() - self.play_started)

@@ -3,8 +3,8 @@ away.
 
 Discord fails a click not answered within 3 s. A bot given more clicks a second than one core can
 play falls further behind with every second: each click waits behind the work of the clicks before
-it, until every click misses the deadline (1,375 did in 30 s at 1,000 open-loop games, docs/
-performance.md). With more than `MOST_CLICKS_IN_FLIGHT` clicks under way, the play cog answers a new
+it, until every click misses the deadline (docs/performance.md, "Open loop up to 1,000 games").
+With more than `MOST_CLICKS_IN_FLIGHT` clicks under way, the play cog answers a new
 one at once with a short "try again in a moment" instead of playing it: a refusal costs one request
 and no drawing, saving or table, so the bot catches up and the clicks it does take are answered in
 time.
