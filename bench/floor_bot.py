@@ -12,6 +12,15 @@ padded to the sizes Catnip's tables and panels had in the same run (`Sizes`), wi
 fields and buttons (discord.py's cost of sending, receiving and parsing a message grows with its
 parts, not only its bytes), and the ping carries a "My hand" button as Catnip's does. No game, no
 store, no rendering: every payload is a template filled with a counter.
+
+Each call is made the way Catnip makes it (cogs/play/_tokens.py, cogs/play/_writer.py,
+`discord_door`), so that the two differ by Catnip's own work only: the table is edited through the
+`@original` of the click that updated it (Start), the ping posted as a followup of the latest click on
+the table and deleted through the token that posted it (the members' tokens, not the bot's counted
+routes, which stay for the lobby's own messages); a click is answered without
+reading the resulting message back (`respond`); buttons are sent as component JSON, never as stored
+views; and the gateway's echo of the bot's own messages and edits is not read into discord.py's
+objects (`parse_only_when`), as Catnip does not read it.
 """
 
 from __future__ import annotations
@@ -23,6 +32,11 @@ from dataclasses import dataclass, field
 
 import discord
 from discord import app_commands
+
+from discord_door import UnstoredView, parse_only_when, post_followup, release_response, respond
+
+UPDATE = discord.InteractionResponseType.message_update
+MESSAGE = discord.InteractionResponseType.channel_message
 
 TITLE = "Cats & Dogs"
 
@@ -48,7 +62,9 @@ class FloorTable:
     message_id: int = 0
     players: list[int] = field(default_factory=list)
     turn: int = 0
-    ping: int | None = None
+    ping: tuple[int, discord.Interaction] | None = None  # the ping's id and the click that posted it
+    updated_by: discord.Interaction | None = None  # the click answered by updating the table (@original)
+    clicked_by: discord.Interaction | None = None  # the latest click on the table: the pings' poster
 
 
 def _padded(size: int, title: str, buttons: int, fields: int) -> int:
@@ -67,12 +83,24 @@ def _embed(title: str, first_line: str, filler: str, fields: int) -> discord.Emb
     return embed
 
 
-def _view(buttons: list[discord.ui.Button]) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    for button in buttons:
-        view.add_item(button)
-    view.stop()  # clicks are routed by custom_id in `on_interaction`, never by stored views
-    return view
+class Components(UnstoredView):
+    """Buttons as Catnip sends them: their JSON, never a stored view."""
+
+    def __init__(self, buttons: list[dict]) -> None:
+        self.buttons = buttons
+
+    def to_components(self) -> list[dict]:
+        return [
+            {"type": 1, "components": self.buttons[row : row + 5]} for row in range(0, len(self.buttons), 5)
+        ]
+
+
+def _button(label: str, custom_id: str, disabled: bool = False) -> dict:
+    return {"type": 2, "style": 2, "label": label, "custom_id": custom_id, "disabled": disabled}
+
+
+def _view(buttons: list[dict]) -> Components:
+    return Components(buttons)
 
 
 class FloorBot(discord.Client):
@@ -93,6 +121,8 @@ class FloorBot(discord.Client):
             sizes.panel_fields,
         )
         self.tree = app_commands.CommandTree(self)
+        parse_only_when(self, "MESSAGE_UPDATE", lambda _data: False)
+        parse_only_when(self, "MESSAGE_CREATE", self._not_its_own)
         self.tables: dict[int, FloorTable] = {}
         self.moves = 0
         self._ids = itertools.count(1)
@@ -107,27 +137,25 @@ class FloorBot(discord.Client):
     async def setup_hook(self) -> None:
         await self.tree.sync()
 
+    def _not_its_own(self, message: dict) -> bool:
+        return self.user is None or message.get("author", {}).get("id") != str(self.user.id)
+
     # ------------------------------------------------------------------------------------ payloads
 
     def _table(self, table: FloorTable) -> dict:
         title = f"{TITLE} — table #{table.id}"
         embed = _embed(title, f"move {table.turn}", self._table_filler, self.sizes.table_fields)
-        others = [
-            discord.ui.Button(label=f"Other {n}", custom_id=f"cn:d:{table.id}:{n}")
-            for n in range(1, self.sizes.table_buttons)
-        ]
+        others = [_button(f"Other {n}", f"cn:d:{table.id}:{n}") for n in range(1, self.sizes.table_buttons)]
         return {"embed": embed, "view": _view([self._hand_button(table), *others])}
 
     @staticmethod
-    def _hand_button(table: FloorTable) -> discord.ui.Button:
-        return discord.ui.Button(label="My hand", custom_id=f"cn:v:{table.id}")
+    def _hand_button(table: FloorTable) -> dict:
+        return _button("My hand", f"cn:v:{table.id}")
 
     def _panel(self, table: FloorTable, active: bool) -> dict:
         embed = _embed(f"{TITLE} — your hand", "", self._panel_filler, self.sizes.panel_fields)
         buttons = [
-            discord.ui.Button(
-                label=f"Card {n}", custom_id=f"cn:a:{table.id}:{table.turn}:{n}", disabled=not active
-            )
+            _button(f"Card {n}", f"cn:a:{table.id}:{table.turn}:{n}", disabled=not active)
             for n in range(self.sizes.panel_buttons)
         ]
         return {"embed": embed, "view": _view(buttons)}
@@ -137,8 +165,8 @@ class FloorBot(discord.Client):
             title=f"{TITLE} — table #{table.id}", description=f"{len(table.players)} seated"
         )
         buttons = [
-            discord.ui.Button(label="Join", custom_id=f"cn:l:{table.id}:join"),
-            discord.ui.Button(label="Start", custom_id=f"cn:l:{table.id}:start"),
+            _button("Join", f"cn:l:{table.id}:join"),
+            _button("Start", f"cn:l:{table.id}:start"),
         ]
         return {"embed": embed, "view": _view(buttons)}
 
@@ -158,40 +186,53 @@ class FloorBot(discord.Client):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if interaction.type is not discord.InteractionType.component:
             return
+        try:
+            await self._answer(interaction)
+        finally:
+            release_response(interaction)
+
+    async def _answer(self, interaction: discord.Interaction) -> None:
         parts = interaction.data["custom_id"].split(":")
         table = self.tables[int(parts[2])]
         if parts[1] == "l" and parts[3] == "join":
             table.players.append(interaction.user.id)
-            await interaction.response.edit_message(**self._lobby(table))
+            await respond(interaction, UPDATE, **self._lobby(table))
         elif parts[1] == "l":
-            await interaction.response.edit_message(**self._table(table))
+            table.updated_by = table.clicked_by = interaction
+            await respond(interaction, UPDATE, **self._table(table))
             self._in_background(self._ping(table))
         elif parts[1] == "v":
+            if interaction.message is not None and interaction.message.id == table.message_id:
+                table.clicked_by = interaction
             mine = table.players[table.turn % len(table.players)] == interaction.user.id
-            await interaction.response.send_message(**self._panel(table, mine), ephemeral=True)
+            await respond(interaction, MESSAGE, ephemeral=True, **self._panel(table, mine))
         else:
             table.turn += 1
             self.moves += 1
-            await interaction.response.edit_message(**self._panel(table, False))
+            await respond(interaction, UPDATE, **self._panel(table, False))
             self._in_background(self._show(table))
 
     async def _show(self, table: FloorTable) -> None:
         """The table edit and the next ping together, then the old ping's deletion, as Catnip's presenter."""
-        edit = table.channel.get_partial_message(table.message_id).edit(**self._table(table))
+        edit = table.updated_by.edit_original_response(**self._table(table))
         previous = table.ping
         await asyncio.gather(edit, self._ping(table))
         if previous is not None:
+            message_id, poster = previous
             with contextlib.suppress(discord.HTTPException):
-                await table.channel.get_partial_message(previous).delete()
+                await poster.followup.delete_message(message_id)
 
     async def _ping(self, table: FloorTable) -> None:
         user = table.players[table.turn % len(table.players)]
-        sent = await table.channel.send(
-            f"🔔 <@{user}> — your move in {TITLE} #{table.id}. Use the buttons on the table or **My hand**.",
+        click = table.clicked_by
+        sent = await post_followup(
+            click,
+            content=f"🔔 <@{user}> — your move in {TITLE} #{table.id}. "
+            "Use the buttons on the table or **My hand**.",
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(user)]),
             view=_view([self._hand_button(table)]),
         )
-        table.ping = sent.id
+        table.ping = (sent, click)
 
     def _in_background(self, work) -> None:
         task = asyncio.create_task(work)

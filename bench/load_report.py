@@ -133,6 +133,8 @@ def headline(catnip: dict[str, Any], floor: dict[str, Any] | None) -> dict[str, 
             floor_table_lag_p50_ms=floor["table_lag"]["p50_ms"],
             floor_table_lag_p99_ms=floor["table_lag"]["p99_ms"],
             floor_deadline_misses=floor["over_deadline"],
+            floor_counted_requests_per_move=floor["counted_requests_per_move"],
+            floor_exempt_per_move_by_kind=floor["exempt_per_move_by_kind"],
             cpu_vs_floor=cpu_ratio((catnip, floor)),
         )
     return line

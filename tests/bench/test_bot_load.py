@@ -47,11 +47,14 @@ def test_a_tiny_load_run_reports_every_headline_figure_with_moves_made_by_both_b
     assert figures["floor_moves_per_s"] > 0, "the floor bot made no move"
     assert figures["cpu_ms_per_move"] > 0 and figures["floor_cpu_ms_per_move"] > 0
     assert figures["table_lag_p50_ms"] is not None, "no table showed a move"
+    assert figures["floor_table_lag_p50_ms"] is not None, "no floor table showed a move"
     assert figures["compared"]["french"]["moves_per_s"] > 0, "no move on the French tables"
     # Told apart from route and payload alone: in play the tables and pings go through the clicks' tokens.
     exempt, counted = figures["exempt_per_move_by_kind"], figures["counted_per_move_by_kind"]
     assert exempt.get("interaction callback", 0) > 0 and exempt.get("interaction webhook", 0) > 0, exempt
     assert abs(sum(exempt.values()) - figures["exempt_requests_per_move"]) < 1e-9
+    floor_exempt = figures["floor_exempt_per_move_by_kind"]
+    assert set(floor_exempt) == set(exempt), f"the floor uses the tokens as Catnip: {floor_exempt}"
     assert abs(sum(counted.values()) - figures["counted_requests_per_move"]) < 1e-9
     ratio = figures["cpu_ms_per_move"] / figures["floor_cpu_ms_per_move"]
     assert abs(figures["cpu_vs_floor"] - ratio) < 1e-9 * ratio, "Catnip's CPU a move over the floor's"
