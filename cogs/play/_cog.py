@@ -69,6 +69,7 @@ class PlayCog(commands.Cog, name="Play"):
             bot,
             bot.service,
             bot.timers,
+            clicks=bot.overload,
             picture_cpu_share=bot.settings.picture_cpu_share,
             metrics=bot.metrics,
         )

@@ -70,13 +70,11 @@ async def route_click(bot: CatnipBot, interaction: discord.Interaction, presente
     """
     if interaction.type is discord.InteractionType.component:
         speak(language_of(interaction.locale))  # its private answer; a public table speaks its game's
-        click = presenter.click_arrived()
         try:
             with bot.overload.handling():
                 custom_id = str(interaction.data.get("custom_id", ""))
                 await handle_click(bot, interaction, custom_id, presenter.tokens)
         finally:
-            presenter.click_answered(click)
             release_response(interaction)
 
 

@@ -20,7 +20,6 @@ worker starts on another table. How many workers and how long a click may wait w
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -28,8 +27,8 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.clock import Clock, MonotonicClock
 from bot.live import LiveGame
+from bot.overload import ClicksInFlight
 from bot.sessions import GameService
 from bot.timers import Timers
 from cogs.play._pictures import CPU_SHARE, TablePictures
@@ -54,16 +53,15 @@ CLICK_DEADLINE = 3.0
 
 class TableSchedule:
     """When each table is shown: the latest state of each waiting table, oldest first, by a few workers
-    at a time (more when many wait), none starting while a click waits too long for its answer."""
+    at a time (more when many wait), none starting while a click waits too long for its answer
+    (`clicks`, the bot's book of the clicks under way)."""
 
-    def __init__(self, show: Callable[[LiveGame], Awaitable[None]], clock: Clock | None = None) -> None:
+    def __init__(self, show: Callable[[LiveGame], Awaitable[None]], clicks: ClicksInFlight) -> None:
         self.show = show
-        self.clock: Clock = clock or MonotonicClock()
+        self.clicks = clicks
         self._waiting: dict[int, LiveGame] = {}
         self._showing: set[int] = set()
         self._workers: set[asyncio.Task] = set()
-        self._clicks: dict[int, float] = {}  # the clicks being answered, oldest first: when each came
-        self._click_ids = itertools.count()
 
     def add(self, game: LiveGame) -> None:
         """Show `game` soon; several changes in a row become one showing."""
@@ -85,26 +83,10 @@ class TableSchedule:
         self._waiting.update((game.id, game) for game in games)
         self._start_workers(BACKLOG_SLOTS)
 
-    def click_arrived(self) -> int:
-        """Note a click to answer; the token for `click_answered`."""
-        token = next(self._click_ids)
-        self._clicks[token] = self.clock.now()
-        return token
-
-    def click_answered(self, token: int) -> None:
-        self._clicks.pop(token, None)
-
     async def _clicks_first(self) -> None:
         """Wait while a click has waited more than `CLICKS_FIRST_AFTER` for its answer."""
-        while self._clicks:
-            token, since = next(iter(self._clicks.items()))
-            waited = self.clock.now() - since
-            if waited > CLICK_DEADLINE:
-                del self._clicks[token]
-            elif waited <= CLICKS_FIRST_AFTER:
-                return
-            else:
-                await self.clock.sleep(CLICKS_FIRST_AFTER / 5)
+        while self.clicks.waited_longest(within=CLICK_DEADLINE) > CLICKS_FIRST_AFTER:
+            await self.clicks.clock.sleep(CLICKS_FIRST_AFTER / 5)
 
     def _start_workers(self, limit: int) -> None:
         for _ in range(min(limit - len(self._workers), len(self._waiting))):
@@ -141,11 +123,12 @@ class TablePresenter:
         service: GameService,
         timers: Timers,
         *,
-        click_clock: Clock | None = None,
+        clicks: ClicksInFlight | None = None,
         picture_cpu_share: float = CPU_SHARE,
         metrics: Metrics | None = None,
     ) -> None:
-        """`click_clock` measures how long clicks wait for their answer (by default the monotonic clock);
+        """`clicks`: the bot's book of the clicks under way (`bot.overload`; a book of its own if not given),
+        read to hold the tables back while a click waits too long for its answer;
         `picture_cpu_share`: the share of a core drawing pictures may take (the PICTURE_CPU_SHARE setting);
         `metrics` (bot/metrics.py), if given, hears how long tables lag behind their games and of each
         ping posted."""
@@ -157,7 +140,7 @@ class TablePresenter:
         self.deletions = OwnDeletions(bot, routes)
         self.pings = TurnPings(bot, service, routes, self.deletions, metrics=metrics)
         self.writer = TableWriter(bot, service, timers, routes, self.pictures, self.pings, self.deletions)
-        self.schedule = TableSchedule(self._show, click_clock)
+        self.schedule = TableSchedule(self._show, clicks or ClicksInFlight())
         self._changed_since: dict[int, float] = {}
         """When the oldest change of each game its table does not show yet was made (perf_counter)."""
 
@@ -221,12 +204,6 @@ class TablePresenter:
         for game in list(self.service.live.values()):
             if held_table(game.record):
                 self.refresh(game)
-
-    def click_arrived(self) -> int:
-        return self.schedule.click_arrived()
-
-    def click_answered(self, token: int) -> None:
-        self.schedule.click_answered(token)
 
     async def note_pings(self) -> None:
         await self.pings.note()

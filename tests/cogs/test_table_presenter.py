@@ -12,6 +12,7 @@ import discord
 import pytest
 
 from bot.clock import ManualClock
+from bot.overload import ClicksInFlight
 from bot.sessions import GameService
 from bot.storage import SqliteGameStore
 from bot.timers import Timers, TimerSettings
@@ -146,7 +147,9 @@ async def tables(tmp_path):
         await service.lobby.join(lobby.id, BO, "Bo")
         games.append(await service.start(lobby.id, ANN, seed=index))
     fake = Discord(service.clock)
-    presenter = TablePresenter(fake, service, Timers(service, TimerSettings()), click_clock=ClickClock())
+    presenter = TablePresenter(
+        fake, service, Timers(service, TimerSettings()), clicks=ClicksInFlight(clock=ClickClock())
+    )
     yield fake, presenter, games
     await service.shutdown()
     await store.close()
@@ -217,14 +220,15 @@ async def test_a_table_edited_in_place_and_its_ping_go_out_together(tables):
 async def test_tables_wait_while_a_click_has_waited_too_long_for_its_answer(tables):
     """A bot with more tables than it keeps up with answers its clicks first: Discord gives a click 3 s."""
     fake, presenter, games = tables
-    clock = presenter.schedule.clock
+    clicks = presenter.schedule.clicks
+    clock = clicks.clock
     fake.open.set()
-    click = presenter.click_arrived()
+    click = clicks.arrived()
     clock.advance(_presenter.CLICKS_FIRST_AFTER + 0.01)
     presenter.refresh(games[0])
     await clock.sleeping.wait()
     assert fake.calls == [], "the click waiting too long comes first"
-    presenter.click_answered(click)
+    clicks.handled(click)
     clock.advance(_presenter.CLICKS_FIRST_AFTER / 5)
     await presenter.settle()
     assert [what for _, what, _ in fake.calls] == ["send", "send"], "then the table and its ping"
@@ -232,9 +236,10 @@ async def test_tables_wait_while_a_click_has_waited_too_long_for_its_answer(tabl
 
 async def test_a_click_past_discords_deadline_holds_the_tables_back_no_more(tables):
     fake, presenter, games = tables
-    clock = presenter.schedule.clock
+    clicks = presenter.schedule.clicks
+    clock = clicks.clock
     fake.open.set()
-    presenter.click_arrived()  # never answered: its handler hangs
+    clicks.arrived()  # never answered: its handler hangs
     clock.advance(_presenter.CLICK_DEADLINE + 0.01)
     presenter.refresh(games[0])
     await asyncio.wait_for(presenter.settle(), 10)
@@ -244,9 +249,10 @@ async def test_a_click_past_discords_deadline_holds_the_tables_back_no_more(tabl
 
 async def test_a_click_answered_in_time_holds_nothing_back(tables):
     fake, presenter, games = tables
-    clock = presenter.schedule.clock
+    clicks = presenter.schedule.clicks
+    clock = clicks.clock
     fake.open.set()
-    presenter.click_arrived()
+    clicks.arrived()
     clock.advance(_presenter.CLICKS_FIRST_AFTER)
     presenter.refresh(games[0])
     await asyncio.wait_for(presenter.settle(), 10)

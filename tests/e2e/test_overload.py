@@ -14,6 +14,7 @@ import asyncio
 import time
 from contextlib import contextmanager
 
+from bot.clock import ManualClock
 from bot.errors import BUSY
 from bot.overload import ClicksInFlight
 from tests.e2e.driver import catnip, open_table, table_of
@@ -87,3 +88,24 @@ def test_a_click_is_turned_away_only_past_the_most_under_way():
                 assert clicks.busy()
             assert not clicks.busy(), "a click answered makes room"
     assert clicks.count == 0
+
+
+def test_the_oldest_click_still_in_time_is_the_one_the_tables_wait_for():
+    """The presenter holds the tables back while a click has waited too long (cogs/play/_presenter.py):
+    it reads the same book, by age. A click past Discord's deadline is past saving, so nothing waits for
+    it, but it is still work under way for the busy gate."""
+    clock = ManualClock(start=0.0)
+    clicks = ClicksInFlight(most=1, clock=clock)
+    assert clicks.waited_longest(within=3.0) == 0.0, "no click, no wait"
+    stuck = clicks.arrived()
+    clock.advance(2.0)
+    later = clicks.arrived()
+    clock.advance(0.5)
+    assert clicks.waited_longest(within=3.0) == 2.5, "the oldest click's wait"
+    clock.advance(1.0)
+    assert clicks.waited_longest(within=3.0) == 1.5, "past 3 s the stuck click counts no more: the next does"
+    assert clicks.busy(), "yet both are under way"
+    clicks.handled(later)
+    assert clicks.waited_longest(within=3.0) == 0.0
+    clicks.handled(stuck)
+    assert clicks.count == 0 and not clicks.busy()

@@ -286,26 +286,28 @@ async def test_turn_pings_not_noted_while_the_database_is_down_are_noted_at_the_
 
 async def test_the_tables_know_of_every_click_until_it_is_answered(tmp_path, monkeypatch):
     """Tables wait while a click has waited too long (`CLICKS_FIRST_AFTER`): every click a member
-    makes is noted as it comes and forgotten once answered."""
+    makes is noted as it comes and forgotten once answered, in the one book the busy gate reads too."""
     async with catnip(tmp_path) as (emu, bot):
         thread, members = await open_table(emu, "catsdogs", 3)
+        clicks = bot.presenter.schedule.clicks
+        assert clicks is bot.overload, "the tables and the busy gate read one book"
         noted: list[int] = []
         waiting_at_answer: list[int] = []
-        arrived, answered = bot.presenter.click_arrived, bot.presenter.click_answered
+        arrived, handled = clicks.arrived, clicks.handled
 
         def click_arrived() -> int:
             noted.append(arrived())
             return noted[-1]
 
-        def click_answered(token: int) -> None:
-            waiting_at_answer.append(len(bot.presenter.schedule._clicks))
-            answered(token)
+        def click_handled(token: int) -> None:
+            waiting_at_answer.append(clicks.count)
+            handled(token)
 
-        monkeypatch.setattr(bot.presenter, "click_arrived", click_arrived)
-        monkeypatch.setattr(bot.presenter, "click_answered", click_answered)
+        monkeypatch.setattr(clicks, "arrived", click_arrived)
+        monkeypatch.setattr(clicks, "handled", click_handled)
         table = Table(emu, thread, members, Rng.seeded(3))
         for _ in range(3):
             await table.step()
         await bot.presenter.settle()
         assert len(noted) >= 3 and len(waiting_at_answer) == len(noted)
-        assert min(waiting_at_answer) >= 1 and bot.presenter.schedule._clicks == {}
+        assert min(waiting_at_answer) >= 1 and clicks.count == 0
