@@ -10,8 +10,11 @@ panel (the interaction callback), then, as Catnip's presenter does, edits the ta
 next player's ping together, and deletes the previous ping once the new one is up. Payloads are
 padded to the sizes Catnip's tables and panels had in the same run (`Sizes`), with as many embed
 fields and buttons (discord.py's cost of sending, receiving and parsing a message grows with its
-parts, not only its bytes), and the ping carries a "My hand" button as Catnip's does. No game, no
-store, no rendering: every payload is a template filled with a counter.
+parts, not only its bytes), and the ping carries a "My hand" button as Catnip's does. With pictures,
+a table edit uploads a PNG of the mean size Catnip's uploaded, on as many edits as Catnip's did (the
+others name the picture the message holds, as Catnip's do): the upload is discord.py's and aiohttp's
+work, the drawing Catnip's. No game, no store, no rendering: every payload is a template filled with
+a counter.
 
 Each call is made the way Catnip makes it (cogs/play/_tokens.py, cogs/play/_writer.py,
 `discord_door`), so that the two differ by Catnip's own work only: the table is edited through the
@@ -27,11 +30,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import itertools
+import random
 from dataclasses import dataclass, field
 
 import discord
 from discord import app_commands
+from PIL import Image
 
 from discord_door import UnstoredView, parse_only_when, post_followup, release_response, respond
 
@@ -39,13 +45,23 @@ UPDATE = discord.InteractionResponseType.message_update
 MESSAGE = discord.InteractionResponseType.channel_message
 
 TITLE = "Cats & Dogs"
+PICTURE = "table.png"
 
 
 @dataclass(frozen=True)
 class Sizes:
     """The mean JSON size (bytes) of a table and a panel, and their buttons and embed fields."""
 
-    MEASURED = ("table", "panel", "panel_buttons", "table_buttons", "table_fields", "panel_fields")
+    MEASURED = (
+        "table",
+        "panel",
+        "panel_buttons",
+        "table_buttons",
+        "table_fields",
+        "panel_fields",
+        "picture",
+        "pictures_per_100",
+    )
 
     table: int = 1200
     panel: int = 1500
@@ -53,6 +69,10 @@ class Sizes:
     table_buttons: int = 1
     table_fields: int = 0
     panel_fields: int = 0
+    picture: int = 0
+    """The mean size of a picture a table edit uploads (bytes; 0: no pictures)."""
+    pictures_per_100: int = 0
+    """How many of 100 table edits upload a new picture (the others keep the one shown)."""
 
 
 @dataclass
@@ -63,8 +83,18 @@ class FloorTable:
     players: list[int] = field(default_factory=list)
     turn: int = 0
     ping: tuple[int, discord.Interaction] | None = None  # the ping's id and the click that posted it
+    held: discord.Attachment | None = None  # the picture the table message holds
     updated_by: discord.Interaction | None = None  # the click answered by updating the table (@original)
     clicked_by: discord.Interaction | None = None  # the latest click on the table: the pings' poster
+
+
+def noise_png(size: int) -> bytes:
+    """A PNG of about `size` bytes: grey noise, which does not compress."""
+    side = max(int(size**0.5), 1)
+    pixels = random.Random(size).randbytes(side * side)
+    buffer = io.BytesIO()
+    Image.frombytes("L", (side, side), pixels).save(buffer, format="PNG", compress_level=1)
+    return buffer.getvalue()
 
 
 def _padded(size: int, title: str, buttons: int, fields: int) -> int:
@@ -119,7 +149,10 @@ class FloorBot(discord.Client):
             max(sizes.table_buttons, 1),
             sizes.table_fields,
             sizes.panel_fields,
+            sizes.picture,
+            sizes.pictures_per_100,
         )
+        self._picture = noise_png(sizes.picture) if sizes.picture and sizes.pictures_per_100 else None
         self.tree = app_commands.CommandTree(self)
         parse_only_when(self, "MESSAGE_UPDATE", lambda _data: False)
         parse_only_when(self, "MESSAGE_CREATE", self._not_its_own)
@@ -147,6 +180,19 @@ class FloorBot(discord.Client):
         embed = _embed(title, f"move {table.turn}", self._table_filler, self.sizes.table_fields)
         others = [_button(f"Other {n}", f"cn:d:{table.id}:{n}") for n in range(1, self.sizes.table_buttons)]
         return {"embed": embed, "view": _view([self._hand_button(table), *others])}
+
+    def _with_picture(self, table: FloorTable, fields: dict) -> dict:
+        """A table edit's picture as Catnip's (cogs/play/_pictures.py): a new upload on as many edits
+        as Catnip's uploaded one, else the picture the message holds, named by its attachment."""
+        share = self.sizes.pictures_per_100
+        if self._picture is None:
+            return fields
+        if table.held is None or table.turn * share // 100 != (table.turn - 1) * share // 100:
+            attachments = [discord.File(io.BytesIO(self._picture), filename=PICTURE)]
+        else:
+            attachments = [table.held]
+        fields["embed"].set_image(url=f"attachment://{PICTURE}")
+        return {**fields, "attachments": attachments}
 
     @staticmethod
     def _hand_button(table: FloorTable) -> dict:
@@ -214,9 +260,10 @@ class FloorBot(discord.Client):
 
     async def _show(self, table: FloorTable) -> None:
         """The table edit and the next ping together, then the old ping's deletion, as Catnip's presenter."""
-        edit = table.updated_by.edit_original_response(**self._table(table))
+        edit = table.updated_by.edit_original_response(**self._with_picture(table, self._table(table)))
         previous = table.ping
-        await asyncio.gather(edit, self._ping(table))
+        edited, _ = await asyncio.gather(edit, self._ping(table))
+        table.held = next((a for a in edited.attachments if a.filename == PICTURE), None)
         if previous is not None:
             message_id, poster = previous
             with contextlib.suppress(discord.HTTPException):

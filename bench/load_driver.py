@@ -78,7 +78,7 @@ class LoadDriver:
         self.shown: list[tuple[float, float]] = []  # (when, a card click -> its result shown on the panel)
         self.table_lags: list[tuple[float, float]] = []  # (when, a card click -> the table shows it)
         self.ping_lags: list[tuple[float, float]] = []  # (when, a card click -> the next ping posted)
-        self.sizes = PayloadSizes()
+        self.sizes = PayloadSizes(lambda attachment_id: len(self.world.files.get(attachment_id, b"")))
         self.think = 0.0  # mean seconds a member thinks before each decision (0: none, saturated)
         self.next_member = 0
         self.stop_at = 0.0

@@ -7,6 +7,7 @@ import asyncio
 import json
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from emulator.model import StoredMessage
@@ -32,12 +33,26 @@ class TableKind:
 
 class PayloadSizes:
     """Mean JSON size and shape (embed fields, buttons and selects) of the tables and panels the bot
-    shows in play, for the floor bot to match: discord.py's cost of a message grows with its parts."""
+    shows in play, for the floor bot to match: discord.py's cost of a message grows with its parts.
+    With pictures, also the mean size of a picture a table showing uploads (`picture`, bytes) and how
+    many of 100 showings upload a new one (`pictures_per_100`; the others keep the one shown)."""
 
-    KEYS = ("table", "panel", "panel_buttons", "table_buttons", "table_fields", "panel_fields")
+    KEYS = (
+        "table",
+        "panel",
+        "panel_buttons",
+        "table_buttons",
+        "table_fields",
+        "panel_fields",
+        "picture",
+        "pictures_per_100",
+    )
 
-    def __init__(self) -> None:
+    def __init__(self, file_size: Callable[[int], int] = lambda _id: 0) -> None:
+        """`file_size`: the bytes of an uploaded attachment, by its id."""
         self.totals = {key: [0, 0] for key in self.KEYS}
+        self.file_size = file_size
+        self._uploads_seen: set[str] = set()
 
     @staticmethod
     def size(message: StoredMessage) -> int:
@@ -55,6 +70,11 @@ class PayloadSizes:
         self._add("table", self.size(message))
         self._add("table_buttons", len(message.interactive()))
         self._add("table_fields", self.fields(message))
+        new = [a for a in message.attachments if a["id"] not in self._uploads_seen]
+        self._uploads_seen.update(a["id"] for a in new)
+        for attachment in new:
+            self._add("picture", self.file_size(int(attachment["id"])))
+        self._add("pictures_per_100", 100 if new else 0)
 
     def panel(self, message: StoredMessage) -> None:
         """A panel as "My hand" shows it: its size and how many choices it offers."""

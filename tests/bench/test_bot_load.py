@@ -48,6 +48,8 @@ def test_a_tiny_load_run_reports_every_headline_figure_with_moves_made_by_both_b
     assert figures["cpu_ms_per_move"] > 0 and figures["floor_cpu_ms_per_move"] > 0
     assert figures["table_lag_p50_ms"] is not None, "no table showed a move"
     assert figures["floor_table_lag_p50_ms"] is not None, "no floor table showed a move"
+    sizes = figures["payload_sizes"]  # what the floor's payloads match, its pictures' uploads included
+    assert sizes["picture"] > 1000 and 0 < sizes["pictures_per_100"] <= 100, sizes
     assert figures["compared"]["french"]["moves_per_s"] > 0, "no move on the French tables"
     # Told apart from route and payload alone: in play the tables and pings go through the clicks' tokens.
     exempt, counted = figures["exempt_per_move_by_kind"], figures["counted_per_move_by_kind"]
