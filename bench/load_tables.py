@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from bench.floor_bot import Sizes
 from emulator.model import StoredMessage
 from emulator.users import SimulatedMember
 
@@ -37,16 +38,7 @@ class PayloadSizes:
     With pictures, also the mean size of a picture a table showing uploads (`picture`, bytes) and how
     many of 100 showings upload a new one (`pictures_per_100`; the others keep the one shown)."""
 
-    KEYS = (
-        "table",
-        "panel",
-        "panel_buttons",
-        "table_buttons",
-        "table_fields",
-        "panel_fields",
-        "picture",
-        "pictures_per_100",
-    )
+    KEYS = Sizes.MEASURED
 
     def __init__(self, file_size: Callable[[int], int] = lambda _id: 0) -> None:
         """`file_size`: the bytes of an uploaded attachment, by its id."""
