@@ -12,8 +12,9 @@ for the table edit, and a burst of moves costs one edit. A few workers show tabl
 many games move together, the others wait their turn instead of crowding the event loop, so clicks
 — which Discord wants answered within 3 s — are not queued behind table edits. More workers start
 when many tables wait, and after a restart, when nobody waits for a click's answer yet. Clicks come
-first all the same: while a click has waited more than `CLICKS_FIRST_AFTER` for its answer, no
-worker starts on another table. How many workers and how long a click may wait were measured with
+first all the same: while a click has waited more than `CLICKS_FIRST_AFTER` for its answer (by the
+bot's one book of the clicks under way, `bot.overload`, which its busy gate counts too), no worker
+starts on another table. How many workers and how long a click may wait were measured with
 `python -m bench.bot_load` (docs/performance.md, "Why the settings are what they are").
 """
 
