@@ -18,12 +18,12 @@ a counter.
 
 Each call is made the way Catnip makes it (cogs/play/_tokens.py, cogs/play/_writer.py,
 `discord_door`), so that the two differ by Catnip's own work only: the table is edited through the
-`@original` of the click that updated it (Start), the ping posted as a followup of the latest click on
-the table and deleted through the token that posted it (the members' tokens, not the bot's counted
-routes, which stay for the lobby's own messages); a click is answered without
-reading the resulting message back (`respond`); buttons are sent as component JSON, never as stored
-views; and the gateway's echo of the bot's own messages and edits is not read into discord.py's
-objects (`parse_only_when`), as Catnip does not read it.
+`@original` of the click that updated it (Start), the ping posted as a followup of the latest click
+on the table and deleted through the token that posted it (the members' tokens; the bot's counted
+routes only open the lobby); a click is answered without reading the resulting message back
+(`respond`); buttons are sent as component JSON, never as stored views; and the gateway's echo of
+the bot's own messages and edits is not read into discord.py's objects (`parse_only_when`), as
+Catnip does not read it.
 """
 
 from __future__ import annotations
@@ -129,10 +129,6 @@ def _button(label: str, custom_id: str, disabled: bool = False) -> dict:
     return {"type": 2, "style": 2, "label": label, "custom_id": custom_id, "disabled": disabled}
 
 
-def _view(buttons: list[dict]) -> Components:
-    return Components(buttons)
-
-
 class FloorBot(discord.Client):
     """Answers the load driver's clicks with Catnip's Discord calls for a move and counts the moves."""
 
@@ -179,7 +175,7 @@ class FloorBot(discord.Client):
         title = f"{TITLE} — table #{table.id}"
         embed = _embed(title, f"move {table.turn}", self._table_filler, self.sizes.table_fields)
         others = [_button(f"Other {n}", f"cn:d:{table.id}:{n}") for n in range(1, self.sizes.table_buttons)]
-        return {"embed": embed, "view": _view([self._hand_button(table), *others])}
+        return {"embed": embed, "view": Components([self._hand_button(table), *others])}
 
     def _with_picture(self, table: FloorTable, fields: dict) -> dict:
         """A table edit's picture as Catnip's (cogs/play/_pictures.py): a new upload on as many edits
@@ -204,7 +200,7 @@ class FloorBot(discord.Client):
             _button(f"Card {n}", f"cn:a:{table.id}:{table.turn}:{n}", disabled=not active)
             for n in range(self.sizes.panel_buttons)
         ]
-        return {"embed": embed, "view": _view(buttons)}
+        return {"embed": embed, "view": Components(buttons)}
 
     def _lobby(self, table: FloorTable) -> dict:
         embed = discord.Embed(
@@ -214,7 +210,7 @@ class FloorBot(discord.Client):
             _button("Join", f"cn:l:{table.id}:join"),
             _button("Start", f"cn:l:{table.id}:start"),
         ]
-        return {"embed": embed, "view": _view(buttons)}
+        return {"embed": embed, "view": Components(buttons)}
 
     # ------------------------------------------------------------------------------------ clicks
 
@@ -277,7 +273,7 @@ class FloorBot(discord.Client):
             content=f"🔔 <@{user}> — your move in {TITLE} #{table.id}. "
             "Use the buttons on the table or **My hand**.",
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(user)]),
-            view=_view([self._hand_button(table)]),
+            view=Components([self._hand_button(table)]),
         )
         table.ping = (sent, click)
 
