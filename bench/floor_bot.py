@@ -180,9 +180,9 @@ class FloorBot(discord.Client):
     def _with_picture(self, table: FloorTable, fields: dict) -> dict:
         """A table edit's picture as Catnip's (cogs/play/_pictures.py): a new upload on as many edits
         as Catnip's uploaded one, else the picture the message holds, named by its attachment."""
-        share = self.sizes.pictures_per_100
         if self._picture is None:
             return fields
+        share = self.sizes.pictures_per_100
         if table.held is None or table.turn * share // 100 != (table.turn - 1) * share // 100:
             attachments = [discord.File(io.BytesIO(self._picture), filename=PICTURE)]
         else:

@@ -24,7 +24,7 @@ from bot.logs import name_shards
 from bot.memory import RELEASE_EVERY_SECONDS, can_release, release_free_memory
 from bot.metrics import Metrics
 from bot.outages import OutageLog, is_discord_outage, wait_until_up
-from bot.overload import ClicksInFlight
+from bot.overload import CLICK_DEADLINE, ClicksInFlight
 from bot.presenter import Presenter
 from bot.runtime import tune_runtime
 from bot.sessions import GameService
@@ -441,7 +441,7 @@ class CatnipBot(commands.AutoShardedBot):
         log.info("%s: %s takes over; handing over %d games", plan, self.handover.describe(), games)
         try:
             await self.service.computers.stop_all()
-            deadline = asyncio.get_running_loop().time() + CLICK_ANSWER_SECONDS
+            deadline = asyncio.get_running_loop().time() + CLICK_DEADLINE  # at most, for those under way
             while handling_events() and asyncio.get_running_loop().time() < deadline:
                 await asyncio.sleep(0.05)  # the clicks made before the handover are answered here
             await self.timers.save()
@@ -490,8 +490,6 @@ class CatnipBot(commands.AutoShardedBot):
 NOTE_PINGS_EVERY_SECONDS = 60.0
 CLAIM_EVERY_SECONDS = 0.1
 """Right after a fleet takes over: how often it looks for the games the fleet before has let go of."""
-CLICK_ANSWER_SECONDS = 3.0
-"""Discord's time to answer a click: a fleet handing over waits this long at most for those under way."""
 
 
 def create_bot(settings: Settings, **kwargs) -> CatnipBot:

@@ -27,6 +27,10 @@ from prometheus_client import Gauge
 
 from bot.clock import Clock, MonotonicClock
 
+CLICK_DEADLINE = 3.0
+"""Discord's time to answer a click (Receiving and Responding to Interactions: "you must send an
+initial response within 3 seconds"); a click waiting longer is past saving."""
+
 MOST_CLICKS_IN_FLIGHT = 96
 """Clicks under way past which a new one is turned away. A bot within its core has a few under way, a
 bot playing 100 tables flat out up to about as many (docs/performance.md); at 96 a new click waits

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.live import LiveGame
-from bot.overload import ClicksInFlight
+from bot.overload import CLICK_DEADLINE, ClicksInFlight
 from bot.sessions import GameService
 from bot.timers import Timers
 from cogs.play._pictures import CPU_SHARE, TablePictures
@@ -48,8 +48,6 @@ REFRESH_SLOTS = 20
 TABLES_A_SLOT = 10
 BACKLOG_SLOTS = 40
 CLICKS_FIRST_AFTER = 0.5
-CLICK_DEADLINE = 3.0
-"""Discord's time to answer a click: a click waiting longer is past saving and holds nothing back."""
 
 
 class TableSchedule:
@@ -124,12 +122,12 @@ class TablePresenter:
         service: GameService,
         timers: Timers,
         *,
-        clicks: ClicksInFlight | None = None,
+        clicks: ClicksInFlight,
         picture_cpu_share: float = CPU_SHARE,
         metrics: Metrics | None = None,
     ) -> None:
-        """`clicks`: the bot's book of the clicks under way (`bot.overload`; a book of its own if not given),
-        read to hold the tables back while a click waits too long for its answer;
+        """`clicks`: the bot's book of the clicks under way (`bot.overload`), read to hold the tables back
+        while a click waits too long for its answer;
         `picture_cpu_share`: the share of a core drawing pictures may take (the PICTURE_CPU_SHARE setting);
         `metrics` (bot/metrics.py), if given, hears how long tables lag behind their games and of each
         ping posted."""
@@ -141,7 +139,7 @@ class TablePresenter:
         self.deletions = OwnDeletions(bot, routes)
         self.pings = TurnPings(bot, service, routes, self.deletions, metrics=metrics)
         self.writer = TableWriter(bot, service, timers, routes, self.pictures, self.pings, self.deletions)
-        self.schedule = TableSchedule(self._show, clicks or ClicksInFlight())
+        self.schedule = TableSchedule(self._show, clicks)
         self._changed_since: dict[int, float] = {}
         """When the oldest change of each game its table does not show yet was made (perf_counter)."""
 

@@ -28,11 +28,13 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.overload import CLICK_DEADLINE
+
 TOKEN_LIFETIME = 15 * 60.0
 USE_WITHIN = 14 * 60.0
-WAIT_FOR_ANSWER = 3.0
+WAIT_FOR_ANSWER = CLICK_DEADLINE
 """Seconds a table edit waits for the clicks of its game still being answered: a click's token opens
-no route before its answer (Discord's deadline for one is 3 s)."""
+no route before its answer, due within Discord's deadline."""
 UPDATES = (
     discord.InteractionResponseType.deferred_message_update,
     discord.InteractionResponseType.message_update,
