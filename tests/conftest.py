@@ -6,10 +6,12 @@ import os
 import shutil
 import tempfile
 import threading
+from pathlib import Path
 
 import pytest
 
 from bench.postgres_server import start_postgres, stop_postgres
+from tests.bytecode import is_test_module, link_installed_bytecode, precompile
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -22,12 +24,32 @@ def pytest_configure(config: pytest.Config) -> None:
     The processes started from here write their bytecode to a folder of the run instead
     (`PYTHONPYCACHEPREFIX`) and read it back in the next process; nothing is written to the source
     tree, and the folder is removed at the end of the run.
+
+    With pytest-xdist's workers, the project's bytecode is made once before they start
+    (`tests.bytecode`), instead of by every worker at the same moment.
     """
-    if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTEST_XDIST_WORKER"):
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
         folder = tempfile.mkdtemp(prefix="catnip-tests-bytecode-")
         del os.environ["PYTHONDONTWRITEBYTECODE"]
         os.environ["PYTHONPYCACHEPREFIX"] = folder
+        link_installed_bytecode(Path(folder))
         config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+    if config.getoption("numprocesses", default=None):
+        root = config.rootpath
+        asked = [Path(config.invocation_params.dir, arg.split("::")[0]).resolve() for arg in config.args]
+        files = [
+            path
+            for package in PACKAGES
+            for path in (root / package).rglob("*.py")
+            if not is_test_module(path) or any(path.is_relative_to(place) for place in asked)
+        ]
+        precompile(files, dict(os.environ), root)
+
+
+PACKAGES = ("bot", "cogs", "discord_door", "emulator", "engine", "lang", "pictures", "bench", "tests")
+"""The folders of Python modules the suite imports (`tests.bytecode` compiles them once for all)."""
 
 
 @pytest.fixture(scope="session")
