@@ -40,9 +40,10 @@ def link_installed_bytecode(prefix: Path, installed: Iterable[str] | None = None
 
     With `PYTHONPYCACHEPREFIX` set, Python looks for every module's bytecode under the prefix only, so
     each process would otherwise compile again every module of the standard library and of discord.py,
-    aiohttp, pydantic and the rest that it imports. A link per file: a process that finds one stale
-    writes a file of its own in its place, and the installed one is left as it was. `installed`: the
-    folders to link from (the standard library's and this environment's packages).
+    aiohttp, pydantic and the rest that it imports. A link per file (hard, where the file system
+    allows: much quicker to make): a process that finds one stale writes a new file in its place
+    (Python replaces a pyc, it never writes into one), and the installed one stays as it was.
+    `installed`: the folders to link from (the standard library's and this environment's packages).
     """
     if installed is None:
         paths = sysconfig.get_paths()
@@ -60,7 +61,10 @@ def link_installed_bytecode(prefix: Path, installed: Iterable[str] | None = None
                     if not made:
                         mirror.mkdir(parents=True, exist_ok=True)
                         made = True
-                    (mirror / name).symlink_to(Path(where) / name)
+                    try:
+                        os.link(Path(where) / name, mirror / name)
+                    except OSError:  # another file system
+                        (mirror / name).symlink_to(Path(where) / name)
 
 
 def precompile(files: Iterable[Path], env: dict[str, str], cwd: Path) -> None:
