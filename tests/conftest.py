@@ -48,6 +48,18 @@ def pytest_configure(config: pytest.Config) -> None:
         precompile(files, dict(os.environ), root)
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """One worker more than the machine has cores (`-n auto`, in pyproject.toml's `addopts`).
+
+    A few tests spend most of their time waiting (a real kill's restart, a lease running out), so one
+    worker more than the cores keeps them busy; two more was slower (docs/performance.md, "The test
+    suite"). The count `PYTEST_XDIST_AUTO_NUM_WORKERS` gives, if set, is left to pytest-xdist.
+    """
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    return len(os.sched_getaffinity(0)) + 1
+
+
 PACKAGES = ("bot", "cogs", "discord_door", "emulator", "engine", "lang", "pictures", "bench", "tests")
 """The folders of Python modules the suite imports (`tests.bytecode` compiles them once for all)."""
 

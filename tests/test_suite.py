@@ -1,4 +1,5 @@
-"""The suite's bytecode made once before the workers start (tests/bytecode.py) is the bytecode they read."""
+"""How the suite runs: one worker more than the cores, and the bytecode made once before the workers start
+(tests/bytecode.py) is the bytecode they read."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 from _pytest.assertion import rewrite
 
 from tests.bytecode import is_test_module, link_installed_bytecode, main
+from tests.conftest import pytest_xdist_auto_num_workers
 
 TAG = f".{sys.implementation.cache_tag}.pyc"
 
@@ -58,3 +60,11 @@ def test_the_installed_bytecode_is_found_under_the_prefix_but_not_that_of_skippe
     assert (mirror / "json" / f"decoder{TAG}").read_bytes() == b"bytecode"
     assert not (mirror / "json" / "decoder.cpython-27.pyc").exists(), "another Python's bytecode"
     assert not (mirror / "test").exists(), "the standard library's own tests are never imported"
+
+
+def test_the_suite_runs_one_worker_more_than_the_cores_unless_told_otherwise(monkeypatch):
+    monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 1, 2, 3})
+    assert pytest_xdist_auto_num_workers(None) == 5
+    monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", "2")
+    assert pytest_xdist_auto_num_workers(None) is None, "pytest-xdist reads the count itself"
