@@ -146,7 +146,7 @@ async def test_the_fleet_runs_disjoint_shard_ranges_restarts_a_killed_process_an
             assert {i: [r for r, _ in runs] for i, runs in started.items()} == {
                 0: ["0-1 of 4"],
                 1: ["2-3 of 4"],
-            }
+            }, "\n".join(output.lines)
             assert output.count("shards 0-1 of 4: resumed 0 games") == 1
             assert output.count("shards 2-3 of 4: resumed 0 games") == 1
             await wait_connected(emulator, 4)  # one gateway session a shard
