@@ -29,6 +29,16 @@ SKIPPED = {"site-packages", "test", "idlelib", "lib2to3", "tkinter", "turtledemo
 own site-packages)."""
 
 
+BYTECODE_SETTINGS = ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")
+
+
+def bytecode_settings() -> dict[str, str]:
+    """The run's bytecode settings (`tests/conftest.py`), for a process the tests start with an
+    environment of their own making: without them it would compile the project again and write its
+    bytecode into the source tree."""
+    return {name: os.environ[name] for name in BYTECODE_SETTINGS if name in os.environ}
+
+
 def is_test_module(path: Path) -> bool:
     """Whether pytest rewrites the asserts of `path` (its default `python_files`, and conftest files)."""
     return path.name == "conftest.py" or path.name.startswith("test_") or path.name.endswith("_test.py")

@@ -24,6 +24,7 @@ from bot.fleet import STOPS_THE_FLEET, parse
 from emulator import Emulator
 from tests.bot.test_fleet import Output
 from tests.bot.test_fleet_failures import free_port
+from tests.bytecode import bytecode_settings
 
 ROOT = Path(__file__).resolve().parents[1]
 DEPLOY = ROOT / "deploy"
@@ -90,6 +91,7 @@ async def test_the_images_command_and_health_check_run_as_written_against_a_real
         env = {
             **image_environment(),
             "PATH": os.environ.get("PATH", ""),
+            **bytecode_settings(),
             "DISCORD_TOKEN": "emulator-token",
             "CATNIP_EMULATOR_URL": emu.url,
             "DATABASE_PATH": str(tmp_path / "catnip.sqlite3"),  # the image's /data is not here

@@ -18,6 +18,7 @@ from bot.config import SettingsError, load_settings
 from bot.storage import SqliteGameStore, store_for_settings, without_password
 from bot.storage.models import DatabaseUnusable
 from bot.storage.postgres import PostgresGameStore, check_database_url
+from tests.bytecode import bytecode_settings
 
 REPO = Path(__file__).resolve().parents[2]
 PASSWORD = "hunter2-very-secret"
@@ -26,6 +27,7 @@ PASSWORD = "hunter2-very-secret"
 def start_catnip(tmp_path: Path, database_url: str) -> subprocess.CompletedProcess:
     env = {
         "PATH": os.environ.get("PATH", ""),
+        **bytecode_settings(),
         "PYTHONPATH": str(REPO),
         "DISCORD_TOKEN": "not-a-real-token",
         "DATABASE_URL": database_url,

@@ -16,6 +16,7 @@ import pytest
 
 from bot.fleet import fleet_shard_count, parse
 from emulator.remote import RemoteEmulator
+from tests.bytecode import bytecode_settings
 
 REPO = Path(__file__).resolve().parents[2]
 STARTED = re.compile(r"process (\d) \(shards ([\d,-]+) of (\d+), pid (\d+)\) started")
@@ -125,6 +126,7 @@ def bot_environment(url: str, tmp_path: Path) -> dict[str, str]:
     """A bot process's environment: the emulator at `url` for Discord, a fresh database, no .env file."""
     return {
         "PATH": os.environ.get("PATH", ""),
+        **bytecode_settings(),
         "PYTHONPATH": str(REPO),
         "DISCORD_TOKEN": "emulator-token",
         "CATNIP_EMULATOR_URL": url,

@@ -16,6 +16,7 @@ from bot.storage import Deadline, FinalResult, PostgresGameStore, SqliteGameStor
 from bot.storage.transfer import migrate_main
 from tests.bot.test_ratings import SCHEMA_6, a_game_rated_by_schema_6
 from tests.bot.test_storage import RULES, member, play_move, play_to_end, replayed, started_game
+from tests.bytecode import bytecode_settings
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -101,7 +102,7 @@ async def test_a_target_that_already_holds_games_is_refused_and_left_as_it_was(t
     await a_busy_database(path)
     url = await fresh_schema_url(postgres_server.get_uri())
     assert await migrate(path, url) == 0
-    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(REPO)}
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(REPO), **bytecode_settings()}
     again = subprocess.run(
         [sys.executable, "-m", "bot", "migrate-db", "--from", str(path), "--to", url],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,

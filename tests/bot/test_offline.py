@@ -18,6 +18,7 @@ from bot.offline import run_offline
 from bot.storage import PostgresGameStore
 from emulator.ratelimits import DISCORD
 from engine import GAMES, Event, events_for
+from tests.bytecode import bytecode_settings
 
 MOVE_MARK = "  🐾 "
 
@@ -119,7 +120,7 @@ async def test_the_offline_demo_tells_every_move_of_every_game_once_in_order_and
     written = readme_command(".venv/bin/catnip migrate-db --from ./catnip-demo.sqlite3")
     command = [word if word != README_URL else url for word in written]
     catnip = [sys.executable, "-m", "bot"]  # what .venv/bin/catnip runs
-    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(REPO)}
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(REPO), **bytecode_settings()}
     moved = subprocess.run(catnip + command[1:], env=env, capture_output=True, text=True, timeout=60)
     assert moved.returncode == 0, moved.stderr
     store = PostgresGameStore(url)

@@ -14,6 +14,7 @@ import pytest
 from bot.storage import SeatRecord, SqliteGameStore
 from bot.storage.models import DatabaseUnusable
 from bot.storage.sqlite import check_database
+from tests.bytecode import bytecode_settings
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -22,6 +23,7 @@ def start_catnip(tmp_path: Path, database: Path) -> subprocess.CompletedProcess:
     """`python -m bot` with a token (so not the offline demo), in a folder without a .env file."""
     env = {
         "PATH": os.environ.get("PATH", ""),
+        **bytecode_settings(),
         "PYTHONPATH": str(REPO),
         "DISCORD_TOKEN": "not-a-real-token",
         "DATABASE_PATH": str(database),

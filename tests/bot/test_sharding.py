@@ -12,6 +12,7 @@ import pytest
 
 from bot.config import SettingsError, load_settings
 from bot.sharding import ShardPlan, describe_ids, parse_shard_ids, shard_of, split_shards
+from tests.bytecode import bytecode_settings
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -74,6 +75,7 @@ def test_unusable_shard_settings_stop_the_bot_with_a_line_naming_the_setting(
     tmp_path, environment, complaint
 ):
     env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(REPO), "DISCORD_TOKEN": "x", **environment}
+    env.update(bytecode_settings())
     run = subprocess.run(
         [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
     )
