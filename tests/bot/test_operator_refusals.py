@@ -15,6 +15,7 @@ from aiohttp import web
 from emulator import Emulator
 from tests.bot.test_fleet import REPO, bot_environment
 from tests.bot.test_fleet_failures import free_port, run_to_the_end
+from tests.bytecode import bytecode_settings
 
 METRICS_REFUSED = 5
 TARGET_UNREACHABLE = 6
@@ -70,7 +71,7 @@ def closed_port() -> int:
 
 async def test_migrate_db_to_an_unreachable_server_says_so_in_one_line_naming_to(tmp_path):
     target = f"postgresql://catnip:secret@127.0.0.1:{closed_port()}/catnip"
-    env = {"PATH": "", "PYTHONPATH": str(REPO)}
+    env = {"PATH": "", "PYTHONPATH": str(REPO), **bytecode_settings()}
     code, lines = await run_to_the_end(
         ["migrate-db", "--from", str(tmp_path / "none.sqlite3"), "--to", target], env, tmp_path
     )
@@ -118,7 +119,7 @@ async def test_an_unexpected_error_is_logged_as_json_with_its_traceback(tmp_path
         "import warnings; warnings.warn('an old way'); raise RuntimeError('broken')"
     )
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", script, cwd=tmp_path, env={"PYTHONPATH": str(REPO)},
+        sys.executable, "-c", script, cwd=tmp_path, env={"PYTHONPATH": str(REPO), **bytecode_settings()},
         stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
     _, err = await process.communicate()
