@@ -64,17 +64,15 @@ def link_installed_bytecode(prefix: Path, installed: Iterable[str] | None = None
             folders[:] = [name for name in folders if name not in SKIPPED]
             if not where.endswith("__pycache__"):
                 continue
+            compiled = [name for name in names if name.endswith(tag)]
             mirror = prefix / Path(where).parent.relative_to("/")
-            made = False
-            for name in names:
-                if name.endswith(tag):
-                    if not made:
-                        mirror.mkdir(parents=True, exist_ok=True)
-                        made = True
-                    try:
-                        os.link(Path(where) / name, mirror / name)
-                    except OSError:  # another file system
-                        (mirror / name).symlink_to(Path(where) / name)
+            if compiled:
+                mirror.mkdir(parents=True, exist_ok=True)
+            for name in compiled:
+                try:
+                    os.link(Path(where) / name, mirror / name)
+                except OSError:  # another file system
+                    (mirror / name).symlink_to(Path(where) / name)
 
 
 def precompile(files: Iterable[Path], env: dict[str, str], cwd: Path) -> None:

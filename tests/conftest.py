@@ -6,6 +6,7 @@ import os
 import shutil
 import tempfile
 import threading
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -60,8 +61,15 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     return len(os.sched_getaffinity(0)) + 1
 
 
-PACKAGES = ("bot", "cogs", "discord_door", "emulator", "engine", "lang", "pictures", "bench", "tests")
-"""The folders of Python modules the suite imports (`tests.bytecode` compiles them once for all)."""
+def _packages() -> tuple[str, ...]:
+    """The folders of Python modules the suite imports: the project's packages (pyproject.toml) and its
+    tests (`tests.bytecode` compiles them once for all)."""
+    with open(Path(__file__).resolve().parents[1] / "pyproject.toml", "rb") as file:
+        found = tomllib.load(file)["tool"]["setuptools"]["packages"]["find"]["include"]
+    return (*(pattern.rstrip("*") for pattern in found), "tests")
+
+
+PACKAGES = _packages()
 
 
 @pytest.fixture(scope="session")
